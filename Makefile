@@ -1,0 +1,44 @@
+# gpuir: `make help` lists the targets.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help demo test pytest lit lint format bench clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-8s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+demo: $(STAMP) ## parse, verify and pretty-print the example program (CPU only)
+	@$(BIN)/python examples/demo.py
+
+test: $(STAMP) ## the whole suite: pytest, then lit tests/lit
+	$(BIN)/pytest
+	$(BIN)/lit -sv tests/lit
+
+pytest: $(STAMP) ## only the pytest suite
+	$(BIN)/pytest
+
+lit: $(STAMP) ## only the lit suite
+	$(BIN)/lit -sv tests/lit
+
+lint: $(STAMP) ## ruff check and format check
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP) ## ruff format and fix
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(STAMP) ## benchmarks against the peers, as ratios
+	$(BIN)/python benchmarks/parse_print.py
+
+clean: ## remove the virtual environment and caches
+	rm -rf $(VENV) .pytest_cache .ruff_cache *.egg-info
