@@ -1,0 +1,526 @@
+"""The `mem` dialect: memory tokens, pointers and arrays per address space.
+
+It models MimIR's `mem` plugin (`%mem.M`, `%mem.Ptr`, `«n; T»`, `%mem.alloc`, `%mem.load`, …) the
+way MLIR would spell it. Every op that touches memory of address space `a` takes the current token
+`!mem.M<a>` and returns the next one; the token chains are the only ordering of memory effects.
+
+Departures from MimIR:
+- arrays are a type of their own, `!mem.array<N x T>` / `!mem.array<? x T>`, used only as a
+  pointee; a run-time extent is an `index` operand of the op that allocates the array;
+- `mem.slot` has no unique id (its SSA result is its identity) and `mem.remem` stays (newer
+  MimIR replaced it with `mem.fresh`).
+
+The custom syntax names the pointer type once and derives the token types from its address
+space, e.g. `%m2, %v = mem.load %m1, %p : !mem.ptr<i32, 1>`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntAttr
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+HOST, GLOBAL, SHARED, CONST, LOCAL = 0, 1, 3, 4, 5
+SPACE_NAMES = {HOST: "host", GLOBAL: "global", SHARED: "shared", CONST: "const", LOCAL: "local"}
+
+
+def _verify_space(space: int) -> None:
+    if space not in SPACE_NAMES:
+        known = ", ".join(f"{a} ({n})" for a, n in SPACE_NAMES.items())
+        raise VerifyException(f"address space {space} is not one of {known}")
+
+
+@irdl_attr_definition
+class MemType(ParametrizedAttribute, TypeAttribute):
+    """`!mem.M<a>`: the memory token of address space `a`."""
+
+    name = "mem.M"
+    space: IntAttr
+
+    def __init__(self, space: int | IntAttr):
+        super().__init__(IntAttr(space) if isinstance(space, int) else space)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            return (IntAttr(parser.parse_integer(allow_boolean=False)),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.space.data}>")
+
+    def verify(self) -> None:
+        _verify_space(self.space.data)
+
+
+@irdl_attr_definition
+class ArrayType(ParametrizedAttribute, TypeAttribute):
+    """`!mem.array<N x T>` or `!mem.array<? x T>`: a pointee of `N` (or a run-time number of) `T`s.
+
+    Only the outermost extent of nested arrays may be `?`.
+    """
+
+    name = "mem.array"
+    size: IntAttr
+    element_type: Attribute
+
+    def __init__(self, size: int, element_type: Attribute):
+        super().__init__(IntAttr(size), element_type)
+
+    @property
+    def is_dynamic(self) -> bool:
+        return self.size.data == DYNAMIC_INDEX
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            size = parser.parse_shape_dimension()
+            parser.parse_shape_delimiter()
+            element_type = parser.parse_type()
+        return (IntAttr(size), element_type)
+
+    def print_parameters(self, printer: Printer) -> None:
+        size = "?" if self.is_dynamic else str(self.size.data)
+        printer.print_string(f"<{size} x ")
+        printer.print_attribute(self.element_type)
+        printer.print_string(">")
+
+    def verify(self) -> None:
+        if not self.is_dynamic and self.size.data < 0:
+            raise VerifyException(f"!mem.array extent must be ? or >= 0, got {self.size.data}")
+        if isinstance(self.element_type, ArrayType) and self.element_type.is_dynamic:
+            raise VerifyException(
+                "only the outermost extent of a !mem.array may be '?', "
+                f"found inner {self.element_type}"
+            )
+
+
+@irdl_attr_definition
+class PtrType(ParametrizedAttribute, TypeAttribute):
+    """`!mem.ptr<T, a>`: a pointer to a `T` in address space `a`."""
+
+    name = "mem.ptr"
+    pointee: Attribute
+    space: IntAttr
+
+    def __init__(self, pointee: Attribute, space: int | IntAttr):
+        super().__init__(pointee, IntAttr(space) if isinstance(space, int) else space)
+
+    @property
+    def token_type(self) -> MemType:
+        """The token that orders accesses through this pointer."""
+        return MemType(self.space)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            pointee = parser.parse_type()
+            parser.parse_punctuation(",")
+            space = parser.parse_integer(allow_boolean=False)
+        return (pointee, IntAttr(space))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_attribute(self.pointee)
+        printer.print_string(f", {self.space.data}>")
+
+    def verify(self) -> None:
+        _verify_space(self.space.data)
+
+
+def static_extent_ok(pointee: Attribute, extent: SSAValue | None, op: IRDLOperation) -> None:
+    """Check that `extent` is present iff `pointee` is `!mem.array<? x …>`."""
+    dynamic = isinstance(pointee, ArrayType) and pointee.is_dynamic
+    if dynamic and extent is None:
+        raise VerifyException(
+            f"'{op.name}' allocates {pointee}, so it expects an extent operand, found none"
+        )
+    if not dynamic and extent is not None:
+        raise VerifyException(
+            f"'{op.name}' allocates {pointee}, whose size is static, so it expects no extent "
+            "operand, found one"
+        )
+
+
+def token_matches_ptr(op: IRDLOperation, token: SSAValue, ptr_type: Attribute) -> None:
+    """Check that a token's address space is its pointer's."""
+    assert isinstance(ptr_type, PtrType) and isinstance(token.type, MemType)
+    if token.type.space != ptr_type.space:
+        raise VerifyException(
+            f"'{op.name}' expects the token of the pointer's address space "
+            f"({ptr_type.token_type}), found {token.type}"
+        )
+
+
+def not_an_array_value(op: IRDLOperation, value_type: Attribute, what: str) -> None:
+    if isinstance(value_type, ArrayType):
+        raise VerifyException(
+            f"'{op.name}' {what} {value_type}, but an array is only ever a pointee; "
+            "address its elements with mem.lea"
+        )
+
+
+def parse_ptr_type(parser: Parser) -> PtrType:
+    pos = parser.pos
+    type_ = parser.parse_type()
+    if not isinstance(type_, PtrType):
+        parser.raise_error(f"expected a !mem.ptr type, found {type_}", pos, parser.pos)
+    return type_
+
+
+class PtrSyntaxOp(IRDLOperation):
+    """Base of the `mem` ops whose custom syntax is `op %a, %b, … : !mem.ptr<T, a>`: the one
+    pointer type written fixes every other operand and result type.
+
+    Subclasses give `_operand_types(ptr, count)` and `_result_types(ptr)` for the parser and
+    `_syntax_ptr()` (the pointer type to print); `ARITIES` lists the valid operand counts.
+    """
+
+    ARITIES: ClassVar[tuple[int, ...]]
+
+    @classmethod
+    def _operand_types(cls, ptr: PtrType, count: int) -> list[Attribute]:
+        raise NotImplementedError
+
+    @classmethod
+    def _result_types(cls, ptr: PtrType) -> list[Attribute]:
+        raise NotImplementedError
+
+    @classmethod
+    def _group_operands(cls, operands: list[SSAValue]) -> list[SSAValue | list[SSAValue]]:
+        return list(operands)
+
+    def _syntax_ptr(self) -> Attribute:
+        raise NotImplementedError
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PtrSyntaxOp:
+        pos = parser.pos
+        unresolved = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        if len(unresolved) not in cls.ARITIES:
+            expected = " or ".join(str(n) for n in cls.ARITIES)
+            parser.raise_error(
+                f"'{cls.name}' expects {expected} operands, found {len(unresolved)}", pos, parser.pos
+            )
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ptr = parse_ptr_type(parser)
+        types = cls._operand_types(ptr, len(unresolved))
+        operands = [parser.resolve_operand(o, t) for o, t in zip(unresolved, types, strict=True)]
+        return cls.build(
+            operands=cls._group_operands(operands),
+            result_types=cls._result_types(ptr),
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self._syntax_ptr())
+
+
+class AllocatingOp(PtrSyntaxOp):
+    """Shape of `mem.alloc`, `mem.malloc`, `mem.slot`, `mem.mslot`: a token (and a size) in, the
+    next token and the new pointer out. (IRDL collects a subclass's fields before its base's, so
+    every concrete op declares all of its operands and results, in order.)"""
+
+    @classmethod
+    def _operand_types(cls, ptr: PtrType, count: int) -> list[Attribute]:
+        return [ptr.token_type] + [IndexType()] * (count - 1)
+
+    @classmethod
+    def _result_types(cls, ptr: PtrType) -> list[Attribute]:
+        return [ptr.token_type, ptr]
+
+    def _syntax_ptr(self) -> Attribute:
+        return self.res.type
+
+    def verify_(self) -> None:
+        assert isinstance(self.res.type, PtrType)
+        token_matches_ptr(self, self.mem, self.res.type)
+        if self.res_mem.type != self.mem.type:
+            raise VerifyException(
+                f"'{self.name}' expects its token result to be {self.mem.type}, "
+                f"found {self.res_mem.type}"
+            )
+
+
+@irdl_op_definition
+class AllocOp(AllocatingOp):
+    """Allocate one `T`; `extent` is present iff `T` is `!mem.array<? x …>`."""
+
+    name = "mem.alloc"
+    ARITIES: ClassVar[tuple[int, ...]] = (1, 2)
+    mem = operand_def(MemType)
+    extent = opt_operand_def(IndexType)
+    res_mem = result_def(MemType)
+    res = result_def(PtrType)
+
+    def __init__(self, mem: SSAValue, ptr_type: PtrType, extent: SSAValue | None = None):
+        super().__init__(
+            operands=[mem, [extent] if extent else []],
+            result_types=[ptr_type.token_type, ptr_type],
+        )
+
+    @classmethod
+    def _group_operands(cls, operands: list[SSAValue]) -> list[SSAValue | list[SSAValue]]:
+        return [operands[0], operands[1:]]
+
+    def verify_(self) -> None:
+        super().verify_()
+        assert isinstance(self.res.type, PtrType)
+        static_extent_ok(self.res.type.pointee, self.extent, self)
+
+
+@irdl_op_definition
+class MallocOp(AllocatingOp):
+    """Allocate `size` bytes."""
+
+    name = "mem.malloc"
+    ARITIES: ClassVar[tuple[int, ...]] = (2,)
+    mem = operand_def(MemType)
+    size = operand_def(IndexType)
+    res_mem = result_def(MemType)
+    res = result_def(PtrType)
+
+    def __init__(self, mem: SSAValue, size: SSAValue, ptr_type: PtrType):
+        super().__init__(operands=[mem, size], result_types=[ptr_type.token_type, ptr_type])
+
+
+@irdl_op_definition
+class SlotOp(AllocatingOp):
+    """A slot that lives as long as the enclosing function (in a kernel with `a = 3`: one static
+    shared array per work-group)."""
+
+    name = "mem.slot"
+    ARITIES: ClassVar[tuple[int, ...]] = (1,)
+    mem = operand_def(MemType)
+    res_mem = result_def(MemType)
+    res = result_def(PtrType)
+
+    def __init__(self, mem: SSAValue, ptr_type: PtrType):
+        super().__init__(operands=[mem], result_types=[ptr_type.token_type, ptr_type])
+
+    def verify_(self) -> None:
+        super().verify_()
+        assert isinstance(self.res.type, PtrType)
+        static_extent_ok(self.res.type.pointee, None, self)
+
+
+@irdl_op_definition
+class MslotOp(AllocatingOp):
+    """A slot of `size` bytes."""
+
+    name = "mem.mslot"
+    ARITIES: ClassVar[tuple[int, ...]] = (2,)
+    mem = operand_def(MemType)
+    size = operand_def(IndexType)
+    res_mem = result_def(MemType)
+    res = result_def(PtrType)
+
+    def __init__(self, mem: SSAValue, size: SSAValue, ptr_type: PtrType):
+        super().__init__(operands=[mem, size], result_types=[ptr_type.token_type, ptr_type])
+
+
+class AccessOp(PtrSyntaxOp):
+    """Shape of `mem.free`, `mem.load`, `mem.store`: the token, the pointer, maybe a value."""
+
+    def _syntax_ptr(self) -> Attribute:
+        return self.ptr.type
+
+    def verify_(self) -> None:
+        token_matches_ptr(self, self.mem, self.ptr.type)
+        if self.res_mem.type != self.mem.type:
+            raise VerifyException(
+                f"'{self.name}' expects its token result to be {self.mem.type}, "
+                f"found {self.res_mem.type}"
+            )
+
+
+@irdl_op_definition
+class FreeOp(AccessOp):
+    name = "mem.free"
+    ARITIES: ClassVar[tuple[int, ...]] = (2,)
+    mem = operand_def(MemType)
+    ptr = operand_def(PtrType)
+    res_mem = result_def(MemType)
+
+    def __init__(self, mem: SSAValue, ptr: SSAValue):
+        super().__init__(operands=[mem, ptr], result_types=[mem.type])
+
+    @classmethod
+    def _operand_types(cls, ptr: PtrType, count: int) -> list[Attribute]:
+        return [ptr.token_type, ptr]
+
+    @classmethod
+    def _result_types(cls, ptr: PtrType) -> list[Attribute]:
+        return [ptr.token_type]
+
+
+@irdl_op_definition
+class LoadOp(AccessOp):
+    name = "mem.load"
+    ARITIES: ClassVar[tuple[int, ...]] = (2,)
+    mem = operand_def(MemType)
+    ptr = operand_def(PtrType)
+    res_mem = result_def(MemType)
+    res = result_def()
+
+    def __init__(self, mem: SSAValue, ptr: SSAValue):
+        assert isinstance(ptr.type, PtrType)
+        super().__init__(operands=[mem, ptr], result_types=[mem.type, ptr.type.pointee])
+
+    @classmethod
+    def _operand_types(cls, ptr: PtrType, count: int) -> list[Attribute]:
+        return [ptr.token_type, ptr]
+
+    @classmethod
+    def _result_types(cls, ptr: PtrType) -> list[Attribute]:
+        return [ptr.token_type, ptr.pointee]
+
+    def verify_(self) -> None:
+        super().verify_()
+        assert isinstance(self.ptr.type, PtrType)
+        if self.res.type != self.ptr.type.pointee:
+            raise VerifyException(
+                f"'{self.name}' expects the loaded type to be the pointee "
+                f"{self.ptr.type.pointee}, found {self.res.type}"
+            )
+        not_an_array_value(self, self.res.type, "would load a value of type")
+
+
+@irdl_op_definition
+class StoreOp(AccessOp):
+    name = "mem.store"
+    ARITIES: ClassVar[tuple[int, ...]] = (3,)
+    mem = operand_def(MemType)
+    ptr = operand_def(PtrType)
+    value = operand_def()
+    res_mem = result_def(MemType)
+
+    def __init__(self, mem: SSAValue, ptr: SSAValue, value: SSAValue):
+        super().__init__(operands=[mem, ptr, value], result_types=[mem.type])
+
+    @classmethod
+    def _operand_types(cls, ptr: PtrType, count: int) -> list[Attribute]:
+        return [ptr.token_type, ptr, ptr.pointee]
+
+    @classmethod
+    def _result_types(cls, ptr: PtrType) -> list[Attribute]:
+        return [ptr.token_type]
+
+    def verify_(self) -> None:
+        super().verify_()
+        assert isinstance(self.ptr.type, PtrType)
+        if self.value.type != self.ptr.type.pointee:
+            raise VerifyException(
+                f"'{self.name}' expects the stored type to be the pointee "
+                f"{self.ptr.type.pointee}, found {self.value.type}"
+            )
+        not_an_array_value(self, self.value.type, "would store a value of type")
+
+
+@irdl_op_definition
+class LeaOp(PtrSyntaxOp):
+    """The address of element `index` of the array that `ptr` points to; pure, no token."""
+
+    name = "mem.lea"
+    ARITIES: ClassVar[tuple[int, ...]] = (2,)
+    ptr = operand_def(PtrType)
+    index = operand_def(IndexType)
+    res = result_def(PtrType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, ptr: SSAValue, index: SSAValue):
+        assert isinstance(ptr.type, PtrType)
+        super().__init__(operands=[ptr, index], result_types=self._result_types(ptr.type))
+
+    @classmethod
+    def _operand_types(cls, ptr: PtrType, count: int) -> list[Attribute]:
+        return [ptr, IndexType()]
+
+    @classmethod
+    def _result_types(cls, ptr: PtrType) -> list[Attribute]:
+        element = ptr.pointee.element_type if isinstance(ptr.pointee, ArrayType) else ptr.pointee
+        return [PtrType(element, ptr.space)]
+
+    def _syntax_ptr(self) -> Attribute:
+        return self.ptr.type
+
+    def verify_(self) -> None:
+        assert isinstance(self.ptr.type, PtrType)
+        array = self.ptr.type.pointee
+        if not isinstance(array, ArrayType):
+            raise VerifyException(
+                f"'{self.name}' expects a pointer to a !mem.array, found {self.ptr.type}"
+            )
+        expected = PtrType(array.element_type, self.ptr.type.space)
+        if self.res.type != expected:
+            raise VerifyException(
+                f"'{self.name}' expects its result to be {expected}, found {self.res.type}"
+            )
+
+
+@irdl_op_definition
+class RememOp(IRDLOperation):
+    """A fresh token of the same address space."""
+
+    name = "mem.remem"
+    mem = operand_def(MemType)
+    res_mem = result_def(MemType)
+
+    def __init__(self, mem: SSAValue):
+        super().__init__(operands=[mem], result_types=[mem.type])
+
+    def verify_(self) -> None:
+        if self.res_mem.type != self.mem.type:
+            raise VerifyException(
+                f"'{self.name}' expects its result to be {self.mem.type}, found {self.res_mem.type}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> RememOp:
+        mem = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        token = parser.parse_type()
+        if not isinstance(token, MemType):
+            parser.raise_error(f"expected a !mem.M type, found {token}", pos, parser.pos)
+        op = cls(parser.resolve_operand(mem, token))
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.mem)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.mem.type)
+
+
+Mem = Dialect(
+    "mem",
+    [AllocOp, MallocOp, FreeOp, SlotOp, MslotOp, LoadOp, StoreOp, LeaOp, RememOp],
+    [MemType, PtrType, ArrayType],
+)
+
