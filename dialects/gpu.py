@@ -716,7 +716,7 @@ class LaunchOp(IRDLOperation):
                 parser.raise_error(
                     f"'{cls.name}' has {len(unresolved)} arguments but {len(types)} types"
                 )
-        args = [parser.resolve_operand(a, t) for a, t in zip(unresolved, types)]
+        args = [parser.resolve_operand(a, t) for a, t in zip(unresolved, types, strict=True)]
         op = cls(kernel, n_groups, n_items, stream, mems, args, smem, smem_extent)
         op.attributes |= attributes
         return op

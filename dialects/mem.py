@@ -216,7 +216,9 @@ class PtrSyntaxOp(IRDLOperation):
         if len(unresolved) not in cls.ARITIES:
             expected = " or ".join(str(n) for n in cls.ARITIES)
             parser.raise_error(
-                f"'{cls.name}' expects {expected} operands, found {len(unresolved)}", pos, parser.pos
+                f"'{cls.name}' expects {expected} operands, found {len(unresolved)}",
+                pos,
+                parser.pos,
             )
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
@@ -523,4 +525,3 @@ Mem = Dialect(
     [AllocOp, MallocOp, FreeOp, SlotOp, MslotOp, LoadOp, StoreOp, LeaOp, RememOp],
     [MemType, PtrType, ArrayType],
 )
-
