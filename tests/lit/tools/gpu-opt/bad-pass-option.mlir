@@ -1,0 +1,29 @@
+// RUN: not gpu-opt %s -p 'canonicalize{no-such-option=1}' 2>&1 | filecheck %s
+// RUN: not gpu-opt %s -p 'expand-math-to-polynomials{terms=many}' 2>&1 | filecheck %s --check-prefix=TYPE
+// RUN: not gpu-opt %s -p 'cse,arith-add-fastmath{flags=fastest}' 2>&1 | filecheck %s --check-prefix=APPLY
+// RUN: not gpu-opt %s -p 'canonicalize{' 2>&1 | filecheck %s --check-prefix=SYNTAX
+
+// Options that a pass does not take, values it cannot use and a pipeline that does not parse
+// are errors that name the pipeline, not tracebacks.
+
+func.func @f() {
+  func.return
+}
+
+// CHECK:      gpu-opt: error: bad pass pipeline 'canonicalize{no-such-option=1}': Provided arguments ["no_such_option"] not found in expected arguments []
+// CHECK-NOT:  Traceback
+
+// TYPE:      gpu-opt: error: bad pass pipeline 'expand-math-to-polynomials{terms=many}': Incompatible types: given ('many',), expected int | None
+// TYPE-NOT:  Traceback
+
+// A pass that checks its options only when it runs fails as it runs; gpu-opt names the pass.
+// APPLY:      gpu-opt: internal error in pass 'arith-add-fastmath': ValueError: 'fastest' is not a valid fastmath flag.
+// APPLY-NEXT: gpu-opt: note: set GPUIR_DEBUG=1 to see the Python traceback
+// APPLY-NOT:  Traceback
+
+// SYNTAX:      gpu-opt: error: Error parsing pass pipeline specification:
+// SYNTAX-NEXT: pass-pipeline:1:14
+// SYNTAX-NEXT: {{^}}canonicalize{
+// SYNTAX-NEXT: {{^}}             ^
+// SYNTAX-NEXT: Expected argument name here
+// SYNTAX-NOT:  Traceback

@@ -1,0 +1,20 @@
+// RUN: gpu-opt %s -p canonicalize | filecheck %s
+// RUN: gpu-opt %s -p canonicalize,cse --print-between-passes | filecheck %s --check-prefix=BETWEEN
+// RUN: gpu-opt %s -p canonicalize --time-passes | filecheck %s --check-prefix=TIME
+
+// xDSL's passes are available under their xdsl-opt names.
+
+func.func @f(%a: index) -> index {
+  %c0 = arith.constant 0 : index
+  %b = arith.addi %a, %c0 : index
+  func.return %b : index
+}
+
+// CHECK:      func.func @f(%a: index) -> index {
+// CHECK-NEXT:   func.return %a : index
+// CHECK-NEXT: }
+
+// BETWEEN:      IR after canonicalize:
+// BETWEEN:      func.return %a : index
+
+// TIME: Pass canonicalize took {{[0-9.e-]+}} seconds

@@ -1,0 +1,5 @@
+"""gpuir's command-line fronts.
+
+- `gpu-opt` (`gpu_opt.py`): xdsl-opt with gpuir's dialects and passes, whose user errors are
+  diagnostics (`file:line:col: error: ...`), never Python tracebacks.
+"""

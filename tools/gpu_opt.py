@@ -1,0 +1,476 @@
+"""gpu-opt: gpuir's optimizer driver, xdsl-opt with our dialects and passes.
+
+It takes every xdsl-opt flag (`gpu-opt --help`) and knows xDSL's dialects, passes and targets
+plus gpuir's (`gpuir.dialects.get_all_dialects()`, `gpuir.passes.get_all_passes()`). Ours win
+a name clash: `gpu` is gpuir's dialect, not xDSL's.
+
+Where it departs from xdsl-opt:
+- A user error (unreadable input, a parse or verifier error, a bad pass pipeline or target) is a
+  diagnostic on stderr and exit status 1, never a Python traceback. Parse and verifier errors
+  read `file:line:col: error: message`, then the source line and a caret; a verifier error also
+  shows the failing op.
+- An input whose extension names no frontend (or that has none) is read as MLIR text.
+- An input without any operation (empty, or only comments) is an empty module, as in mlir-opt.
+- `--split-input-file` goes on after a failing chunk, so every chunk's error is reported.
+- `-o FILE` is written only when the whole run succeeds, atomically (a temporary file in the
+  same folder, then `os.replace`); on failure an existing FILE stays untouched.
+- `--verify-diagnostics` / `--parsing-diagnostics` behave exactly as in xdsl-opt (the diagnostic
+  goes to stdout, the exit status is 0): lit tests rely on that.
+
+Debug knobs:
+
+| variable        | effect                                                                    |
+| --------------- | ------------------------------------------------------------------------- |
+| `GPUIR_DEBUG=1` | an internal error raises with its Python traceback, and each diagnostic   |
+|                 | is followed by the traceback of the exception behind it                   |
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import os
+import sys
+import tempfile
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from io import BytesIO, StringIO
+from itertools import accumulate
+
+from gpuir import __version__
+from gpuir.dialects import get_all_dialects
+from gpuir.passes import get_all_passes
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.passes import ModulePass, PassPipelineCallbackType
+from xdsl.printer import Printer
+from xdsl.universe import Universe
+from xdsl.utils.arg_spec import parse_pipeline, parse_spec
+from xdsl.utils.exceptions import (
+    ArgSpecParseError,
+    DiagnosticException,
+    MultipleSpansParseError,
+    ParseError,
+    ShrinkException,
+    VerifyException,
+)
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+PROG = "gpu-opt"
+DEBUG_ENV = "GPUIR_DEBUG"
+SPLIT_MARKER = b"// -----"
+
+
+class GpuOptError(Exception):
+    """A user error, already worded as the diagnostic that gpu-opt prints."""
+
+
+@dataclass
+class Chunk:
+    """One piece of the input: the whole file, or one part of it under --split-input-file."""
+
+    data: bytes
+    line_offset: int
+    """Lines of the file before this chunk; added to every line number reported in it."""
+
+
+@dataclass
+class ParsedChunk:
+    """A chunk's module, and what is needed to point a diagnostic into the chunk's text."""
+
+    module: ModuleOp
+    source: Input[str] | None
+    """The chunk's text; None when a frontend other than MLIR parsed it."""
+    line_offset: int
+    op_starts: dict[Operation, int]
+    """Where each parsed op starts in `source`. Ops that passes create have no entry."""
+
+
+class RecordingParser(Parser):
+    """xDSL's MLIR parser, remembering where each operation starts.
+
+    xDSL's parser keeps no source location on the ops it builds (only an explicit `loc(...)`),
+    so without this a verifier error could not say which line it is about.
+    """
+
+    def __init__(self, ctx: Context, text: str, name: str) -> None:
+        super().__init__(ctx, text, name)
+        self.op_starts: dict[Operation, int] = {}
+
+    def parse_operation(self) -> Operation:
+        start = self.pos
+        op = super().parse_operation()
+        self.op_starts[op] = start
+        return op
+
+
+class GpuOptMain(xDSLOptMain):
+    """xdsl-opt with gpuir's dialects and passes; user errors become diagnostics.
+
+    `GpuOptMain(args=[...]).run()` runs in-process and returns the exit status. Errors in the
+    command line itself (a bad pass pipeline or target) raise `GpuOptError` from the
+    constructor; `main()` reports those.
+    """
+
+    version_format = f"{PROG} {__version__} (gpuir), built on xdsl {{xdsl_version}}"
+
+    running_pass: str | None = None
+    """The pass being applied right now, if any: named when it crashes."""
+
+    def __init__(self, args: Sequence[str] | None = None) -> None:
+        super().__init__(description="gpuir's modular optimizer driver", args=args)
+        self.check_target_options()
+
+    # Registration ----------------------------------------------------------------------------
+
+    def register_all_dialects(self) -> None:
+        ours = get_all_dialects()
+        for name, factory in Universe.get_multiverse().all_dialects.items():
+            if name not in ours:
+                self.ctx.register_dialect(name, factory)
+        for name, factory in ours.items():
+            self.ctx.register_dialect(name, factory)
+
+    def register_all_passes(self) -> None:
+        super().register_all_passes()
+        for name, factory in get_all_passes().items():
+            self.register_pass(name, factory)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.prog = PROG
+
+    # Command line checks ---------------------------------------------------------------------
+
+    def setup_pipeline(self) -> None:
+        """Build the -p pipeline; an unknown pass or a bad option is a `GpuOptError`."""
+        spec = self.args.passes
+        try:
+            names = [pass_spec.name for pass_spec in parse_pipeline(spec)]
+        except ArgSpecParseError as e:
+            raise GpuOptError(f"{PROG}: error: {e}".rstrip()) from None
+        for name in names:
+            if name not in self.available_passes:
+                hint = did_you_mean(name, list(self.available_passes))
+                raise GpuOptError(f"{PROG}: error: unknown pass '{name}'{hint}")
+        try:
+            super().setup_pipeline()
+        except (ValueError, TypeError) as e:
+            raise GpuOptError(f"{PROG}: error: bad pass pipeline '{spec}': {e}") from e
+        self.pipeline = replace(self.pipeline, callback=self.track_pass(self.pipeline.callback))
+
+    def track_pass(self, callback: PassPipelineCallbackType | None) -> PassPipelineCallbackType:
+        """Wrap xDSL's between-passes callback so that a crash can name the pass it came from."""
+
+        def tracking(previous: ModulePass | None, module: ModuleOp, next_pass: ModulePass | None):
+            if callback is not None:
+                callback(previous, module, next_pass)
+            self.running_pass = None if next_pass is None else next_pass.name
+
+        return tracking
+
+    def check_target_options(self) -> None:
+        """Fail now, not after the work, on options that the -t target does not take."""
+        spec = parse_spec(self.args.target)
+        entry = self.available_targets[spec.name]
+        if not spec.parameters or inspect.signature(entry).parameters:
+            return  # no options, or an old-style target function (it ignores them)
+        try:
+            entry().from_spec(spec)
+        except (ValueError, TypeError) as e:
+            raise GpuOptError(f"{PROG}: error: bad target '{self.args.target}': {e}") from e
+
+    # Running ---------------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Process the input chunk by chunk; return 0, or 1 when an error was reported."""
+        chunks = self.read_chunks()
+        to_file = self.args.output_file not in (None, "-")
+        output = StringIO() if to_file else sys.stdout
+        failed = False
+        try:
+            for i, chunk in enumerate(chunks):
+                if i > 0:
+                    output.write("// -----\n")
+                text = self.process_chunk(chunk)
+                failed |= text is None
+                output.write(text or "")
+                output.flush()
+        except ShrinkException:
+            if not self.args.shrink:
+                raise
+            print("Success, can shrink")
+            return 0
+        if self.args.shrink:
+            print("Failure, can't shrink")
+            return 1
+        if failed:
+            return 1
+        if isinstance(output, StringIO):
+            write_atomically(self.args.output_file, output.getvalue())
+        return 0
+
+    def read_chunks(self) -> list[Chunk]:
+        """The input, split at `// -----` under --split-input-file."""
+        data = self.read_input()
+        if not self.args.split_input_file:
+            return [Chunk(data, 0)]
+        pieces = data.split(SPLIT_MARKER)
+        offsets = accumulate([0, *(piece.count(b"\n") for piece in pieces[:-1])])
+        return [Chunk(piece, offset) for piece, offset in zip(pieces, offsets, strict=True)]
+
+    def read_input(self) -> bytes:
+        path = self.args.input_file
+        if path is None:
+            return sys.stdin.buffer.read()
+        try:
+            with open(path, "rb") as f:
+                return f.read()
+        except OSError as e:
+            raise GpuOptError(f"{PROG}: error: cannot read '{path}': {e.strerror}") from e
+
+    def process_chunk(self, chunk: Chunk) -> str | None:
+        """Parse, transform and print one chunk; None when it failed (the error is reported).
+
+        Under --parsing-diagnostics / --verify-diagnostics the error goes to stdout in xDSL's
+        words and the chunk counts as done, as in xdsl-opt.
+        """
+        try:
+            parsed = self.parse(chunk)
+        except GpuOptError as e:
+            report(str(e), e)
+            return None
+        except ParseError as e:
+            e.span = replace(e.span, line_offset=chunk.line_offset)
+            if self.args.parsing_diagnostics:
+                print(e)
+                return ""
+            report(format_parse_error(e, chunk.line_offset), e)
+            return None
+        if parsed is None:
+            return ""
+        try:
+            self.apply_passes(parsed.module)
+            return self.output_resulting_program(parsed.module)
+        except DiagnosticException as e:
+            if self.args.verify_diagnostics:
+                print(e)
+                for note in getattr(e, "__notes__", []):
+                    print(note)
+                return ""
+            report(format_diagnostic(e, parsed, self.get_input_name()), e)
+            return None
+
+    def parse(self, chunk: Chunk) -> ParsedChunk | None:
+        """Parse a chunk with the -f frontend, or the one its extension names, or MLIR."""
+        frontend = parse_spec(self.args.frontend).name if self.args.frontend else ""
+        frontend = frontend or self.frontend_from_extension()
+        if frontend != "mlir":
+            module = self.parse_chunk(BytesIO(chunk.data), frontend, chunk.line_offset)
+            return None if module is None else ParsedChunk(module, None, 0, {})
+        name = self.get_input_name()
+        text = decode_utf8(chunk, name)
+        if is_blank(text, name) and not self.args.no_implicit_module:
+            return ParsedChunk(ModuleOp([]), None, chunk.line_offset, {})
+        parser = RecordingParser(self.ctx, text, name)
+        module = parser.parse_module(not self.args.no_implicit_module)
+        return ParsedChunk(module, parser.lexer.input, chunk.line_offset, parser.op_starts)
+
+    def frontend_from_extension(self) -> str:
+        """The frontend the input's extension names; MLIR when it names none."""
+        path = self.args.input_file or ""
+        extension = os.path.splitext(path)[1].removeprefix(".")
+        return extension if extension in self.available_frontends else "mlir"
+
+
+# Diagnostics -----------------------------------------------------------------------------------
+
+
+def report(message: str, error: BaseException | None = None) -> None:
+    """Print a diagnostic on stderr (under GPUIR_DEBUG=1 with the traceback behind it)."""
+    print(message, file=sys.stderr)
+    if error is not None and debugging():
+        traceback.print_exception(error, file=sys.stderr)
+
+
+def debugging() -> bool:
+    return os.environ.get(DEBUG_ENV, "") not in ("", "0")
+
+
+def format_at(span: Span[str] | Span[bytes], severity: str, message: str) -> str:
+    """`file:line:col: severity: message`, then the span's source line with carets under it."""
+    source = span.input
+    line_start = source.get_start_of_line(span.start)
+    line_end = source.get_end_of_line(span.start)
+    line = source.content[line_start:line_end]
+    line = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    line = line.removesuffix("\r")
+    indent = "".join(c if c == "\t" else " " for c in line[: span.start - line_start])
+    width = max(min(span.end, line_end) - span.start, 1)
+    return f"{span.get_location()}: {severity}: {message}\n{line}\n{indent}{'^' * width}"
+
+
+def format_parse_error(error: ParseError, line_offset: int) -> str:
+    text = format_at(error.span, "error", error.msg)
+    if isinstance(error, MultipleSpansParseError):
+        for span, msg in error.refs:
+            note = " ".join(part for part in (error.ref_text, msg) if part)
+            text += "\n" + format_at(replace(span, line_offset=line_offset), "note", note)
+    return text
+
+
+def format_diagnostic(error: DiagnosticException, parsed: ParsedChunk, file_name: str) -> str:
+    """Point at the failing op when it can be found; otherwise xDSL's annotated IR."""
+    message = str(error)
+    op = find_failing_op(parsed.module, message) if isinstance(error, VerifyException) else None
+    if op is None:
+        notes: list[str] = getattr(error, "__notes__", [])
+        return "\n".join([f"{file_name}: error: {message}", *notes]).rstrip()
+    return (
+        f"{op_header(op, parsed, file_name, message)}\nnote: see current operation: {op_text(op)}"
+    )
+
+
+def find_failing_op(module: ModuleOp, message: str) -> Operation | None:
+    """The op whose own verifier fails with `message`.
+
+    xDSL's VerifyException does not say which op raised it (its note is the whole module
+    printed with a marker), so the ops are verified one by one to find it again. Only errors
+    pay for this.
+    """
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as e:
+            if str(e) == message:
+                return op
+        except Exception:  # broken IR can fail in other ways; it is not the op we look for
+            continue
+    return None
+
+
+def op_header(op: Operation, parsed: ParsedChunk, file_name: str, message: str) -> str:
+    """The error line for `op`: its `loc(...)`, else where it was parsed, else the file."""
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        where = f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
+        return f"{where}: error: {message}"
+    start = parsed.op_starts.get(op)
+    if start is None or parsed.source is None:
+        return f"{file_name}: error: {message}"
+    return format_at(Span(start, start, parsed.source, parsed.line_offset), "error", message)
+
+
+def op_text(op: Operation) -> str:
+    stream = StringIO()
+    Printer(stream=stream, print_generic_format=True).print_op(op)
+    return stream.getvalue()
+
+
+def did_you_mean(name: str, candidates: list[str]) -> str:
+    import difflib  # only on this error path
+
+    close = difflib.get_close_matches(name, candidates, n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+# Input and output ------------------------------------------------------------------------------
+
+
+def decode_utf8(chunk: Chunk, file_name: str) -> str:
+    """The chunk as text; invalid UTF-8 is a diagnostic at the first bad byte."""
+    try:
+        return chunk.data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        data = chunk.data
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        line_end = data.find(b"\n", e.start)
+        line_end = len(data) if line_end == -1 else line_end
+        line = chunk.line_offset + data.count(b"\n", 0, e.start) + 1
+        column = e.start - line_start + 1
+        shown = data[line_start:line_end].decode("utf-8", "replace")
+        caret = len(data[line_start : e.start].decode("utf-8", "replace"))
+        message = f"invalid UTF-8: byte 0x{data[e.start]:02x} ({e.reason})"
+        raise GpuOptError(
+            f"{file_name}:{line}:{column}: error: {message}\n{shown}\n{' ' * caret}^"
+        ) from e
+
+
+def is_blank(text: str, name: str) -> bool:
+    """True when the text holds no token at all (only whitespace and comments)."""
+    return MLIRLexer(Input(text, name)).lex().kind is MLIRTokenKind.EOF
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Replace `path` by `text` at once: readers see the old file or the new one, never part.
+
+    A path that is not a regular file (`/dev/null`, a FIFO) is written in place; replacing it
+    would put a regular file where the device was.
+    """
+    target = os.path.realpath(path)
+    try:
+        if os.path.exists(target) and not os.path.isfile(target):
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(text)
+            return
+        mode = file_mode(target)
+        fd, temporary = tempfile.mkstemp(
+            dir=os.path.dirname(target), prefix=f".{os.path.basename(target)}.", suffix=".tmp"
+        )
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.chmod(temporary, mode)
+            os.replace(temporary, target)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError as e:
+        raise GpuOptError(f"{PROG}: error: cannot write '{path}': {e.strerror}") from e
+
+
+def file_mode(path: str) -> int:
+    """The permissions `path` has, or those a new file gets under the current umask."""
+    if os.path.exists(path):
+        return os.stat(path).st_mode & 0o7777
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+# Entry point -----------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """gpu-opt: run on `argv` (default: the command line) and return the exit status."""
+    tool: GpuOptMain | None = None
+    try:
+        tool = GpuOptMain(args=argv)
+        return tool.run()
+    except GpuOptError as e:
+        report(str(e), e)
+    except ArgSpecParseError as e:  # -t/-f spec syntax; a BaseException in xDSL
+        report(f"{PROG}: error: {e}".rstrip(), e)
+    except SystemExit as e:  # argparse: --help/--version (0), or a usage error it printed (2)
+        return 0 if e.code in (0, None) else 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # stdout was closed early (`gpu-opt big.mlir | head`)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except Exception as e:
+        if debugging():
+            raise
+        first_line = (str(e).strip().splitlines() or [""])[0]
+        where = f" in pass '{tool.running_pass}'" if tool and tool.running_pass else ""
+        report(f"{PROG}: internal error{where}: {type(e).__name__}: {first_line}")
+        report(f"{PROG}: note: set {DEBUG_ENV}=1 to see the Python traceback")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
