@@ -6,6 +6,7 @@ tool pays only for the dialects that the input names.
 
 from collections.abc import Callable
 
+from xdsl.context import Context
 from xdsl.ir import Dialect
 
 
@@ -41,3 +42,17 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         "buffer": get_buffer,
         "btensor": get_btensor,
     }
+
+
+def make_context(allow_unregistered: bool = False) -> Context:
+    """A context that knows xDSL's dialects, except its own `gpu`, and ours; each is loaded
+    when the parser first meets its name."""
+    from xdsl.universe import Universe
+
+    ctx = Context(allow_unregistered=allow_unregistered)
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        if name != "gpu":
+            ctx.register_dialect(name, factory)
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    return ctx
