@@ -1,10 +1,84 @@
-"""gpuir's passes, one per file; `get_all_passes()` is the registry gpu-opt reads."""
+"""gpuir's passes, one per file; `get_all_passes()` is the registry gpu-opt reads.
+
+Each entry imports its pass on first use, so that gpu-opt starts fast.
+"""
 
 from collections.abc import Callable
 
 from xdsl.passes import ModulePass
 
 
+def get_check_addr_spaces() -> type[ModulePass]:
+    from gpuir.passes.check_addr_spaces import CheckAddrSpacesPass
+
+    return CheckAddrSpacesPass
+
+
+def get_host_malloc_to_gpualloc() -> type[ModulePass]:
+    from gpuir.passes.host_malloc_to_gpualloc import HostMallocToGpuAllocPass
+
+    return HostMallocToGpuAllocPass
+
+
+def get_mem_checks() -> type[ModulePass]:
+    from gpuir.passes.mem_checks import MemChecksPass
+
+    return MemChecksPass
+
+
+def get_remove_double_syncs() -> type[ModulePass]:
+    from gpuir.passes.remove_double_syncs import RemoveDoubleSyncsPass
+
+    return RemoveDoubleSyncsPass
+
+
+def get_expand_gpu_composites() -> type[ModulePass]:
+    from gpuir.passes.expand_gpu_composites import ExpandGpuCompositesPass
+
+    return ExpandGpuCompositesPass
+
+
+def get_split_apply() -> type[ModulePass]:
+    from gpuir.passes.split_apply import SplitApplyPass
+
+    return SplitApplyPass
+
+
+def get_lower_btensor_map_reduce() -> type[ModulePass]:
+    from gpuir.passes.lower_btensor_map_reduce import LowerBTensorMapReducePass
+
+    return LowerBTensorMapReducePass
+
+
+def get_btensor_lower_map_reduce() -> type[ModulePass]:
+    from gpuir.passes.btensor_lower_map_reduce import BTensorLowerMapReducePass
+
+    return BTensorLowerMapReducePass
+
+
+def get_buffer_lower_ptr() -> type[ModulePass]:
+    from gpuir.passes.buffer_lower_ptr import BufferLowerPtrPass
+
+    return BufferLowerPtrPass
+
+
+def get_gpu_pipeline() -> type[ModulePass]:
+    from gpuir.passes.gpu_pipeline import GpuPipelinePass
+
+    return GpuPipelinePass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Our passes by CLI name; each value imports and returns the pass class."""
-    return {}
+    return {
+        "check-addr-spaces": get_check_addr_spaces,
+        "host-malloc-to-gpualloc": get_host_malloc_to_gpualloc,
+        "mem-checks": get_mem_checks,
+        "remove-double-syncs": get_remove_double_syncs,
+        "expand-gpu-composites": get_expand_gpu_composites,
+        "split-apply": get_split_apply,
+        "lower-btensor-map-reduce": get_lower_btensor_map_reduce,
+        "btensor-lower-map-reduce": get_btensor_lower_map_reduce,
+        "buffer-lower-ptr": get_buffer_lower_ptr,
+        "gpu-pipeline": get_gpu_pipeline,
+    }
