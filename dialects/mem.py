@@ -39,10 +39,26 @@ HOST, GLOBAL, SHARED, CONST, LOCAL = 0, 1, 3, 4, 5
 SPACE_NAMES = {HOST: "host", GLOBAL: "global", SHARED: "shared", CONST: "const", LOCAL: "local"}
 
 
+def _space_error(space: int) -> str | None:
+    if space in SPACE_NAMES:
+        return None
+    known = ", ".join(f"{a} ({n})" for a, n in SPACE_NAMES.items())
+    return f"address space {space} is not one of {known}"
+
+
 def _verify_space(space: int) -> None:
-    if space not in SPACE_NAMES:
-        known = ", ".join(f"{a} ({n})" for a, n in SPACE_NAMES.items())
-        raise VerifyException(f"address space {space} is not one of {known}")
+    if (error := _space_error(space)) is not None:
+        raise VerifyException(error)
+
+
+def _parse_space(parser: AttrParser) -> IntAttr:
+    """An address space; an unknown one is a parse error at the number (not a verifier error
+    escaping the parser, which gpu-opt cannot place)."""
+    pos = parser.pos
+    space = parser.parse_integer(allow_boolean=False)
+    if (error := _space_error(space)) is not None:
+        parser.raise_error(error, pos, parser.pos)
+    return IntAttr(space)
 
 
 @irdl_attr_definition
@@ -58,13 +74,17 @@ class MemType(ParametrizedAttribute, TypeAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            return (IntAttr(parser.parse_integer(allow_boolean=False)),)
+            return (_parse_space(parser),)
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.space.data}>")
 
     def verify(self) -> None:
         _verify_space(self.space.data)
+
+
+def _inner_dynamic_error(inner: ArrayType) -> str:
+    return f"only the outermost extent of a !mem.array may be '?', found inner {inner}"
 
 
 @irdl_attr_definition
@@ -90,7 +110,10 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
         with parser.in_angle_brackets():
             size = parser.parse_shape_dimension()
             parser.parse_shape_delimiter()
+            pos = parser.pos
             element_type = parser.parse_type()
+            if isinstance(element_type, ArrayType) and element_type.is_dynamic:
+                parser.raise_error(_inner_dynamic_error(element_type), pos, parser.pos)
         return (IntAttr(size), element_type)
 
     def print_parameters(self, printer: Printer) -> None:
@@ -103,10 +126,7 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
         if not self.is_dynamic and self.size.data < 0:
             raise VerifyException(f"!mem.array extent must be ? or >= 0, got {self.size.data}")
         if isinstance(self.element_type, ArrayType) and self.element_type.is_dynamic:
-            raise VerifyException(
-                "only the outermost extent of a !mem.array may be '?', "
-                f"found inner {self.element_type}"
-            )
+            raise VerifyException(_inner_dynamic_error(self.element_type))
 
 
 @irdl_attr_definition
@@ -130,8 +150,8 @@ class PtrType(ParametrizedAttribute, TypeAttribute):
         with parser.in_angle_brackets():
             pointee = parser.parse_type()
             parser.parse_punctuation(",")
-            space = parser.parse_integer(allow_boolean=False)
-        return (pointee, IntAttr(space))
+            space = _parse_space(parser)
+        return (pointee, space)
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")
@@ -142,9 +162,17 @@ class PtrType(ParametrizedAttribute, TypeAttribute):
         _verify_space(self.space.data)
 
 
-def static_extent_ok(pointee: Attribute, extent: SSAValue | None, op: IRDLOperation) -> None:
-    """Check that `extent` is present iff `pointee` is `!mem.array<? x …>`."""
+def static_extent_ok(
+    pointee: Attribute, extent: SSAValue | None, op: IRDLOperation, takes_extent: bool = True
+) -> None:
+    """Check that `extent` is present iff `pointee` is `!mem.array<? x …>`; an op that
+    `takes_extent=False` (it has no extent operand) only allocates static pointees."""
     dynamic = isinstance(pointee, ArrayType) and pointee.is_dynamic
+    if dynamic and not takes_extent:
+        raise VerifyException(
+            f"'{op.name}' expects a pointee of static size (it takes no extent operand), "
+            f"found {pointee}"
+        )
     if dynamic and extent is None:
         raise VerifyException(
             f"'{op.name}' allocates {pointee}, so it expects an extent operand, found none"
@@ -324,7 +352,7 @@ class SlotOp(AllocatingOp):
     def verify_(self) -> None:
         super().verify_()
         assert isinstance(self.res.type, PtrType)
-        static_extent_ok(self.res.type.pointee, None, self)
+        static_extent_ok(self.res.type.pointee, None, self, takes_extent=False)
 
 
 @irdl_op_definition
