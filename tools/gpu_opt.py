@@ -1,14 +1,17 @@
 """gpu-opt: gpuir's optimizer driver, xdsl-opt with our dialects and passes.
 
 It takes every xdsl-opt flag (`gpu-opt --help`) and knows xDSL's dialects, passes and targets
-plus gpuir's (`gpuir.dialects.get_all_dialects()`, `gpuir.passes.get_all_passes()`). Ours win
-a name clash: `gpu` is gpuir's dialect, not xDSL's.
+plus gpuir's (`gpuir.dialects.make_context()`, `gpuir.passes.get_all_passes()`). Ours win a
+name clash: `gpu` is gpuir's dialect, not xDSL's.
 
 Where it departs from xdsl-opt:
-- A user error (unreadable input, a parse or verifier error, a bad pass pipeline or target) is a
-  diagnostic on stderr and exit status 1, never a Python traceback. Parse and verifier errors
-  read `file:line:col: error: message`, then the source line and a caret; a verifier error also
-  shows the failing op.
+- A user error (unreadable input, a parse or verifier error, a pass's `OpError`, a bad pass
+  pipeline or target) is a diagnostic on stderr and exit status 1, never a Python traceback.
+  Errors at an op read `file:line:col: error: message`, then the source line, a caret and the
+  op; an `OpWarning` reads the same with `warning:`.
+- Every parsed op gets the location of its first token (`loc("file":line:col)`, as in MLIR;
+  xDSL's parser keeps only explicit ones), so diagnostics can point into the file even after
+  passes cloned the op. `--print-debuginfo` prints them.
 - An input whose extension names no frontend (or that has none) is read as MLIR text.
 - An input without any operation (empty, or only comments) is an empty module, as in mlir-opt.
 - `--split-input-file` goes on after a failing chunk, so every chunk's error is reported.
@@ -33,21 +36,19 @@ import os
 import sys
 import tempfile
 import traceback
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from io import BytesIO, StringIO
 from itertools import accumulate
 
-from gpuir import __version__
-from gpuir.dialects import get_all_dialects
-from gpuir.passes import get_all_passes
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipelineCallbackType
 from xdsl.printer import Printer
-from xdsl.universe import Universe
 from xdsl.utils.arg_spec import parse_pipeline, parse_spec
 from xdsl.utils.exceptions import (
     ArgSpecParseError,
@@ -61,9 +62,16 @@ from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from gpuir import __version__
+from gpuir.diagnostics import OpError, OpWarning
+from gpuir.dialects import make_context
+from gpuir.passes import get_all_passes
+
 PROG = "gpu-opt"
 DEBUG_ENV = "GPUIR_DEBUG"
 SPLIT_MARKER = b"// -----"
+OP_TEXT_LINES = 12
+"""A diagnostic shows at most this many lines of the failing op."""
 
 
 class GpuOptError(Exception):
@@ -81,32 +89,55 @@ class Chunk:
 
 @dataclass
 class ParsedChunk:
-    """A chunk's module, and what is needed to point a diagnostic into the chunk's text."""
+    """A chunk's module, and its text, for showing the source line of a diagnostic."""
 
     module: ModuleOp
-    source: Input[str] | None
-    """The chunk's text; None when a frontend other than MLIR parsed it."""
+    name: str
+    text: str | None
+    """None when a frontend other than MLIR parsed the chunk."""
     line_offset: int
-    op_starts: dict[Operation, int]
-    """Where each parsed op starts in `source`. Ops that passes create have no entry."""
+
+    def source_line(self, file: str, line: int) -> str | None:
+        """Line `line` of the file, when this chunk holds it."""
+        if self.text is None or file != self.name:
+            return None
+        lines = self.text.split("\n")
+        index = line - self.line_offset - 1
+        return lines[index].removesuffix("\r") if 0 <= index < len(lines) else None
 
 
-class RecordingParser(Parser):
-    """xDSL's MLIR parser, remembering where each operation starts.
+class LocatingParser(Parser):
+    """xDSL's MLIR parser, giving each op the location of its first token, as MLIR's does.
 
-    xDSL's parser keeps no source location on the ops it builds (only an explicit `loc(...)`),
-    so without this a verifier error could not say which line it is about.
+    xDSL's parser keeps only an explicit `loc(...)`, so a verifier error could not say which
+    line it is about. Line numbers count from the top of the file: `line_offset` lines come
+    before this text.
     """
 
-    def __init__(self, ctx: Context, text: str, name: str) -> None:
+    def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0) -> None:
         super().__init__(ctx, text, name)
-        self.op_starts: dict[Operation, int] = {}
+        self.source_text = text
+        self.file_attr = StringAttr(name)
+        self.line_offset = line_offset
+        self.counted_up_to = 0
+        self.lines_before = 0
+        """Newlines in `source_text[:counted_up_to]`, counted once as parsing moves on."""
 
     def parse_operation(self) -> Operation:
-        start = self.pos
+        loc = self.location_at(self.pos)
         op = super().parse_operation()
-        self.op_starts[op] = start
+        if isinstance(op.location, UnknownLoc):  # keep an explicit loc(...)
+            op.location = loc
         return op
+
+    def location_at(self, pos: int) -> FileLineColLoc:
+        if pos < self.counted_up_to:  # the parser went back: count again from the start
+            self.counted_up_to, self.lines_before = 0, 0
+        self.lines_before += self.source_text.count("\n", self.counted_up_to, pos)
+        self.counted_up_to = pos
+        line = self.line_offset + self.lines_before + 1
+        column = pos - self.source_text.rfind("\n", 0, pos)
+        return FileLineColLoc(self.file_attr, IntAttr(line), IntAttr(column))
 
 
 class GpuOptMain(xDSLOptMain):
@@ -129,12 +160,7 @@ class GpuOptMain(xDSLOptMain):
     # Registration ----------------------------------------------------------------------------
 
     def register_all_dialects(self) -> None:
-        ours = get_all_dialects()
-        for name, factory in Universe.get_multiverse().all_dialects.items():
-            if name not in ours:
-                self.ctx.register_dialect(name, factory)
-        for name, factory in ours.items():
-            self.ctx.register_dialect(name, factory)
+        self.ctx = make_context()  # xDSL's dialects but its `gpu`, and ours
 
     def register_all_passes(self) -> None:
         super().register_all_passes()
@@ -237,8 +263,8 @@ class GpuOptMain(xDSLOptMain):
     def process_chunk(self, chunk: Chunk) -> str | None:
         """Parse, transform and print one chunk; None when it failed (the error is reported).
 
-        Under --parsing-diagnostics / --verify-diagnostics the error goes to stdout in xDSL's
-        words and the chunk counts as done, as in xdsl-opt.
+        Under --parsing-diagnostics the parse error goes to stdout in xDSL's words and the
+        chunk counts as done, as in xdsl-opt.
         """
         try:
             parsed = self.parse(chunk)
@@ -254,6 +280,16 @@ class GpuOptMain(xDSLOptMain):
             return None
         if parsed is None:
             return ""
+        with warnings.catch_warnings():
+            warnings.showwarning = partial(show_warning, parsed)
+            return self.transform(parsed)
+
+    def transform(self, parsed: ParsedChunk) -> str | None:
+        """Apply the passes and print the result; None when it failed (the error is reported).
+
+        Under --verify-diagnostics the error goes to stdout in xDSL's words and the chunk
+        counts as done, as in xdsl-opt.
+        """
         try:
             self.apply_passes(parsed.module)
             return self.output_resulting_program(parsed.module)
@@ -263,23 +299,23 @@ class GpuOptMain(xDSLOptMain):
                 for note in getattr(e, "__notes__", []):
                     print(note)
                 return ""
-            report(format_diagnostic(e, parsed, self.get_input_name()), e)
+            report(format_diagnostic(e, parsed), e)
             return None
 
     def parse(self, chunk: Chunk) -> ParsedChunk | None:
         """Parse a chunk with the -f frontend, or the one its extension names, or MLIR."""
+        name = self.get_input_name()
         frontend = parse_spec(self.args.frontend).name if self.args.frontend else ""
         frontend = frontend or self.frontend_from_extension()
         if frontend != "mlir":
             module = self.parse_chunk(BytesIO(chunk.data), frontend, chunk.line_offset)
-            return None if module is None else ParsedChunk(module, None, 0, {})
-        name = self.get_input_name()
+            return None if module is None else ParsedChunk(module, name, None, 0)
         text = decode_utf8(chunk, name)
         if is_blank(text, name) and not self.args.no_implicit_module:
-            return ParsedChunk(ModuleOp([]), None, chunk.line_offset, {})
-        parser = RecordingParser(self.ctx, text, name)
+            return ParsedChunk(ModuleOp([]), name, text, chunk.line_offset)
+        parser = LocatingParser(self.ctx, text, name, chunk.line_offset)
         module = parser.parse_module(not self.args.no_implicit_module)
-        return ParsedChunk(module, parser.lexer.input, chunk.line_offset, parser.op_starts)
+        return ParsedChunk(module, name, text, chunk.line_offset)
 
     def frontend_from_extension(self) -> str:
         """The frontend the input's extension names; MLIR when it names none."""
@@ -310,9 +346,14 @@ def format_at(span: Span[str] | Span[bytes], severity: str, message: str) -> str
     line = source.content[line_start:line_end]
     line = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
     line = line.removesuffix("\r")
-    indent = "".join(c if c == "\t" else " " for c in line[: span.start - line_start])
     width = max(min(span.end, line_end) - span.start, 1)
-    return f"{span.get_location()}: {severity}: {message}\n{line}\n{indent}{'^' * width}"
+    return f"{span.get_location()}: {severity}: {message}\n{line}\n{caret(line, span.start - line_start, width)}"
+
+
+def caret(line: str, column: int, width: int = 1) -> str:
+    """Carets under `line[column:column + width]` (tabs kept, so that they line up)."""
+    indent = "".join(c if c == "\t" else " " for c in line[:column])
+    return indent + "^" * width
 
 
 def format_parse_error(error: ParseError, line_offset: int) -> str:
@@ -324,16 +365,22 @@ def format_parse_error(error: ParseError, line_offset: int) -> str:
     return text
 
 
-def format_diagnostic(error: DiagnosticException, parsed: ParsedChunk, file_name: str) -> str:
-    """Point at the failing op when it can be found; otherwise xDSL's annotated IR."""
+def format_diagnostic(error: DiagnosticException, parsed: ParsedChunk) -> str:
+    """At the failing op when it is known; otherwise the message and xDSL's annotated IR."""
     message = str(error)
-    op = find_failing_op(parsed.module, message) if isinstance(error, VerifyException) else None
+    op = failing_op(error, parsed.module)
     if op is None:
         notes: list[str] = getattr(error, "__notes__", [])
-        return "\n".join([f"{file_name}: error: {message}", *notes]).rstrip()
-    return (
-        f"{op_header(op, parsed, file_name, message)}\nnote: see current operation: {op_text(op)}"
-    )
+        return "\n".join([f"{parsed.name}: error: {message}", *notes]).rstrip()
+    return f"{locate(op, parsed, 'error', message)}\nnote: see current operation: {op_text(op)}"
+
+
+def failing_op(error: DiagnosticException, module: ModuleOp) -> Operation | None:
+    if isinstance(error, OpError):
+        return error.op
+    if isinstance(error, VerifyException):
+        return find_failing_op(module, str(error))
+    return None
 
 
 def find_failing_op(module: ModuleOp, message: str) -> Operation | None:
@@ -354,22 +401,35 @@ def find_failing_op(module: ModuleOp, message: str) -> Operation | None:
     return None
 
 
-def op_header(op: Operation, parsed: ParsedChunk, file_name: str, message: str) -> str:
-    """The error line for `op`: its `loc(...)`, else where it was parsed, else the file."""
+def locate(op: Operation, parsed: ParsedChunk, severity: str, message: str) -> str:
+    """`file:line:col: severity: message` at the op's location, with the source line and a
+    caret when the location is in this input; `file: severity: message` when it has none."""
     loc = op.location
-    if isinstance(loc, FileLineColLoc):
-        where = f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
-        return f"{where}: error: {message}"
-    start = parsed.op_starts.get(op)
-    if start is None or parsed.source is None:
-        return f"{file_name}: error: {message}"
-    return format_at(Span(start, start, parsed.source, parsed.line_offset), "error", message)
+    if not isinstance(loc, FileLineColLoc):
+        return f"{parsed.name}: {severity}: {message}"
+    file, line, column = loc.filename.data, loc.line.data, loc.column.data
+    head = f"{file}:{line}:{column}: {severity}: {message}"
+    source = parsed.source_line(file, line)
+    return head if source is None else f"{head}\n{source}\n{caret(source, column - 1)}"
 
 
 def op_text(op: Operation) -> str:
+    """The op in generic form, cut after `OP_TEXT_LINES` lines (a module can be huge)."""
     stream = StringIO()
     Printer(stream=stream, print_generic_format=True).print_op(op)
-    return stream.getvalue()
+    lines = stream.getvalue().splitlines()
+    if len(lines) <= OP_TEXT_LINES:
+        return "\n".join(lines)
+    cut = len(lines) - OP_TEXT_LINES
+    return "\n".join([*lines[:OP_TEXT_LINES], f"... ({cut} more lines)"])
+
+
+def show_warning(parsed: ParsedChunk, message: Warning | str, *_: object, **__: object) -> None:
+    """`warnings.showwarning` while a chunk is processed: an `OpWarning` points at its op."""
+    if isinstance(message, OpWarning):
+        report(locate(message.op, parsed, "warning", str(message)))
+    else:
+        report(f"{PROG}: warning: {message}")
 
 
 def did_you_mean(name: str, candidates: list[str]) -> str:
@@ -394,10 +454,11 @@ def decode_utf8(chunk: Chunk, file_name: str) -> str:
         line = chunk.line_offset + data.count(b"\n", 0, e.start) + 1
         column = e.start - line_start + 1
         shown = data[line_start:line_end].decode("utf-8", "replace")
-        caret = len(data[line_start : e.start].decode("utf-8", "replace"))
+        shown_column = len(data[line_start : e.start].decode("utf-8", "replace"))
         message = f"invalid UTF-8: byte 0x{data[e.start]:02x} ({e.reason})"
+        where = f"{file_name}:{line}:{column}"
         raise GpuOptError(
-            f"{file_name}:{line}:{column}: error: {message}\n{shown}\n{' ' * caret}^"
+            f"{where}: error: {message}\n{shown}\n{caret(shown, shown_column)}"
         ) from e
 
 
