@@ -1,0 +1,84 @@
+"""`mem-checks`: memory tokens stay on their side (MimIR's `gpu.mem_checks`).
+
+- A `gpu.launch` may not pass a `!mem.M` (of any address space) as a kernel argument: the kernel
+  gets its device tokens from the launch, and no token crosses the device boundary.
+- `@main` (the host entry point) may take and return only the host token: a `!mem.M<a>` with
+  `a != 0` cannot come from or go to the caller, so `main` opens the device with `gpu.init` and
+  closes it with `gpu.deinit` itself.
+
+MimIR looks for `%mem.M` inside tuple types too; our kernel arguments and function types are flat,
+so an argument or result whose type *is* a `!mem.M` is what we check (a pointer to a token is a
+pointer). A function named `main` that is device code is a kernel, not the entry point, and is
+not checked. The pass only checks and reports the first violation in program order, anchored at
+the launch or at `@main`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
+
+from gpuir.diagnostics import OpError
+from gpuir.dialects.gpu import LaunchOp
+from gpuir.dialects.mem import HOST, MemType
+from gpuir.passes.device_code import is_device_function
+
+MAIN = "main"
+
+
+def check_launch(op: LaunchOp) -> None:
+    for i, arg in enumerate(op.args):
+        if isinstance(arg.type, MemType):
+            what = f"%{arg.name_hint}" if arg.name_hint else f"kernel argument #{i}"
+            raise OpError(
+                op,
+                "You may not pass any !mem.M across the device boundary: "
+                f"passing {what} : {arg.type} from host to kernel {op.kernel}",
+            )
+
+
+def first_device_token(types: Sequence[Attribute]) -> int | None:
+    """The position of the first `!mem.M<a>` with `a != 0` among `types`."""
+    tokens = (i for i, t in enumerate(types) if isinstance(t, MemType) and t.space.data != HOST)
+    return next(tokens, None)
+
+
+def check_main(op: FuncOp) -> None:
+    inputs = op.function_type.inputs.data
+    if (i := first_device_token(inputs)) is not None:
+        raise OpError(
+            op,
+            f"@main may not take {inputs[i]} (argument #{i}): a !mem.M with a non-zero address "
+            "space cannot come from outside the program; create it with gpu.init",
+        )
+    outputs = op.function_type.outputs.data
+    if (i := first_device_token(outputs)) is not None:
+        raise OpError(
+            op,
+            f"@main may not return {outputs[i]} (result #{i}): a !mem.M with a non-zero address "
+            "space cannot leave the program; consume it with gpu.deinit",
+        )
+
+
+def check_op(op: Operation) -> None:
+    if isinstance(op, LaunchOp):
+        check_launch(op)
+    elif isinstance(op, FuncOp) and op.sym_name.data == MAIN and not is_device_function(op):
+        check_main(op)
+
+
+@dataclass(frozen=True)
+class MemChecksPass(ModulePass):
+    """Reject `!mem.M` kernel arguments, and device tokens in `@main`'s signature."""
+
+    name = "mem-checks"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for inner in op.walk():
+            check_op(inner)
