@@ -1,0 +1,145 @@
+"""`split-apply`: split a program into `@host` and `@device`, then run a sub-pipeline on each
+(MimIR's `split_apply`, reference §3.5).
+
+Device code is exactly the kernels (functions a `gpu.launch` names, or marked `gpu.kernel`) and,
+transitively, every function they call (`gpuir.passes.device_code`). The top-level module then
+holds exactly two modules, in this order:
+
+- `builtin.module @host`: every top-level op that is not a device-only function, in the input
+  order (host functions, external declarations, globals, …); each launch in it names
+  `@device::@<kernel>`;
+- `builtin.module @device attributes {gpu.device}`: the device functions, in the input order,
+  each kernel marked with the unit attribute `gpu.kernel`. A module without launches gets an
+  empty `@device`.
+
+A function that both sides call is copied into both. Then the host sub-pipeline runs on `@host`
+and the device sub-pipeline on `@device` (MimIR's `host_specific_phases` /
+`device_specific_phases`). Each option takes any pass pipeline text (`"canonicalize,cse"`, with
+`{}` options) over xDSL's passes and gpuir's; an empty string runs nothing.
+
+A module that holds a module already (e.g. the output of an earlier `split-apply`) is an error:
+splitting it again would nest `@host` in `@host`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr, UnitAttr
+from xdsl.dialects.func import FuncOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.arg_spec import parse_pipeline
+from xdsl.utils.exceptions import ArgSpecParseError
+
+from gpuir.diagnostics import OpError
+from gpuir.dialects.gpu import LaunchOp
+from gpuir.passes.device_code import (
+    KERNEL_ATTR,
+    device_functions,
+    host_functions,
+    kernels,
+    launched_name,
+)
+
+DEVICE_ATTR = "gpu.device"
+
+
+def available_passes():
+    """xDSL's passes and gpuir's, by CLI name (gpuir's win a clash)."""
+    from xdsl.transforms import get_all_passes as xdsl_passes
+
+    from gpuir.passes import get_all_passes
+
+    return xdsl_passes() | get_all_passes()
+
+
+def parse_sub_pipeline(op: ModuleOp, option: str, spec: str) -> PassPipeline:
+    """The pipeline that the option `option` (text `spec`) names; a bad one is an OpError."""
+    where = f'split-apply: {option}="{spec}"'
+    passes = available_passes()
+    try:
+        names = [pass_spec.name for pass_spec in parse_pipeline(spec)]
+    except ArgSpecParseError as e:
+        raise OpError(op, f"{where} is not a pass pipeline: {e}".rstrip()) from None
+    for name in names:
+        if name not in passes:
+            close = difflib.get_close_matches(name, list(passes), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise OpError(op, f"{where} names the unknown pass '{name}'{hint}")
+    try:
+        return PassPipeline.parse_spec(passes, spec)
+    except (ValueError, TypeError) as e:
+        raise OpError(op, f"{where} has bad options: {e}") from e
+
+
+def check_not_split(op: ModuleOp) -> None:
+    """Reject a module that holds modules: it was split already, or it is not a program."""
+    for inner in op.ops:
+        if not isinstance(inner, ModuleOp):
+            continue
+        name = None if inner.sym_name is None else inner.sym_name.data
+        if name in ("host", "device"):
+            raise OpError(
+                inner, f"split-apply: the module is already split (it holds the module @{name})"
+            )
+        what = "an unnamed nested module" if name is None else f"the nested module @{name}"
+        raise OpError(inner, f"split-apply: expected a module of top-level functions, found {what}")
+
+
+def split(op: ModuleOp) -> tuple[ModuleOp, ModuleOp]:
+    """Move the top-level ops of `op` into a new `@host` and `@device` module."""
+    device = device_functions(op)
+    host = host_functions(op)
+    marked = kernels(op)
+    host_ops, device_ops = [], []
+    for top in list(op.ops):
+        name = top.sym_name.data if isinstance(top, FuncOp) else None
+        if name is not None and name in device:
+            copy = top.clone() if name in host else None
+            if copy is not None:
+                copy.attributes.pop(KERNEL_ATTR, None)
+            top.detach()
+            if name in marked:
+                top.attributes[KERNEL_ATTR] = UnitAttr()
+            device_ops.append(top)
+            if copy is not None:
+                host_ops.append(copy)
+        else:
+            top.detach()
+            host_ops.append(top)
+    host_module = ModuleOp(host_ops, sym_name=StringAttr("host"))
+    device_module = ModuleOp(
+        device_ops, attributes={DEVICE_ATTR: UnitAttr()}, sym_name=StringAttr("device")
+    )
+    return host_module, device_module
+
+
+def name_device_kernels(host: ModuleOp) -> None:
+    """Point each launch in `host` at its kernel in `@device`."""
+    for launch in host.walk():
+        if isinstance(launch, LaunchOp):
+            kernel = launched_name(launch.kernel)
+            launch.kernel = SymbolRefAttr("device", [kernel])
+
+
+@dataclass(frozen=True)
+class SplitApplyPass(ModulePass):
+    """Split into `@host` and `@device`, then run `host-pipeline` on `@host` and
+    `device-pipeline` on `@device`."""
+
+    name = "split-apply"
+
+    host_pipeline: str = "host-malloc-to-gpualloc"
+    device_pipeline: str = "remove-double-syncs"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_not_split(op)
+        host_passes = parse_sub_pipeline(op, "host-pipeline", self.host_pipeline)
+        device_passes = parse_sub_pipeline(op, "device-pipeline", self.device_pipeline)
+        host, device = split(op)
+        name_device_kernels(host)
+        op.body.block.add_ops([host, device])
+        host_passes.apply(ctx, host)
+        device_passes.apply(ctx, device)

@@ -1,0 +1,56 @@
+// RUN: gpu-opt %s -p 'split-apply{host-pipeline="" device-pipeline=""}' --verify-diagnostics --split-input-file | filecheck %s
+// RUN: gpu-opt %s -p 'split-apply{host-pipeline="no-such-pass" device-pipeline=""}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=HOST
+// RUN: gpu-opt %s -p 'split-apply{host-pipeline="" device-pipeline="cse,canonicalise"}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=DEVICE
+// RUN: gpu-opt %s -p 'split-apply{host-pipeline="canonicalize{no-such-option=1}" device-pipeline=""}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=OPTION
+// RUN: gpu-opt %s -p 'split-apply{host-pipeline="" device-pipeline="cse{"}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=SYNTAX
+
+// The sub-pipelines are checked before anything is split: an unknown pass, a bad option or
+// text that is no pipeline is an error that names the option. This first case is valid IR, so
+// that each RUN line above reports its pipeline's error here.
+
+func.func @f() {
+  func.return
+}
+
+// CHECK:      builtin.module {
+// CHECK-NEXT:   builtin.module @host {
+// CHECK-NEXT:     func.func @f() {
+// CHECK-NEXT:       func.return
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT:   builtin.module @device attributes {gpu.device} {
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+
+// HOST:   split-apply: host-pipeline="no-such-pass" names the unknown pass 'no-such-pass'{{$}}
+// DEVICE: split-apply: device-pipeline="cse,canonicalise" names the unknown pass 'canonicalise' (did you mean 'canonicalize'?)
+// OPTION: split-apply: host-pipeline="canonicalize{no-such-option=1}" has bad options: Provided arguments ["no_such_option"] not found in expected arguments []
+
+// SYNTAX:      split-apply: device-pipeline="cse{" is not a pass pipeline: Error parsing pass pipeline specification:
+// SYNTAX-NEXT: pass-pipeline:1:5
+// SYNTAX-NEXT: {{^}}cse{
+// SYNTAX-NEXT: {{^}}    ^
+// SYNTAX-NEXT: Expected argument name here
+
+// -----
+
+// Splitting twice is an error: the module already holds @host and @device.
+
+builtin.module @host {
+}
+builtin.module @device attributes {gpu.device} {
+}
+
+// CHECK: split-apply: the module is already split (it holds the module @host)
+
+// -----
+
+// A program is a module of functions; one that holds another module cannot be split.
+
+func.func @f() {
+  func.return
+}
+builtin.module @lib {
+}
+
+// CHECK: split-apply: expected a module of top-level functions, found the nested module @lib
