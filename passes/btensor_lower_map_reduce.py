@@ -1,0 +1,195 @@
+"""`btensor-lower-map-reduce`: the CPU lowering of `btensor.map_reduce(_post)` (MimIR's
+`btensor.lower_map_reduce`).
+
+Each op becomes a `buffer.alloc` of its output and a loop nest over the output cells (the first
+`out_rank` extents of `shape`). Per cell an inner nest over the reduction extents folds the
+inlined `combiner` from `init` over the inputs, read with `buffer.read` at `maps(loop indices)`;
+then the inlined `epilogue` combines the result with the post inputs, read at
+`post_maps(output indices)`, and `buffer.write` stores it at `out_map(output indices)`. The host
+token `!mem.M<0>` runs through every loop as an `iter_arg` (the accumulator, too, in the inner
+nest). The op's results become the final token and the new buffer.
+
+Affine expressions are materialised as `arith` ops on `index` values with MLIR's meaning:
+`mod` is never negative, `floordiv` / `ceildiv` round down / up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import cast
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from gpuir.dialects import buffer
+from gpuir.dialects.btensor import MapReduceOp, MapReducePostOp, YieldOp
+from gpuir.dialects.buffer import BufType
+
+LoopBody = Callable[[Builder, list[SSAValue], list[SSAValue]], list[SSAValue]]
+
+
+@dataclass
+class IndexConstants:
+    """`arith.constant`s of type `index`, each created once, at `builder`'s insertion point
+    (before the op being lowered, or at the top of a kernel), so loop bodies share them."""
+
+    builder: Builder
+    values: dict[int, SSAValue] = field(default_factory=dict[int, SSAValue])
+
+    def __call__(self, value: int) -> SSAValue:
+        if value not in self.values:
+            constant = arith.ConstantOp(IntegerAttr.from_index_int_value(value))
+            self.values[value] = self.builder.insert(constant).result
+        return self.values[value]
+
+
+def for_nest(
+    b: Builder,
+    const: IndexConstants,
+    extents: Sequence[SSAValue],
+    iter_args: Sequence[SSAValue],
+    body: LoopBody,
+) -> list[SSAValue]:
+    """Nested `scf.for %i = 0 to extent step 1`, outermost first, carrying `iter_args`.
+
+    `body(builder, indices, args)` builds the innermost body and returns the values it yields;
+    with no extents it is built once, in place. Returns the values after the nest.
+    """
+
+    def nest(b: Builder, indices: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
+        if len(indices) == len(extents):
+            return body(b, indices, args)
+        block = Block(arg_types=[IndexType(), *(a.type for a in args)])
+        inner = Builder(InsertPoint.at_end(block))
+        index, *inner_args = block.args
+        inner.insert(scf.YieldOp(*nest(inner, [*indices, index], inner_args)))
+        extent = extents[len(indices)]
+        return list(b.insert(scf.ForOp(const(0), extent, const(1), args, block)).results)
+
+    return nest(b, [], list(iter_args))
+
+
+def affine_value(
+    b: Builder, const: IndexConstants, expr: AffineExpr, dims: Sequence[SSAValue]
+) -> SSAValue:
+    """`expr` evaluated on the `index` values `dims`, with MLIR's `mod`/`floordiv`/`ceildiv`."""
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineConstantExpr):
+        return const(expr.value)
+    assert isinstance(expr, AffineBinaryOpExpr), expr  # the verifiers exclude symbols
+    lhs, rhs = affine_value(b, const, expr.lhs, dims), affine_value(b, const, expr.rhs, dims)
+    match expr.kind:
+        case AffineBinaryOpKind.Add:
+            return b.insert(arith.AddiOp(lhs, rhs)).result
+        case AffineBinaryOpKind.Mul:
+            return b.insert(arith.MuliOp(lhs, rhs)).result
+        case AffineBinaryOpKind.FloorDiv:
+            return b.insert(arith.FloorDivSIOp(lhs, rhs)).result
+        case AffineBinaryOpKind.CeilDiv:
+            return b.insert(arith.CeilDivSIOp(lhs, rhs)).result
+        case AffineBinaryOpKind.Mod:
+            rem = b.insert(arith.RemSIOp(lhs, rhs)).result
+            negative = b.insert(arith.CmpiOp(rem, const(0), "slt")).result
+            shifted = b.insert(arith.AddiOp(rem, rhs)).result
+            return b.insert(arith.SelectOp(negative, shifted, rem)).result
+
+
+def affine_values(
+    b: Builder, const: IndexConstants, amap: AffineMap, dims: Sequence[SSAValue]
+) -> list[SSAValue]:
+    return [affine_value(b, const, expr, dims) for expr in amap.results]
+
+
+def inline_region(
+    b: Builder,
+    region: Region,
+    args: Sequence[SSAValue],
+    outer: dict[SSAValue, SSAValue] | None = None,
+) -> SSAValue:
+    """Clone the ops of a combiner/epilogue with its arguments bound to `args` (and values
+    from outside the region mapped by `outer`); return the value it yields."""
+    mapping = dict(outer or {})
+    block = region.block
+    mapping.update(zip(block.args, args, strict=True))
+    for op in block.ops:
+        if isinstance(op, YieldOp):
+            return mapping.get(op.values[0], op.values[0])
+        b.insert(op.clone(mapping))
+    raise ValueError("region without btensor.yield")  # the op's verifier excludes it
+
+
+class LowerMapReduce(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: MapReduceOp | MapReducePostOp, rewriter: PatternRewriter, /
+    ) -> None:
+        const = IndexConstants(rewriter)
+        rank = op.out_rank.value.data
+        alloc = rewriter.insert(buffer.AllocOp(op.mem, cast(BufType, op.res.type)))
+        out_extents = [const(e) for e in op.loop_shape[:rank]]
+        reduction_extents = [const(e) for e in op.loop_shape[rank:]]
+
+        def read_all(
+            b: Builder,
+            token: SSAValue,
+            inputs: Sequence[SSAValue],
+            maps: Sequence[AffineMapAttr],
+            loop: list[SSAValue],
+        ) -> tuple[SSAValue, list[SSAValue]]:
+            elements: list[SSAValue] = []
+            for input_, amap in zip(inputs, maps, strict=True):
+                indices = affine_values(b, const, amap.data, loop)
+                read = b.insert(buffer.ReadOp(token, input_, indices))
+                token = read.res_mem
+                elements.append(read.res)
+            return token, elements
+
+        def cell(b: Builder, coords: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
+            def step(b: Builder, reduced: list[SSAValue], args: list[SSAValue]):
+                token, acc = args
+                loop = [*coords, *reduced]
+                token, elements = read_all(b, token, op.inputs, op.maps.data, loop)
+                return [token, inline_region(b, op.combiner, [acc, *elements])]
+
+            token, acc = for_nest(b, const, reduction_extents, [args[0], op.init], step)
+            if isinstance(op, MapReducePostOp):
+                token, elements = read_all(b, token, op.post_inputs, op.post_maps.data, coords)
+                acc = inline_region(b, op.epilogue, [acc, *elements])
+            indices = affine_values(b, const, op.out_map.data, coords)
+            return [b.insert(buffer.WriteOp(token, alloc.res, indices, acc)).res_mem]
+
+        (token,) = for_nest(rewriter, const, out_extents, [alloc.res_mem], cell)
+        rewriter.replace_op(op, [], [token, alloc.res])
+
+
+@dataclass(frozen=True)
+class BTensorLowerMapReducePass(ModulePass):
+    name = "btensor-lower-map-reduce"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([LowerMapReduce()], dce_enabled=False),
+            apply_recursively=False,
+        ).rewrite_module(op)
