@@ -22,18 +22,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from gpuir.dialects.buffer import BufType
-from gpuir.dialects.mem import (
-    CONST,
-    GLOBAL,
-    HOST,
-    LOCAL,
-    SHARED,
-    ArrayType,
-    MemType,
-    PtrType,
-    static_extent_ok,
-)
 from xdsl.dialects.builtin import (
     I64,
     AnyFloat,
@@ -65,6 +53,19 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
+from gpuir.dialects.buffer import BufType
+from gpuir.dialects.mem import (
+    CONST,
+    GLOBAL,
+    HOST,
+    LOCAL,
+    SHARED,
+    ArrayType,
+    MemType,
+    PtrType,
+    static_extent_ok,
+)
+
 
 @irdl_attr_definition
 class StreamType(ParametrizedAttribute, TypeAttribute):
@@ -88,20 +89,22 @@ def expect_ptr(op: IRDLOperation, value: SSAValue, space: int, what: str) -> Ptr
     return ptr
 
 
-def expect_same_pointee(op: IRDLOperation, a: PtrType, b: PtrType) -> None:
+def expect_same_pointee(
+    op: IRDLOperation, a: PtrType, b: PtrType, what: str = "source and destination"
+) -> None:
     if a.pointee != b.pointee:
         raise VerifyException(
-            f"'{op.name}' expects source and destination of the same pointee type, "
+            f"'{op.name}' expects {what} of the same pointee type, "
             f"found {a.pointee} and {b.pointee}"
         )
 
 
-def buffer_array_type(buf: BufType) -> ArrayType:
-    """The nested `!mem.array` a buffer of this type lowers to (outermost dimension first)."""
+def buffer_array_type(buf: BufType) -> Attribute:
+    """The nested `!mem.array` a buffer of this type lowers to (outermost dimension first);
+    for a rank-0 buffer, its element type."""
     element: Attribute = buf.element_type
     for extent in reversed(buf.get_shape()):
         element = ArrayType(extent, element)
-    assert isinstance(element, ArrayType)
     return element
 
 
@@ -462,8 +465,8 @@ class AllocCopyOp(IRDLOperation):
     def verify_(self) -> None:
         src = expect_ptr(self, self.src, HOST, "source")
         res = expect_ptr(self, self.res, GLOBAL, "result")
-        expect_same_pointee(self, src, res)
-        static_extent_ok(res.pointee, None, self)
+        expect_same_pointee(self, src, res, "source and result")
+        static_extent_ok(res.pointee, None, self, takes_extent=False)
 
     def __init__(self, m0: SSAValue, m1: SSAValue, src: SSAValue, stream=None):
         assert isinstance(src.type, PtrType)
@@ -658,7 +661,7 @@ class LaunchOp(IRDLOperation):
         takes_smem = (
             len(inputs) > 6 and isinstance(inputs[6], PtrType) and inputs[6].space.data == SHARED
         )
-        if self.smem is None and takes_smem and len(inputs) == 7 + len(self.args):
+        if self.smem is None and takes_smem:
             raise VerifyException(
                 f"{where}: the kernel takes the shared-memory pointer {inputs[6]}, "
                 "but the launch has no smem type"
@@ -679,9 +682,12 @@ class LaunchOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> LaunchOp:
+        pos = parser.pos
         kernel = parser.parse_attribute()
         if not isinstance(kernel, SymbolRefAttr):
-            parser.raise_error(f"'{cls.name}' expects a kernel symbol, found {kernel}")
+            parser.raise_error(
+                f"'{cls.name}' expects a kernel symbol, found {kernel}", pos, parser.pos
+            )
         parser.parse_keyword("grid")
         with parser.in_parens():
             n_groups = parser.parse_operand(IndexType())
@@ -703,18 +709,20 @@ class LaunchOp(IRDLOperation):
                 parser.parse_punctuation(",")
                 mems.append(parser.parse_operand(t))
         unresolved = []
-        if parser.parse_optional_keyword("args"):
+        has_args = parser.parse_optional_keyword("args") is not None
+        if has_args:
             unresolved = parser.parse_comma_separated_list(
                 parser.Delimiter.PAREN, parser.parse_unresolved_operand
             )
         attributes = parser.parse_optional_attr_dict()
         types: list[Attribute] = []
-        if unresolved:
+        if has_args:
             parser.parse_punctuation(":")
+            pos = parser.pos
             types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
             if len(types) != len(unresolved):
                 parser.raise_error(
-                    f"'{cls.name}' has {len(unresolved)} arguments but {len(types)} types"
+                    f"'{cls.name}' has {len(unresolved)} arguments but {len(types)} types", pos
                 )
         args = [parser.resolve_operand(a, t) for a, t in zip(unresolved, types, strict=True)]
         op = cls(kernel, n_groups, n_items, stream, mems, args, smem, smem_extent)
@@ -846,7 +854,7 @@ class CollectiveOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> CollectiveOp:
-        kind = parser.parse_str_literal("collective kind")
+        kind = parser.parse_str_literal(" for the collective kind")
         m1 = parser.parse_operand(M1)
         parser.parse_punctuation(",")
         m3 = parser.parse_operand(M3)
