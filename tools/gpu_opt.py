@@ -65,6 +65,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from gpuir import __version__
 from gpuir.diagnostics import OpError, OpWarning
 from gpuir.dialects import make_context
+from gpuir.lowering import get_all_targets
 from gpuir.passes import get_all_passes
 
 PROG = "gpu-opt"
@@ -166,6 +167,10 @@ class GpuOptMain(xDSLOptMain):
         super().register_all_passes()
         for name, factory in get_all_passes().items():
             self.register_pass(name, factory)
+
+    def register_all_targets(self) -> None:
+        super().register_all_targets()
+        self.available_targets.update(get_all_targets())
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
