@@ -1,0 +1,456 @@
+"""`buffer-lower-ptr`: host buffers become pointers to nested arrays (MimIR's
+`buffer.lower_ptr`).
+
+`!buffer.buf<S0xS1x…xT>` becomes `!mem.ptr<!mem.array<S0 x !mem.array<S1 x … T>>, 0>` everywhere
+(results, block arguments, function signatures, `scf` iter_args), and the ops become `mem` ops:
+
+- `buffer.alloc` → `mem.alloc` (the extent operand is the outermost `?` extent);
+- `buffer.read` / `buffer.write` → one `mem.lea` per index, then `mem.load` / `mem.store`
+  (a write's result buffer is the same pointer);
+- `buffer.lit` → `mem.alloc` and a loop nest storing the value; `buffer.init` → `mem.alloc` and
+  a store per element (a splat literal: the loop nest of `buffer.lit`);
+- `buffer.shape` → an `arith.constant`, or, for a `?` extent, the extent operand of the
+  `buffer.alloc` the buffer comes from;
+- `buffer.copy` → a loop nest of loads and stores;
+- `buffer.print` → a loop nest of `printf.print_format`: one row (the innermost dimension) per
+  line, each element followed by `, ` (MimIR's `print_int_matrix`); see `print_element`;
+- `gpu.buf_alloc_copy` → `gpu.alloc.block` + `gpu.copy_to_device.block`, and
+  `gpu.buf_copy_to_host` → `gpu.copy_to_host.block` (IR.md: they are `alloc_copy.block` /
+  `copy_to_host.block` once buffers are pointers; the extent of a `?` buffer is passed on).
+
+Limitations (user errors, reported at the op):
+- only the outermost extent of a buffer may be `?` (a pointer to nested arrays cannot express an
+  inner one);
+- a pointer does not carry its run-time extent, so `buffer.shape`, `buffer.copy`, `buffer.print`
+  and `gpu.buf_alloc_copy` of a buffer whose outermost extent is `?` need the `buffer.alloc` it
+  comes from (directly or through `buffer.write`), in the same function. A `?` buffer that is a
+  function argument, a loop-carried value or a call's result cannot be measured;
+- the `btensor` ops must be lowered first (`lower-btensor-map-reduce`,
+  `btensor-lower-map-reduce`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import product
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    ArrayAttr,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    f64,
+    i1,
+    i64,
+)
+from xdsl.dialects.printf import PrintFormatOp
+from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    TypeConversionPattern,
+    attr_type_rewrite_pattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from gpuir.diagnostics import OpError
+from gpuir.dialects import buffer, gpu, mem
+from gpuir.dialects.btensor import MapReduceBase
+from gpuir.dialects.buffer import BufType
+from gpuir.dialects.gpu import buffer_array_type
+from gpuir.dialects.mem import HOST, ArrayType, PtrType
+
+INDEX = IndexType()
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Constants:
+    """`arith.constant`s, each created once, at `builder`'s insertion point (before the op
+    being lowered), so that loop bodies share them."""
+
+    builder: Builder
+    values: dict[tuple[Attribute, str], SSAValue] = field(
+        default_factory=dict[tuple[Attribute, str], SSAValue]
+    )
+
+    def of(self, attr: IntegerAttr | FloatAttr) -> SSAValue:
+        key = (attr.type, repr(attr.value.data))
+        if key not in self.values:
+            self.values[key] = self.builder.insert(arith.ConstantOp(attr)).result
+        return self.values[key]
+
+    def __call__(self, value: int | float, type_: Attribute = INDEX) -> SSAValue:
+        if isinstance(type_, AnyFloat):
+            return self.of(FloatAttr(float(value), type_))
+        assert isinstance(type_, IntegerType | IndexType) and isinstance(value, int)
+        return self.of(IntegerAttr(value, type_))
+
+
+def array_shape(ptr_type: Attribute) -> tuple[list[int], Attribute]:
+    """The extents of the nested arrays a (lowered buffer) pointer points to, and the element."""
+    assert isinstance(ptr_type, PtrType)
+    shape: list[int] = []
+    element = ptr_type.pointee
+    while isinstance(element, ArrayType):
+        shape.append(element.size.data)
+        element = element.element_type
+    return shape, element
+
+
+def buffer_type(ptr_type: Attribute) -> BufType:
+    """The buffer type a pointer was lowered from (for messages)."""
+    return BufType(*array_shape(ptr_type))
+
+
+def element_ptr(b: Builder, ptr: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
+    """The address of `ptr[i0][i1]…`: one `mem.lea` per index."""
+    for index in indices:
+        ptr = b.insert(mem.LeaOp(ptr, index)).res
+    return ptr
+
+
+def run_time_extent(ptr: SSAValue) -> SSAValue | None:
+    """The outermost extent of a `?` buffer: the extent operand of the allocation it comes
+    from (through `buffer.write`s), or None when that allocation is not in sight."""
+    while isinstance(ptr.owner, buffer.WriteOp):
+        ptr = ptr.owner.buf
+    owner = ptr.owner
+    if isinstance(owner, mem.AllocOp):
+        return owner.extent
+    if isinstance(owner, buffer.AllocOp) and owner.extents:
+        return owner.extents[0]
+    return None
+
+
+def outer_extent(op: Operation, *ptrs: SSAValue) -> SSAValue:
+    """The run-time outermost extent of the `?` buffers `ptrs` (all of one type), from
+    whichever one's allocation is in sight."""
+    found = next((e for p in ptrs if (e := run_time_extent(p)) is not None), None)
+    if found is None:
+        raise OpError(
+            op,
+            f"'{op.name}' needs the run-time extent of a {buffer_type(ptrs[0].type)}, "
+            "which buffer-lower-ptr only knows for a buffer that comes from a "
+            "buffer.alloc in the same function (directly or through buffer.write)",
+        )
+    return found
+
+
+def extents(op: Operation, const: Constants, *ptrs: SSAValue) -> list[SSAValue]:
+    """The extents of the buffers `ptrs` (all of one type) as `index` values."""
+    shape, _ = array_shape(ptrs[0].type)
+    return [outer_extent(op, *ptrs) if e == DYNAMIC_INDEX else const(e) for e in shape]
+
+
+def store_everywhere(
+    b: Builder, const: Constants, ptr: SSAValue, token: SSAValue, value: SSAValue
+) -> SSAValue:
+    """Store `value` into every element of the (static) nested arrays at `ptr`."""
+    shape, _ = array_shape(ptr.type)
+
+    def body(b: Builder, indices: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
+        return [b.insert(mem.StoreOp(args[0], element_ptr(b, ptr, indices), value)).res_mem]
+
+    return for_nest(b, const, [const(e) for e in shape], [token], body)[0]
+
+
+def for_nest(b: Builder, const: Constants, bounds: Sequence[SSAValue], iter_args, body):
+    """Nested `scf.for %i = 0 to bound step 1`, outermost first, carrying `iter_args`;
+    `body(builder, indices, args)` returns what the innermost body yields."""
+
+    def nest(b: Builder, indices: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
+        if len(indices) == len(bounds):
+            return body(b, indices, args)
+        block = Block(arg_types=[IndexType(), *(a.type for a in args)])
+        inner = Builder(InsertPoint.at_end(block))
+        index, *inner_args = block.args
+        inner.insert(scf.YieldOp(*nest(inner, [*indices, index], inner_args)))
+        bound = bounds[len(indices)]
+        return list(b.insert(scf.ForOp(const(0), bound, const(1), args, block)).results)
+
+    return nest(b, [], list(iter_args))
+
+
+def print_element(b: Builder, const: Constants, value: SSAValue) -> None:
+    """Print `value` and `, `: an integer in decimal, a float with two decimals (C's `%.2f`).
+
+    `printf.print_format` has no precision (`{}` prints a float in full), so a float is printed
+    through integers: `-` if its sign bit is set, then `r / 100`, `.` and the two digits of
+    `r % 100`, where `r` is `|v| * 100` rounded half to even. The product is computed in f64 as
+    an exact sum `scaled + error` (Veltkamp's split of `|v|`: both halves times 100 are
+    exact), so the rounding is C's for every float type, for magnitudes below 2^53 / 100
+    (about 9.0e13). Larger magnitudes, infinities and NaNs print wrongly.
+    """
+    type_ = value.type
+    if isinstance(type_, IntegerType | IndexType):
+        b.insert(PrintFormatOp("{}, ", value))
+        return
+    assert isinstance(type_, AnyFloat)
+
+    def emit(op: Operation) -> SSAValue:
+        return b.insert(op).results[0]
+
+    x = value
+    if not isinstance(type_, Float64Type):
+        x = emit(arith.ExtFOp(x, f64) if type_.bitwidth < 64 else arith.TruncFOp(x, f64))
+    negative = emit(arith.CmpiOp(emit(arith.BitcastOp(x, i64)), const(0, i64), "slt"))
+    magnitude = emit(arith.SelectOp(negative, emit(arith.NegfOp(x)), x))
+    # |v| * 100 = scaled + error, exactly
+    split = emit(arith.MulfOp(magnitude, const(134217729.0, f64)))
+    high = emit(arith.SubfOp(split, emit(arith.SubfOp(split, magnitude))))
+    low = emit(arith.SubfOp(magnitude, high))
+    high100 = emit(arith.MulfOp(high, const(100.0, f64)))
+    low100 = emit(arith.MulfOp(low, const(100.0, f64)))
+    scaled = emit(arith.AddfOp(high100, low100))
+    error = emit(arith.SubfOp(low100, emit(arith.SubfOp(scaled, high100))))
+    # round half to even: up above one half, or at one half when the error or oddness says so
+    truncated = emit(arith.FPToUIOp(scaled, i64))
+    fraction = emit(arith.SubfOp(scaled, emit(arith.UIToFPOp(truncated, f64))))
+    above_half = emit(arith.CmpfOp(fraction, const(0.5, f64), "ogt"))
+    at_half = emit(arith.CmpfOp(fraction, const(0.5, f64), "oeq"))
+    error_up = emit(arith.CmpfOp(error, const(0.0, f64), "ogt"))
+    exact = emit(arith.CmpfOp(error, const(0.0, f64), "oeq"))
+    odd = emit(arith.TruncIOp(truncated, i1))
+    tie_up = emit(arith.OrIOp(error_up, emit(arith.AndIOp(exact, odd))))
+    up = emit(arith.OrIOp(above_half, emit(arith.AndIOp(at_half, tie_up))))
+    rounded = emit(arith.AddiOp(truncated, emit(arith.ExtUIOp(up, i64))))
+    cents = emit(arith.RemUIOp(rounded, const(100, i64)))
+    whole = emit(arith.DivUIOp(rounded, const(100, i64)))
+    tens = emit(arith.DivUIOp(cents, const(10, i64)))
+    ones = emit(arith.RemUIOp(cents, const(10, i64)))
+    b.insert(scf.IfOp(negative, [], [PrintFormatOp("-"), scf.YieldOp()]))
+    b.insert(PrintFormatOp("{}.{}{}, ", whole, tens, ones))
+
+
+def buffer_types(attr: Attribute) -> Iterator[BufType]:
+    """Every buffer type in `attr`, however deeply nested (function types, type arrays)."""
+    if isinstance(attr, BufType):
+        yield attr
+    elif isinstance(attr, ParametrizedAttribute):
+        for parameter in attr.parameters:
+            yield from buffer_types(parameter)
+    elif isinstance(attr, ArrayAttr):
+        for element in attr.data:
+            yield from buffer_types(element)
+
+
+def check_lowerable(module: ModuleOp) -> None:
+    """Reject what cannot become pointers, before anything is rewritten."""
+    for op in module.walk():
+        if isinstance(op, MapReduceBase):
+            raise OpError(
+                op,
+                f"'{op.name}' must be lowered before buffer-lower-ptr "
+                "(by lower-btensor-map-reduce or btensor-lower-map-reduce)",
+            )
+        types = [
+            *op.result_types,
+            *(arg.type for region in op.regions for block in region.blocks for arg in block.args),
+            *op.properties.values(),
+            *op.attributes.values(),
+        ]
+        for found in (buf for t in types for buf in buffer_types(t)):
+            if any(extent == DYNAMIC_INDEX for extent in found.get_shape()[1:]):
+                raise OpError(
+                    op,
+                    f"cannot lower {found} to a pointer: only the outermost extent of a "
+                    "buffer may be '?'",
+                )
+
+
+# --- the type ----------------------------------------------------------------------------------
+
+
+class LowerBufferType(TypeConversionPattern):
+    """`!buffer.buf<…xT>` → `!mem.ptr<!mem.array<…>, 0>`, wherever it occurs."""
+
+    recursive = True
+
+    @attr_type_rewrite_pattern
+    def convert_type(self, typ: BufType) -> PtrType:
+        return PtrType(buffer_array_type(typ), HOST)
+
+
+# --- the ops (their buffer operands are pointers already) --------------------------------------
+
+
+class LowerAlloc(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: buffer.AllocOp, rewriter: PatternRewriter, /) -> None:
+        assert isinstance(op.res.type, PtrType)
+        extent = op.extents[0] if op.extents else None
+        alloc = rewriter.insert(mem.AllocOp(op.mem, op.res.type, extent))
+        rewriter.replace_op(op, [], [alloc.res_mem, alloc.res])
+
+
+class LowerRead(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: buffer.ReadOp, rewriter: PatternRewriter, /) -> None:
+        load = rewriter.insert(mem.LoadOp(op.mem, element_ptr(rewriter, op.buf, op.indices)))
+        rewriter.replace_op(op, [], [load.res_mem, load.res])
+
+
+class LowerWrite(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: buffer.WriteOp, rewriter: PatternRewriter, /) -> None:
+        ptr = element_ptr(rewriter, op.buf, op.indices)
+        store = rewriter.insert(mem.StoreOp(op.mem, ptr, op.value))
+        rewriter.replace_op(op, [], [store.res_mem, op.buf])
+
+
+class LowerLit(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: buffer.LitOp, rewriter: PatternRewriter, /) -> None:
+        assert isinstance(op.res.type, PtrType)
+        alloc = rewriter.insert(mem.AllocOp(op.mem, op.res.type))
+        token = store_everywhere(rewriter, Constants(rewriter), alloc.res, alloc.res_mem, op.value)
+        rewriter.replace_op(op, [], [token, alloc.res])
+
+
+class LowerInit(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: buffer.InitOp, rewriter: PatternRewriter, /) -> None:
+        assert isinstance(op.res.type, PtrType)
+        shape, element = array_shape(op.res.type)
+        if not isinstance(element, IntegerType | IndexType | AnyFloat):
+            raise OpError(op, f"'{op.name}' cannot lower a literal of {element} elements")
+        const = Constants(rewriter)
+        alloc = rewriter.insert(mem.AllocOp(op.mem, op.res.type))
+        token, ptr = alloc.res_mem, alloc.res
+        attrs = op.value.get_attrs()
+        if attrs and all(a == attrs[0] for a in attrs):
+            token = store_everywhere(rewriter, const, ptr, token, const.of(attrs[0]))
+        else:
+            rows: dict[tuple[int, ...], SSAValue] = {(): ptr}  # the address of each prefix
+            for position, attr in zip(product(*map(range, shape)), attrs, strict=True):
+                for depth in range(1, len(position) + 1):
+                    prefix = position[:depth]
+                    if prefix not in rows:
+                        lea = mem.LeaOp(rows[prefix[:-1]], const(prefix[-1]))
+                        rows[prefix] = rewriter.insert(lea).res
+                store = mem.StoreOp(token, rows[position], const.of(attr))
+                token = rewriter.insert(store).res_mem
+        rewriter.replace_op(op, [], [token, ptr])
+
+
+class LowerShape(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: buffer.ShapeOp, rewriter: PatternRewriter, /) -> None:
+        shape, _ = array_shape(op.buf.type)
+        extent = shape[op.dim.value.data]
+        if extent == DYNAMIC_INDEX:
+            rewriter.replace_op(op, [], [outer_extent(op, op.buf)])
+        else:
+            rewriter.replace_op(op, [], [Constants(rewriter)(extent)])
+
+
+class LowerCopy(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: buffer.CopyOp, rewriter: PatternRewriter, /) -> None:
+        const = Constants(rewriter)
+
+        def body(b: Builder, indices: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
+            load = b.insert(mem.LoadOp(args[0], element_ptr(b, op.src, indices)))
+            store = mem.StoreOp(load.res_mem, element_ptr(b, op.dst, indices), load.res)
+            return [b.insert(store).res_mem]
+
+        bounds = extents(op, const, op.src, op.dst)
+        rewriter.replace_op(op, [], for_nest(rewriter, const, bounds, [op.mem], body))
+
+
+class LowerPrint(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: buffer.PrintOp, rewriter: PatternRewriter, /) -> None:
+        _, element = array_shape(op.buf.type)
+        if not isinstance(element, IntegerType | IndexType | AnyFloat):
+            raise OpError(
+                op, f"'{op.name}' can only print integer, index or float elements, found {element}"
+            )
+        const = Constants(rewriter)
+        bounds = extents(op, const, op.buf)
+
+        def element_body(b: Builder, indices: list[SSAValue], args: list[SSAValue]):
+            load = b.insert(mem.LoadOp(args[0], element_ptr(b, op.buf, indices)))
+            print_element(b, const, load.res)
+            return [load.res_mem]
+
+        if not bounds:  # rank 0: one element on one line
+            tokens = element_body(rewriter, [], [op.mem])
+            rewriter.insert(PrintFormatOp("\n"))
+            rewriter.replace_op(op, [], tokens)
+            return
+        *rows, columns = bounds
+
+        def row_body(b: Builder, row: list[SSAValue], args: list[SSAValue]):
+            def column_body(b: Builder, column: list[SSAValue], args: list[SSAValue]):
+                return element_body(b, [*row, *column], args)
+
+            tokens = for_nest(b, const, [columns], args, column_body)
+            b.insert(PrintFormatOp("\n"))
+            return tokens
+
+        rewriter.replace_op(op, [], for_nest(rewriter, const, rows, [op.mem], row_body))
+
+
+class LowerBufAllocCopy(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: gpu.BufAllocCopyOp, rewriter: PatternRewriter, /) -> None:
+        assert isinstance(op.res.type, PtrType)
+        shape, _ = array_shape(op.buf.type)
+        dynamic = bool(shape) and shape[0] == DYNAMIC_INDEX
+        extent = outer_extent(op, op.buf) if dynamic else None
+        alloc = rewriter.insert(gpu.AllocBlockOp(op.m1, op.res.type, extent))
+        copy = rewriter.insert(gpu.CopyToDeviceBlockOp(op.m0, alloc.res_mem, op.buf, alloc.res))
+        rewriter.replace_op(op, [], [copy.res_m0, copy.res_m1, alloc.res])
+
+
+class LowerBufCopyToHost(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: gpu.BufCopyToHostOp, rewriter: PatternRewriter, /) -> None:
+        rewriter.replace_op(op, gpu.CopyToHostBlockOp(op.m0, op.m1, op.src, op.dst))
+
+
+@dataclass(frozen=True)
+class BufferLowerPtrPass(ModulePass):
+    name = "buffer-lower-ptr"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_lowerable(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([LowerBufferType()], dce_enabled=False),
+            apply_recursively=False,
+        ).rewrite_module(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(
+                [
+                    LowerAlloc(),
+                    LowerRead(),
+                    LowerWrite(),
+                    LowerLit(),
+                    LowerInit(),
+                    LowerShape(),
+                    LowerCopy(),
+                    LowerPrint(),
+                    LowerBufAllocCopy(),
+                    LowerBufCopyToHost(),
+                ],
+                dce_enabled=False,
+            ),
+            apply_recursively=False,
+        ).rewrite_module(op)
