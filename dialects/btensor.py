@@ -27,8 +27,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gpuir.dialects.buffer import BufType
-from gpuir.dialects.mem import HOST, MemType
 from xdsl.dialects.builtin import (
     I64,
     AffineMapAttr,
@@ -53,6 +51,9 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator
 from xdsl.utils.exceptions import VerifyException
+
+from gpuir.dialects.buffer import BufType
+from gpuir.dialects.mem import HOST, MemType
 
 M0 = MemType(HOST)
 PROPERTY_NAMES = ("out_rank", "shape", "maps", "post_maps", "out_map")
@@ -141,8 +142,8 @@ class MapReduceBase(IRDLOperation):
         out_map = self.out_map.data
         if out_map.num_dims != rank or len(out_map.results) != rank or out_map.num_symbols:
             raise VerifyException(
-                f"'{self.name}' expects out_map to map {rank} dimensions to {rank} results, "
-                f"found {out_map}"
+                f"'{self.name}' expects out_map to map {rank} dimensions and no symbols to "
+                f"{rank} results, found {out_map}"
             )
         acc = self.init.type
         elements = [b.type.element_type for b in self.inputs]  # type: ignore[attr-defined]
@@ -171,7 +172,9 @@ class MapReduceBase(IRDLOperation):
             parser.parse_punctuation(":")
             types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
         if len(types) != len(names):
-            parser.raise_error(f"'{keyword}' lists {len(names)} operands but {len(types)} types")
+            parser.raise_error(
+                f"'{cls.name}' lists {len(names)} operands but {len(types)} types in {keyword}(…)"
+            )
         return [parser.resolve_operand(n, t) for n, t in zip(names, types, strict=True)]
 
     @classmethod
@@ -248,9 +251,7 @@ class MapReduceOp(MapReduceBase):
         mem, inputs, post, init, props, attrs, combiner, epilogue, res = cls._parse_common(parser)
         if post or epilogue is not None:
             parser.raise_error(
-                f"'{cls.name}' takes no post_ins or epilogue; use btensor.map_reduce_post",
-                pos,
-                parser.pos,
+                f"'{cls.name}' takes no post_ins or epilogue; use btensor.map_reduce_post", pos
             )
         return cls.build(
             operands=[mem, inputs, init],
@@ -294,7 +295,7 @@ class MapReducePostOp(MapReduceBase):
         pos = parser.pos
         mem, inputs, post, init, props, attrs, combiner, epilogue, res = cls._parse_common(parser)
         if epilogue is None:
-            parser.raise_error(f"'{cls.name}' expects an epilogue region", pos, parser.pos)
+            parser.raise_error(f"'{cls.name}' expects an epilogue region", pos)
         return cls.build(
             operands=[mem, inputs, post, init],
             properties=props,
