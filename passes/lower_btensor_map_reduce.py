@@ -108,8 +108,14 @@ def pure_definition(value: SSAValue, found: dict[Operation, None]) -> bool:
     return True
 
 
+def warn(op: Operation, message: str) -> None:
+    """Warn at `op`, every time (Python would show one warning per text and line)."""
+    with warnings.catch_warnings(action="always"):
+        warnings.warn(OpWarning(op, message), stacklevel=2)
+
+
 def skip(op: Operation, reason: str) -> None:
-    warnings.warn(OpWarning(op, f"'{op.name}' {reason}, skipping GPU lowering"), stacklevel=2)
+    warn(op, f"'{op.name}' {reason}, skipping GPU lowering")
 
 
 def kernel_name(op: Operation) -> tuple[Operation, str]:
@@ -278,7 +284,7 @@ class LowerBTensorMapReducePass(ModulePass):
                 "not lowering any map-reduce operations to GPU: the program already contains "
                 "an explicit `gpu.init`"
             )
-            warnings.warn(OpWarning(explicit, message), stacklevel=2)
+            warn(explicit, message)
             return
         PatternRewriteWalker(
             GreedyRewritePatternApplier([LowerMapReduceToGpu()], dce_enabled=False),
