@@ -14,6 +14,7 @@ Composites nested in composites (or in `scf` regions) expand too.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -50,7 +51,10 @@ from gpuir.dialects.mem import AllocOp as MemAllocOp
 
 
 def inline_body(
-    rewriter: PatternRewriter, body: Region, before: WithStreamsOp | SyncedScopeOp, args
+    rewriter: PatternRewriter,
+    body: Region,
+    before: WithStreamsOp | SyncedScopeOp,
+    args: Sequence[SSAValue],
 ) -> tuple[SSAValue, ...]:
     """Move the single block of `body` in front of `before`, its arguments replaced by `args`;
     return what its `gpu.yield` yielded (the yield is erased)."""

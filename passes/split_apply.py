@@ -24,11 +24,13 @@ splitting it again would nest `@host` in `@host`.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr, UnitAttr
 from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.arg_spec import parse_pipeline
 from xdsl.utils.exceptions import ArgSpecParseError
@@ -46,7 +48,7 @@ from gpuir.passes.device_code import (
 DEVICE_ATTR = "gpu.device"
 
 
-def available_passes():
+def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """xDSL's passes and gpuir's, by CLI name (gpuir's win a clash)."""
     from xdsl.transforms import get_all_passes as xdsl_passes
 
@@ -93,22 +95,21 @@ def split(op: ModuleOp) -> tuple[ModuleOp, ModuleOp]:
     device = device_functions(op)
     host = host_functions(op)
     marked = kernels(op)
-    host_ops, device_ops = [], []
+    host_ops: list[Operation] = []
+    device_ops: list[Operation] = []
     for top in list(op.ops):
+        top.detach()
         name = top.sym_name.data if isinstance(top, FuncOp) else None
-        if name is not None and name in device:
-            copy = top.clone() if name in host else None
-            if copy is not None:
-                copy.attributes.pop(KERNEL_ATTR, None)
-            top.detach()
-            if name in marked:
-                top.attributes[KERNEL_ATTR] = UnitAttr()
-            device_ops.append(top)
-            if copy is not None:
-                host_ops.append(copy)
-        else:
-            top.detach()
+        if name not in device:
             host_ops.append(top)
+            continue
+        if name in host:  # called from both sides: a plain copy for the host
+            copy = top.clone()
+            copy.attributes.pop(KERNEL_ATTR, None)
+            host_ops.append(copy)
+        if name in marked:
+            top.attributes[KERNEL_ATTR] = UnitAttr()
+        device_ops.append(top)
     host_module = ModuleOp(host_ops, sym_name=StringAttr("host"))
     device_module = ModuleOp(
         device_ops, attributes={DEVICE_ATTR: UnitAttr()}, sym_name=StringAttr("device")
