@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from gpuir.dialects.mem import HOST, MemType
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
@@ -42,6 +41,8 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+
+from gpuir.dialects.mem import HOST, MemType
 
 M0 = MemType(HOST)
 
