@@ -12,12 +12,21 @@ import os
 import stat
 import subprocess
 import sys
+import warnings
 from collections.abc import Callable
+from contextlib import redirect_stdout
+from dataclasses import dataclass
+from io import StringIO
 from pathlib import Path
 from typing import TypeVar
 
 import pytest
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
 
+from gpuir.diagnostics import OpError, OpWarning
 from gpuir.dialects import get_all_dialects
 from gpuir.passes import get_all_passes
 from gpuir.tools.gpu_opt import GpuOptError, GpuOptMain, main
@@ -72,6 +81,14 @@ def test_in_process_run_prints_the_module(tmp_path: Path, capsys: pytest.Capture
     out = capsys.readouterr().out
     assert "func.func @f(%a: i32) -> i32 {" in out
     assert "%b = arith.addi %a, %a : i32" in out
+
+
+def test_in_process_run_into_a_string_stdout(tmp_path: Path):
+    path = write(tmp_path, "good.mlir", GOOD)
+    stdout = StringIO()
+    with redirect_stdout(stdout):
+        assert main([str(path)]) == 0
+    assert "func.func @f" in stdout.getvalue()
 
 
 def test_in_process_pass_and_generic_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
@@ -142,6 +159,61 @@ def test_bad_pipeline_raises_from_the_constructor(tmp_path: Path):
         GpuOptMain(args=[str(path), "-p", "canonicalise"])
     with pytest.raises(GpuOptError, match="Incompatible types"):
         GpuOptMain(args=[str(path), "-p", "expand-math-to-polynomials{terms=many}"])
+
+
+@dataclass(frozen=True)
+class FlagConstantsPass(ModulePass):
+    """A test pass: an error (or a warning) at the first `arith.constant`."""
+
+    name = "test-flag-constants"
+
+    warn: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        constant = next(o for o in op.walk() if isinstance(o, arith.ConstantOp))
+        if self.warn:
+            warnings.warn(OpWarning(constant, "this constant is suspicious"), stacklevel=1)
+            return
+        raise OpError(constant, "constants are not allowed here")
+
+
+class GpuOptWithTestPass(GpuOptMain):
+    def register_all_passes(self) -> None:
+        super().register_all_passes()
+        self.register_pass(FlagConstantsPass.name, lambda: FlagConstantsPass)
+
+
+CONSTANT = GOOD.replace(
+    "  %b = arith.addi %a, %a", "  %one = arith.constant 1 : i32\n  %b = arith.addi %a, %one"
+)
+
+
+def test_op_error_from_a_pass_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    path = write(tmp_path, "c.mlir", CONSTANT)
+    assert GpuOptWithTestPass(args=[str(path), "-p", "cse,test-flag-constants"]).run() == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[:3] == [
+        f"{path}:2:3: error: constants are not allowed here",
+        "  %one = arith.constant 1 : i32",
+        "  ^",
+    ]
+    assert err[3].startswith('note: see current operation: %one = "arith.constant"()')
+
+
+def test_op_warning_from_a_pass_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    path = write(tmp_path, "c.mlir", CONSTANT)
+    assert GpuOptWithTestPass(args=[str(path), "-p", "test-flag-constants{warn=true}"]).run() == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[0] == f"{path}:2:3: warning: this constant is suspicious"
+    assert "func.func @f" in captured.out
+
+
+def test_print_debuginfo_shows_parse_locations(tmp_path: Path, capsys):
+    path = write(tmp_path, "good.mlir", GOOD)
+    assert GpuOptMain(args=[str(path), "--print-debuginfo"]).run() == 0
+    out = capsys.readouterr().out
+    assert f'%b = arith.addi %a, %a : i32 loc("{path}":2:3)' in out
+    assert f'}} loc("{path}":1:1)' in out
 
 
 # Output file -----------------------------------------------------------------------------------

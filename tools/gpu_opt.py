@@ -10,8 +10,8 @@ Where it departs from xdsl-opt:
   Errors at an op read `file:line:col: error: message`, then the source line, a caret and the
   op; an `OpWarning` reads the same with `warning:`.
 - Every parsed op gets the location of its first token (`loc("file":line:col)`, as in MLIR;
-  xDSL's parser keeps only explicit ones), so diagnostics can point into the file even after
-  passes cloned the op. `--print-debuginfo` prints them.
+  xDSL's parser keeps only explicit ones) once something reads locations: passes (which may
+  clone ops), `--print-debuginfo`, a target other than MLIR, a diagnostic.
 - An input whose extension names no frontend (or that has none) is read as MLIR text.
 - An input without any operation (empty, or only comments) is an empty module, as in mlir-opt.
 - `--split-input-file` goes on after a failing chunk, so every chunk's error is reported.
@@ -34,8 +34,6 @@ import argparse
 import inspect
 import os
 import sys
-import tempfile
-import traceback
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -97,6 +95,27 @@ class ParsedChunk:
     text: str | None
     """None when a frontend other than MLIR parsed the chunk."""
     line_offset: int
+    op_starts: dict[Operation, int]
+    """Where each parsed op starts in `text`, until `set_locations` turns them into locations."""
+
+    def set_locations(self) -> None:
+        """Give each parsed op without a `loc(...)` the location of its first token.
+
+        Done only when something reads locations (passes, which may clone ops, a target, a
+        diagnostic): building the attributes costs a few percent of the parse.
+        """
+        if self.text is None:
+            return
+        file = StringAttr(self.name)
+        lines_before, counted_up_to = 0, 0
+        for op, pos in sorted(self.op_starts.items(), key=lambda item: item[1]):
+            lines_before += self.text.count("\n", counted_up_to, pos)
+            counted_up_to = pos
+            if isinstance(op.location, UnknownLoc):
+                line = self.line_offset + lines_before + 1
+                column = pos - self.text.rfind("\n", 0, pos)
+                op.location = FileLineColLoc(file, IntAttr(line), IntAttr(column))
+        self.op_starts.clear()
 
     def source_line(self, file: str, line: int) -> str | None:
         """Line `line` of the file, when this chunk holds it."""
@@ -108,37 +127,21 @@ class ParsedChunk:
 
 
 class LocatingParser(Parser):
-    """xDSL's MLIR parser, giving each op the location of its first token, as MLIR's does.
+    """xDSL's MLIR parser, remembering where each op starts.
 
-    xDSL's parser keeps only an explicit `loc(...)`, so a verifier error could not say which
-    line it is about. Line numbers count from the top of the file: `line_offset` lines come
-    before this text.
+    xDSL's parser keeps only an explicit `loc(...)`; `ParsedChunk.set_locations` gives the other
+    ops the location of their first token, as MLIR's parser does.
     """
 
-    def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0) -> None:
+    def __init__(self, ctx: Context, text: str, name: str) -> None:
         super().__init__(ctx, text, name)
-        self.source_text = text
-        self.file_attr = StringAttr(name)
-        self.line_offset = line_offset
-        self.counted_up_to = 0
-        self.lines_before = 0
-        """Newlines in `source_text[:counted_up_to]`, counted once as parsing moves on."""
+        self.op_starts: dict[Operation, int] = {}
 
     def parse_operation(self) -> Operation:
-        loc = self.location_at(self.pos)
+        start = self.pos
         op = super().parse_operation()
-        if isinstance(op.location, UnknownLoc):  # keep an explicit loc(...)
-            op.location = loc
+        self.op_starts[op] = start
         return op
-
-    def location_at(self, pos: int) -> FileLineColLoc:
-        if pos < self.counted_up_to:  # the parser went back: count again from the start
-            self.counted_up_to, self.lines_before = 0, 0
-        self.lines_before += self.source_text.count("\n", self.counted_up_to, pos)
-        self.counted_up_to = pos
-        line = self.line_offset + self.lines_before + 1
-        column = pos - self.source_text.rfind("\n", 0, pos)
-        return FileLineColLoc(self.file_attr, IntAttr(line), IntAttr(column))
 
 
 class GpuOptMain(xDSLOptMain):
@@ -242,7 +245,7 @@ class GpuOptMain(xDSLOptMain):
             return 1
         if failed:
             return 1
-        if isinstance(output, StringIO):
+        if to_file:
             write_atomically(self.args.output_file, output.getvalue())
         return 0
 
@@ -295,6 +298,8 @@ class GpuOptMain(xDSLOptMain):
         Under --verify-diagnostics the error goes to stdout in xDSL's words and the chunk
         counts as done, as in xdsl-opt.
         """
+        if self.reads_locations():
+            parsed.set_locations()
         try:
             self.apply_passes(parsed.module)
             return self.output_resulting_program(parsed.module)
@@ -307,6 +312,11 @@ class GpuOptMain(xDSLOptMain):
             report(format_diagnostic(e, parsed), e)
             return None
 
+    def reads_locations(self) -> bool:
+        """Whether anything after the parse may read op locations."""
+        target = parse_spec(self.args.target).name
+        return bool(self.pipeline.passes) or self.args.print_debuginfo or target != "mlir"
+
     def parse(self, chunk: Chunk) -> ParsedChunk | None:
         """Parse a chunk with the -f frontend, or the one its extension names, or MLIR."""
         name = self.get_input_name()
@@ -314,13 +324,13 @@ class GpuOptMain(xDSLOptMain):
         frontend = frontend or self.frontend_from_extension()
         if frontend != "mlir":
             module = self.parse_chunk(BytesIO(chunk.data), frontend, chunk.line_offset)
-            return None if module is None else ParsedChunk(module, name, None, 0)
+            return None if module is None else ParsedChunk(module, name, None, 0, {})
         text = decode_utf8(chunk, name)
         if is_blank(text, name) and not self.args.no_implicit_module:
-            return ParsedChunk(ModuleOp([]), name, text, chunk.line_offset)
-        parser = LocatingParser(self.ctx, text, name, chunk.line_offset)
+            return ParsedChunk(ModuleOp([]), name, text, chunk.line_offset, {})
+        parser = LocatingParser(self.ctx, text, name)
         module = parser.parse_module(not self.args.no_implicit_module)
-        return ParsedChunk(module, name, text, chunk.line_offset)
+        return ParsedChunk(module, name, text, chunk.line_offset, parser.op_starts)
 
     def frontend_from_extension(self) -> str:
         """The frontend the input's extension names; MLIR when it names none."""
@@ -336,6 +346,8 @@ def report(message: str, error: BaseException | None = None) -> None:
     """Print a diagnostic on stderr (under GPUIR_DEBUG=1 with the traceback behind it)."""
     print(message, file=sys.stderr)
     if error is not None and debugging():
+        import traceback  # lazily, like every import only an error needs: start-up stays fast
+
         traceback.print_exception(error, file=sys.stderr)
 
 
@@ -374,6 +386,7 @@ def format_diagnostic(error: DiagnosticException, parsed: ParsedChunk) -> str:
     """At the failing op when it is known; otherwise the message and xDSL's annotated IR."""
     message = str(error)
     op = failing_op(error, parsed.module)
+    parsed.set_locations()
     if op is None:
         notes: list[str] = getattr(error, "__notes__", [])
         return "\n".join([f"{parsed.name}: error: {message}", *notes]).rstrip()
@@ -432,6 +445,7 @@ def op_text(op: Operation) -> str:
 def show_warning(parsed: ParsedChunk, message: Warning | str, *_: object, **__: object) -> None:
     """`warnings.showwarning` while a chunk is processed: an `OpWarning` points at its op."""
     if isinstance(message, OpWarning):
+        parsed.set_locations()
         report(locate(message.op, parsed, "warning", str(message)))
     else:
         report(f"{PROG}: warning: {message}")
@@ -478,6 +492,8 @@ def write_atomically(path: str, text: str) -> None:
     A path that is not a regular file (`/dev/null`, a FIFO) is written in place; replacing it
     would put a regular file where the device was.
     """
+    import tempfile  # lazily: only -o needs it
+
     target = os.path.realpath(path)
     try:
         if os.path.exists(target) and not os.path.isfile(target):
