@@ -31,9 +31,10 @@ Limitations (user errors, reported at the op):
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import product
+from typing import cast
 
 from xdsl.builder import Builder
 from xdsl.context import Context
@@ -113,11 +114,6 @@ def array_shape(ptr_type: Attribute) -> tuple[list[int], Attribute]:
     return shape, element
 
 
-def buffer_type(ptr_type: Attribute) -> BufType:
-    """The buffer type a pointer was lowered from (for messages)."""
-    return BufType(*array_shape(ptr_type))
-
-
 def element_ptr(b: Builder, ptr: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
     """The address of `ptr[i0][i1]…`: one `mem.lea` per index."""
     for index in indices:
@@ -138,24 +134,18 @@ def run_time_extent(ptr: SSAValue) -> SSAValue | None:
     return None
 
 
-def outer_extent(op: Operation, *ptrs: SSAValue) -> SSAValue:
+def outer_extent(*ptrs: SSAValue) -> SSAValue:
     """The run-time outermost extent of the `?` buffers `ptrs` (all of one type), from
-    whichever one's allocation is in sight."""
+    whichever one's allocation is in sight (`check_lowerable` made sure one is)."""
     found = next((e for p in ptrs if (e := run_time_extent(p)) is not None), None)
-    if found is None:
-        raise OpError(
-            op,
-            f"'{op.name}' needs the run-time extent of a {buffer_type(ptrs[0].type)}, "
-            "which buffer-lower-ptr only knows for a buffer that comes from a "
-            "buffer.alloc in the same function (directly or through buffer.write)",
-        )
+    assert found is not None
     return found
 
 
-def extents(op: Operation, const: Constants, *ptrs: SSAValue) -> list[SSAValue]:
+def extents(const: Constants, *ptrs: SSAValue) -> list[SSAValue]:
     """The extents of the buffers `ptrs` (all of one type) as `index` values."""
     shape, _ = array_shape(ptrs[0].type)
-    return [outer_extent(op, *ptrs) if e == DYNAMIC_INDEX else const(e) for e in shape]
+    return [outer_extent(*ptrs) if e == DYNAMIC_INDEX else const(e) for e in shape]
 
 
 def store_everywhere(
@@ -170,7 +160,13 @@ def store_everywhere(
     return for_nest(b, const, [const(e) for e in shape], [token], body)[0]
 
 
-def for_nest(b: Builder, const: Constants, bounds: Sequence[SSAValue], iter_args, body):
+def for_nest(
+    b: Builder,
+    const: Constants,
+    bounds: Sequence[SSAValue],
+    iter_args: Sequence[SSAValue],
+    body: Callable[[Builder, list[SSAValue], list[SSAValue]], list[SSAValue]],
+) -> list[SSAValue]:
     """Nested `scf.for %i = 0 to bound step 1`, outermost first, carrying `iter_args`;
     `body(builder, indices, args)` returns what the innermost body yields."""
 
@@ -250,6 +246,22 @@ def buffer_types(attr: Attribute) -> Iterator[BufType]:
             yield from buffer_types(element)
 
 
+def measured(op: Operation) -> Sequence[SSAValue]:
+    """The buffers whose run-time outermost extent `op` needs once it is lowered (any one of
+    them gives it): those of a `?` extent that `op` reads the shape of, copies or prints."""
+    match op:
+        case buffer.ShapeOp(buf=buf, dim=dim):
+            needed = dim.value.data == 0
+        case buffer.CopyOp(src=buf) | buffer.PrintOp(buf=buf) | gpu.BufAllocCopyOp(buf=buf):
+            needed = True
+        case _:
+            return ()
+    assert isinstance(buf.type, BufType)
+    if not needed or buf.type.get_shape()[:1] != (DYNAMIC_INDEX,):
+        return ()
+    return (buf, op.dst) if isinstance(op, buffer.CopyOp) else (buf,)
+
+
 def check_lowerable(module: ModuleOp) -> None:
     """Reject what cannot become pointers, before anything is rewritten."""
     for op in module.walk():
@@ -272,15 +284,36 @@ def check_lowerable(module: ModuleOp) -> None:
                     f"cannot lower {found} to a pointer: only the outermost extent of a "
                     "buffer may be '?'",
                 )
+        buffers = measured(op)
+        if buffers and all(run_time_extent(b) is None for b in buffers):
+            raise OpError(
+                op,
+                f"'{op.name}' needs the run-time extent of a {buffers[0].type}, which "
+                "buffer-lower-ptr only knows for a buffer that comes from a buffer.alloc in "
+                "the same function (directly or through buffer.write)",
+            )
+        if isinstance(op, buffer.InitOp) and not is_scalar(element := element_of(op.res)):
+            raise OpError(op, f"'{op.name}' cannot lower a literal of {element} elements")
+        if isinstance(op, buffer.PrintOp) and not is_scalar(element := element_of(op.buf)):
+            raise OpError(
+                op, f"'{op.name}' can only print integer, index or float elements, found {element}"
+            )
+
+
+def element_of(buf: SSAValue) -> Attribute:
+    return cast(BufType, buf.type).element_type
+
+
+def is_scalar(type_: Attribute) -> bool:
+    return isinstance(type_, IntegerType | IndexType | AnyFloat)
 
 
 # --- the type ----------------------------------------------------------------------------------
 
 
 class LowerBufferType(TypeConversionPattern):
-    """`!buffer.buf<…xT>` → `!mem.ptr<!mem.array<…>, 0>`, wherever it occurs."""
-
-    recursive = True
+    """`!buffer.buf<…xT>` → `!mem.ptr<!mem.array<…>, 0>`, wherever it occurs (applied with
+    `recursive=True`, so also inside function types)."""
 
     @attr_type_rewrite_pattern
     def convert_type(self, typ: BufType) -> PtrType:
@@ -327,9 +360,7 @@ class LowerInit(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.InitOp, rewriter: PatternRewriter, /) -> None:
         assert isinstance(op.res.type, PtrType)
-        shape, element = array_shape(op.res.type)
-        if not isinstance(element, IntegerType | IndexType | AnyFloat):
-            raise OpError(op, f"'{op.name}' cannot lower a literal of {element} elements")
+        shape, _ = array_shape(op.res.type)
         const = Constants(rewriter)
         alloc = rewriter.insert(mem.AllocOp(op.mem, op.res.type))
         token, ptr = alloc.res_mem, alloc.res
@@ -355,7 +386,7 @@ class LowerShape(RewritePattern):
         shape, _ = array_shape(op.buf.type)
         extent = shape[op.dim.value.data]
         if extent == DYNAMIC_INDEX:
-            rewriter.replace_op(op, [], [outer_extent(op, op.buf)])
+            rewriter.replace_op(op, [], [outer_extent(op.buf)])
         else:
             rewriter.replace_op(op, [], [Constants(rewriter)(extent)])
 
@@ -370,38 +401,26 @@ class LowerCopy(RewritePattern):
             store = mem.StoreOp(load.res_mem, element_ptr(b, op.dst, indices), load.res)
             return [b.insert(store).res_mem]
 
-        bounds = extents(op, const, op.src, op.dst)
+        bounds = extents(const, op.src, op.dst)
         rewriter.replace_op(op, [], for_nest(rewriter, const, bounds, [op.mem], body))
 
 
 class LowerPrint(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.PrintOp, rewriter: PatternRewriter, /) -> None:
-        _, element = array_shape(op.buf.type)
-        if not isinstance(element, IntegerType | IndexType | AnyFloat):
-            raise OpError(
-                op, f"'{op.name}' can only print integer, index or float elements, found {element}"
-            )
         const = Constants(rewriter)
-        bounds = extents(op, const, op.buf)
+        bounds = extents(const, op.buf)
+        rows, columns = bounds[:-1], bounds[-1:]  # rank 0: neither, one element
 
-        def element_body(b: Builder, indices: list[SSAValue], args: list[SSAValue]):
-            load = b.insert(mem.LoadOp(args[0], element_ptr(b, op.buf, indices)))
-            print_element(b, const, load.res)
-            return [load.res_mem]
+        def row_body(b: Builder, row: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
+            row_ptr = element_ptr(b, op.buf, row)
 
-        if not bounds:  # rank 0: one element on one line
-            tokens = element_body(rewriter, [], [op.mem])
-            rewriter.insert(PrintFormatOp("\n"))
-            rewriter.replace_op(op, [], tokens)
-            return
-        *rows, columns = bounds
+            def element(b: Builder, column: list[SSAValue], args: list[SSAValue]):
+                load = b.insert(mem.LoadOp(args[0], element_ptr(b, row_ptr, column)))
+                print_element(b, const, load.res)
+                return [load.res_mem]
 
-        def row_body(b: Builder, row: list[SSAValue], args: list[SSAValue]):
-            def column_body(b: Builder, column: list[SSAValue], args: list[SSAValue]):
-                return element_body(b, [*row, *column], args)
-
-            tokens = for_nest(b, const, [columns], args, column_body)
+            tokens = for_nest(b, const, columns, args, element)
             b.insert(PrintFormatOp("\n"))
             return tokens
 
@@ -414,7 +433,7 @@ class LowerBufAllocCopy(RewritePattern):
         assert isinstance(op.res.type, PtrType)
         shape, _ = array_shape(op.buf.type)
         dynamic = bool(shape) and shape[0] == DYNAMIC_INDEX
-        extent = outer_extent(op, op.buf) if dynamic else None
+        extent = outer_extent(op.buf) if dynamic else None
         alloc = rewriter.insert(gpu.AllocBlockOp(op.m1, op.res.type, extent))
         copy = rewriter.insert(gpu.CopyToDeviceBlockOp(op.m0, alloc.res_mem, op.buf, alloc.res))
         rewriter.replace_op(op, [], [copy.res_m0, copy.res_m1, alloc.res])
@@ -433,7 +452,7 @@ class BufferLowerPtrPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_lowerable(op)
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([LowerBufferType()], dce_enabled=False),
+            GreedyRewritePatternApplier([LowerBufferType(recursive=True)], dce_enabled=False),
             apply_recursively=False,
         ).rewrite_module(op)
         PatternRewriteWalker(

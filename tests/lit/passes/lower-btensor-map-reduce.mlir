@@ -403,7 +403,7 @@ func.func @untouched(%m: !mem.M<0>) -> !mem.M<0> {
 // CHECK-NEXT:   func.return %done : !mem.M<0>
 // CHECK-NEXT: }
 
-// The example matmul.mlir:
+// The examples (the RUN lines at the top): examples/matmul.mlir ...
 
 // MATMUL:      func.func @map_reduce_kernel_0(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %item_id: index, %in0: !mem.ptr<!mem.array<4 x !mem.array<8 x f32>>, 1>, %in1: !mem.ptr<!mem.array<8 x !mem.array<4 x f32>>, 1>, %out: !mem.ptr<!mem.array<4 x !mem.array<4 x f32>>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
 // MATMUL-NEXT:   %zero = arith.constant 0.000000e+00 : f32
@@ -460,7 +460,7 @@ func.func @untouched(%m: !mem.M<0>) -> !mem.M<0> {
 // MATMUL-NEXT:   func.return %m4 : !mem.M<0>
 // MATMUL-NEXT: }
 
-// The example bias_relu.mlir:
+// ... and examples/bias_relu.mlir, whose bias is a post input (the kernel's %post0).
 
 // BIAS-RELU:      func.func @map_reduce_kernel_0(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %item_id: index, %in0: !mem.ptr<!mem.array<2 x !mem.array<3 x i32>>, 1>, %in1: !mem.ptr<!mem.array<3 x !mem.array<4 x i32>>, 1>, %post0: !mem.ptr<!mem.array<4 x i32>, 1>, %out: !mem.ptr<!mem.array<2 x !mem.array<4 x i32>>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
 // BIAS-RELU-NEXT:   %zero = arith.constant 0 : i32
