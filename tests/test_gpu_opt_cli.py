@@ -22,7 +22,7 @@ from typing import TypeVar
 
 import pytest
 from xdsl.context import Context
-from xdsl.dialects import arith
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
@@ -177,10 +177,23 @@ class FlagConstantsPass(ModulePass):
         raise OpError(constant, "constants are not allowed here")
 
 
+@dataclass(frozen=True)
+class DropReturnsPass(ModulePass):
+    """A test pass with a bug: it leaves blocks without their terminator."""
+
+    name = "test-drop-returns"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for ret in [o for o in op.walk() if isinstance(o, func.ReturnOp)]:
+            ret.detach()
+            ret.erase()
+
+
 class GpuOptWithTestPass(GpuOptMain):
     def register_all_passes(self) -> None:
         super().register_all_passes()
         self.register_pass(FlagConstantsPass.name, lambda: FlagConstantsPass)
+        self.register_pass(DropReturnsPass.name, lambda: DropReturnsPass)
 
 
 CONSTANT = GOOD.replace(
@@ -198,6 +211,17 @@ def test_op_error_from_a_pass_is_located(tmp_path: Path, capsys: pytest.CaptureF
         "  ^",
     ]
     assert err[3].startswith('note: see current operation: %one = "arith.constant"()')
+
+
+def test_ir_a_pass_broke_names_the_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    path = write(tmp_path, "good.mlir", GOOD)
+    assert GpuOptWithTestPass(args=[str(path), "-p", "test-drop-returns,cse"]).run() == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == (
+        f"{path}:2:3: error: Operation arith.addi terminates block in single-block region "
+        "but is not a terminator"
+    )
+    assert err[-1] == "note: the IR that pass 'test-drop-returns' produced does not verify"
 
 
 def test_op_warning_from_a_pass_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str]):

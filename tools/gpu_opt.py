@@ -155,7 +155,8 @@ class GpuOptMain(xDSLOptMain):
     version_format = f"{PROG} {__version__} (gpuir), built on xdsl {{xdsl_version}}"
 
     running_pass: str | None = None
-    """The pass being applied right now, if any: named when it crashes."""
+    """The pass being applied, or the last one applied while the IR it produced is verified;
+    named when it crashes or when its output does not verify."""
 
     def __init__(self, args: Sequence[str] | None = None) -> None:
         super().__init__(description="gpuir's modular optimizer driver", args=args)
@@ -300,6 +301,7 @@ class GpuOptMain(xDSLOptMain):
         """
         if self.reads_locations():
             parsed.set_locations()
+        self.running_pass = None
         try:
             self.apply_passes(parsed.module)
             return self.output_resulting_program(parsed.module)
@@ -309,7 +311,10 @@ class GpuOptMain(xDSLOptMain):
                 for note in getattr(e, "__notes__", []):
                     print(note)
                 return ""
-            report(format_diagnostic(e, parsed), e)
+            text = format_diagnostic(e, parsed)
+            if isinstance(e, VerifyException) and self.running_pass:  # a pass broke the IR
+                text += f"\nnote: the IR that pass '{self.running_pass}' produced does not verify"
+            report(text, e)
             return None
 
     def reads_locations(self) -> bool:
