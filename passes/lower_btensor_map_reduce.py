@@ -259,6 +259,9 @@ class LowerMapReduceToGpu(RewritePattern):
             ptrs.append(copy.res)
         out = rewriter.insert(gpu.AllocBlockOp(m1, device_ptr_type(out_type)))
         ptrs.append(out.res)
+        for ptr, host_value in zip(ptrs, [*buffers, op.res], strict=True):
+            if host_value.name_hint:  # %a on the host, %a_dev on the device
+                ptr.name_hint = f"{host_value.name_hint}_dev"
         stream = rewriter.insert(gpu.DefaultStreamOp()).res
         grid = const(n_groups), const(n_items)
         launch = rewriter.insert(gpu.LaunchOp(name, *grid, stream, [m0, out.res_mem, m4], ptrs))

@@ -60,18 +60,18 @@ func.func @matmul(%m: !mem.M<0>, %a: !buffer.buf<2x3xf32>, %b: !buffer.buf<3x4xf
 // CHECK-NEXT: func.func @matmul(%m: !mem.M<0>, %a: !buffer.buf<2x3xf32>, %b: !buffer.buf<3x4xf32>) -> (!mem.M<0>, !buffer.buf<2x4xf32>) {
 // CHECK-NEXT:   %zero = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:   [[S:%.*]], [[S_2:%.*]], [[S_3:%.*]] = gpu.auto_init %m
-// CHECK-NEXT:   [[CP:%.*]], [[CP_2:%.*]], [[CP_3:%.*]] = gpu.buf_alloc_copy [[S]], [[S_2]], %a : !buffer.buf<2x3xf32> -> !mem.ptr<!mem.array<2 x !mem.array<3 x f32>>, 1>
-// CHECK-NEXT:   [[CP_4:%.*]], [[CP_5:%.*]], [[CP_6:%.*]] = gpu.buf_alloc_copy [[CP]], [[CP_2]], %b : !buffer.buf<3x4xf32> -> !mem.ptr<!mem.array<3 x !mem.array<4 x f32>>, 1>
-// CHECK-NEXT:   [[DEV:%.*]], [[DEV_2:%.*]] = gpu.alloc.block [[CP_5]] : !mem.ptr<!mem.array<2 x !mem.array<4 x f32>>, 1>
+// CHECK-NEXT:   [[CP:%.*]], [[CP_2:%.*]], %a_dev = gpu.buf_alloc_copy [[S]], [[S_2]], %a : !buffer.buf<2x3xf32> -> !mem.ptr<!mem.array<2 x !mem.array<3 x f32>>, 1>
+// CHECK-NEXT:   [[CP_3:%.*]], [[CP_4:%.*]], %b_dev = gpu.buf_alloc_copy [[CP]], [[CP_2]], %b : !buffer.buf<3x4xf32> -> !mem.ptr<!mem.array<3 x !mem.array<4 x f32>>, 1>
+// CHECK-NEXT:   [[DEV:%.*]], %c_dev = gpu.alloc.block [[CP_4]] : !mem.ptr<!mem.array<2 x !mem.array<4 x f32>>, 1>
 // CHECK-NEXT:   [[STREAM:%.*]] = gpu.default_stream
 // CHECK-NEXT:   [[C1_2:%.*]] = arith.constant 1 : index
 // CHECK-NEXT:   [[C8_2:%.*]] = arith.constant 8 : index
-// CHECK-NEXT:   [[L:%.*]], [[L_2:%.*]], [[L_3:%.*]] = gpu.launch @map_reduce_kernel_0 grid([[C1_2]], [[C8_2]]) stream([[STREAM]]) mems([[CP_4]], [[DEV]], [[S_3]]) args([[CP_3]], [[CP_6]], [[DEV_2]]) : (!mem.ptr<!mem.array<2 x !mem.array<3 x f32>>, 1>, !mem.ptr<!mem.array<3 x !mem.array<4 x f32>>, 1>, !mem.ptr<!mem.array<2 x !mem.array<4 x f32>>, 1>)
+// CHECK-NEXT:   [[L:%.*]], [[L_2:%.*]], [[L_3:%.*]] = gpu.launch @map_reduce_kernel_0 grid([[C1_2]], [[C8_2]]) stream([[STREAM]]) mems([[CP_3]], [[DEV]], [[S_3]]) args(%a_dev, %b_dev, %c_dev) : (!mem.ptr<!mem.array<2 x !mem.array<3 x f32>>, 1>, !mem.ptr<!mem.array<3 x !mem.array<4 x f32>>, 1>, !mem.ptr<!mem.array<2 x !mem.array<4 x f32>>, 1>)
 // CHECK-NEXT:   [[BUF:%.*]], %c = buffer.alloc [[L]] : !buffer.buf<2x4xf32>
-// CHECK-NEXT:   [[BK:%.*]], [[BK_2:%.*]] = gpu.buf_copy_to_host [[BUF]], [[L_2]], [[DEV_2]] -> %c : !mem.ptr<!mem.array<2 x !mem.array<4 x f32>>, 1> -> !buffer.buf<2x4xf32>
-// CHECK-NEXT:   [[FR:%.*]] = gpu.free.block [[BK_2]], [[CP_3]] : !mem.ptr<!mem.array<2 x !mem.array<3 x f32>>, 1>
-// CHECK-NEXT:   [[FR_2:%.*]] = gpu.free.block [[FR]], [[CP_6]] : !mem.ptr<!mem.array<3 x !mem.array<4 x f32>>, 1>
-// CHECK-NEXT:   [[FR_3:%.*]] = gpu.free.block [[FR_2]], [[DEV_2]] : !mem.ptr<!mem.array<2 x !mem.array<4 x f32>>, 1>
+// CHECK-NEXT:   [[BK:%.*]], [[BK_2:%.*]] = gpu.buf_copy_to_host [[BUF]], [[L_2]], %c_dev -> %c : !mem.ptr<!mem.array<2 x !mem.array<4 x f32>>, 1> -> !buffer.buf<2x4xf32>
+// CHECK-NEXT:   [[FR:%.*]] = gpu.free.block [[BK_2]], %a_dev : !mem.ptr<!mem.array<2 x !mem.array<3 x f32>>, 1>
+// CHECK-NEXT:   [[FR_2:%.*]] = gpu.free.block [[FR]], %b_dev : !mem.ptr<!mem.array<3 x !mem.array<4 x f32>>, 1>
+// CHECK-NEXT:   [[FR_3:%.*]] = gpu.free.block [[FR_2]], %c_dev : !mem.ptr<!mem.array<2 x !mem.array<4 x f32>>, 1>
 // CHECK-NEXT:   %m1 = gpu.auto_deinit [[BK]], [[FR_3]], [[L_3]]
 // CHECK-NEXT:   func.return %m1, %c : !mem.M<0>, !buffer.buf<2x4xf32>
 // CHECK-NEXT: }
@@ -153,20 +153,20 @@ func.func @conv(%m: !mem.M<0>, %x: !buffer.buf<6xi32>, %w: !buffer.buf<3xi32>,
 // CHECK-NEXT:   %two = arith.constant 2 : i32
 // CHECK-NEXT:   %four = arith.muli %two, %two : i32
 // CHECK-NEXT:   [[S:%.*]], [[S_2:%.*]], [[S_3:%.*]] = gpu.auto_init %m
-// CHECK-NEXT:   [[CP:%.*]], [[CP_2:%.*]], [[CP_3:%.*]] = gpu.buf_alloc_copy [[S]], [[S_2]], %x : !buffer.buf<6xi32> -> !mem.ptr<!mem.array<6 x i32>, 1>
-// CHECK-NEXT:   [[CP_4:%.*]], [[CP_5:%.*]], [[CP_6:%.*]] = gpu.buf_alloc_copy [[CP]], [[CP_2]], %w : !buffer.buf<3xi32> -> !mem.ptr<!mem.array<3 x i32>, 1>
-// CHECK-NEXT:   [[CP_7:%.*]], [[CP_8:%.*]], [[CP_9:%.*]] = gpu.buf_alloc_copy [[CP_4]], [[CP_5]], %bias : !buffer.buf<2xi32> -> !mem.ptr<!mem.array<2 x i32>, 1>
-// CHECK-NEXT:   [[DEV:%.*]], [[DEV_2:%.*]] = gpu.alloc.block [[CP_8]] : !mem.ptr<!mem.array<4 x i32>, 1>
+// CHECK-NEXT:   [[CP:%.*]], [[CP_2:%.*]], %x_dev = gpu.buf_alloc_copy [[S]], [[S_2]], %x : !buffer.buf<6xi32> -> !mem.ptr<!mem.array<6 x i32>, 1>
+// CHECK-NEXT:   [[CP_3:%.*]], [[CP_4:%.*]], %w_dev = gpu.buf_alloc_copy [[CP]], [[CP_2]], %w : !buffer.buf<3xi32> -> !mem.ptr<!mem.array<3 x i32>, 1>
+// CHECK-NEXT:   [[CP_5:%.*]], [[CP_6:%.*]], %bias_dev = gpu.buf_alloc_copy [[CP_3]], [[CP_4]], %bias : !buffer.buf<2xi32> -> !mem.ptr<!mem.array<2 x i32>, 1>
+// CHECK-NEXT:   [[DEV:%.*]], %y_dev = gpu.alloc.block [[CP_6]] : !mem.ptr<!mem.array<4 x i32>, 1>
 // CHECK-NEXT:   [[STREAM:%.*]] = gpu.default_stream
 // CHECK-NEXT:   [[C1_2:%.*]] = arith.constant 1 : index
 // CHECK-NEXT:   [[C4_2:%.*]] = arith.constant 4 : index
-// CHECK-NEXT:   [[L:%.*]], [[L_2:%.*]], [[L_3:%.*]] = gpu.launch @map_reduce_kernel_0 grid([[C1_2]], [[C4_2]]) stream([[STREAM]]) mems([[CP_7]], [[DEV]], [[S_3]]) args([[CP_3]], [[CP_6]], [[CP_9]], [[DEV_2]]) : (!mem.ptr<!mem.array<6 x i32>, 1>, !mem.ptr<!mem.array<3 x i32>, 1>, !mem.ptr<!mem.array<2 x i32>, 1>, !mem.ptr<!mem.array<4 x i32>, 1>)
+// CHECK-NEXT:   [[L:%.*]], [[L_2:%.*]], [[L_3:%.*]] = gpu.launch @map_reduce_kernel_0 grid([[C1_2]], [[C4_2]]) stream([[STREAM]]) mems([[CP_5]], [[DEV]], [[S_3]]) args(%x_dev, %w_dev, %bias_dev, %y_dev) : (!mem.ptr<!mem.array<6 x i32>, 1>, !mem.ptr<!mem.array<3 x i32>, 1>, !mem.ptr<!mem.array<2 x i32>, 1>, !mem.ptr<!mem.array<4 x i32>, 1>)
 // CHECK-NEXT:   [[BUF:%.*]], %y = buffer.alloc [[L]] : !buffer.buf<4xi32>
-// CHECK-NEXT:   [[BK:%.*]], [[BK_2:%.*]] = gpu.buf_copy_to_host [[BUF]], [[L_2]], [[DEV_2]] -> %y : !mem.ptr<!mem.array<4 x i32>, 1> -> !buffer.buf<4xi32>
-// CHECK-NEXT:   [[FR:%.*]] = gpu.free.block [[BK_2]], [[CP_3]] : !mem.ptr<!mem.array<6 x i32>, 1>
-// CHECK-NEXT:   [[FR_2:%.*]] = gpu.free.block [[FR]], [[CP_6]] : !mem.ptr<!mem.array<3 x i32>, 1>
-// CHECK-NEXT:   [[FR_3:%.*]] = gpu.free.block [[FR_2]], [[CP_9]] : !mem.ptr<!mem.array<2 x i32>, 1>
-// CHECK-NEXT:   [[FR_4:%.*]] = gpu.free.block [[FR_3]], [[DEV_2]] : !mem.ptr<!mem.array<4 x i32>, 1>
+// CHECK-NEXT:   [[BK:%.*]], [[BK_2:%.*]] = gpu.buf_copy_to_host [[BUF]], [[L_2]], %y_dev -> %y : !mem.ptr<!mem.array<4 x i32>, 1> -> !buffer.buf<4xi32>
+// CHECK-NEXT:   [[FR:%.*]] = gpu.free.block [[BK_2]], %x_dev : !mem.ptr<!mem.array<6 x i32>, 1>
+// CHECK-NEXT:   [[FR_2:%.*]] = gpu.free.block [[FR]], %w_dev : !mem.ptr<!mem.array<3 x i32>, 1>
+// CHECK-NEXT:   [[FR_3:%.*]] = gpu.free.block [[FR_2]], %bias_dev : !mem.ptr<!mem.array<2 x i32>, 1>
+// CHECK-NEXT:   [[FR_4:%.*]] = gpu.free.block [[FR_3]], %y_dev : !mem.ptr<!mem.array<4 x i32>, 1>
 // CHECK-NEXT:   %m1 = gpu.auto_deinit [[BK]], [[FR_4]], [[L_3]]
 // CHECK-NEXT:   func.return %m1, %y : !mem.M<0>, !buffer.buf<4xi32>
 // CHECK-NEXT: }
@@ -212,15 +212,15 @@ func.func @sum(%m: !mem.M<0>, %x: !buffer.buf<8xf64>) -> (!mem.M<0>, !buffer.buf
 // CHECK-NEXT: func.func @sum(%m: !mem.M<0>, %x: !buffer.buf<8xf64>) -> (!mem.M<0>, !buffer.buf<f64>) {
 // CHECK-NEXT:   %zero = arith.constant 0.000000e+00 : f64
 // CHECK-NEXT:   [[S:%.*]], [[S_2:%.*]], [[S_3:%.*]] = gpu.auto_init %m
-// CHECK-NEXT:   [[CP:%.*]], [[CP_2:%.*]], [[CP_3:%.*]] = gpu.buf_alloc_copy [[S]], [[S_2]], %x : !buffer.buf<8xf64> -> !mem.ptr<!mem.array<8 x f64>, 1>
-// CHECK-NEXT:   [[DEV:%.*]], [[DEV_2:%.*]] = gpu.alloc.block [[CP_2]] : !mem.ptr<f64, 1>
+// CHECK-NEXT:   [[CP:%.*]], [[CP_2:%.*]], %x_dev = gpu.buf_alloc_copy [[S]], [[S_2]], %x : !buffer.buf<8xf64> -> !mem.ptr<!mem.array<8 x f64>, 1>
+// CHECK-NEXT:   [[DEV:%.*]], %s_dev = gpu.alloc.block [[CP_2]] : !mem.ptr<f64, 1>
 // CHECK-NEXT:   [[STREAM:%.*]] = gpu.default_stream
 // CHECK-NEXT:   [[C1_2:%.*]] = arith.constant 1 : index
-// CHECK-NEXT:   [[L:%.*]], [[L_2:%.*]], [[L_3:%.*]] = gpu.launch @map_reduce_kernel_0 grid([[C1_2]], [[C1_2]]) stream([[STREAM]]) mems([[CP]], [[DEV]], [[S_3]]) args([[CP_3]], [[DEV_2]]) : (!mem.ptr<!mem.array<8 x f64>, 1>, !mem.ptr<f64, 1>)
+// CHECK-NEXT:   [[L:%.*]], [[L_2:%.*]], [[L_3:%.*]] = gpu.launch @map_reduce_kernel_0 grid([[C1_2]], [[C1_2]]) stream([[STREAM]]) mems([[CP]], [[DEV]], [[S_3]]) args(%x_dev, %s_dev) : (!mem.ptr<!mem.array<8 x f64>, 1>, !mem.ptr<f64, 1>)
 // CHECK-NEXT:   [[BUF:%.*]], %s = buffer.alloc [[L]] : !buffer.buf<f64>
-// CHECK-NEXT:   [[BK:%.*]], [[BK_2:%.*]] = gpu.buf_copy_to_host [[BUF]], [[L_2]], [[DEV_2]] -> %s : !mem.ptr<f64, 1> -> !buffer.buf<f64>
-// CHECK-NEXT:   [[FR:%.*]] = gpu.free.block [[BK_2]], [[CP_3]] : !mem.ptr<!mem.array<8 x f64>, 1>
-// CHECK-NEXT:   [[FR_2:%.*]] = gpu.free.block [[FR]], [[DEV_2]] : !mem.ptr<f64, 1>
+// CHECK-NEXT:   [[BK:%.*]], [[BK_2:%.*]] = gpu.buf_copy_to_host [[BUF]], [[L_2]], %s_dev -> %s : !mem.ptr<f64, 1> -> !buffer.buf<f64>
+// CHECK-NEXT:   [[FR:%.*]] = gpu.free.block [[BK_2]], %x_dev : !mem.ptr<!mem.array<8 x f64>, 1>
+// CHECK-NEXT:   [[FR_2:%.*]] = gpu.free.block [[FR]], %s_dev : !mem.ptr<f64, 1>
 // CHECK-NEXT:   %m1 = gpu.auto_deinit [[BK]], [[FR_2]], [[L_3]]
 // CHECK-NEXT:   func.return %m1, %s : !mem.M<0>, !buffer.buf<f64>
 // CHECK-NEXT: }
@@ -277,16 +277,16 @@ func.func @scale(%m: !mem.M<0>, %x: !buffer.buf<3x40x10xf32>) -> (!mem.M<0>, !bu
 // CHECK-NEXT: func.func @scale(%m: !mem.M<0>, %x: !buffer.buf<3x40x10xf32>) -> (!mem.M<0>, !buffer.buf<3x40x10xf32>) {
 // CHECK-NEXT:   %half = arith.constant 5.000000e-01 : f32
 // CHECK-NEXT:   [[S:%.*]], [[S_2:%.*]], [[S_3:%.*]] = gpu.auto_init %m
-// CHECK-NEXT:   [[CP:%.*]], [[CP_2:%.*]], [[CP_3:%.*]] = gpu.buf_alloc_copy [[S]], [[S_2]], %x : !buffer.buf<3x40x10xf32> -> !mem.ptr<!mem.array<3 x !mem.array<40 x !mem.array<10 x f32>>>, 1>
-// CHECK-NEXT:   [[DEV:%.*]], [[DEV_2:%.*]] = gpu.alloc.block [[CP_2]] : !mem.ptr<!mem.array<3 x !mem.array<40 x !mem.array<10 x f32>>>, 1>
+// CHECK-NEXT:   [[CP:%.*]], [[CP_2:%.*]], %x_dev = gpu.buf_alloc_copy [[S]], [[S_2]], %x : !buffer.buf<3x40x10xf32> -> !mem.ptr<!mem.array<3 x !mem.array<40 x !mem.array<10 x f32>>>, 1>
+// CHECK-NEXT:   [[DEV:%.*]], %y_dev = gpu.alloc.block [[CP_2]] : !mem.ptr<!mem.array<3 x !mem.array<40 x !mem.array<10 x f32>>>, 1>
 // CHECK-NEXT:   [[STREAM:%.*]] = gpu.default_stream
 // CHECK-NEXT:   [[C2:%.*]] = arith.constant 2 : index
 // CHECK-NEXT:   [[C1024_2:%.*]] = arith.constant 1024 : index
-// CHECK-NEXT:   [[L:%.*]], [[L_2:%.*]], [[L_3:%.*]] = gpu.launch @map_reduce_kernel_0 grid([[C2]], [[C1024_2]]) stream([[STREAM]]) mems([[CP]], [[DEV]], [[S_3]]) args([[CP_3]], [[DEV_2]]) : (!mem.ptr<!mem.array<3 x !mem.array<40 x !mem.array<10 x f32>>>, 1>, !mem.ptr<!mem.array<3 x !mem.array<40 x !mem.array<10 x f32>>>, 1>)
+// CHECK-NEXT:   [[L:%.*]], [[L_2:%.*]], [[L_3:%.*]] = gpu.launch @map_reduce_kernel_0 grid([[C2]], [[C1024_2]]) stream([[STREAM]]) mems([[CP]], [[DEV]], [[S_3]]) args(%x_dev, %y_dev) : (!mem.ptr<!mem.array<3 x !mem.array<40 x !mem.array<10 x f32>>>, 1>, !mem.ptr<!mem.array<3 x !mem.array<40 x !mem.array<10 x f32>>>, 1>)
 // CHECK-NEXT:   [[BUF:%.*]], %y = buffer.alloc [[L]] : !buffer.buf<3x40x10xf32>
-// CHECK-NEXT:   [[BK:%.*]], [[BK_2:%.*]] = gpu.buf_copy_to_host [[BUF]], [[L_2]], [[DEV_2]] -> %y : !mem.ptr<!mem.array<3 x !mem.array<40 x !mem.array<10 x f32>>>, 1> -> !buffer.buf<3x40x10xf32>
-// CHECK-NEXT:   [[FR:%.*]] = gpu.free.block [[BK_2]], [[CP_3]] : !mem.ptr<!mem.array<3 x !mem.array<40 x !mem.array<10 x f32>>>, 1>
-// CHECK-NEXT:   [[FR_2:%.*]] = gpu.free.block [[FR]], [[DEV_2]] : !mem.ptr<!mem.array<3 x !mem.array<40 x !mem.array<10 x f32>>>, 1>
+// CHECK-NEXT:   [[BK:%.*]], [[BK_2:%.*]] = gpu.buf_copy_to_host [[BUF]], [[L_2]], %y_dev -> %y : !mem.ptr<!mem.array<3 x !mem.array<40 x !mem.array<10 x f32>>>, 1> -> !buffer.buf<3x40x10xf32>
+// CHECK-NEXT:   [[FR:%.*]] = gpu.free.block [[BK_2]], %x_dev : !mem.ptr<!mem.array<3 x !mem.array<40 x !mem.array<10 x f32>>>, 1>
+// CHECK-NEXT:   [[FR_2:%.*]] = gpu.free.block [[FR]], %y_dev : !mem.ptr<!mem.array<3 x !mem.array<40 x !mem.array<10 x f32>>>, 1>
 // CHECK-NEXT:   %m1 = gpu.auto_deinit [[BK]], [[FR_2]], [[L_3]]
 // CHECK-NEXT:   func.return %m1, %y : !mem.M<0>, !buffer.buf<3x40x10xf32>
 // CHECK-NEXT: }
@@ -361,28 +361,28 @@ func.func @twice(%m: !mem.M<0>, %x: !buffer.buf<4xi32>) -> (!mem.M<0>, !buffer.b
 // CHECK-NEXT: func.func @twice(%m: !mem.M<0>, %x: !buffer.buf<4xi32>) -> (!mem.M<0>, !buffer.buf<4xi32>) {
 // CHECK-NEXT:   %one = arith.constant 1 : i32
 // CHECK-NEXT:   [[S:%.*]], [[S_2:%.*]], [[S_3:%.*]] = gpu.auto_init %m
-// CHECK-NEXT:   [[CP:%.*]], [[CP_2:%.*]], [[CP_3:%.*]] = gpu.buf_alloc_copy [[S]], [[S_2]], %x : !buffer.buf<4xi32> -> !mem.ptr<!mem.array<4 x i32>, 1>
-// CHECK-NEXT:   [[DEV:%.*]], [[DEV_2:%.*]] = gpu.alloc.block [[CP_2]] : !mem.ptr<!mem.array<4 x i32>, 1>
+// CHECK-NEXT:   [[CP:%.*]], [[CP_2:%.*]], %x_dev = gpu.buf_alloc_copy [[S]], [[S_2]], %x : !buffer.buf<4xi32> -> !mem.ptr<!mem.array<4 x i32>, 1>
+// CHECK-NEXT:   [[DEV:%.*]], %y_dev = gpu.alloc.block [[CP_2]] : !mem.ptr<!mem.array<4 x i32>, 1>
 // CHECK-NEXT:   [[STREAM:%.*]] = gpu.default_stream
 // CHECK-NEXT:   [[C1:%.*]] = arith.constant 1 : index
 // CHECK-NEXT:   [[C4_3:%.*]] = arith.constant 4 : index
-// CHECK-NEXT:   [[L:%.*]], [[L_2:%.*]], [[L_3:%.*]] = gpu.launch @map_reduce_kernel_1 grid([[C1]], [[C4_3]]) stream([[STREAM]]) mems([[CP]], [[DEV]], [[S_3]]) args([[CP_3]], [[DEV_2]]) : (!mem.ptr<!mem.array<4 x i32>, 1>, !mem.ptr<!mem.array<4 x i32>, 1>)
+// CHECK-NEXT:   [[L:%.*]], [[L_2:%.*]], [[L_3:%.*]] = gpu.launch @map_reduce_kernel_1 grid([[C1]], [[C4_3]]) stream([[STREAM]]) mems([[CP]], [[DEV]], [[S_3]]) args(%x_dev, %y_dev) : (!mem.ptr<!mem.array<4 x i32>, 1>, !mem.ptr<!mem.array<4 x i32>, 1>)
 // CHECK-NEXT:   [[BUF:%.*]], %y = buffer.alloc [[L]] : !buffer.buf<4xi32>
-// CHECK-NEXT:   [[BK:%.*]], [[BK_2:%.*]] = gpu.buf_copy_to_host [[BUF]], [[L_2]], [[DEV_2]] -> %y : !mem.ptr<!mem.array<4 x i32>, 1> -> !buffer.buf<4xi32>
-// CHECK-NEXT:   [[FR:%.*]] = gpu.free.block [[BK_2]], [[CP_3]] : !mem.ptr<!mem.array<4 x i32>, 1>
-// CHECK-NEXT:   [[FR_2:%.*]] = gpu.free.block [[FR]], [[DEV_2]] : !mem.ptr<!mem.array<4 x i32>, 1>
+// CHECK-NEXT:   [[BK:%.*]], [[BK_2:%.*]] = gpu.buf_copy_to_host [[BUF]], [[L_2]], %y_dev -> %y : !mem.ptr<!mem.array<4 x i32>, 1> -> !buffer.buf<4xi32>
+// CHECK-NEXT:   [[FR:%.*]] = gpu.free.block [[BK_2]], %x_dev : !mem.ptr<!mem.array<4 x i32>, 1>
+// CHECK-NEXT:   [[FR_2:%.*]] = gpu.free.block [[FR]], %y_dev : !mem.ptr<!mem.array<4 x i32>, 1>
 // CHECK-NEXT:   %m1 = gpu.auto_deinit [[BK]], [[FR_2]], [[L_3]]
 // CHECK-NEXT:   [[S_4:%.*]], [[S_5:%.*]], [[S_6:%.*]] = gpu.auto_init %m1
-// CHECK-NEXT:   [[CP_4:%.*]], [[CP_5:%.*]], [[CP_6:%.*]] = gpu.buf_alloc_copy [[S_4]], [[S_5]], %y : !buffer.buf<4xi32> -> !mem.ptr<!mem.array<4 x i32>, 1>
-// CHECK-NEXT:   [[DEV_3:%.*]], [[DEV_4:%.*]] = gpu.alloc.block [[CP_5]] : !mem.ptr<!mem.array<4 x i32>, 1>
+// CHECK-NEXT:   [[CP_3:%.*]], [[CP_4:%.*]], %y_dev_1 = gpu.buf_alloc_copy [[S_4]], [[S_5]], %y : !buffer.buf<4xi32> -> !mem.ptr<!mem.array<4 x i32>, 1>
+// CHECK-NEXT:   [[DEV_2:%.*]], %z_dev = gpu.alloc.block [[CP_4]] : !mem.ptr<!mem.array<4 x i32>, 1>
 // CHECK-NEXT:   [[STREAM_2:%.*]] = gpu.default_stream
 // CHECK-NEXT:   [[C1_2:%.*]] = arith.constant 1 : index
 // CHECK-NEXT:   [[C4_4:%.*]] = arith.constant 4 : index
-// CHECK-NEXT:   [[L_4:%.*]], [[L_5:%.*]], [[L_6:%.*]] = gpu.launch @map_reduce_kernel_2 grid([[C1_2]], [[C4_4]]) stream([[STREAM_2]]) mems([[CP_4]], [[DEV_3]], [[S_6]]) args([[CP_6]], [[DEV_4]]) : (!mem.ptr<!mem.array<4 x i32>, 1>, !mem.ptr<!mem.array<4 x i32>, 1>)
+// CHECK-NEXT:   [[L_4:%.*]], [[L_5:%.*]], [[L_6:%.*]] = gpu.launch @map_reduce_kernel_2 grid([[C1_2]], [[C4_4]]) stream([[STREAM_2]]) mems([[CP_3]], [[DEV_2]], [[S_6]]) args(%y_dev_1, %z_dev) : (!mem.ptr<!mem.array<4 x i32>, 1>, !mem.ptr<!mem.array<4 x i32>, 1>)
 // CHECK-NEXT:   [[BUF_2:%.*]], %z = buffer.alloc [[L_4]] : !buffer.buf<4xi32>
-// CHECK-NEXT:   [[BK_3:%.*]], [[BK_4:%.*]] = gpu.buf_copy_to_host [[BUF_2]], [[L_5]], [[DEV_4]] -> %z : !mem.ptr<!mem.array<4 x i32>, 1> -> !buffer.buf<4xi32>
-// CHECK-NEXT:   [[FR_3:%.*]] = gpu.free.block [[BK_4]], [[CP_6]] : !mem.ptr<!mem.array<4 x i32>, 1>
-// CHECK-NEXT:   [[FR_4:%.*]] = gpu.free.block [[FR_3]], [[DEV_4]] : !mem.ptr<!mem.array<4 x i32>, 1>
+// CHECK-NEXT:   [[BK_3:%.*]], [[BK_4:%.*]] = gpu.buf_copy_to_host [[BUF_2]], [[L_5]], %z_dev -> %z : !mem.ptr<!mem.array<4 x i32>, 1> -> !buffer.buf<4xi32>
+// CHECK-NEXT:   [[FR_3:%.*]] = gpu.free.block [[BK_4]], %y_dev_1 : !mem.ptr<!mem.array<4 x i32>, 1>
+// CHECK-NEXT:   [[FR_4:%.*]] = gpu.free.block [[FR_3]], %z_dev : !mem.ptr<!mem.array<4 x i32>, 1>
 // CHECK-NEXT:   %m2 = gpu.auto_deinit [[BK_3]], [[FR_4]], [[L_6]]
 // CHECK-NEXT:   func.return %m2, %z : !mem.M<0>, !buffer.buf<4xi32>
 // CHECK-NEXT: }
@@ -443,18 +443,18 @@ func.func @untouched(%m: !mem.M<0>) -> !mem.M<0> {
 // MATMUL-NEXT:   %m2, %b = buffer.init %m1 dense<{{\[\[}}-5.000000e-01, 0.000000e+00, 5.000000e-01, -2.500000e-01], [-2.500000e-01, 2.500000e-01, -5.000000e-01, 0.000000e+00], [0.000000e+00, 5.000000e-01, -2.500000e-01, 2.500000e-01], [2.500000e-01, -5.000000e-01, 0.000000e+00, 5.000000e-01], [5.000000e-01, -2.500000e-01, 2.500000e-01, -5.000000e-01], [-5.000000e-01, 0.000000e+00, 5.000000e-01, -2.500000e-01], [-2.500000e-01, 2.500000e-01, -5.000000e-01, 0.000000e+00], [0.000000e+00, 5.000000e-01, -2.500000e-01, 2.500000e-01{{\]\]}}> : tensor<8x4xf32>
 // MATMUL-NEXT:   %zero = arith.constant 0.000000e+00 : f32
 // MATMUL-NEXT:   [[S:%.*]], [[S_2:%.*]], [[S_3:%.*]] = gpu.auto_init %m2
-// MATMUL-NEXT:   [[CP:%.*]], [[CP_2:%.*]], [[CP_3:%.*]] = gpu.buf_alloc_copy [[S]], [[S_2]], %a : !buffer.buf<4x8xf32> -> !mem.ptr<!mem.array<4 x !mem.array<8 x f32>>, 1>
-// MATMUL-NEXT:   [[CP_4:%.*]], [[CP_5:%.*]], [[CP_6:%.*]] = gpu.buf_alloc_copy [[CP]], [[CP_2]], %b : !buffer.buf<8x4xf32> -> !mem.ptr<!mem.array<8 x !mem.array<4 x f32>>, 1>
-// MATMUL-NEXT:   [[DEV:%.*]], [[DEV_2:%.*]] = gpu.alloc.block [[CP_5]] : !mem.ptr<!mem.array<4 x !mem.array<4 x f32>>, 1>
+// MATMUL-NEXT:   [[CP:%.*]], [[CP_2:%.*]], %a_dev = gpu.buf_alloc_copy [[S]], [[S_2]], %a : !buffer.buf<4x8xf32> -> !mem.ptr<!mem.array<4 x !mem.array<8 x f32>>, 1>
+// MATMUL-NEXT:   [[CP_3:%.*]], [[CP_4:%.*]], %b_dev = gpu.buf_alloc_copy [[CP]], [[CP_2]], %b : !buffer.buf<8x4xf32> -> !mem.ptr<!mem.array<8 x !mem.array<4 x f32>>, 1>
+// MATMUL-NEXT:   [[DEV:%.*]], %c_dev = gpu.alloc.block [[CP_4]] : !mem.ptr<!mem.array<4 x !mem.array<4 x f32>>, 1>
 // MATMUL-NEXT:   [[STREAM:%.*]] = gpu.default_stream
 // MATMUL-NEXT:   [[C1_2:%.*]] = arith.constant 1 : index
 // MATMUL-NEXT:   [[C16_2:%.*]] = arith.constant 16 : index
-// MATMUL-NEXT:   [[L:%.*]], [[L_2:%.*]], [[L_3:%.*]] = gpu.launch @map_reduce_kernel_0 grid([[C1_2]], [[C16_2]]) stream([[STREAM]]) mems([[CP_4]], [[DEV]], [[S_3]]) args([[CP_3]], [[CP_6]], [[DEV_2]]) : (!mem.ptr<!mem.array<4 x !mem.array<8 x f32>>, 1>, !mem.ptr<!mem.array<8 x !mem.array<4 x f32>>, 1>, !mem.ptr<!mem.array<4 x !mem.array<4 x f32>>, 1>)
+// MATMUL-NEXT:   [[L:%.*]], [[L_2:%.*]], [[L_3:%.*]] = gpu.launch @map_reduce_kernel_0 grid([[C1_2]], [[C16_2]]) stream([[STREAM]]) mems([[CP_3]], [[DEV]], [[S_3]]) args(%a_dev, %b_dev, %c_dev) : (!mem.ptr<!mem.array<4 x !mem.array<8 x f32>>, 1>, !mem.ptr<!mem.array<8 x !mem.array<4 x f32>>, 1>, !mem.ptr<!mem.array<4 x !mem.array<4 x f32>>, 1>)
 // MATMUL-NEXT:   [[BUF:%.*]], %c = buffer.alloc [[L]] : !buffer.buf<4x4xf32>
-// MATMUL-NEXT:   [[BK:%.*]], [[BK_2:%.*]] = gpu.buf_copy_to_host [[BUF]], [[L_2]], [[DEV_2]] -> %c : !mem.ptr<!mem.array<4 x !mem.array<4 x f32>>, 1> -> !buffer.buf<4x4xf32>
-// MATMUL-NEXT:   [[FR:%.*]] = gpu.free.block [[BK_2]], [[CP_3]] : !mem.ptr<!mem.array<4 x !mem.array<8 x f32>>, 1>
-// MATMUL-NEXT:   [[FR_2:%.*]] = gpu.free.block [[FR]], [[CP_6]] : !mem.ptr<!mem.array<8 x !mem.array<4 x f32>>, 1>
-// MATMUL-NEXT:   [[FR_3:%.*]] = gpu.free.block [[FR_2]], [[DEV_2]] : !mem.ptr<!mem.array<4 x !mem.array<4 x f32>>, 1>
+// MATMUL-NEXT:   [[BK:%.*]], [[BK_2:%.*]] = gpu.buf_copy_to_host [[BUF]], [[L_2]], %c_dev -> %c : !mem.ptr<!mem.array<4 x !mem.array<4 x f32>>, 1> -> !buffer.buf<4x4xf32>
+// MATMUL-NEXT:   [[FR:%.*]] = gpu.free.block [[BK_2]], %a_dev : !mem.ptr<!mem.array<4 x !mem.array<8 x f32>>, 1>
+// MATMUL-NEXT:   [[FR_2:%.*]] = gpu.free.block [[FR]], %b_dev : !mem.ptr<!mem.array<8 x !mem.array<4 x f32>>, 1>
+// MATMUL-NEXT:   [[FR_3:%.*]] = gpu.free.block [[FR_2]], %c_dev : !mem.ptr<!mem.array<4 x !mem.array<4 x f32>>, 1>
 // MATMUL-NEXT:   %m3 = gpu.auto_deinit [[BK]], [[FR_3]], [[L_3]]
 // MATMUL-NEXT:   %m4 = buffer.print %m3, %c : !buffer.buf<4x4xf32>
 // MATMUL-NEXT:   func.return %m4 : !mem.M<0>
@@ -506,20 +506,20 @@ func.func @untouched(%m: !mem.M<0>) -> !mem.M<0> {
 // BIAS-RELU-NEXT:   %m3, %bias = buffer.init %m2 dense<[-3, 2, 0, 1]> : tensor<4xi32>
 // BIAS-RELU-NEXT:   %zero = arith.constant 0 : i32
 // BIAS-RELU-NEXT:   [[S:%.*]], [[S_2:%.*]], [[S_3:%.*]] = gpu.auto_init %m3
-// BIAS-RELU-NEXT:   [[CP:%.*]], [[CP_2:%.*]], [[CP_3:%.*]] = gpu.buf_alloc_copy [[S]], [[S_2]], %x : !buffer.buf<2x3xi32> -> !mem.ptr<!mem.array<2 x !mem.array<3 x i32>>, 1>
-// BIAS-RELU-NEXT:   [[CP_4:%.*]], [[CP_5:%.*]], [[CP_6:%.*]] = gpu.buf_alloc_copy [[CP]], [[CP_2]], %w : !buffer.buf<3x4xi32> -> !mem.ptr<!mem.array<3 x !mem.array<4 x i32>>, 1>
-// BIAS-RELU-NEXT:   [[CP_7:%.*]], [[CP_8:%.*]], [[CP_9:%.*]] = gpu.buf_alloc_copy [[CP_4]], [[CP_5]], %bias : !buffer.buf<4xi32> -> !mem.ptr<!mem.array<4 x i32>, 1>
-// BIAS-RELU-NEXT:   [[DEV:%.*]], [[DEV_2:%.*]] = gpu.alloc.block [[CP_8]] : !mem.ptr<!mem.array<2 x !mem.array<4 x i32>>, 1>
+// BIAS-RELU-NEXT:   [[CP:%.*]], [[CP_2:%.*]], %x_dev = gpu.buf_alloc_copy [[S]], [[S_2]], %x : !buffer.buf<2x3xi32> -> !mem.ptr<!mem.array<2 x !mem.array<3 x i32>>, 1>
+// BIAS-RELU-NEXT:   [[CP_3:%.*]], [[CP_4:%.*]], %w_dev = gpu.buf_alloc_copy [[CP]], [[CP_2]], %w : !buffer.buf<3x4xi32> -> !mem.ptr<!mem.array<3 x !mem.array<4 x i32>>, 1>
+// BIAS-RELU-NEXT:   [[CP_5:%.*]], [[CP_6:%.*]], %bias_dev = gpu.buf_alloc_copy [[CP_3]], [[CP_4]], %bias : !buffer.buf<4xi32> -> !mem.ptr<!mem.array<4 x i32>, 1>
+// BIAS-RELU-NEXT:   [[DEV:%.*]], %y_dev = gpu.alloc.block [[CP_6]] : !mem.ptr<!mem.array<2 x !mem.array<4 x i32>>, 1>
 // BIAS-RELU-NEXT:   [[STREAM:%.*]] = gpu.default_stream
 // BIAS-RELU-NEXT:   [[C1_2:%.*]] = arith.constant 1 : index
 // BIAS-RELU-NEXT:   [[C8_2:%.*]] = arith.constant 8 : index
-// BIAS-RELU-NEXT:   [[L:%.*]], [[L_2:%.*]], [[L_3:%.*]] = gpu.launch @map_reduce_kernel_0 grid([[C1_2]], [[C8_2]]) stream([[STREAM]]) mems([[CP_7]], [[DEV]], [[S_3]]) args([[CP_3]], [[CP_6]], [[CP_9]], [[DEV_2]]) : (!mem.ptr<!mem.array<2 x !mem.array<3 x i32>>, 1>, !mem.ptr<!mem.array<3 x !mem.array<4 x i32>>, 1>, !mem.ptr<!mem.array<4 x i32>, 1>, !mem.ptr<!mem.array<2 x !mem.array<4 x i32>>, 1>)
+// BIAS-RELU-NEXT:   [[L:%.*]], [[L_2:%.*]], [[L_3:%.*]] = gpu.launch @map_reduce_kernel_0 grid([[C1_2]], [[C8_2]]) stream([[STREAM]]) mems([[CP_5]], [[DEV]], [[S_3]]) args(%x_dev, %w_dev, %bias_dev, %y_dev) : (!mem.ptr<!mem.array<2 x !mem.array<3 x i32>>, 1>, !mem.ptr<!mem.array<3 x !mem.array<4 x i32>>, 1>, !mem.ptr<!mem.array<4 x i32>, 1>, !mem.ptr<!mem.array<2 x !mem.array<4 x i32>>, 1>)
 // BIAS-RELU-NEXT:   [[BUF:%.*]], %y = buffer.alloc [[L]] : !buffer.buf<2x4xi32>
-// BIAS-RELU-NEXT:   [[BK:%.*]], [[BK_2:%.*]] = gpu.buf_copy_to_host [[BUF]], [[L_2]], [[DEV_2]] -> %y : !mem.ptr<!mem.array<2 x !mem.array<4 x i32>>, 1> -> !buffer.buf<2x4xi32>
-// BIAS-RELU-NEXT:   [[FR:%.*]] = gpu.free.block [[BK_2]], [[CP_3]] : !mem.ptr<!mem.array<2 x !mem.array<3 x i32>>, 1>
-// BIAS-RELU-NEXT:   [[FR_2:%.*]] = gpu.free.block [[FR]], [[CP_6]] : !mem.ptr<!mem.array<3 x !mem.array<4 x i32>>, 1>
-// BIAS-RELU-NEXT:   [[FR_3:%.*]] = gpu.free.block [[FR_2]], [[CP_9]] : !mem.ptr<!mem.array<4 x i32>, 1>
-// BIAS-RELU-NEXT:   [[FR_4:%.*]] = gpu.free.block [[FR_3]], [[DEV_2]] : !mem.ptr<!mem.array<2 x !mem.array<4 x i32>>, 1>
+// BIAS-RELU-NEXT:   [[BK:%.*]], [[BK_2:%.*]] = gpu.buf_copy_to_host [[BUF]], [[L_2]], %y_dev -> %y : !mem.ptr<!mem.array<2 x !mem.array<4 x i32>>, 1> -> !buffer.buf<2x4xi32>
+// BIAS-RELU-NEXT:   [[FR:%.*]] = gpu.free.block [[BK_2]], %x_dev : !mem.ptr<!mem.array<2 x !mem.array<3 x i32>>, 1>
+// BIAS-RELU-NEXT:   [[FR_2:%.*]] = gpu.free.block [[FR]], %w_dev : !mem.ptr<!mem.array<3 x !mem.array<4 x i32>>, 1>
+// BIAS-RELU-NEXT:   [[FR_3:%.*]] = gpu.free.block [[FR_2]], %bias_dev : !mem.ptr<!mem.array<4 x i32>, 1>
+// BIAS-RELU-NEXT:   [[FR_4:%.*]] = gpu.free.block [[FR_3]], %y_dev : !mem.ptr<!mem.array<2 x !mem.array<4 x i32>>, 1>
 // BIAS-RELU-NEXT:   %m4 = gpu.auto_deinit [[BK]], [[FR_4]], [[L_3]]
 // BIAS-RELU-NEXT:   %m5 = buffer.print %m4, %y : !buffer.buf<2x4xi32>
 // BIAS-RELU-NEXT:   func.return %m5 : !mem.M<0>
