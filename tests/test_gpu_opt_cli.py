@@ -380,6 +380,14 @@ def test_internal_error_is_one_line_unless_debugging(tmp_path: Path):
     assert "Traceback" in debug.stderr
 
 
+def test_unsupported_target_input_is_an_error(tmp_path: Path):
+    result = run_gpu_opt(str(write(tmp_path, "good.mlir", GOOD)), "-t", "llvm")
+    assert result.returncode == 1
+    assert result.stderr == (
+        "gpu-opt: error: not supported: Conversion not implemented for op: func.func\n"
+    )
+
+
 def test_help_and_version():
     help_result = run_gpu_opt("--help")
     assert help_result.returncode == 0

@@ -8,7 +8,10 @@ Where it departs from xdsl-opt:
 - A user error (unreadable input, a parse or verifier error, a pass's `OpError`, a bad pass
   pipeline or target) is a diagnostic on stderr and exit status 1, never a Python traceback.
   Errors at an op read `file:line:col: error: message`, then the source line, a caret and the
-  op; an `OpWarning` reads the same with `warning:`.
+  op; an `OpWarning` reads the same with `warning:`. Something xDSL or a pass does not support
+  (`NotImplementedError`, e.g. `-t llvm` on `func`) is `gpu-opt: error: not supported: ...`.
+  Any other exception is a bug: one line `gpu-opt: internal error: ...` (naming the pass it
+  came from) and a hint to set `GPUIR_DEBUG=1`.
 - Every parsed op gets the location of its first token (`loc("file":line:col)`, as in MLIR;
   xDSL's parser keeps only explicit ones) once something reads locations: passes (which may
   clone ops), `--print-debuginfo`, a target other than MLIR, a diagnostic.
@@ -554,6 +557,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         first_line = (str(e).strip().splitlines() or [""])[0]
         where = f" in pass '{tool.running_pass}'" if tool and tool.running_pass else ""
+        if isinstance(e, NotImplementedError):  # e.g. `-t llvm` on ops it cannot convert
+            report(f"{PROG}: error{where}: not supported: {first_line}", e)
+            return 1
         report(f"{PROG}: internal error{where}: {type(e).__name__}: {first_line}")
         report(f"{PROG}: note: set {DEBUG_ENV}=1 to see the Python traceback")
     return 1
