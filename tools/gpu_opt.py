@@ -44,10 +44,8 @@ from functools import partial
 from io import BytesIO, StringIO
 from itertools import accumulate
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipelineCallbackType
 from xdsl.printer import Printer
 from xdsl.utils.arg_spec import parse_pipeline, parse_spec
@@ -127,24 +125,6 @@ class ParsedChunk:
         lines = self.text.split("\n")
         index = line - self.line_offset - 1
         return lines[index].removesuffix("\r") if 0 <= index < len(lines) else None
-
-
-class LocatingParser(Parser):
-    """xDSL's MLIR parser, remembering where each op starts.
-
-    xDSL's parser keeps only an explicit `loc(...)`; `ParsedChunk.set_locations` gives the other
-    ops the location of their first token, as MLIR's parser does.
-    """
-
-    def __init__(self, ctx: Context, text: str, name: str) -> None:
-        super().__init__(ctx, text, name)
-        self.op_starts: dict[Operation, int] = {}
-
-    def parse_operation(self) -> Operation:
-        start = self.pos
-        op = super().parse_operation()
-        self.op_starts[op] = start
-        return op
 
 
 class GpuOptMain(xDSLOptMain):
@@ -336,6 +316,8 @@ class GpuOptMain(xDSLOptMain):
         text = decode_utf8(chunk, name)
         if is_blank(text, name) and not self.args.no_implicit_module:
             return ParsedChunk(ModuleOp([]), name, text, chunk.line_offset, {})
+        from gpuir.tools.locating_parser import LocatingParser  # lazily: --help needs no parser
+
         parser = LocatingParser(self.ctx, text, name)
         module = parser.parse_module(not self.args.no_implicit_module)
         return ParsedChunk(module, name, text, chunk.line_offset, parser.op_starts)
