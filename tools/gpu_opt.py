@@ -64,7 +64,8 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from gpuir import __version__
 from gpuir.diagnostics import OpError, OpWarning
 from gpuir.dialects import make_context
-from gpuir.lowering import get_all_targets
+from gpuir.lowering import get_all_lowering_passes, get_all_targets
+from gpuir.lowering.llvm_ext import register_llvm_extensions
 from gpuir.passes import get_all_passes
 
 PROG = "gpu-opt"
@@ -149,10 +150,11 @@ class GpuOptMain(xDSLOptMain):
 
     def register_all_dialects(self) -> None:
         self.ctx = make_context()  # xDSL's dialects but its `gpu`, and ours
+        register_llvm_extensions(self.ctx)  # llvm ops that xDSL lacks (addrspacecast, fptosi, …)
 
     def register_all_passes(self) -> None:
         super().register_all_passes()
-        for name, factory in get_all_passes().items():
+        for name, factory in (get_all_passes() | get_all_lowering_passes()).items():
             self.register_pass(name, factory)
 
     def register_all_targets(self) -> None:
@@ -319,7 +321,11 @@ class GpuOptMain(xDSLOptMain):
         from gpuir.tools.locating_parser import LocatingParser  # lazily: --help needs no parser
 
         parser = LocatingParser(self.ctx, text, name)
-        module = parser.parse_module(not self.args.no_implicit_module)
+        try:
+            module = parser.parse_module(not self.args.no_implicit_module)
+        except VerifyException as e:  # an attribute's verifier rejected what was just parsed
+            at = parser.pos
+            raise ParseError(Span(at, at, parser.lexer.input), str(e)) from e
         return ParsedChunk(module, name, text, chunk.line_offset, parser.op_starts)
 
     def frontend_from_extension(self) -> str:
