@@ -637,11 +637,22 @@ class LaunchOp(IRDLOperation):
             raise VerifyException(
                 f"'{self.name}' names the kernel {self.kernel}, which does not exist"
             )
+        if kernel.name == "llvm.func":  # lowered by device-to-llvm: params = the launch's args
+            self._verify_lowered_signature(kernel)
+            return
         if not isinstance(kernel, FuncOp):
             raise VerifyException(
                 f"'{self.name}' expects {self.kernel} to be a func.func, found {kernel.name}"
             )
         self._verify_signature(kernel)
+
+    def _verify_lowered_signature(self, kernel: Operation) -> None:
+        inputs = kernel.properties["function_type"].inputs.data  # pyright: ignore
+        if len(inputs) != len(self.args):
+            raise VerifyException(
+                f"'{self.name}' of {self.kernel}: the lowered kernel takes {len(inputs)} "
+                f"parameters, the launch passes {len(self.args)} arguments"
+            )
 
     def _verify_signature(self, kernel: FuncOp) -> None:
         inputs = kernel.function_type.inputs.data

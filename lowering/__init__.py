@@ -1,11 +1,48 @@
-"""gpuir's lowerings: IR → text for other tools; `get_all_targets()` is the registry of gpu-opt's
-`-t` targets.
+"""gpuir's lowerings: the device module to the llvm dialect, LLVM IR and PTX; IR → text for
+other tools. `get_all_targets()` is the registry of gpu-opt's `-t` targets and
+`get_all_lowering_passes()` the registry of the lowering passes gpu-opt's `-p` knows.
 
-Each entry imports its target on first use, so that gpu-opt starts fast.
+Each entry imports its module on first use, so that gpu-opt starts fast (llvmlite is imported
+only by the translation and the PTX back end).
+
+The stages, each printable (Triton-style named stages):
+
+| stage | how to print it |
+| --- | --- |
+| gpuir IR, split into `@host` / `@device` | `gpu-opt FILE -p gpu-pipeline` |
+| llvm dialect | `gpu-opt FILE -p gpu-pipeline,device-to-llvm` (stage by stage: the passes of `DEVICE_TO_LLVM` in `device_to_llvm.py`) |
+| LLVM IR (NVPTX) | `gpu-opt FILE -t llvm` (`-t llvm{opt=3}`: after LLVM's optimizer) |
+| PTX | `gpu-opt FILE -t ptx` (`-t ptx{sm=90 ptx=8.0 opt=3 fast-math=true}`) |
+| cubin | `gpuir.lowering.ptxas.assemble(ptx, sm)` (needs `ptxas`) |
+
+`-t llvm` and `-t ptx` take any of the first two stages: a module that is not split yet goes
+through `gpu-pipeline` first, a device module that is not lowered yet through `device-to-llvm`.
+
+Kernel ABI (what a runtime relies on to launch a kernel of the PTX):
+
+- every kernel of the device module (a `func.func` marked `gpu.kernel`, i.e. one that a
+  `gpu.launch` names) is a PTX entry (`.visible .entry`) of the same name, returning nothing;
+- its parameters are the launch's `args`, in order, with their lowered types: `index` → `i64`
+  (`.u64`), `iN`/`f16`/`f32`/`f64` as they are, `!mem.ptr<T, a>` → `ptr addrspace(a)` (a 64-bit
+  address: for space 1 the device pointer that `cuMemAlloc` returns). There is no parameter
+  for the memory tokens, for `group_id` / `item_id` (read from `%ctaid.x` / `%tid.x`) or for
+  the shared-memory pointer `smem`;
+- the grid is 1-D: `n_groups` blocks (`gridDim.x`) of `n_items` threads (`blockDim.x`);
+- dynamic shared memory: a kernel that takes `smem` finds it at the start of the launch's
+  dynamic shared memory (`@__dynamic_smem`, `.extern .shared .align 16`); the launch passes
+  `sharedMemBytes` = the size of the launch's `smem` type: `sizeof(T)` for a static type,
+  `extent * sizeof(element)` for `!mem.array<? x element>` (sizes as NVPTX lays them out:
+  `i8` 1, `i16`/`f16` 2, `i32`/`f32` 4, `i64`/`f64`/`index`/pointers 8, `array<N x T>` N·sizeof(T));
+- static shared memory (`mem.slot` / `mem.mslot` in space 3) is in the PTX (`.shared`
+  globals), not the launch's business; local memory (space 5) is the thread's stack;
+- device-side `mem.alloc` / `mem.malloc` / `mem.free` in space 1 call CUDA's device `malloc` /
+  `free`, whose heap the runtime may size with `cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, …)`;
+- math functions come from CUDA's libdevice, linked into the PTX (nothing to load at run time).
 """
 
 from collections.abc import Callable
 
+from xdsl.passes import ModulePass
 from xdsl.utils.target import Target
 
 
@@ -15,8 +52,91 @@ def get_dot() -> type[Target]:
     return DotTarget
 
 
+def get_llvm() -> type[Target]:
+    from gpuir.lowering.targets import LlvmTarget
+
+    return LlvmTarget
+
+
+def get_ptx() -> type[Target]:
+    from gpuir.lowering.targets import PtxTarget
+
+    return PtxTarget
+
+
 def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
     """Our targets by `-t` name; each value imports and returns the target class."""
     return {
         "dot": get_dot,
+        "llvm": get_llvm,
+        "ptx": get_ptx,
+    }
+
+
+def get_convert_scf_while_to_cf() -> type[ModulePass]:
+    from gpuir.lowering.scf_while_to_cf import ConvertScfWhileToCfPass
+
+    return ConvertScfWhileToCfPass
+
+
+def get_convert_gpu_to_nvvm() -> type[ModulePass]:
+    from gpuir.lowering.gpu_to_nvvm import ConvertGpuToNvvmPass
+
+    return ConvertGpuToNvvmPass
+
+
+def get_convert_mem_to_llvm() -> type[ModulePass]:
+    from gpuir.lowering.mem_to_llvm import ConvertMemToLlvmPass
+
+    return ConvertMemToLlvmPass
+
+
+def get_erase_mem_tokens() -> type[ModulePass]:
+    from gpuir.lowering.erase_mem_tokens import EraseMemTokensPass
+
+    return EraseMemTokensPass
+
+
+def get_convert_arith_to_llvm() -> type[ModulePass]:
+    from gpuir.lowering.arith_to_llvm import ConvertArithToLlvmPass
+
+    return ConvertArithToLlvmPass
+
+
+def get_convert_math_to_llvm() -> type[ModulePass]:
+    from gpuir.lowering.math_to_llvm import ConvertMathToLlvmPass
+
+    return ConvertMathToLlvmPass
+
+
+def get_convert_cf_to_llvm() -> type[ModulePass]:
+    from gpuir.lowering.cf_to_llvm import ConvertCfToLlvmPass
+
+    return ConvertCfToLlvmPass
+
+
+def get_convert_func_to_llvm() -> type[ModulePass]:
+    from gpuir.lowering.func_to_llvm import ConvertFuncToLlvmPass
+
+    return ConvertFuncToLlvmPass
+
+
+def get_device_to_llvm() -> type[ModulePass]:
+    from gpuir.lowering.device_to_llvm import DeviceToLlvmPass
+
+    return DeviceToLlvmPass
+
+
+def get_all_lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """The lowering passes by CLI name; each value imports and returns the pass class."""
+    return {
+        "convert-scf-while-to-cf": get_convert_scf_while_to_cf,
+        "convert-gpu-to-nvvm": get_convert_gpu_to_nvvm,
+        "convert-mem-to-llvm": get_convert_mem_to_llvm,
+        "erase-mem-tokens": get_erase_mem_tokens,
+        "convert-arith-to-llvm": get_convert_arith_to_llvm,
+        "convert-math-to-llvm": get_convert_math_to_llvm,
+        "convert-cf-to-llvm": get_convert_cf_to_llvm,
+        "convert-func-to-llvm": get_convert_func_to_llvm,
+        "device-to-llvm": get_device_to_llvm,
     }

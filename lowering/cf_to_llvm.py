@@ -1,0 +1,128 @@
+"""`convert-cf-to-llvm`: `cf` branches of device code to `llvm.br` / `llvm.cond_br`.
+
+The arguments of every non-entry block take their llvm types (`index` → `i64`, …; a cast back
+serves the users that are not converted yet). `cf.switch` becomes a chain of `llvm.icmp eq` and
+`llvm.cond_br` (xDSL's llvm dialect has no `llvm.switch`; LLVM turns the chain back into a
+switch where that pays). `cf.assert` is not lowered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import cf, llvm
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnrealizedConversionCastOp, i64
+from xdsl.ir import Block, Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
+
+from gpuir.diagnostics import OpError
+from gpuir.lowering.conversion import all_to_llvm, constant, device_modules, llvm_type, to_llvm
+
+
+def convert_block_arguments(block: Block) -> None:
+    """Give the block's arguments their llvm types; cast back for their current users."""
+    b = Builder(InsertPoint.at_start(block))
+    for arg in block.args:
+        new_type = llvm_type(arg.type)
+        if new_type is None:
+            user = block.first_op or block.parent_op()
+            assert user is not None
+            raise OpError(user, f"a block argument of type {arg.type} has no LLVM equivalent")
+        if new_type == arg.type:
+            continue
+        old_type = arg.type
+        new_arg = Rewriter.replace_value_with_new_type(arg, new_type)
+        cast = b.insert(UnrealizedConversionCastOp.get([new_arg], [old_type]))
+        new_arg.replace_uses_with_if(cast.results[0], lambda use, c=cast: use.operation is not c)
+
+
+class BranchLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cf.BranchOp, rewriter: PatternRewriter):
+        args = all_to_llvm(rewriter, op.arguments, op)
+        rewriter.replace_op(op, llvm.BrOp(op.successor, *args))
+
+
+class CondBranchLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cf.ConditionalBranchOp, rewriter: PatternRewriter):
+        then_args = all_to_llvm(rewriter, op.then_arguments, op)
+        else_args = all_to_llvm(rewriter, op.else_arguments, op)
+        rewriter.replace_op(
+            op, llvm.CondBrOp(op.cond, op.then_block, then_args, op.else_block, else_args)
+        )
+
+
+class SwitchLowering(RewritePattern):
+    """`cf.switch` as a chain of compares, one block per case after the first."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cf.SwitchOp, rewriter: PatternRewriter):
+        flag = to_llvm(rewriter, op.flag, op)
+        default_args = all_to_llvm(rewriter, op.default_operands, op)
+        values = op.case_values.get_values() if op.case_values is not None else ()
+        cases = [
+            (value, block, all_to_llvm(rewriter, operands, op))
+            for value, block, operands in zip(values, op.case_blocks, op.case_operand, strict=True)
+        ]
+        if not cases:
+            rewriter.replace_op(op, llvm.BrOp(op.default_block, *default_args))
+            return
+        current = op.parent_block()
+        assert current is not None
+        b = Builder(InsertPoint.before(op))
+        new_ops: list[Operation] = []
+        for i, (value, dest, args) in enumerate(cases):
+            last = i == len(cases) - 1
+            if last:
+                other, other_args = op.default_block, default_args
+            else:
+                other, other_args = Block(), []
+                Rewriter.insert_block(other, BlockInsertPoint.after(current))
+            equal = b.insert(
+                llvm.ICmpOp(flag, constant(b, value, flag.type), IntegerAttr(0, i64))
+            ).res
+            branch = llvm.CondBrOp(equal, dest, args, other, other_args)
+            if i == 0:
+                new_ops.append(branch)
+            else:
+                b.insert(branch)
+            current = other
+            b = Builder(InsertPoint.at_end(other))
+        rewriter.replace_op(op, new_ops)
+
+
+class AssertRejection(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cf.AssertOp, rewriter: PatternRewriter):
+        raise OpError(op, f"'{op.name}' is not lowered for the device")
+
+
+@dataclass(frozen=True)
+class ConvertCfToLlvmPass(ModulePass):
+    """`cf` branches to `llvm` branches; block arguments to llvm types."""
+
+    name = "convert-cf-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for module in device_modules(op, self.name):
+            for inner in module.walk():
+                for region in inner.regions:
+                    for block in list(region.blocks)[1:]:
+                        convert_block_arguments(block)
+            PatternRewriteWalker(
+                GreedyRewritePatternApplier(
+                    [BranchLowering(), CondBranchLowering(), SwitchLowering(), AssertRejection()]
+                ),
+                apply_recursively=False,
+            ).rewrite_module(module)

@@ -1,0 +1,202 @@
+"""What the device-to-LLVM passes share: the device modules, the type conversion and the casts.
+
+The passes convert one dialect each, in the style of MLIR's `convert-*-to-llvm`: an op whose
+operands or results change type is rebuilt on converted values, and
+`builtin.unrealized_conversion_cast` bridges to the ops that are not converted yet (those casts
+come in pairs and `reconcile-unrealized-casts` removes them at the end). So the IR between any
+two passes is valid and can be printed.
+
+Types (`llvm_type`):
+
+| gpuir | llvm dialect |
+| --- | --- |
+| `index` | `i64` |
+| `iN`, `f16`, `f32`, `f64` | the same |
+| `!mem.ptr<T, a>` | `!llvm.ptr<a>` (`!llvm.ptr` for `a = 0`, the generic space) |
+| `!mem.array<N x T>` (a pointee) | `!llvm.array<N x T'>` |
+| `!mem.M<a>` | none: `erase-mem-tokens` removes the tokens |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.builder import Builder
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    NoneAttr,
+    UnrealizedConversionCastOp,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
+
+from gpuir.diagnostics import OpError
+from gpuir.dialects.mem import ArrayType, PtrType
+
+DEVICE_ATTR = "gpu.device"
+"""The unit attribute of the device module that `split-apply` makes."""
+KERNEL_ATTR = "gpu.kernel"
+"""The unit attribute of a kernel function (`func.func` before, `llvm.func` after lowering)."""
+NVVM_KERNEL_ATTR = "nvvm.kernel"
+"""The kernel marker on an `llvm.func`, as MLIR's `convert-gpu-to-nvvm` sets it; the
+translation to LLVM IR gives such a function the `ptx_kernel` calling convention."""
+
+FLOAT_TYPES = (Float16Type, Float32Type, Float64Type)
+
+
+def device_modules(op: ModuleOp, pass_name: str) -> list[ModuleOp]:
+    """The device modules to lower: `op` itself when it is one, otherwise the modules with
+    the `gpu.device` attribute directly inside it. None is an error."""
+    if DEVICE_ATTR in op.attributes:
+        return [op]
+    found = [m for m in op.ops if isinstance(m, ModuleOp) and DEVICE_ATTR in m.attributes]
+    if not found:
+        raise OpError(
+            op,
+            f"{pass_name}: found no device module (a builtin.module with the {DEVICE_ATTR} "
+            "attribute); run split-apply (or gpu-pipeline) first",
+        )
+    return found
+
+
+def ptr_type(space: int) -> llvm.LLVMPointerType:
+    """`!llvm.ptr<space>`; the generic space 0 prints as `!llvm.ptr`, as in MLIR."""
+    return llvm.LLVMPointerType(NoneAttr() if space == 0 else IntAttr(space))
+
+
+def ptr_space(ptr: llvm.LLVMPointerType) -> int:
+    return ptr.addr_space.data if isinstance(ptr.addr_space, IntAttr) else 0
+
+
+def llvm_type(t: Attribute) -> Attribute | None:
+    """The llvm dialect type of a gpuir type; None when there is none (tokens, streams, …)."""
+    if isinstance(t, IndexType):
+        return i64
+    if isinstance(t, IntegerType | Float16Type | Float32Type | Float64Type | BFloat16Type):
+        return t
+    if isinstance(t, PtrType):
+        return ptr_type(t.space.data)
+    if isinstance(t, ArrayType):
+        element = llvm_type(t.element_type)
+        if t.is_dynamic or element is None:
+            return None
+        return llvm.LLVMArrayType(t.size.data, element)
+    if isinstance(t, llvm.LLVMPointerType | llvm.LLVMArrayType | llvm.LLVMStructType):
+        return t
+    return None
+
+
+def is_legal(t: Attribute) -> bool:
+    """Whether values of type `t` can appear in lowered code as they are."""
+    return llvm_type(t) == t
+
+
+def element_type(pointee: Attribute, op: Operation) -> Attribute:
+    """The llvm type of what a `!mem.ptr<pointee, a>` points to (for an array: of its
+    elements, which is what loads, stores and GEPs see)."""
+    if isinstance(pointee, ArrayType):
+        pointee = pointee.element_type
+    converted = llvm_type(pointee)
+    if converted is None:
+        raise OpError(op, f"'{op.name}': the type {pointee} has no LLVM equivalent")
+    return converted
+
+
+def to_llvm(b: Builder, value: SSAValue, op: Operation) -> SSAValue:
+    """`value` as a value of its llvm type: itself when its type is legal, else the input of
+    the cast that made it, else a new `unrealized_conversion_cast`."""
+    target = llvm_type(value.type)
+    if target is None:
+        raise OpError(op, f"'{op.name}': a value of type {value.type} has no LLVM equivalent")
+    if target == value.type:
+        return value
+    owner = value.owner
+    if (
+        isinstance(owner, UnrealizedConversionCastOp)
+        and len(owner.inputs) == 1
+        and owner.inputs[0].type == target
+    ):
+        return owner.inputs[0]
+    return b.insert(UnrealizedConversionCastOp.get([value], [target])).results[0]
+
+
+def all_to_llvm(b: Builder, values: Sequence[SSAValue], op: Operation) -> list[SSAValue]:
+    return [to_llvm(b, v, op) for v in values]
+
+
+def from_llvm(b: Builder, value: SSAValue, old_type: Attribute) -> SSAValue:
+    """A lowered value as a value of the type its users still expect."""
+    if value.type == old_type:
+        return value
+    return b.insert(UnrealizedConversionCastOp.get([value], [old_type])).results[0]
+
+
+def constant(b: Builder, value: int, type_: Attribute = i64) -> SSAValue:
+    """An `llvm.mlir.constant` of an integer type."""
+    return b.insert(llvm.ConstantOp(IntegerAttr(value, type_), type_)).result
+
+
+def size_and_align(t: Attribute, op: Operation) -> tuple[int, int]:
+    """Bytes and alignment of a `t` in memory, as NVPTX's data layout has them."""
+    if isinstance(t, IndexType | PtrType | llvm.LLVMPointerType):
+        return 8, 8
+    if isinstance(t, IntegerType):
+        size = 1
+        while size * 8 < t.width.data:
+            size *= 2
+        return size, min(size, 16)
+    if isinstance(t, Float16Type | BFloat16Type):
+        return 2, 2
+    if isinstance(t, Float32Type):
+        return 4, 4
+    if isinstance(t, Float64Type):
+        return 8, 8
+    if isinstance(t, ArrayType | llvm.LLVMArrayType) and not (
+        isinstance(t, ArrayType) and t.is_dynamic
+    ):
+        inner = t.element_type if isinstance(t, ArrayType) else t.type
+        size, align = size_and_align(inner, op)
+        return t.size.data * size, align
+    raise OpError(op, f"'{op.name}': the size of {t} is not known")
+
+
+def declare_function(
+    module: ModuleOp,
+    name: str,
+    inputs: Sequence[Attribute],
+    output: Attribute | None,
+    op: Operation,
+) -> None:
+    """Declare the external `llvm.func @name` in `module` unless it is there already (with the
+    same type; another type is an error at `op`)."""
+    function_type = llvm.LLVMFunctionType(inputs, output)
+    existing = SymbolTable.lookup_symbol(module, name)
+    if existing is None:
+        declaration = llvm.FuncOp(name, function_type, linkage=llvm.LinkageAttr("external"))
+        Rewriter.insert_op(declaration, InsertPoint.at_start(module.body.block))
+        return
+    if not isinstance(existing, llvm.FuncOp) or existing.function_type != function_type:
+        raise OpError(
+            op,
+            f"'{op.name}' needs @{name} to be the function {function_type}, "
+            f"but the module defines @{name} otherwise",
+        )
+
+
+def parent_module(op: Operation) -> ModuleOp:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, ModuleOp):
+        parent = parent.parent_op()
+    assert parent is not None
+    return parent

@@ -1,0 +1,84 @@
+"""`device-to-llvm`: the device module, from gpuir's IR to the llvm dialect, as one list of stages.
+
+`DEVICE_TO_LLVM` is the list; each stage runs on the device modules only (the module itself
+when it has the `gpu.device` attribute, else the `@device` module that `split-apply` made), so
+the host module is left alone. Every stage is a pass of its own that `gpu-opt -p` can run, and
+the IR between two stages is valid; `--print-between-passes` does not see inside this pipeline,
+so to watch the stages run them one by one (`-p convert-gpu-to-nvvm,convert-mem-to-llvm,…`).
+
+At the end every op of the device module must be an `llvm` op: the first that is not is an
+error at that op, so the translation to LLVM IR (`gpuir.lowering.llvm_ir`) only ever sees IR it
+can emit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+from gpuir.diagnostics import OpError
+from gpuir.lowering.conversion import device_modules
+
+DEVICE_TO_LLVM: tuple[str, ...] = (
+    "expand-gpu-composites",  # gpu.synced_scope → barriers around its region
+    "convert-scf-while-to-cf",  # scf.while → blocks and branches
+    "convert-scf-to-cf",  # scf.for, scf.if, scf.index_switch → blocks and branches (xDSL)
+    "convert-gpu-to-nvvm",  # kernel ids and smem from NVVM; gpu.sync_work_items → barrier
+    "convert-mem-to-llvm",  # mem ops → loads, stores, GEPs, globals, allocas, malloc/free
+    "erase-mem-tokens",  # !mem.M values vanish
+    "convert-arith-to-llvm",  # arith → llvm (index is i64)
+    "convert-math-to-llvm",  # math → intrinsics and libdevice calls
+    "convert-cf-to-llvm",  # cf → llvm branches
+    "convert-func-to-llvm",  # func → llvm.func (kernels marked nvvm.kernel)
+    "reconcile-unrealized-casts",  # the casts between stages cancel out (xDSL)
+)
+
+
+def stage_passes() -> dict[str, type[ModulePass]]:
+    """The stages' pass classes: xDSL's, gpuir's and the lowerings'."""
+    from xdsl.transforms import get_all_passes as xdsl_passes
+
+    from gpuir.lowering import get_all_lowering_passes
+    from gpuir.passes import get_all_passes
+
+    factories = xdsl_passes() | get_all_passes() | get_all_lowering_passes()
+    return {name: factories[name]() for name in DEVICE_TO_LLVM}
+
+
+def check_lowered(module: ModuleOp) -> None:
+    """Every op of `module` is an `llvm` op; the first one that is not is an error."""
+    for op in module.walk():
+        if op is module or op.name.startswith("llvm."):
+            continue
+        raise OpError(op, not_lowered_message(op))
+
+
+def not_lowered_message(op: Operation) -> str:
+    if isinstance(op, UnrealizedConversionCastOp):
+        users = [use.operation.name for result in op.results for use in result.uses]
+        source = op.inputs[0].owner
+        made_by = f" made by '{source.name}'" if isinstance(source, Operation) else ""
+        return (
+            f"device-to-llvm: a value of type {op.inputs[0].type}{made_by} is still used as "
+            f"{op.results[0].type} by {', '.join(repr(u) for u in users) or 'nothing'}: "
+            "a conversion is missing"
+        )
+    return f"'{op.name}' is not lowered to the llvm dialect: device-to-llvm has no lowering for it"
+
+
+@dataclass(frozen=True)
+class DeviceToLlvmPass(ModulePass):
+    """Run the stages of `DEVICE_TO_LLVM` on the device modules, then check the result."""
+
+    name = "device-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        stages = stage_passes()
+        for module in device_modules(op, self.name):
+            for name in DEVICE_TO_LLVM:
+                stages[name]().apply(ctx, module)
+            check_lowered(module)

@@ -1,0 +1,146 @@
+"""`convert-func-to-llvm`: `func.func`/`call`/`return` of device code to `llvm.func`/`call`/`return`.
+
+Signatures take llvm types (`index` → `i64`, `!mem.ptr<T, a>` → `!llvm.ptr<a>`); a function
+with several results returns a literal struct of them (packed with `llvm.insertvalue`, unpacked
+at each call with `llvm.extractvalue`), one result is returned as is, none is `void`.
+
+Linkage: kernels and declarations are `external`; every other function with a body is
+`internal` (device code is a closed world: `split-apply` put every device function in this
+module, so LLVM may inline and drop them). A kernel keeps `gpu.kernel` and gets `nvvm.kernel`,
+which the translation to LLVM IR turns into the `ptx_kernel` calling convention.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import func, llvm
+from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, UnitAttr, i64
+from xdsl.ir import Attribute, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from gpuir.diagnostics import OpError
+from gpuir.lowering.cf_to_llvm import convert_block_arguments
+from gpuir.lowering.conversion import (
+    KERNEL_ATTR,
+    NVVM_KERNEL_ATTR,
+    all_to_llvm,
+    device_modules,
+    from_llvm,
+    llvm_type,
+)
+
+
+def result_type(op: func.FuncOp | func.CallOp, types: tuple[Attribute, ...]) -> Attribute:
+    """`void`, the one result's llvm type, or a struct of the results' llvm types."""
+    converted = [llvm_type(t) for t in types]
+    for original, new in zip(types, converted, strict=True):
+        if new is None:
+            raise OpError(op, f"'{op.name}': a result of type {original} has no LLVM equivalent")
+    if not converted:
+        return llvm.LLVMVoidType()
+    if len(converted) == 1:
+        return converted[0]  # type: ignore[return-value]
+    return llvm.LLVMStructType.from_type_list(converted)  # type: ignore[arg-type]
+
+
+def convert_function(function: func.FuncOp) -> None:
+    inputs = []
+    for t in function.function_type.inputs.data:
+        new = llvm_type(t)
+        if new is None:
+            raise OpError(
+                function,
+                f"@{function.sym_name.data} takes a parameter of type {t}, which has no LLVM "
+                "equivalent",
+            )
+        inputs.append(new)
+    output = result_type(function, function.function_type.outputs.data)
+    kernel = KERNEL_ATTR in function.attributes
+    linkage = "external" if kernel or function.is_declaration else "internal"
+    body = Rewriter.move_region_contents_to_new_regions(function.body)
+    new = llvm.FuncOp(
+        function.sym_name,
+        llvm.LLVMFunctionType(inputs, output),
+        linkage=llvm.LinkageAttr(linkage),
+        body=body,
+    )
+    new.attributes |= {k: v for k, v in function.attributes.items() if k not in ("sym_visibility",)}
+    if kernel:
+        new.attributes[NVVM_KERNEL_ATTR] = UnitAttr()
+    if new.body.blocks:
+        convert_block_arguments(new.body.blocks[0])
+    Rewriter.replace_op(function, new)
+
+
+class CallLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: func.CallOp, rewriter: PatternRewriter):
+        args = all_to_llvm(rewriter, op.arguments, op)
+        returned = result_type(op, tuple(op.result_types))
+        call = rewriter.insert(
+            llvm.CallOp(
+                op.callee,
+                *args,
+                return_type=None if isinstance(returned, llvm.LLVMVoidType) else returned,
+            )
+        )
+        if len(op.results) <= 1:
+            values = [call.returned] if call.returned is not None else []
+        else:
+            assert call.returned is not None
+            values = [
+                rewriter.insert(
+                    llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), call.returned, t)
+                ).results[0]
+                for i, t in enumerate(returned.types.data)  # type: ignore[union-attr]
+            ]
+        rewriter.replace_op(
+            op,
+            [],
+            [from_llvm(rewriter, v, r.type) for v, r in zip(values, op.results, strict=True)],
+        )
+
+
+def pack(b: Builder, values: list[SSAValue]) -> SSAValue:
+    struct = llvm.LLVMStructType.from_type_list([v.type for v in values])
+    packed = b.insert(llvm.UndefOp(struct)).res
+    for i, value in enumerate(values):
+        position = DenseArrayBase.from_list(i64, [i])
+        packed = b.insert(llvm.InsertValueOp(position, packed, value)).res
+    return packed
+
+
+class ReturnLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: func.ReturnOp, rewriter: PatternRewriter):
+        values = all_to_llvm(rewriter, op.arguments, op)
+        if len(values) > 1:
+            values = [pack(Builder(InsertPoint.before(op)), values)]
+        rewriter.replace_op(op, llvm.ReturnOp(values[0] if values else None))
+
+
+@dataclass(frozen=True)
+class ConvertFuncToLlvmPass(ModulePass):
+    """`func` functions, calls and returns to their llvm dialect forms."""
+
+    name = "convert-func-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for module in device_modules(op, self.name):
+            for function in [f for f in module.ops if isinstance(f, func.FuncOp)]:
+                convert_function(function)
+            PatternRewriteWalker(
+                GreedyRewritePatternApplier([CallLowering(), ReturnLowering()]),
+                apply_recursively=False,
+            ).rewrite_module(module)

@@ -1,0 +1,172 @@
+"""`convert-gpu-to-nvvm`: the device `gpu` ops and the kernel ABI, in NVVM terms (as MLIR's
+pass of that name, on gpuir's kernels).
+
+In each device module (see `gpuir.lowering` for the kernel ABI):
+
+- a kernel (a `func.func` marked `gpu.kernel`) loses its `group_id` and `item_id` parameters:
+  their uses read `llvm.nvvm.read.ptx.sreg.ctaid.x` / `llvm.nvvm.read.ptx.sreg.tid.x`
+  (`llvm.call_intrinsic`, an `i32` zero-extended to the `i64` that `index` becomes);
+- its dynamic shared-memory parameter (`smem`), where it has one, becomes the address of
+  `@__dynamic_smem`, an external `addrspace(3)` array that the launch sizes (one for the whole
+  module, as every kernel's dynamic shared memory starts at the same place);
+- `gpu.sync_work_items` becomes `llvm.nvvm.barrier.cta.sync.aligned.all(0)` (PTX `bar.sync 0`);
+  its tokens pass through;
+- `gpu.workgroup_reduce` / `gpu.workgroup_scan` are an error: they are not lowered yet.
+
+The kernels keep `gpu.kernel`; `convert-func-to-llvm` turns it into `nvvm.kernel`. A kernel
+called from device code is an error: its parameters are not those of a function any more.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import IndexType, ModuleOp, UnitAttr, i8, i32, i64
+from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.ir import BlockArgument, Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
+
+from gpuir.diagnostics import OpError
+from gpuir.dialects import gpu
+from gpuir.dialects.gpu import KERNEL_TOKENS
+from gpuir.dialects.mem import SHARED, PtrType
+from gpuir.lowering.conversion import (
+    KERNEL_ATTR,
+    constant,
+    device_modules,
+    from_llvm,
+    ptr_type,
+)
+
+SMEM_GLOBAL = "__dynamic_smem"
+SMEM_ALIGN = 16
+BARRIER = "llvm.nvvm.barrier.cta.sync.aligned.all"
+GROUP_ID = "llvm.nvvm.read.ptx.sreg.ctaid.x"
+ITEM_ID = "llvm.nvvm.read.ptx.sreg.tid.x"
+COMPOSITES = (gpu.SyncedScopeOp, gpu.WithStreamsOp, gpu.AllocCopyBlockOp, gpu.AllocCopyAsynOp)
+
+
+class SyncWorkItemsToBarrier(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: gpu.SyncWorkItemsOp, rewriter: PatternRewriter):
+        zero = constant(rewriter, 0, i32)
+        rewriter.insert(llvm.CallIntrinsicOp(BARRIER, [zero], []))
+        rewriter.replace_op(op, [], [op.m1, op.m3])
+
+
+def reject_unlowerable(module: ModuleOp) -> None:
+    for op in module.walk():
+        if isinstance(op, gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp):
+            raise OpError(
+                op,
+                f"'{op.name}' is not lowered yet: the NVPTX lowering of the work-group "
+                "collectives comes with a later issue",
+            )
+        if isinstance(op, COMPOSITES):
+            raise OpError(op, f"'{op.name}' is a composite: run expand-gpu-composites first")
+        if op.dialect_name() == "gpu" and not isinstance(op, gpu.SyncWorkItemsOp | gpu.YieldOp):
+            raise OpError(op, f"'{op.name}' is host code; it cannot be lowered for the device")
+
+
+def kernel_takes_smem(kernel: FuncOp) -> bool:
+    inputs = kernel.function_type.inputs.data
+    return len(inputs) > 6 and isinstance(inputs[6], PtrType) and inputs[6].space.data == SHARED
+
+
+def check_kernel(kernel: FuncOp, module: ModuleOp) -> None:
+    inputs = kernel.function_type.inputs.data
+    outputs = kernel.function_type.outputs.data
+    prefix = (*KERNEL_TOKENS, IndexType(), IndexType())
+    if inputs[:6] != prefix or outputs != KERNEL_TOKENS:
+        raise OpError(
+            kernel,
+            f"the kernel @{kernel.sym_name.data} must take "
+            f"({', '.join(map(str, prefix))}, …) and return "
+            f"({', '.join(map(str, KERNEL_TOKENS))}), found {kernel.function_type}",
+        )
+    if kernel.is_declaration:
+        raise OpError(kernel, f"the kernel @{kernel.sym_name.data} has no body")
+    for op in module.walk():
+        if isinstance(op, CallOp) and op.callee.root_reference == kernel.sym_name:
+            raise OpError(
+                op,
+                f"'{op.name}' calls the kernel @{kernel.sym_name.data}; a kernel can only be "
+                "launched",
+            )
+
+
+def read_sreg(b: Builder, intrinsic: str, arg: BlockArgument) -> None:
+    """Replace the uses of the id parameter `arg` by a read of the special register."""
+    if not arg.uses:
+        return
+    read = b.insert(llvm.CallIntrinsicOp(intrinsic, [], [i32]))
+    wide = b.insert(llvm.ZExtOp(read.results[0], i64, non_neg=UnitAttr()))
+    arg.replace_all_uses_with(from_llvm(b, wide.res, arg.type))
+
+
+def declare_dynamic_smem(module: ModuleOp) -> None:
+    if SymbolTable.lookup_symbol(module, SMEM_GLOBAL) is not None:
+        return
+    smem = llvm.GlobalOp(
+        llvm.LLVMArrayType(0, i8),
+        SMEM_GLOBAL,
+        "external",
+        addr_space=SHARED,
+        alignment=SMEM_ALIGN,
+    )
+    Rewriter.insert_op(smem, InsertPoint.at_start(module.body.block))
+
+
+def lower_kernel_parameters(kernel: FuncOp, module: ModuleOp) -> None:
+    """Ids from special registers, smem from the dynamic shared array; drop the parameters."""
+    check_kernel(kernel, module)
+    entry = kernel.body.blocks[0]
+    b = Builder(InsertPoint.at_start(entry))
+    read_sreg(b, GROUP_ID, entry.args[4])
+    read_sreg(b, ITEM_ID, entry.args[5])
+    dropped = [4, 5]
+    if kernel_takes_smem(kernel):
+        smem = entry.args[6]
+        if smem.uses:
+            declare_dynamic_smem(module)
+            address = b.insert(llvm.AddressOfOp(SMEM_GLOBAL, ptr_type(SHARED)))
+            smem.replace_all_uses_with(from_llvm(b, address.result, smem.type))
+        dropped.append(6)
+    for index in reversed(dropped):
+        entry.erase_arg(entry.args[index])
+    inputs = [t for i, t in enumerate(kernel.function_type.inputs.data) if i not in dropped]
+    kernel.function_type = kernel.function_type.from_lists(
+        inputs, kernel.function_type.outputs.data
+    )
+
+
+@dataclass(frozen=True)
+class ConvertGpuToNvvmPass(ModulePass):
+    """Kernel ids and dynamic shared memory from NVVM, barriers to the NVVM intrinsic."""
+
+    name = "convert-gpu-to-nvvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for module in device_modules(op, self.name):
+            reject_unlowerable(module)
+            kernels: list[Operation] = [
+                f for f in module.ops if isinstance(f, FuncOp) and KERNEL_ATTR in f.attributes
+            ]
+            for kernel in kernels:
+                assert isinstance(kernel, FuncOp)
+                lower_kernel_parameters(kernel, module)
+            PatternRewriteWalker(
+                GreedyRewritePatternApplier([SyncWorkItemsToBarrier()])
+            ).rewrite_module(module)

@@ -1,0 +1,279 @@
+"""The translation of a lowered device module (llvm dialect) to LLVM IR for NVPTX, with llvmlite.
+
+`translate(module)` builds an `llvmlite.ir.Module`; `to_llvm(module)` parses and verifies it
+with LLVM (`llvmlite.binding`) and returns the module, whose `str()` is LLVM's own printing.
+
+It reuses xDSL's per-op translation (`xdsl.backend.llvm.convert_op`) and owns what NVPTX needs
+and xDSL's `convert_module` lacks or gets wrong, in this one module:
+
+- `llvm.getelementptr` on any address space (xDSL bitcasts the base to a typed `addrspace(0)`
+  pointer first, which LLVM rejects for `addrspace(1)`/`(3)` pointers), with `inbounds`;
+- functions: linkage, the `ptx_kernel` calling convention for the `nvvm.kernel` marker, and
+  `convergent nounwind` on every device function (as clang does for CUDA), so that no
+  optimization moves a barrier into divergent code;
+- globals: linkage, address space, alignment, an `undef` initializer for internal ones without
+  a value (static shared memory);
+- `llvm.fcmp` with every predicate and its fast-math flags;
+- the ops of `gpuir.lowering.llvm_ext`: `addrspacecast`, `fptosi`, `fptoui`, `uitofp`;
+- `fast_math=True`: the `fast` flags on every floating-point instruction.
+
+The module gets NVPTX's triple and data layout. Anything else (an op outside the llvm dialect,
+one that neither translation knows) is an `OpError` at that op.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import IntAttr, ModuleOp, StringAttr
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.utils.exceptions import DiagnosticException
+
+from gpuir.diagnostics import OpError
+from gpuir.lowering.conversion import NVVM_KERNEL_ATTR
+from gpuir.lowering.llvm_ext import AddrSpaceCastOp, FPToSIOp, FPToUIOp, UIToFPOp
+
+if TYPE_CHECKING:
+    from llvmlite import binding, ir
+
+TRIPLE = "nvptx64-nvidia-cuda"
+NOT_CONVERGENT = ("malloc", "free", "__nv_")
+"""Callees that never synchronize: the device heap and libdevice."""
+FLOAT_OPCODES = {"fadd", "fsub", "fmul", "fdiv", "frem", "fneg", "fcmp"}
+FCMP_PREDICATES = (
+    "false",
+    "oeq",
+    "ogt",
+    "oge",
+    "olt",
+    "ole",
+    "one",
+    "ord",
+    "ueq",
+    "ugt",
+    "uge",
+    "ult",
+    "ule",
+    "une",
+    "uno",
+    "true",
+)
+
+
+class LlvmIrError(DiagnosticException):
+    """LLVM rejected the IR that the translation made (a bug in a lowering); carries LLVM's
+    message and the IR."""
+
+
+@cache
+def nvptx_data_layout() -> str:
+    """NVPTX's data layout string, from LLVM."""
+    from llvmlite import binding
+
+    binding.initialize_all_targets()
+    binding.initialize_all_asmprinters()
+    machine = binding.Target.from_triple(TRIPLE).create_target_machine()
+    return str(machine.target_data)
+
+
+def translate(module: ModuleOp, fast_math: bool = False) -> ir.Module:
+    """The llvmlite IR of a lowered device module (not verified yet)."""
+    from llvmlite import ir
+
+    out = ir.Module(name=module.sym_name.data if module.sym_name else "device")
+    out.triple = TRIPLE
+    out.data_layout = nvptx_data_layout()
+    globals_ = [op for op in module.ops if isinstance(op, llvm.GlobalOp)]
+    functions = [op for op in module.ops if isinstance(op, llvm.FuncOp)]
+    for op in module.ops:
+        if not isinstance(op, llvm.GlobalOp | llvm.FuncOp):
+            raise OpError(
+                op, f"'{op.name}' cannot be translated to LLVM IR: lower it first (device-to-llvm)"
+            )
+    for op in globals_:
+        translate_global(op, out)
+    for op in functions:
+        declare_function(op, out)
+    for op in functions:
+        if op.body.blocks:
+            FunctionTranslation(op, out, fast_math).run()
+    return out
+
+
+def to_llvm(module: ModuleOp, fast_math: bool = False) -> binding.ModuleRef:
+    """The verified LLVM module of a lowered device module."""
+    return parse(str(translate(module, fast_math)))
+
+
+def parse(text: str) -> binding.ModuleRef:
+    """Parse and verify LLVM IR text; an `LlvmIrError` carries LLVM's complaint and the IR."""
+    from llvmlite import binding
+
+    try:
+        parsed = binding.parse_assembly(text)
+        parsed.verify()
+    except RuntimeError as e:
+        raise LlvmIrError(f"LLVM rejects the translated IR: {e}\n{text}") from e
+    return parsed
+
+
+def translate_global(op: llvm.GlobalOp, out: ir.Module) -> None:
+    from llvmlite import ir
+    from xdsl.backend.llvm.convert_op import create_constant
+    from xdsl.backend.llvm.convert_type import convert_type
+
+    value_type = convert_type(op.global_type)
+    variable = ir.GlobalVariable(
+        out, value_type, name=op.sym_name.data, addrspace=op.addr_space.value.data
+    )
+    linkage = op.linkage.linkage.data
+    variable.linkage = "" if linkage == "external" and op.value is not None else linkage
+    variable.global_constant = op.constant is not None
+    if op.alignment is not None:
+        variable.align = op.alignment.value.data
+    if isinstance(op.value, StringAttr):
+        raw = op.value.data.encode("utf-8")
+        variable.initializer = ir.Constant(ir.ArrayType(ir.IntType(8), len(raw)), bytearray(raw))
+    elif op.value is not None:
+        variable.initializer = create_constant(op.global_type, op.value)
+    elif linkage != "external":
+        variable.initializer = ir.Constant(value_type, ir.Undefined)
+
+
+def declare_function(op: llvm.FuncOp, out: ir.Module) -> None:
+    from llvmlite import ir
+    from xdsl.backend.llvm.convert_type import convert_type
+
+    function_type = ir.FunctionType(
+        convert_type(op.function_type.output),
+        [convert_type(t) for t in op.function_type.inputs],
+        var_arg=op.function_type.is_variadic,
+    )
+    name = op.sym_name.data
+    function = ir.Function(out, function_type, name=name)
+    linkage = op.linkage.linkage.data
+    if linkage != "external":
+        function.linkage = linkage
+    if NVVM_KERNEL_ATTR in op.attributes:
+        function.calling_convention = "ptx_kernel"
+    function.attributes.add("nounwind")
+    if not name.startswith(NOT_CONVERGENT):
+        function.attributes.add("convergent")
+    if op.body.blocks:
+        for arg, block_arg in zip(function.args, op.body.blocks[0].args, strict=True):
+            arg.name = block_arg.name_hint or ""
+
+
+class FunctionTranslation:
+    """The body of one `llvm.func`: blocks (with phis for block arguments), then each op."""
+
+    def __init__(self, op: llvm.FuncOp, out: ir.Module, fast_math: bool):
+        self.op = op
+        self.function = out.get_global(op.sym_name.data)
+        self.fast_math = fast_math
+        self.values: dict[SSAValue, ir.Value] = {}
+        self.blocks: dict[Block, ir.Block] = {}
+
+    def run(self) -> None:
+        from llvmlite import ir
+        from xdsl.backend.llvm.convert_type import convert_type
+
+        for i, block in enumerate(self.op.body.blocks):
+            self.blocks[block] = self.function.append_basic_block(name=f"bb{i}" if i else "entry")
+        entry = self.op.body.blocks[0]
+        self.values.update(zip(entry.args, self.function.args, strict=True))
+        for block in list(self.op.body.blocks)[1:]:
+            builder = ir.IRBuilder(self.blocks[block])
+            for arg in block.args:
+                self.values[arg] = builder.phi(convert_type(arg.type), name=arg.name_hint or "")
+        for block in self.op.body.blocks:
+            builder = ir.IRBuilder(self.blocks[block])
+            if self.blocks[block].instructions:
+                builder.position_after(self.blocks[block].instructions[-1])
+            for op in block.ops:
+                self.translate_op(op, builder)
+        if self.fast_math:
+            add_fast_math_flags(self.function)
+
+    def translate_op(self, op: Operation, builder: ir.IRBuilder) -> None:
+        from llvmlite.ir import instructions
+        from xdsl.backend.llvm.convert_op import convert_op
+
+        if isinstance(op, llvm.GEPOp):
+            self.gep(op, builder)
+        elif isinstance(op, llvm.FCmpOp):
+            self.fcmp(op, builder)
+        elif isinstance(op, AddrSpaceCastOp | FPToSIOp | FPToUIOp | UIToFPOp):
+            self.cast(op, builder)
+        else:
+            try:
+                convert_op(op, builder, self.values, self.blocks)
+            except NotImplementedError as e:
+                raise OpError(op, f"'{op.name}' cannot be translated to LLVM IR: {e}") from e
+        for result in op.results:  # keep gpu-opt's names where the IR has them
+            value = self.values.get(result)
+            if result.name_hint and isinstance(value, instructions.Instruction):
+                value.name = result.name_hint
+
+    def gep(self, op: llvm.GEPOp, builder: ir.IRBuilder) -> None:
+        """GEP straight on the pointer, whatever its address space."""
+        from llvmlite import ir
+        from xdsl.backend.llvm.convert_type import convert_type
+
+        dynamic = iter(op.ssa_indices)
+        indices = [
+            self.values[next(dynamic)]
+            if index == llvm.GEP_USE_SSA_VAL
+            else ir.Constant(ir.IntType(32), index)
+            for index in op.rawConstantIndices.iter_values()
+        ]
+        inbounds = op.inbounds is not None or bool(op.noWrapFlags.value.data & 1)
+        gep = builder.gep(
+            self.values[op.ptr],
+            indices,
+            inbounds=inbounds,
+            source_etype=convert_type(op.elem_type),
+        )
+        space = op.result.type.addr_space
+        gep.type = ir.PointerType(addrspace=space.data if isinstance(space, IntAttr) else 0)
+        self.values[op.result] = gep
+
+    def fcmp(self, op: llvm.FCmpOp, builder: ir.IRBuilder) -> None:
+        from llvmlite.ir import instructions
+
+        predicate = FCMP_PREDICATES[op.predicate.value.data]
+        flags = [str(flag) for flag in op.fastmathFlags.data] if op.fastmathFlags else []
+        compare = instructions.FCMPInstr(
+            builder.block, predicate, self.values[op.lhs], self.values[op.rhs], flags=flags
+        )
+        builder._insert(compare)  # noqa: SLF001 (llvmlite has no public insert)
+        self.values[op.res] = compare
+
+    def cast(self, op: AddrSpaceCastOp | FPToSIOp | FPToUIOp | UIToFPOp, builder: ir.IRBuilder):
+        from xdsl.backend.llvm.convert_type import convert_type
+
+        make = {
+            AddrSpaceCastOp: builder.addrspacecast,
+            FPToSIOp: builder.fptosi,
+            FPToUIOp: builder.fptoui,
+            UIToFPOp: builder.uitofp,
+        }[type(op)]
+        self.values[op.res] = make(self.values[op.arg], convert_type(op.res.type))
+
+
+def add_fast_math_flags(function: ir.Function) -> None:
+    """The `fast` flags on every floating-point instruction and float-returning call."""
+    from llvmlite import ir
+    from llvmlite.ir import instructions
+
+    floats = (ir.HalfType, ir.FloatType, ir.DoubleType)
+    for block in function.blocks:
+        for instruction in block.instructions:
+            if instruction.opname in FLOAT_OPCODES:
+                instruction.flags = ["fast"]
+            elif isinstance(instruction, instructions.CallInstr) and isinstance(
+                instruction.type, floats
+            ):
+                instruction.fastmath = instructions.FastMathFlags(["fast"])

@@ -1,0 +1,272 @@
+"""`convert-mem-to-llvm`: the `mem` ops of device code to the llvm dialect.
+
+A `!mem.ptr<T, a>` becomes an `!llvm.ptr<a>`; every op's result token is its operand token (the
+tokens stay until `erase-mem-tokens`). Per op:
+
+| op | becomes |
+| --- | --- |
+| `mem.load` / `mem.store` | `llvm.load` / `llvm.store` through the `addrspace(a)` pointer |
+| `mem.lea %p, %i` | `llvm.getelementptr inbounds %p[%i]` over the element type |
+| `mem.slot` / `mem.mslot`, space 3 | the address of an `internal addrspace(3)` global, one per op (`@__shared_<function>_<n>`); a `mem.mslot` needs a constant size |
+| `mem.slot` / `mem.mslot`, spaces 5 and 0 | an `llvm.alloca` (at the function's entry when its size is static), then `llvm.addrspacecast` to `addrspace(5)` for space 5 |
+| `mem.alloc` / `mem.malloc`, spaces 1 and 0 | a call of the device `malloc(i64) -> ptr` (size in bytes), then `llvm.addrspacecast` to `addrspace(1)` for space 1 |
+| `mem.free`, spaces 1 and 0 | `llvm.addrspacecast` to the generic space, a call of the device `free(ptr)` |
+| `mem.remem` | its operand |
+
+Spaces where an op makes no sense (heap ops in 3, 4 or 5, slots in 1 or 4) are errors, as in
+`check-addr-spaces`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i8, i64
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
+
+from gpuir.diagnostics import OpError
+from gpuir.dialects import mem
+from gpuir.dialects.mem import GLOBAL, HOST, LOCAL, SHARED, SPACE_NAMES, ArrayType, PtrType
+from gpuir.lowering.conversion import (
+    constant,
+    declare_function,
+    device_modules,
+    element_type,
+    from_llvm,
+    llvm_type,
+    parent_module,
+    ptr_type,
+    size_and_align,
+    to_llvm,
+)
+from gpuir.lowering.llvm_ext import AddrSpaceCastOp
+
+GENERIC = HOST
+"""Address space 0 is the host's in gpuir and the generic space on the device."""
+
+
+def space_error(op: Operation, space: int) -> OpError:
+    return OpError(
+        op, f"'{op.name}' cannot be used in address space {space} ({SPACE_NAMES[space]})"
+    )
+
+
+def space_cast(b: Builder, value: SSAValue, space: int) -> SSAValue:
+    """`value` (an `!llvm.ptr<…>`) cast to `space` when it is in another one."""
+    assert isinstance(value.type, llvm.LLVMPointerType)
+    if value.type == ptr_type(space):
+        return value
+    return b.insert(AddrSpaceCastOp(value, ptr_type(space))).res
+
+
+def enclosing_function(op: Operation) -> FuncOp:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        parent = parent.parent_op()
+    if parent is None:
+        raise OpError(op, f"'{op.name}' must be inside a function to be lowered")
+    return parent
+
+
+def fresh_symbol(module: ModuleOp, base: str) -> str:
+    n = 0
+    while SymbolTable.lookup_symbol(module, f"{base}_{n}") is not None:
+        n += 1
+    return f"{base}_{n}"
+
+
+def constant_index(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+class LoadLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mem.LoadOp, rewriter: PatternRewriter):
+        assert isinstance(op.ptr.type, PtrType)
+        ptr = to_llvm(rewriter, op.ptr, op)
+        load = rewriter.insert(llvm.LoadOp(ptr, element_type(op.ptr.type.pointee, op)))
+        value = from_llvm(rewriter, load.dereferenced_value, op.res.type)
+        rewriter.replace_op(op, [], [op.mem, value])
+
+
+class StoreLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mem.StoreOp, rewriter: PatternRewriter):
+        ptr = to_llvm(rewriter, op.ptr, op)
+        value = to_llvm(rewriter, op.value, op)
+        rewriter.insert(llvm.StoreOp(value, ptr))
+        rewriter.replace_op(op, [], [op.mem])
+
+
+class LeaLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mem.LeaOp, rewriter: PatternRewriter):
+        assert isinstance(op.ptr.type, PtrType)
+        ptr = to_llvm(rewriter, op.ptr, op)
+        index = to_llvm(rewriter, op.index, op)
+        gep = rewriter.insert(
+            llvm.GEPOp.from_mixed_indices(
+                ptr,
+                [index],
+                element_type(op.ptr.type.pointee, op),
+                result_type=ptr_type(op.ptr.type.space.data),
+                inbounds=True,
+            )
+        )
+        rewriter.replace_op(op, [], [from_llvm(rewriter, gep.result, op.res.type)])
+
+
+def shared_global(op: mem.SlotOp | mem.MslotOp, pointee: Attribute, align: int) -> llvm.AddressOfOp:
+    """An `internal addrspace(3)` global for the slot `op`; its address."""
+    function = enclosing_function(op)
+    module = parent_module(function)
+    name = fresh_symbol(module, f"__shared_{function.sym_name.data}")
+    glob = llvm.GlobalOp(pointee, name, "internal", addr_space=SHARED, alignment=align)
+    Rewriter.insert_op(glob, InsertPoint.before(function))
+    return llvm.AddressOfOp(name, ptr_type(SHARED))
+
+
+def entry_alloca(op: Operation, pointee: Attribute, align: int, space: int) -> SSAValue:
+    """A static `llvm.alloca` of one `pointee` at the entry of the function, in `space`."""
+    entry = enclosing_function(op).body.blocks[0]
+    b = Builder(InsertPoint.at_start(entry))
+    one = constant(b, 1)
+    alloca = b.insert(llvm.AllocaOp(one, pointee, alignment=align))
+    return space_cast(b, alloca.res, space)
+
+
+class SlotLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mem.SlotOp, rewriter: PatternRewriter):
+        assert isinstance(op.res.type, PtrType)
+        space = op.res.type.space.data
+        pointee = llvm_type(op.res.type.pointee)
+        if pointee is None:
+            raise OpError(op, f"'{op.name}': the type {op.res.type.pointee} has no LLVM equivalent")
+        _, align = size_and_align(pointee, op)
+        if space == SHARED:
+            address = rewriter.insert(shared_global(op, pointee, align)).result
+        elif space in (LOCAL, GENERIC):
+            address = entry_alloca(op, pointee, align, space)
+        else:
+            raise space_error(op, space)
+        rewriter.replace_op(op, [], [op.mem, from_llvm(rewriter, address, op.res.type)])
+
+
+class MslotLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mem.MslotOp, rewriter: PatternRewriter):
+        assert isinstance(op.res.type, PtrType)
+        space = op.res.type.space.data
+        size = constant_index(op.size)
+        if space == SHARED:
+            if size is None:
+                raise OpError(op, f"'{op.name}' in shared memory needs a constant size")
+            bytes_ = llvm.LLVMArrayType(size, i8)
+            address = rewriter.insert(shared_global(op, bytes_, 16)).result
+        elif space in (LOCAL, GENERIC) and size is not None:
+            address = entry_alloca(op, llvm.LLVMArrayType(size, i8), 16, space)
+        elif space in (LOCAL, GENERIC):
+            count = to_llvm(rewriter, op.size, op)
+            alloca = rewriter.insert(llvm.AllocaOp(count, i8, alignment=16))
+            address = space_cast(rewriter, alloca.res, space)
+        else:
+            raise space_error(op, space)
+        rewriter.replace_op(op, [], [op.mem, from_llvm(rewriter, address, op.res.type)])
+
+
+def heap_space(op: Operation, space: int) -> int:
+    if space not in (GLOBAL, GENERIC):
+        raise space_error(op, space)
+    return space
+
+
+def call_malloc(rewriter: PatternRewriter, op: Operation, size: SSAValue, space: int) -> SSAValue:
+    declare_function(parent_module(op), "malloc", [i64], ptr_type(GENERIC), op)
+    call = rewriter.insert(llvm.CallOp("malloc", size, return_type=ptr_type(GENERIC)))
+    assert call.returned is not None
+    return space_cast(rewriter, call.returned, space)
+
+
+class AllocLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mem.AllocOp, rewriter: PatternRewriter):
+        assert isinstance(op.res.type, PtrType)
+        space = heap_space(op, op.res.type.space.data)
+        pointee = op.res.type.pointee
+        if isinstance(pointee, ArrayType) and pointee.is_dynamic:
+            assert op.extent is not None
+            element_size, _ = size_and_align(pointee.element_type, op)
+            extent = to_llvm(rewriter, op.extent, op)
+            size = rewriter.insert(llvm.MulOp(extent, constant(rewriter, element_size))).res
+        else:
+            size = constant(rewriter, size_and_align(pointee, op)[0])
+        address = call_malloc(rewriter, op, size, space)
+        rewriter.replace_op(op, [], [op.mem, from_llvm(rewriter, address, op.res.type)])
+
+
+class MallocLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mem.MallocOp, rewriter: PatternRewriter):
+        assert isinstance(op.res.type, PtrType)
+        space = heap_space(op, op.res.type.space.data)
+        address = call_malloc(rewriter, op, to_llvm(rewriter, op.size, op), space)
+        rewriter.replace_op(op, [], [op.mem, from_llvm(rewriter, address, op.res.type)])
+
+
+class FreeLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mem.FreeOp, rewriter: PatternRewriter):
+        assert isinstance(op.ptr.type, PtrType)
+        heap_space(op, op.ptr.type.space.data)
+        declare_function(parent_module(op), "free", [ptr_type(GENERIC)], None, op)
+        address = space_cast(rewriter, to_llvm(rewriter, op.ptr, op), GENERIC)
+        rewriter.insert(llvm.CallOp("free", address))
+        rewriter.replace_op(op, [], [op.mem])
+
+
+class RememLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mem.RememOp, rewriter: PatternRewriter):
+        rewriter.replace_op(op, [], [op.mem])
+
+
+@dataclass(frozen=True)
+class ConvertMemToLlvmPass(ModulePass):
+    """`mem` ops to loads, stores, GEPs, globals, allocas and malloc/free calls."""
+
+    name = "convert-mem-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        patterns = GreedyRewritePatternApplier(
+            [
+                LoadLowering(),
+                StoreLowering(),
+                LeaLowering(),
+                SlotLowering(),
+                MslotLowering(),
+                AllocLowering(),
+                MallocLowering(),
+                FreeLowering(),
+                RememLowering(),
+            ]
+        )
+        for module in device_modules(op, self.name):
+            PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)

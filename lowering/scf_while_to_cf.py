@@ -1,0 +1,67 @@
+"""`convert-scf-while-to-cf`: `scf.while` to branches, in device modules.
+
+xDSL's `convert-scf-to-cf` lowers `scf.for`, `scf.if` and `scf.index_switch` but not
+`scf.while`; this pass does, as MLIR's `WhileLowering`:
+
+    ^before(args): …; scf.condition(%c) vals   →   cf.cond_br %c, ^after(vals), ^end(vals)
+    ^after(args):  …; scf.yield vals            →   cf.br ^before(vals)
+
+with a `cf.br ^before(inits)` where the loop was and the loop's results as `^end`'s arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import cf, scf
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import BlockInsertPoint, InsertPoint
+
+from gpuir.lowering.conversion import device_modules
+
+
+class WhileLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.WhileOp, rewriter: PatternRewriter):
+        block = op.parent_block()
+        region = block.parent_region() if block is not None else None
+        if block is None or region is None:
+            return
+        end = block.split_before(op)
+        result_args = [end.insert_arg(t, i) for i, t in enumerate(op.result_types)]
+        before = op.before_region.block
+        after = op.after_region.block
+
+        condition = before.last_op
+        assert isinstance(condition, scf.ConditionOp)
+        rewriter.replace_op(
+            condition,
+            cf.ConditionalBranchOp(condition.condition, after, condition.args, end, condition.args),
+        )
+        step = after.last_op
+        assert isinstance(step, scf.YieldOp)
+        rewriter.replace_op(step, cf.BranchOp(before, *step.arguments))
+
+        rewriter.inline_region(op.before_region, BlockInsertPoint.before(end))
+        rewriter.inline_region(op.after_region, BlockInsertPoint.before(end))
+        rewriter.insert(cf.BranchOp(before, *op.arguments), InsertPoint.at_end(block))
+        rewriter.replace_op(op, [], result_args)
+
+
+@dataclass(frozen=True)
+class ConvertScfWhileToCfPass(ModulePass):
+    """`scf.while` to a loop of blocks and branches."""
+
+    name = "convert-scf-while-to-cf"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for module in device_modules(op, self.name):
+            PatternRewriteWalker(WhileLowering()).rewrite_module(module)

@@ -1,0 +1,108 @@
+"""gpu-opt's targets `llvm` and `ptx`: the device module as LLVM IR or PTX text.
+
+Both take a program at any stage before: a module that is not split yet goes through
+`gpu-pipeline` first, a device module (or the `@device` module of a split program) that is not
+lowered yet through `device-to-llvm`; an already lowered one (the output of
+`-p …,device-to-llvm`, or hand-written llvm dialect in a `gpu.device` module) is translated as
+it is. Only the device module is emitted; the host module is the runtime's.
+
+    gpu-opt prog.mlir -t llvm                 # LLVM IR as translated (NVPTX triple, layout)
+    gpu-opt prog.mlir -t llvm{opt=3}          # … after libdevice and LLVM's optimizer
+    gpu-opt prog.mlir -t ptx                  # PTX for sm_80, PTX ISA 8.0, -O3
+    gpu-opt prog.mlir -t ptx{sm=90 ptx=8.0 opt=2 fast-math=true}
+
+The options are `PtxOptions`' (`gpuir.lowering.ptx`) and are checked before any work:
+`-t ptx{sm=42}` is an error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import IO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.target import Target
+
+from gpuir.lowering.conversion import DEVICE_ATTR
+from gpuir.lowering.ptx import PtxOptions
+
+
+def device_module(module: ModuleOp) -> ModuleOp | None:
+    """`module` itself when it is a device module, else its nested `gpu.device` module."""
+    if DEVICE_ATTR in module.attributes:
+        return module
+    found = [m for m in module.ops if isinstance(m, ModuleOp) and DEVICE_ATTR in m.attributes]
+    return found[0] if found else None
+
+
+def is_lowered(module: ModuleOp) -> bool:
+    return all(op is module or op.name.startswith("llvm.") for op in module.walk())
+
+
+def lowered_device_module(ctx: Context, module: ModuleOp) -> ModuleOp:
+    """The device module of `module`, split and lowered to the llvm dialect if need be."""
+    from gpuir.lowering.device_to_llvm import DeviceToLlvmPass
+    from gpuir.passes.gpu_pipeline import GpuPipelinePass
+
+    device = device_module(module)
+    if device is None and is_lowered(module) and any(True for _ in module.ops):
+        return module  # llvm dialect without the gpu.device marker: take it as it is
+    if device is None:
+        GpuPipelinePass().apply(ctx, module)
+        device = device_module(module)
+        assert device is not None
+    if not is_lowered(device):
+        DeviceToLlvmPass().apply(ctx, device)
+    return device
+
+
+@dataclass(frozen=True)
+class LlvmTarget(Target):
+    """The device module as LLVM IR for NVPTX; `opt` > 0 links libdevice and optimizes."""
+
+    name = "llvm"
+
+    opt: int = 0
+    sm: int = 80
+    ptx: float = 8.0
+    fast_math: bool = False
+
+    def __post_init__(self) -> None:
+        self.options()
+
+    def options(self) -> PtxOptions:
+        return PtxOptions(sm=self.sm, ptx=self.ptx, opt=self.opt, fast_math=self.fast_math)
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from gpuir.lowering.llvm_ir import to_llvm
+        from gpuir.lowering.ptx import llvm_module
+
+        device = lowered_device_module(ctx, module)
+        if self.opt == 0:
+            output.write(str(to_llvm(device, fast_math=self.fast_math)))
+        else:
+            output.write(str(llvm_module(device, self.options())))
+
+
+@dataclass(frozen=True)
+class PtxTarget(Target):
+    """The device module as PTX."""
+
+    name = "ptx"
+
+    sm: int = 80
+    ptx: float = 8.0
+    opt: int = 3
+    fast_math: bool = False
+
+    def __post_init__(self) -> None:
+        self.options()
+
+    def options(self) -> PtxOptions:
+        return PtxOptions(sm=self.sm, ptx=self.ptx, opt=self.opt, fast_math=self.fast_math)
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from gpuir.lowering.ptx import compile_ptx
+
+        output.write(compile_ptx(lowered_device_module(ctx, module), self.options()))
