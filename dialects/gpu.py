@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import ClassVar
+from weakref import WeakKeyDictionary
 
 from xdsl.dialects.builtin import (
     I64,
@@ -33,7 +34,7 @@ from xdsl.dialects.builtin import (
     TypeAttribute,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, Region, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -566,16 +567,50 @@ class BufCopyToHostOp(IRDLOperation):
 # --- kernels --------------------------------------------------------------------------------
 
 
+_SYMBOLS: WeakKeyDictionary[Block, dict[str, Operation]] = WeakKeyDictionary()
+
+
+def _symbol_in(table: Operation, name: str) -> Operation | None:
+    """The op named `name` directly in the symbol table `table`.
+
+    Each table's symbols are cached per block, so verifying many launches stays linear. A cached
+    op is used only while it still sits in that block under that name; otherwise the table is
+    read again."""
+    if not table.regions or not table.regions[0].blocks:
+        return None
+    block = table.regions[0].block
+    cached = _SYMBOLS.get(block, {}).get(name)
+    if cached is not None and cached.parent is block and _symbol_name(cached) == name:
+        return cached
+    symbols = {sym: o for o in block.ops if (sym := _symbol_name(o)) is not None}
+    _SYMBOLS[block] = symbols
+    return symbols.get(name)
+
+
+def _symbol_name(op: Operation) -> str | None:
+    sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
+    return sym.data if isinstance(sym, StringAttr) else None
+
+
 def lookup_kernel(op: IRDLOperation, kernel: SymbolRefAttr) -> Operation | None:
-    """Resolve `kernel` from the closest symbol table around `op` outwards, so that a launch in
-    `@host` finds `@device::@k` in the enclosing module (as MLIR resolves `gpu.launch_func`)."""
+    """Resolve `kernel` in the symbol tables around `op`: a plain `@k` from the closest one
+    outwards, a nested `@device::@k` from the outermost one inwards (as MLIR resolves the
+    `@module::@kernel` of `gpu.launch_func`, and so that a launch in `@host` finds it)."""
+    tables: list[Operation] = []
     anchor = op.parent_op()
     while anchor is not None:
         if anchor.has_trait(SymbolTable):
-            found = SymbolTable.lookup_symbol(anchor, kernel)
-            if found is not None:
-                return found
+            tables.append(anchor)
         anchor = anchor.parent_op()
+    if kernel.nested_references.data:
+        tables.reverse()
+    path = [kernel.root_reference.data, *(r.data for r in kernel.nested_references.data)]
+    for table in tables:
+        found: Operation | None = table
+        for name in path:
+            found = _symbol_in(found, name) if found is not None else None
+        if found is not None:
+            return found
     return None
 
 

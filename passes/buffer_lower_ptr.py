@@ -53,6 +53,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
+from xdsl.dialects.func import FuncOp
 from xdsl.dialects.printf import PrintFormatOp
 from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, SSAValue
 from xdsl.passes import ModulePass
@@ -445,11 +446,39 @@ class LowerBufCopyToHost(RewritePattern):
         rewriter.replace_op(op, gpu.CopyToHostBlockOp(op.m0, op.m1, op.src, op.dst))
 
 
+def has_buffer_type(attr: Attribute) -> bool:
+    if isinstance(attr, BufType):
+        return True
+    if isinstance(attr, ParametrizedAttribute):
+        return any(has_buffer_type(p) for p in attr.parameters)
+    if isinstance(attr, ArrayAttr):
+        return any(has_buffer_type(a) for a in attr.data)
+    return False
+
+
+def mentions_buffers(module: ModuleOp) -> bool:
+    """Whether any op, block argument or function type in `module` involves a buffer."""
+    for op in module.walk():
+        if op.dialect_name() in ("buffer", "btensor") or isinstance(
+            op, gpu.BufAllocCopyOp | gpu.BufCopyToHostOp
+        ):
+            return True
+        if isinstance(op, FuncOp) and has_buffer_type(op.function_type):
+            return True
+        if any(has_buffer_type(t) for t in op.result_types):
+            return True
+        if any(has_buffer_type(a.type) for r in op.regions for b in r.blocks for a in b.args):
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class BufferLowerPtrPass(ModulePass):
     name = "buffer-lower-ptr"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if not mentions_buffers(op):  # the type conversion walks every op: skip it when idle
+            return
         check_lowerable(op)
         PatternRewriteWalker(
             GreedyRewritePatternApplier([LowerBufferType(recursive=True)], dce_enabled=False),
