@@ -37,8 +37,9 @@ format: $(STAMP) ## ruff format and fix
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-bench: $(STAMP) ## benchmarks against the peers, as ratios
+bench: $(STAMP) ## benchmarks against the peers, as ratios, and the passes' scaling
 	$(BIN)/python benchmarks/parse_print.py
+	$(BIN)/python benchmarks/pass_scaling.py
 
 clean: ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .ruff_cache *.egg-info
