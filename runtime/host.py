@@ -1,0 +1,513 @@
+"""The host executor: runs `@host`'s functions on xDSL's interpreter and drives a provider.
+
+After the default pipeline the program is `builtin.module { @host, @device }`; a program that
+was not split is both its own host and device module. Host code runs on a `HostMachine`:
+- `arith`, `math`, `scf`, `cf`, `func`, `printf` as everywhere (`gpuir.runtime.semantics`);
+  `printf` and `buffer.print` write to one output stream (`out`, default `sys.stdout`), in
+  program order;
+- `mem` in space 0 on host allocations (checked: `out of bounds`, `use after free`); a host
+  `mem.alloc`/`mem.malloc`/`mem.free` in space 1 goes to the provider; host code never loads or
+  stores device memory itself;
+- `gpu` ops call the provider: `init`/`auto_init` open the device (nested sessions share it; a
+  device that is open already, e.g. by the Python API, stays open), `deinit`/`auto_deinit`
+  synchronize and close it, streams, allocation, copies (a `!mem.array<? x T>` copies the bytes
+  its source allocation holds from the pointer on), the composites (`alloc_copy`,
+  `with_streams`, `buf_alloc_copy`, `buf_copy_to_host`) when no pass expanded them, and
+  `gpu.launch`, which loads the device module once per session and passes the launch's
+  arguments as `(value, type)`;
+- `buffer` ops, when no pass lowered them: a buffer is a pointer to its nested arrays in host
+  memory, exactly as `buffer-lower-ptr` makes it, and prints as that pass's loops print.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from itertools import product
+from typing import IO
+
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.interpreter import (
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    impl,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.ir import Attribute, Operation
+
+from gpuir.dialects import buffer, gpu
+from gpuir.dialects.buffer import BufType
+from gpuir.dialects.gpu import buffer_array_type
+from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, MemType, PtrType
+from gpuir.passes.device_code import launched_name
+from gpuir.runtime import memory
+from gpuir.runtime.memory import Allocation, Pointer, alloc_size, size_of, space_name
+from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream, describe_op
+from gpuir.runtime.scalars import TOKEN, float_dtype, from_attr, is_scalar_type
+from gpuir.runtime.semantics import STANDARD_FUNCTIONS, Machine, fail, make_machine
+
+
+def split_modules(module: ModuleOp) -> tuple[ModuleOp, ModuleOp]:
+    """`@host` and `@device` of a split program; the module itself twice otherwise."""
+    inner = {
+        op.sym_name.data: op
+        for op in module.ops
+        if isinstance(op, ModuleOp) and op.sym_name is not None
+    }
+    if "host" in inner and "device" in inner:
+        return inner["host"], inner["device"]
+    return module, module
+
+
+def copy_size(src: Pointer) -> int:
+    """The bytes a `gpu.copy_*` of `src`'s pointee moves."""
+    return src.extent_bytes()
+
+
+# --- the machine ---------------------------------------------------------------------------------
+
+
+class HostMachine(Machine):
+    """Host code: host memory here, device memory through the executor's provider."""
+
+    who = "host code"
+
+    def attach(self, executor: HostExecutor) -> None:
+        self.executor = executor
+
+    def write(self, text: str) -> None:
+        (self.executor.out or sys.stdout).write(text)
+
+    def _host_only(self, op: Operation, ptr: Pointer, verb: str) -> None:
+        space = ptr.space
+        if space is not None and space != HOST:
+            raise ProviderError(
+                op,
+                f"host code {verb} {space_name(space)} memory, which it cannot access directly "
+                "(copy it with gpu.copy_to_host / gpu.copy_to_device)",
+                "invalid address space",
+            )
+
+    def load(self, op: Operation, ptr: Pointer) -> object:
+        self._host_only(op, ptr, "loads from")
+        return memory.load(ptr, op, self.who)
+
+    def store(self, op: Operation, ptr: Pointer, value: object) -> None:
+        self._host_only(op, ptr, "stores to")
+        memory.store(ptr, value, op, self.who)
+
+    def allocate(
+        self, op: Operation, space: int, pointee: Attribute, extent: int | None, nbytes: int
+    ) -> Pointer:
+        if space == HOST:
+            allocation = Allocation(HOST, nbytes, pointee, extent, op=op, what="host allocation")
+            return Pointer(allocation, 0, pointee)
+        if space == GLOBAL:
+            return self.executor.provider.alloc(nbytes, pointee, extent, op=op)
+        raise ProviderError(
+            op, f"host code cannot allocate {space_name(space)} memory", "invalid address space"
+        )
+
+    def free(self, op: Operation, ptr: Pointer) -> None:
+        ptr_type = op.operands[1].type
+        assert isinstance(ptr_type, PtrType)
+        if ptr_type.space.data == GLOBAL:
+            self.executor.provider.free(ptr, op=op)
+        else:
+            memory.free(ptr, op, ptr_type.space.data, self.who)
+
+    def slot(self, op: Operation, space: int, pointee: Attribute, nbytes: int) -> Pointer:
+        if space != HOST:
+            raise ProviderError(
+                op, f"host code cannot make a slot in {space_name(space)} memory",
+                "invalid address space",
+            )
+        allocation = Allocation(HOST, nbytes, pointee, op=op, what="host slot")
+        self.frames[-1].append(allocation)
+        return Pointer(allocation, 0, pointee)
+
+
+def _stream_arg(op: Operation, args: PythonValues) -> Stream:
+    for value, operand in zip(args, op.operands, strict=True):
+        if isinstance(operand.type, gpu.StreamType):
+            assert isinstance(value, Stream)
+            return value
+    raise AssertionError(f"{op.name} has no stream operand")
+
+
+def _result_ptr_type(op: Operation) -> PtrType:
+    ptr_type = op.results[-1].type
+    assert isinstance(ptr_type, PtrType)
+    return ptr_type
+
+
+def _init(self: object, machine: HostMachine, op: Operation, args: PythonValues):
+    machine.executor.open(op)
+    return (TOKEN, TOKEN, TOKEN)
+
+
+def _deinit(self: object, machine: HostMachine, op: Operation, args: PythonValues):
+    machine.executor.close(op)
+    return (TOKEN,)
+
+
+def _copy_to_device(self: object, machine: HostMachine, op: Operation, args: PythonValues):
+    stream = _stream_arg(op, args) if len(args) > 4 else None
+    src, dst = args[2], args[3]
+    machine.executor.provider.copy_to_device(dst, src, copy_size(src), stream=stream, op=op)
+    return (TOKEN, TOKEN)
+
+
+def _copy_to_host(self: object, machine: HostMachine, op: Operation, args: PythonValues):
+    stream = _stream_arg(op, args) if len(args) > 4 else None
+    src, dst = args[2], args[3]
+    machine.executor.provider.copy_to_host(dst, src, copy_size(src), stream=stream, op=op)
+    return (TOKEN, TOKEN)
+
+
+def _alloc_copy_op(self: object, machine: HostMachine, op: Operation, args: PythonValues):
+    stream = _stream_arg(op, args) if len(args) > 3 else None
+    return (TOKEN, TOKEN, _alloc_copy(machine, op, args[2], stream))
+
+
+@register_impls
+class GpuHostFunctions(InterpreterFunctions):
+    """The `gpu` ops of host code: each one provider call (or a few, for a composite)."""
+
+    run_init = impl(gpu.InitOp)(_init)
+    run_auto_init = impl(gpu.AutoInitOp)(_init)
+    run_deinit = impl(gpu.DeinitOp)(_deinit)
+    run_auto_deinit = impl(gpu.AutoDeinitOp)(_deinit)
+
+    @impl(gpu.DefaultStreamOp)
+    def run_default_stream(self, machine: HostMachine, op: Operation, args: PythonValues):
+        return (machine.executor.provider.default_stream(),)
+
+    @impl(gpu.StreamInitOp)
+    def run_stream_init(self, machine: HostMachine, op: Operation, args: PythonValues):
+        stream = machine.executor.provider.create_stream(op=op)
+        machine.store(op, args[2], stream)
+        return (TOKEN, TOKEN)
+
+    @impl(gpu.StreamDeinitOp)
+    def run_stream_deinit(self, machine: HostMachine, op: Operation, args: PythonValues):
+        machine.executor.provider.destroy_stream(args[2], op=op)
+        return (TOKEN, TOKEN)
+
+    @impl(gpu.StreamSyncOp)
+    def run_stream_sync(self, machine: HostMachine, op: Operation, args: PythonValues):
+        machine.executor.provider.sync_stream(args[2], op=op)
+        return (TOKEN, TOKEN)
+
+    @impl(gpu.WithStreamsOp)
+    def run_with_streams(self, machine: HostMachine, op: gpu.WithStreamsOp, args: PythonValues):
+        provider = machine.executor.provider
+        streams = [provider.create_stream(op=op) for _ in range(op.count.value.data)]
+        machine.run_ssacfg_region(op.body, (TOKEN, TOKEN, *streams), "with_streams")
+        for stream in streams:
+            provider.destroy_stream(stream, op=op)
+        return (TOKEN, TOKEN)
+
+    @impl_terminator(gpu.YieldOp)
+    def run_yield(self, machine: HostMachine, op: Operation, args: PythonValues):
+        return ReturnedValues(args), ()
+
+    @impl(gpu.AllocBlockOp)
+    def run_alloc_block(self, machine: HostMachine, op: gpu.AllocBlockOp, args: PythonValues):
+        return (TOKEN, _device_alloc(machine, op, args[1] if len(args) > 1 else None, None))
+
+    @impl(gpu.AllocAsynOp)
+    def run_alloc_asyn(self, machine: HostMachine, op: gpu.AllocAsynOp, args: PythonValues):
+        extent = args[2] if len(args) > 2 else None
+        return (TOKEN, _device_alloc(machine, op, extent, args[1]))
+
+    @impl(gpu.FreeBlockOp)
+    def run_free_block(self, machine: HostMachine, op: Operation, args: PythonValues):
+        machine.executor.provider.free(args[1], op=op)
+        return (TOKEN,)
+
+    @impl(gpu.FreeAsynOp)
+    def run_free_asyn(self, machine: HostMachine, op: Operation, args: PythonValues):
+        machine.executor.provider.free(args[1], stream=args[2], op=op)
+        return (TOKEN,)
+
+    run_copy_to_device = impl(gpu.CopyToDeviceBlockOp)(_copy_to_device)
+    run_copy_to_device_asyn = impl(gpu.CopyToDeviceAsynOp)(_copy_to_device)
+    run_copy_to_host = impl(gpu.CopyToHostBlockOp)(_copy_to_host)
+    run_copy_to_host_asyn = impl(gpu.CopyToHostAsynOp)(_copy_to_host)
+    run_alloc_copy = impl(gpu.AllocCopyBlockOp)(_alloc_copy_op)
+    run_alloc_copy_asyn = impl(gpu.AllocCopyAsynOp)(_alloc_copy_op)
+
+    @impl(gpu.BufAllocCopyOp)
+    def run_buf_alloc_copy(self, machine: HostMachine, op: Operation, args: PythonValues):
+        return (TOKEN, TOKEN, _alloc_copy(machine, op, args[2], None))
+
+    @impl(gpu.BufCopyToHostOp)
+    def run_buf_copy_to_host(self, machine: HostMachine, op: Operation, args: PythonValues):
+        src, dst = args[2], args[3]
+        machine.executor.provider.copy_to_host(dst, src, copy_size(src), op=op)
+        return (TOKEN, TOKEN)
+
+    @impl(gpu.LaunchOp)
+    def run_launch(self, machine: HostMachine, op: gpu.LaunchOp, args: PythonValues):
+        executor = machine.executor
+        n_groups, n_items, stream = args[0], args[1], args[2]
+        has_extent = op.smem_extent is not None
+        smem_bytes = 0
+        if op.smem is not None:
+            extent = args[3] if has_extent else None
+            if extent is not None and extent < 0:
+                raise fail(op, f"'{op.name}' asks for a negative shared extent ({extent})")
+            smem_bytes = alloc_size(op.smem, extent)
+        values = args[3 + has_extent + 3 :]
+        typed = list(zip(values, op.args.types, strict=True))
+        executor.provider.launch(
+            executor.module_for(op), launched_name(op.kernel), n_groups, n_items, smem_bytes,
+            stream, typed, op=op,
+        )
+        return (TOKEN, TOKEN, TOKEN)
+
+
+def _device_alloc(
+    machine: HostMachine, op: Operation, extent: int | None, stream: Stream | None
+) -> Pointer:
+    pointee = _result_ptr_type(op).pointee
+    if extent is not None and extent < 0:
+        raise fail(op, f"'{op.name}' of a negative extent ({extent})", "invalid value")
+    nbytes = alloc_size(pointee, extent)
+    return machine.executor.provider.alloc(nbytes, pointee, extent, stream=stream, op=op)
+
+
+def _alloc_copy(
+    machine: HostMachine, op: Operation, src: Pointer, stream: Stream | None
+) -> Pointer:
+    pointee = _result_ptr_type(op).pointee
+    nbytes = copy_size(src)
+    extent = None
+    if isinstance(pointee, ArrayType) and pointee.is_dynamic:
+        extent = nbytes // size_of(pointee.element_type)
+    provider = machine.executor.provider
+    dst = provider.alloc(nbytes, pointee, extent, stream=stream, op=op)
+    provider.copy_to_device(dst, src, nbytes, stream=stream, op=op)
+    return dst
+
+
+# --- buffers -------------------------------------------------------------------------------------
+
+
+def _buffer_shape(buf: Pointer, type_: Attribute, op: Operation) -> list[int]:
+    assert isinstance(type_, BufType)
+    shape = list(type_.get_shape())
+    if any(extent == DYNAMIC_INDEX for extent in shape[1:]):
+        raise fail(op, f"cannot run {type_}: only the outermost extent of a buffer may be '?'")
+    if shape and shape[0] == DYNAMIC_INDEX:
+        element = buffer_array_type(type_)
+        assert isinstance(element, ArrayType)
+        shape[0] = buf.extent_bytes() // max(size_of(element.element_type), 1)
+    return shape
+
+
+def _element(buf: Pointer, indices: Sequence[int]) -> Pointer:
+    for index in indices:
+        buf = buf.lea(index)
+    return buf
+
+
+def _new_buffer(machine: HostMachine, op: Operation, type_: Attribute, extent: int | None):
+    assert isinstance(type_, BufType)
+    pointee = buffer_array_type(type_)
+    return machine.allocate(op, HOST, pointee, extent, alloc_size(pointee, extent))
+
+
+def _print_element(value: object, type_: Attribute) -> str:
+    if float_dtype(type_) is not None:
+        return f"{float(value):.2f}, "  # type: ignore[arg-type]  # C's %.2f, as buffer-lower-ptr
+    return f"{value}, "
+
+
+@register_impls
+class BufferHostFunctions(InterpreterFunctions):
+    """`buffer` ops, for programs that reach the executor without `buffer-lower-ptr`."""
+
+    @impl(buffer.AllocOp)
+    def run_alloc(self, machine: HostMachine, op: buffer.AllocOp, args: PythonValues):
+        extent = args[1] if len(args) > 1 else None
+        return (TOKEN, _new_buffer(machine, op, op.res.type, extent))
+
+    @impl(buffer.LitOp)
+    def run_lit(self, machine: HostMachine, op: buffer.LitOp, args: PythonValues):
+        buf = _new_buffer(machine, op, op.res.type, None)
+        for index in product(*map(range, _buffer_shape(buf, op.res.type, op))):
+            machine.store(op, _element(buf, index), args[1])
+        return (TOKEN, buf)
+
+    @impl(buffer.InitOp)
+    def run_init(self, machine: HostMachine, op: buffer.InitOp, args: PythonValues):
+        buf = _new_buffer(machine, op, op.res.type, None)
+        indices = product(*map(range, _buffer_shape(buf, op.res.type, op)))
+        attrs = op.value.get_attrs()
+        if len(attrs) == 1:
+            attrs = attrs * max(1, _count(_buffer_shape(buf, op.res.type, op)))
+        for index, attr in zip(indices, attrs, strict=False):
+            machine.store(op, _element(buf, index), from_attr(attr))
+        return (TOKEN, buf)
+
+    @impl(buffer.ReadOp)
+    def run_read(self, machine: HostMachine, op: buffer.ReadOp, args: PythonValues):
+        return (TOKEN, machine.load(op, _element(args[1], args[2:])))
+
+    @impl(buffer.WriteOp)
+    def run_write(self, machine: HostMachine, op: buffer.WriteOp, args: PythonValues):
+        machine.store(op, _element(args[1], args[2:-1]), args[-1])
+        return (TOKEN, args[1])
+
+    @impl(buffer.ShapeOp)
+    def run_shape(self, machine: HostMachine, op: buffer.ShapeOp, args: PythonValues):
+        return (_buffer_shape(args[0], op.buf.type, op)[op.dim.value.data],)
+
+    @impl(buffer.CopyOp)
+    def run_copy(self, machine: HostMachine, op: buffer.CopyOp, args: PythonValues):
+        dst, src = args[1], args[2]
+        data = memory.read_bytes(src, src.extent_bytes(), op, machine.who)
+        memory.write_bytes(dst, data, op, machine.who)
+        return (TOKEN,)
+
+    @impl(buffer.PrintOp)
+    def run_print(self, machine: HostMachine, op: buffer.PrintOp, args: PythonValues):
+        buf = args[1]
+        type_ = op.buf.type
+        assert isinstance(type_, BufType)
+        shape = _buffer_shape(buf, type_, op)
+        rows, columns = shape[:-1], shape[-1:]
+        for row in product(*map(range, rows)):
+            line = "".join(
+                _print_element(machine.load(op, _element(buf, (*row, *column))),
+                               type_.element_type)
+                for column in product(*map(range, columns))
+            )
+            machine.write(line + "\n")
+        return (TOKEN,)
+
+
+def _count(shape: Sequence[int]) -> int:
+    total = 1
+    for extent in shape:
+        total *= extent
+    return total
+
+
+HOST_FUNCTIONS = (*STANDARD_FUNCTIONS, GpuHostFunctions, BufferHostFunctions)
+
+
+# --- the executor ------------------------------------------------------------------------------
+
+
+class HostExecutor:
+    """Runs host functions of a compiled program against a provider.
+
+    `loaded`: the device module, already loaded into an open `provider` (the Python API passes
+    it when it keeps the device open across calls)."""
+
+    def __init__(
+        self,
+        module: ModuleOp,
+        provider: Provider,
+        out: IO[str] | None = None,
+        loaded: LoadedModule | None = None,
+    ):
+        self.host, self.device = split_modules(module)
+        self.provider = provider
+        self.out = out
+        self.sessions = 0
+        self.opened = False
+        self.external_loaded = loaded
+        self.loaded = loaded
+        machine = make_machine(HostMachine, self.host, HOST_FUNCTIONS)
+        assert isinstance(machine, HostMachine)
+        machine.attach(self)
+        self.machine = machine
+
+    # sessions
+    def open(self, op: Operation) -> None:
+        if self.sessions == 0:
+            self.opened = not self.provider.is_open
+            if self.opened:
+                self.provider.open(op=op)
+                self.loaded = None
+        self.sessions += 1
+
+    def close(self, op: Operation) -> None:
+        if self.sessions == 0:
+            raise ProviderError(
+                op, f"{describe_op(op)} closes a device that is not open", "device not open"
+            )
+        self.sessions -= 1
+        if self.sessions == 0:
+            self.provider.synchronize(op=op)
+            if self.opened:
+                self.provider.close(op=op)
+                self.loaded = None
+            self.opened = False
+
+    def module_for(self, op: Operation) -> LoadedModule:
+        if self.loaded is None:
+            self.provider.check_open(op)
+            self.loaded = self.provider.load_module(self.device, op=op)
+        return self.loaded
+
+    # calls
+    def function(self, name: str = "main") -> FuncOp:
+        found = self.machine.functions.get(name)
+        if found is None:
+            raise ProviderError(None, f"the program has no function @{name} to run", "not found")
+        return found
+
+    def call(self, name: str, args: Sequence[object]) -> tuple[object, ...]:
+        """Call host function `name` with run-time values (tokens included); its results."""
+        func = self.function(name)
+        try:
+            return tuple(self.machine.call(func, tuple(args)))
+        finally:
+            if self.sessions and self.opened and self.provider.is_open:
+                self.sessions = 0
+                self.opened = False
+                self.loaded = None
+                self.provider.close()
+
+    def run_main(self, scalars: Sequence[object], name: str = "main") -> list[tuple[object, Attribute]]:
+        """Call `name` with a token for each token parameter and `scalars` (run-time values)
+        for the others; its non-token results as `(value, type)`."""
+        func = self.function(name)
+        args: list[object] = []
+        given = iter(scalars)
+        for param in func.function_type.inputs.data:
+            args.append(TOKEN if isinstance(param, MemType) else next(given))
+        results = self.call(name, args)
+        types = func.function_type.outputs.data
+        return [(v, t) for v, t in zip(results, types, strict=True) if not isinstance(t, MemType)]
+
+
+def scalar_params(func: FuncOp) -> list[Attribute]:
+    """The parameter types of `func` that take values (all but tokens)."""
+    return [t for t in func.function_type.inputs.data if not isinstance(t, MemType)]
+
+
+def check_entry(func: FuncOp) -> None:
+    """`main`'s parameters and results (but tokens) must be scalars that gpu-run can read and
+    print."""
+    name = func.sym_name.data
+    for what, types in (("takes", func.function_type.inputs.data),
+                        ("returns", func.function_type.outputs.data)):
+        for type_ in types:
+            if isinstance(type_, MemType):
+                continue
+            if not is_scalar_type(type_):
+                raise ProviderError(
+                    func,
+                    f"@{name} {what} a value of type {type_}; only integers, index and "
+                    "f16/f32/f64 can cross the command line",
+                    "invalid signature",
+                )

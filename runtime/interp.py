@@ -1,0 +1,811 @@
+"""The `interp` provider: the reference semantics of kernels, with memory, race and barrier checks.
+
+Device memory is host memory (numpy bytes, `host_visible`), so copies are byte copies and every
+access is checked against its allocation (`out of bounds`, `use after free`). Stream-ordered
+work runs eagerly, in the order of the calls: one valid order of every stream (streams are
+checked to exist, but never reorder anything). Races between launches on different streams are
+therefore not detected; races within a launch are.
+
+How a launch runs. The work-groups run one after another. Each work-item is one xDSL
+interpreter (`ItemMachine`) over the device module. A kernel without barriers or collectives
+(`gpu.sync_work_items`, `gpu.synced_scope`, `gpu.workgroup_reduce`, `gpu.workgroup_scan`,
+found statically in the kernel and its callees) runs its items in order, to completion, one
+after another. A kernel with them runs each work-item on its own thread, but never two at a
+time: the group's scheduler resumes the items in order, each runs until it reaches a barrier
+(or returns), then hands control back. When every item has stopped:
+- all returned: the group is done;
+- some returned, some wait, or they wait at different barriers (a barrier is an op and the call
+  stack leading to it): `barrier divergence`;
+- else all wait at the same barrier: a collective combines the items' values (below), the
+  group's epoch advances, and the next round starts.
+This is coroutine semantics on threads: deterministic, and exactly one order of the items.
+
+Collectives. `gpu.workgroup_reduce` combines the items' values in the fixed tree
+`t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`, `mid = (lo + hi) // 2`, `t(i, i + 1) = v_i` over
+`[0, n_items)`; `gpu.workgroup_scan` gives item `i` the left fold
+`(…((v_0 ⊕ v_1) ⊕ v_2) … ⊕ v_i)`. Each `⊕` is rounded to the value's type; integers wrap;
+`min`/`max` compare integers as signed and floats as `arith.minimumf`/`maximumf` (a NaN wins,
+-0 < +0).
+
+Races. Every access to global (1) and shared (3) memory is recorded per byte with the
+work-item, its group's epoch (barriers passed) and the op. Two accesses to the same byte by
+different work-items race when no barrier orders them (they are in different groups, or in the
+same group and epoch) and at least one writes, unless both write the same value. The first
+race ends the run with a diagnostic naming both accesses.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import IO
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.interpreter import (
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    impl,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.ir import Attribute, Operation
+
+from gpuir.dialects import gpu
+from gpuir.dialects.mem import CONST, GLOBAL, HOST, LOCAL, SHARED, ArrayType, PtrType
+from gpuir.runtime import memory
+from gpuir.runtime.memory import Allocation, Pointer, size_of, space_name, store_size
+from gpuir.runtime.provider import (
+    LoadedModule,
+    Provider,
+    ProviderError,
+    Stream,
+    check_launch,
+    describe_op,
+    kernels_of,
+)
+from gpuir.runtime.scalars import TOKEN, float_dtype, int_width, signed, wrap
+from gpuir.runtime.semantics import STANDARD_FUNCTIONS, Machine, make_machine
+
+BARRIER_OPS = (
+    gpu.SyncWorkItemsOp,
+    gpu.SyncedScopeOp,
+    gpu.WorkgroupReduceOp,
+    gpu.WorkgroupScanOp,
+)
+
+
+class _Abort(BaseException):
+    """Unwinds a work-item's thread when the run ends early (not an error of the program)."""
+
+
+def item_name(group: int, item: int) -> str:
+    return f"work-item (group {group}, item {item})"
+
+
+def _ranges(numbers: Sequence[int]) -> str:
+    """`0-3, 5, 7-8`."""
+    parts: list[str] = []
+    start = prev = None
+    for n in numbers:
+        if start is None:
+            start = prev = n
+        elif n == prev + 1:
+            prev = n
+        else:
+            parts.append(str(start) if start == prev else f"{start}-{prev}")
+            start = prev = n
+    if start is not None:
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+    return ", ".join(parts)
+
+
+# --- races ---------------------------------------------------------------------------------------
+
+
+MIXED = -1
+"""A byte value meaning: this work-item wrote several different values in this epoch."""
+
+
+class _ByteState:
+    """What happened to one byte during a launch (see `RaceTracker`)."""
+
+    __slots__ = ("group", "reads", "writes", "group_read", "group_writes", "old_read", "old_writes")
+
+    def __init__(self, group: int):
+        self.group = group
+        self.reads: dict[int, tuple[int, Operation]] = {}
+        """item → (epoch, op) of its latest read in this group."""
+        self.writes: dict[int, tuple[int, Operation, int]] = {}
+        """item → (epoch, op, byte or MIXED) of its writes in its latest epoch, in this group."""
+        self.group_read: tuple[int, int, Operation] | None = None
+        self.group_writes: dict[int, tuple[int, int, Operation]] = {}
+        """byte value → (group, item, op): one writer per value, in this group."""
+        self.old_read: tuple[int, int, Operation] | None = None
+        self.old_writes: dict[int, tuple[int, int, Operation]] = {}
+        """The same, for the groups that ran before."""
+
+    def enter(self, group: int) -> None:
+        """Groups run one after another: what the previous group did is now 'old'."""
+        if self.old_read is None:
+            self.old_read = self.group_read
+        for value, access in self.group_writes.items():
+            self.old_writes.setdefault(value, access)
+        self.group = group
+        self.reads, self.writes = {}, {}
+        self.group_read, self.group_writes = None, {}
+
+
+class RaceTracker:
+    """Per-byte access records of one launch; raises at the first race."""
+
+    def __init__(self) -> None:
+        self.bytes: dict[tuple[int, int], _ByteState] = {}
+
+    def _state(self, allocation: Allocation, offset: int, group: int) -> _ByteState:
+        key = (allocation.serial, offset)
+        state = self.bytes.get(key)
+        if state is None:
+            state = self.bytes[key] = _ByteState(group)
+        elif state.group != group:
+            state.enter(group)
+        return state
+
+    def read(self, who: ItemMachine, op: Operation, allocation: Allocation, offset: int, n: int):
+        group, item, epoch = who.group_id, who.item_id, who.group.epoch
+        for byte in range(offset, offset + n):
+            state = self._state(allocation, byte, group)
+            if state.old_writes:
+                other_group, other_item, other_op = next(iter(state.old_writes.values()))
+                self._report(who, op, "reads", allocation, byte, other_group, other_item,
+                             other_op, "wrote")
+            for other, (other_epoch, other_op, _) in state.writes.items():
+                if other != item and other_epoch == epoch:
+                    self._report(who, op, "reads", allocation, byte, group, other, other_op,
+                                 "wrote")
+            if item not in state.reads or state.reads[item][0] != epoch:
+                state.reads[item] = (epoch, op)
+            if state.group_read is None:
+                state.group_read = (group, item, op)
+
+    def write(self, who: ItemMachine, op: Operation, allocation: Allocation, offset: int,
+              data: bytes):
+        group, item, epoch = who.group_id, who.item_id, who.group.epoch
+        for i, value in enumerate(data):
+            byte = offset + i
+            state = self._state(allocation, byte, group)
+            if state.old_read is not None:
+                other_group, other_item, other_op = state.old_read
+                self._report(who, op, "writes", allocation, byte, other_group, other_item,
+                             other_op, "read")
+            for old_value, (other_group, other_item, other_op) in state.old_writes.items():
+                if old_value != value:
+                    self._report(who, op, "writes", allocation, byte, other_group, other_item,
+                                 other_op, "wrote a different value to")
+            for other, (other_epoch, other_op) in state.reads.items():
+                if other != item and other_epoch == epoch:
+                    self._report(who, op, "writes", allocation, byte, group, other, other_op,
+                                 "read")
+            for other, (other_epoch, other_op, other_value) in state.writes.items():
+                if other != item and other_epoch == epoch and other_value != value:
+                    self._report(who, op, "writes", allocation, byte, group, other, other_op,
+                                 "wrote a different value to")
+            mine = state.writes.get(item)
+            if mine is not None and mine[0] == epoch and mine[2] != value:
+                value_kept = MIXED
+            else:
+                value_kept = value
+            state.writes[item] = (epoch, op, value_kept)
+            state.group_writes.setdefault(value, (group, item, op))
+
+    def _report(
+        self,
+        who: ItemMachine,
+        op: Operation,
+        verb: str,
+        allocation: Allocation,
+        byte: int,
+        other_group: int,
+        other_item: int,
+        other_op: Operation,
+        other_verb: str,
+    ) -> None:
+        other = item_name(other_group, other_item)
+        why = (
+            "work-items of different groups are never ordered within a launch"
+            if other_group != who.group_id
+            else "no barrier between them"
+        )
+        raise ProviderError(
+            op,
+            f"race on {space_name(allocation.space)} memory: {who.who} {verb} byte {byte} of "
+            f"{allocation.describe()}, which {other} {other_verb} ({describe_op(other_op)}); "
+            f"{why}",
+            "race",
+            [(other_op, f"the other access, by {other}")],
+        )
+
+
+# --- work-items ----------------------------------------------------------------------------------
+
+
+@dataclass
+class GroupState:
+    """What the work-items of one group share."""
+
+    group_id: int
+    epoch: int = 0
+    shared_slots: dict[Operation, Allocation] = field(default_factory=dict[Operation, Allocation])
+    dynamic_smem: Pointer | None = None
+
+    def allocations(self) -> list[Allocation]:
+        found = list(self.shared_slots.values())
+        if self.dynamic_smem is not None and self.dynamic_smem.allocation is not None:
+            found.append(self.dynamic_smem.allocation)
+        return found
+
+
+class ItemMachine(Machine):
+    """One work-item: the interpreter state of one thread of a kernel."""
+
+    def start(self, run: KernelRun, group: GroupState, item_id: int) -> None:
+        self.run = run
+        self.group = group
+        self.group_id = group.group_id
+        self.item_id = item_id
+        self.who = item_name(group.group_id, item_id)
+        self.out = run.out
+        self.thread: ItemThread | None = None
+
+    # memory
+    def _tracked(self, space: int) -> bool:
+        return space in (GLOBAL, SHARED)
+
+    def _check_space(self, op: Operation, ptr: Pointer, verb: str) -> None:
+        space = ptr.space
+        if space == HOST:
+            raise ProviderError(
+                op, f"{self.who} {verb} host memory, which device code cannot access",
+                "invalid address space",
+            )
+
+    def load(self, op: Operation, ptr: Pointer) -> object:
+        self._check_space(op, ptr, "loads from")
+        nbytes = store_size(ptr.pointee)
+        allocation, offset = memory.check_access(
+            ptr, nbytes, op, f"loads {nbytes} bytes from", self.who
+        )
+        if self._tracked(allocation.space):
+            self.run.races.read(self, op, allocation, offset, nbytes)
+        return memory.decode(memory.host_bytes(allocation, op)[offset : offset + nbytes],
+                             ptr.pointee)
+
+    def store(self, op: Operation, ptr: Pointer, value: object) -> None:
+        self._check_space(op, ptr, "stores to")
+        data = memory.encode(value, ptr.pointee)
+        allocation, offset = memory.check_access(
+            ptr, len(data), op, f"stores {len(data)} bytes to", self.who
+        )
+        if allocation.space == CONST:
+            raise ProviderError(op, f"{self.who} stores to const memory", "read-only memory")
+        if self._tracked(allocation.space):
+            self.run.races.write(self, op, allocation, offset, data)
+        memory.host_bytes(allocation, op)[offset : offset + len(data)] = np.frombuffer(
+            data, np.uint8
+        )
+
+    def allocate(
+        self, op: Operation, space: int, pointee: Attribute, extent: int | None, nbytes: int
+    ) -> Pointer:
+        if space != GLOBAL:
+            raise ProviderError(
+                op, f"{self.who} cannot allocate {space_name(space)} memory on a heap",
+                "invalid address space",
+            )
+        allocation = self.run.provider.new_allocation(
+            nbytes, pointee, extent, op, f"device-heap allocation of {self.who}"
+        )
+        return Pointer(allocation, 0, pointee)
+
+    def free(self, op: Operation, ptr: Pointer) -> None:
+        memory.free(ptr, op, GLOBAL, self.who)
+
+    def slot(self, op: Operation, space: int, pointee: Attribute, nbytes: int) -> Pointer:
+        if space == SHARED:
+            slots = self.group.shared_slots
+            allocation = slots.get(op)
+            if allocation is None:
+                what = f"shared array of group {self.group_id}"
+                allocation = slots[op] = Allocation(SHARED, nbytes, pointee, op=op, what=what)
+            elif allocation.nbytes != nbytes:
+                raise ProviderError(
+                    op,
+                    f"{self.who} asks for {nbytes} bytes of the shared slot that other "
+                    f"work-items of its group made with {allocation.nbytes}",
+                    "invalid value",
+                )
+            return Pointer(allocation, 0, pointee)
+        if space == LOCAL:
+            what = f"local slot of {self.who}"
+            allocation = Allocation(LOCAL, nbytes, pointee, op=op, what=what)
+            self.frames[-1].append(allocation)
+            return Pointer(allocation, 0, pointee)
+        raise ProviderError(
+            op, f"{self.who} cannot make a slot in {space_name(space)} memory",
+            "invalid address space",
+        )
+
+    # barriers
+    def barrier(self, op: Operation, value: object = None) -> object:
+        thread = self.thread
+        if thread is None:  # cannot happen: kernels with barriers run threaded
+            raise ProviderError(op, f"{self.who} reached a barrier outside a scheduled group")
+        return thread.arrive(op, (op, tuple(self.call_stack)), value)
+
+
+@register_impls
+class GpuDeviceFunctions(InterpreterFunctions):
+    """The `gpu` ops that device code runs."""
+
+    @impl(gpu.SyncWorkItemsOp)
+    def run_sync(self, machine: ItemMachine, op: Operation, args: PythonValues):
+        machine.barrier(op)
+        return (TOKEN, TOKEN)
+
+    @impl(gpu.SyncedScopeOp)
+    def run_synced_scope(self, machine: ItemMachine, op: gpu.SyncedScopeOp, args: PythonValues):
+        machine.barrier(op)
+        machine.run_ssacfg_region(op.body, (TOKEN, TOKEN), "synced_scope")
+        machine.barrier(op)
+        return (TOKEN, TOKEN)
+
+    @impl(gpu.WorkgroupReduceOp)
+    def run_reduce(self, machine: ItemMachine, op: Operation, args: PythonValues):
+        return (TOKEN, TOKEN, machine.barrier(op, args[2]))
+
+    @impl(gpu.WorkgroupScanOp)
+    def run_scan(self, machine: ItemMachine, op: Operation, args: PythonValues):
+        return (TOKEN, TOKEN, machine.barrier(op, args[2]))
+
+    @impl_terminator(gpu.YieldOp)
+    def run_yield(self, machine: ItemMachine, op: Operation, args: PythonValues):
+        return ReturnedValues(args), ()
+
+
+DEVICE_FUNCTIONS = (*STANDARD_FUNCTIONS, GpuDeviceFunctions)
+
+
+# --- collectives -----------------------------------------------------------------------------
+
+
+def combine(kind: str, x: object, y: object, type_: Attribute) -> object:
+    """`x ⊕ y` for a collective of `kind` on values of `type_`."""
+    if (width := int_width(type_)) is not None:
+        a, b = signed(x, width), signed(y, width)  # type: ignore[arg-type]
+        match kind:
+            case "add":
+                return wrap(a + b, width)
+            case "mul":
+                return wrap(a * b, width)
+            case "min":
+                return wrap(min(a, b), width)
+            case "max":
+                return wrap(max(a, b), width)
+            case "and":
+                return wrap(a & b, width)
+            case "or":
+                return wrap(a | b, width)
+            case _:
+                return wrap(a ^ b, width)
+    dtype = float_dtype(type_)
+    assert dtype is not None
+    fx, fy = dtype(x), dtype(y)
+    with np.errstate(all="ignore"):
+        match kind:
+            case "add":
+                return dtype(fx + fy)
+            case "mul":
+                return dtype(fx * fy)
+            case "min":
+                return fx + fy if np.isnan(fx) or np.isnan(fy) else (
+                    fx if (fx < fy or (fx == fy and np.signbit(fx))) else fy
+                )
+            case _:
+                return fx + fy if np.isnan(fx) or np.isnan(fy) else (
+                    fx if (fx > fy or (fx == fy and not np.signbit(fx))) else fy
+                )
+
+
+def tree_reduce(kind: str, values: Sequence[object], type_: Attribute) -> object:
+    """`t(0, n)` with `t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`, `mid = (lo + hi) // 2`."""
+
+    def t(lo: int, hi: int) -> object:
+        if hi - lo == 1:
+            return values[lo]
+        mid = (lo + hi) // 2
+        return combine(kind, t(lo, mid), t(mid, hi), type_)
+
+    return t(0, len(values))
+
+
+def left_scan(kind: str, values: Sequence[object], type_: Attribute) -> list[object]:
+    """The inclusive scan as a left fold in item order."""
+    out: list[object] = []
+    for value in values:
+        out.append(value if not out else combine(kind, out[-1], value, type_))
+    return out
+
+
+# --- the scheduler -------------------------------------------------------------------------------
+
+
+class ItemThread:
+    """A work-item on its own thread, run only when its group's scheduler resumes it."""
+
+    def __init__(self, machine: ItemMachine, scheduler: GroupScheduler):
+        self.machine = machine
+        self.scheduler = scheduler
+        self.wake = threading.Semaphore(0)
+        self.thread = threading.Thread(target=self._main, daemon=True, name=machine.who)
+        self.started = False
+        self.state = "new"
+        self.key: tuple[Operation, tuple[Operation, ...]] | None = None
+        self.op: Operation | None = None
+        self.value: object = None
+        self.result: object = None
+        self.error: BaseException | None = None
+        machine.thread = self
+
+    def _main(self) -> None:
+        try:
+            self.machine.run.run_item(self.machine)
+            self.state = "done"
+        except _Abort:
+            self.state = "aborted"
+            return
+        except BaseException as e:  # handed to the scheduler's thread, which raises it
+            self.error = e
+            self.state = "error"
+        self.scheduler.handback.release()
+
+    def resume(self) -> None:
+        """Run this item until it reaches a barrier or ends (called by the scheduler)."""
+        self.state = "running"
+        if self.started:
+            self.wake.release()
+        else:
+            self.started = True
+            self.thread.start()
+        self.scheduler.handback.acquire()
+
+    def arrive(self, op: Operation, key: tuple, value: object) -> object:
+        """At a barrier (in this item's thread): hand control back, wait to be resumed."""
+        self.state, self.op, self.key, self.value = "barrier", op, key, value
+        self.scheduler.handback.release()
+        self.wake.acquire()
+        if self.scheduler.aborting:
+            raise _Abort
+        return self.result
+
+    def abort(self) -> None:
+        if self.state == "barrier":
+            self.wake.release()
+        if self.started:
+            self.thread.join()
+
+
+class GroupScheduler:
+    """Runs the work-items of one group as coroutines (module docstring)."""
+
+    def __init__(self, run: KernelRun, group: GroupState, machines: list[ItemMachine]):
+        self.run = run
+        self.group = group
+        self.handback = threading.Semaphore(0)
+        self.aborting = False
+        self.threads = [ItemThread(m, self) for m in machines]
+
+    def run_group(self) -> None:
+        try:
+            self._rounds()
+        finally:
+            self.aborting = True
+            for thread in self.threads:
+                thread.abort()
+
+    def _rounds(self) -> None:
+        live = self.threads
+        while True:
+            for thread in live:
+                thread.resume()
+                if thread.state == "error":
+                    assert thread.error is not None
+                    raise thread.error
+            waiting = [t for t in live if t.state == "barrier"]
+            if not waiting:
+                return
+            returned = [t for t in live if t.state == "done"]
+            if returned:
+                self._returned_early(waiting, returned)
+            keys = {t.key for t in waiting}
+            if len(keys) > 1:
+                self._different_barriers(waiting)
+            self._release(waiting)
+            live = waiting
+
+    def _returned_early(self, waiting: list[ItemThread], returned: list[ItemThread]) -> None:
+        op = waiting[0].op
+        assert op is not None
+        passed = self.group.epoch
+        group = self.group.group_id
+        raise ProviderError(
+            op,
+            f"barrier divergence in group {group}: work-item(s) "
+            f"{_ranges([t.machine.item_id for t in waiting])} wait at {describe_op(op)} "
+            f"(barrier {passed + 1} of the group), but work-item(s) "
+            f"{_ranges([t.machine.item_id for t in returned])} returned from the kernel after "
+            f"{passed} barrier(s), without reaching it",
+            "barrier divergence",
+        )
+
+    def _different_barriers(self, waiting: list[ItemThread]) -> None:
+        first = waiting[0]
+        other = next(t for t in waiting if t.key != first.key)
+        same = [t.machine.item_id for t in waiting if t.key == first.key]
+        rest = [t.machine.item_id for t in waiting if t.key == other.key]
+        assert first.op is not None and other.op is not None
+        where = "" if first.op is not other.op else " (reached through different calls)"
+        raise ProviderError(
+            first.op,
+            f"barrier divergence in group {self.group.group_id}: work-item(s) {_ranges(same)} "
+            f"wait at {describe_op(first.op)}, but work-item(s) {_ranges(rest)} wait at "
+            f"{describe_op(other.op)}{where}; every work-item of a group must reach the same "
+            "barriers",
+            "barrier divergence",
+            [(other.op, f"where work-item {other.machine.item_id} waits")],
+        )
+
+    def _release(self, waiting: list[ItemThread]) -> None:
+        op = waiting[0].op
+        if isinstance(op, gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp):
+            kind, type_ = op.kind.data, op.value.type
+            values = [t.value for t in waiting]
+            if isinstance(op, gpu.WorkgroupReduceOp):
+                total = tree_reduce(kind, values, type_)
+                results: list[object] = [total] * len(waiting)
+            else:
+                results = left_scan(kind, values, type_)
+            for thread, result in zip(waiting, results, strict=True):
+                thread.result = result
+        self.group.epoch += 1
+
+
+# --- a launch --------------------------------------------------------------------------------
+
+
+def uses_barriers(kernel: FuncOp, functions: dict[str, FuncOp]) -> bool:
+    """Whether the kernel or a function it calls (transitively) has a barrier or collective."""
+    seen: set[str] = set()
+    worklist = [kernel]
+    while worklist:
+        func = worklist.pop()
+        for op in func.walk():
+            if isinstance(op, BARRIER_OPS):
+                return True
+            if isinstance(op, CallOp):
+                name = op.callee.root_reference.data
+                if name not in seen and name in functions:
+                    seen.add(name)
+                    worklist.append(functions[name])
+    return False
+
+
+@dataclass
+class InterpModule:
+    """What `interp` keeps of a loaded device module."""
+
+    prototype: ItemMachine
+    barriers: dict[str, bool] = field(default_factory=dict[str, bool])
+
+
+class KernelRun:
+    """One launch: its groups, one after another."""
+
+    def __init__(
+        self,
+        provider: InterpProvider,
+        loaded: LoadedModule,
+        kernel: FuncOp,
+        n_groups: int,
+        n_items: int,
+        smem: tuple[Attribute, int] | None,
+        args: Sequence[object],
+    ):
+        self.provider = provider
+        self.loaded = loaded
+        self.kernel = kernel
+        self.n_groups = n_groups
+        self.n_items = n_items
+        self.smem = smem
+        self.args = tuple(args)
+        self.races = RaceTracker()
+        self.out = provider.output()
+        payload = loaded.payload
+        assert isinstance(payload, InterpModule)
+        self.prototype = payload.prototype
+        name = kernel.sym_name.data
+        if name not in payload.barriers:
+            payload.barriers[name] = uses_barriers(kernel, dict(loaded.functions))
+        self.threaded = payload.barriers[name]
+
+    def run(self) -> None:
+        for group_id in range(self.n_groups):
+            group = GroupState(group_id)
+            if self.smem is not None:
+                pointee, nbytes = self.smem
+                extent = _extent(pointee, nbytes)
+                what = f"dynamic shared memory of group {group_id}"
+                allocation = Allocation(SHARED, nbytes, pointee, extent, what=what)
+                group.dynamic_smem = Pointer(allocation, 0, pointee)
+            try:
+                self.run_group(group)
+            finally:
+                for allocation in group.allocations():
+                    allocation.mark_freed(None)
+
+    def run_group(self, group: GroupState) -> None:
+        machines = []
+        for item_id in range(self.n_items):
+            machine = make_machine(ItemMachine, self.loaded.module, DEVICE_FUNCTIONS,
+                                   self.prototype)
+            assert isinstance(machine, ItemMachine)
+            machine.start(self, group, item_id)
+            machines.append(machine)
+        if not self.threaded:
+            for machine in machines:
+                self.run_item(machine)
+            return
+        GroupScheduler(self, group, machines).run_group()
+
+    def run_item(self, machine: ItemMachine) -> None:
+        smem = () if machine.group.dynamic_smem is None else (machine.group.dynamic_smem,)
+        ids = (machine.group_id, machine.item_id)
+        machine.call(self.kernel, (TOKEN, TOKEN, TOKEN, TOKEN, *ids, *smem, *self.args))
+
+
+def _extent(pointee: Attribute, nbytes: int) -> int | None:
+    if isinstance(pointee, ArrayType) and pointee.is_dynamic:
+        return nbytes // max(size_of(pointee.element_type), 1)
+    return None
+
+
+# --- the provider ----------------------------------------------------------------------------
+
+
+class InterpProvider(Provider):
+    """The reference provider (module docstring). `out` receives the output of kernels'
+    `printf` (default: `sys.stdout` at the time of the launch)."""
+
+    name = "interp"
+    host_visible = True
+
+    def __init__(self, out: IO[str] | None = None) -> None:
+        super().__init__()
+        self.out = out
+        self.streams: set[int] = set()
+        self.next_stream = 1
+        self.live: list[Allocation] = []
+
+    def output(self) -> IO[str]:
+        return self.out if self.out is not None else sys.stdout
+
+    def open(self, *, op: Operation | None = None) -> None:
+        if self.is_open:
+            raise ProviderError(op, "interp: the device is open already", "already open")
+        self.is_open = True
+        self.streams = set()
+
+    def close(self, *, op: Operation | None = None) -> None:
+        self.check_open(op)
+        for allocation in self.live:
+            if not allocation.freed:
+                allocation.mark_freed(op)
+        self.live = []
+        self.streams = set()
+        self.is_open = False
+
+    def new_allocation(
+        self, nbytes: int, pointee: Attribute, extent: int | None, op: Operation | None, what: str
+    ) -> Allocation:
+        allocation = Allocation(GLOBAL, nbytes, pointee, extent, op=op, what=what)
+        self.live = [a for a in self.live if not a.freed]
+        self.live.append(allocation)
+        return allocation
+
+    def check_stream(self, stream: Stream | None, op: Operation | None) -> None:
+        if stream is None or stream.handle == 0 or stream.handle in self.streams:
+            return
+        raise ProviderError(
+            op, f"interp: {stream} does not exist (never created, or destroyed)", "invalid stream"
+        )
+
+    def alloc(self, nbytes, pointee, extent=None, *, stream=None, op=None) -> Pointer:
+        self.check_open(op)
+        self.check_stream(stream, op)
+        return Pointer(self.new_allocation(nbytes, pointee, extent, op, "global allocation"), 0,
+                       pointee)
+
+    def free(self, ptr, *, stream=None, op=None) -> None:
+        self.check_open(op)
+        self.check_stream(stream, op)
+        memory.free(ptr, op, GLOBAL)
+
+    def _copy(self, dst: Pointer, src: Pointer, nbytes: int, spaces: tuple[int, int],
+              op: Operation | None) -> None:
+        for ptr, space, role in ((src, spaces[0], "source"), (dst, spaces[1], "destination")):
+            if ptr.allocation is not None and ptr.space != space:
+                raise ProviderError(
+                    op,
+                    f"interp: the copy's {role} is {space_name(ptr.space or 0)} memory, "
+                    f"expected {space_name(space)} memory",
+                    "invalid value",
+                )
+        data = memory.read_bytes(src, nbytes, op)
+        memory.write_bytes(dst, data, op)
+
+    def copy_to_device(self, dst, src, nbytes, *, stream=None, op=None) -> None:
+        self.check_open(op)
+        self.check_stream(stream, op)
+        self._copy(dst, src, nbytes, (HOST, GLOBAL), op)
+
+    def copy_to_host(self, dst, src, nbytes, *, stream=None, op=None) -> None:
+        self.check_open(op)
+        self.check_stream(stream, op)
+        self._copy(dst, src, nbytes, (GLOBAL, HOST), op)
+
+    def create_stream(self, *, op=None) -> Stream:
+        self.check_open(op)
+        handle = self.next_stream
+        self.next_stream += 1
+        self.streams.add(handle)
+        return Stream(handle)
+
+    def sync_stream(self, stream, *, op=None) -> None:
+        self.check_open(op)
+        self.check_stream(stream, op)
+
+    def destroy_stream(self, stream, *, op=None) -> None:
+        self.check_open(op)
+        if stream.handle == 0:
+            raise ProviderError(op, "interp: the default stream cannot be destroyed",
+                                "invalid stream")
+        self.check_stream(stream, op)
+        self.streams.discard(stream.handle)
+
+    def synchronize(self, *, op=None) -> None:
+        self.check_open(op)
+
+    def load_module(self, module: ModuleOp, *, op=None) -> LoadedModule:
+        self.check_open(op)
+        kernels, functions = kernels_of(module)
+        prototype = make_machine(ItemMachine, module, DEVICE_FUNCTIONS)
+        assert isinstance(prototype, ItemMachine)
+        return LoadedModule(module, kernels, InterpModule(prototype), functions)
+
+    def launch(self, module, kernel, n_groups, n_items, smem_bytes, stream, args, *,
+               op=None) -> None:
+        self.check_open(op)
+        self.check_stream(stream, op)
+        if not isinstance(module.payload, InterpModule):
+            raise ProviderError(op, "interp: the module was not loaded by interp", "invalid handle")
+        func, takes_smem = check_launch(self.name, module, kernel, n_groups, n_items, args, op)
+        smem = None
+        if takes_smem:
+            param = func.function_type.inputs.data[6]
+            assert isinstance(param, PtrType)
+            smem = (param.pointee, smem_bytes)
+        values = [value for value, _ in args]
+        KernelRun(self, module, func, n_groups, n_items, smem, values).run()

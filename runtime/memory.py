@@ -1,0 +1,419 @@
+"""The memory model every provider shares: layout, allocations, pointers, loads and stores.
+
+Layout is LLVM's (the layout the lowering emits): `!mem.array<N x T>` is `N` contiguous `T`s;
+`iN` takes `ceil(N / 8)` bytes rounded up to a power of two (`i1` is one byte), `index`, pointers
+and streams 8 bytes, `f16`/`f32`/`f64` 2/4/8; every type is aligned to its size (at most 16),
+so an array's stride is its element's size. `!mem.array<? x T>` has the extent its allocation
+was made with.
+
+An `Allocation` is one contiguous, byte-addressed block: its address space, byte size, the type
+it was allocated for (and the run-time extent of a `?` array), and, where the host can see it,
+its bytes as a numpy `uint8` array (`data`; a CUDA provider's device memory has none). Every
+allocation has an address (a virtual one, above 2**52, unless its provider gives a real one) and
+is entered in `ADDRESSES`, so that a pointer stored in memory can be read back. Freeing marks it
+(`freed_by`) and drops its bytes; it stays known, so a later access is a `use after free`.
+
+A `Pointer` is (allocation, byte offset, pointee type). `lea` moves it; `load` / `store` check
+the access against the allocation (`out of bounds`, `use after free`) before touching bytes.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects.builtin import IndexType, IntegerType
+from xdsl.ir import Attribute, Operation
+
+from gpuir.dialects.gpu import StreamType
+from gpuir.dialects.mem import SPACE_NAMES, ArrayType, MemType, PtrType
+from gpuir.runtime.provider import ProviderError, Stream, describe_op
+from gpuir.runtime.scalars import float_dtype, int_width, signed, unsigned, wrap
+
+POINTER_SIZE = 8
+MAX_ALIGN = 16
+VIRTUAL_BASE = 1 << 52
+"""Virtual addresses start here: above any user-space address of a 64-bit process, so that
+they never meet the real addresses a `cpu` or `cuda` provider gives its allocations."""
+GUARD = 256
+"""Bytes left unused after each virtual allocation: an address just past one allocation is in
+none."""
+
+
+# --- layout ------------------------------------------------------------------------------------
+
+
+class LayoutError(ValueError):
+    """A type that has no memory layout (a token, an unknown type)."""
+
+
+def store_size(type_: Attribute) -> int:
+    """The bytes a load or store of `type_` touches (LLVM's store size)."""
+    if (width := int_width(type_)) is not None:
+        return (width + 7) // 8
+    return size_of(type_)
+
+
+def size_of(type_: Attribute) -> int:
+    """The bytes `type_` occupies in memory, padding included (LLVM's alloc size); a `?` array
+    has none (see `alloc_size`)."""
+    if (width := int_width(type_)) is not None:
+        return 1 << max((width + 7) // 8 - 1, 0).bit_length()
+    if (dtype := float_dtype(type_)) is not None:
+        return np.dtype(dtype).itemsize
+    if isinstance(type_, PtrType | StreamType):
+        return POINTER_SIZE
+    if isinstance(type_, ArrayType):
+        if type_.is_dynamic:
+            raise LayoutError(f"{type_} has no static size")
+        return type_.size.data * size_of(type_.element_type)
+    if isinstance(type_, MemType):
+        raise LayoutError(f"a memory token ({type_}) is not data")
+    raise LayoutError(f"no memory layout for {type_}")
+
+
+def align_of(type_: Attribute) -> int:
+    if isinstance(type_, ArrayType):
+        return align_of(type_.element_type)
+    return min(size_of(type_), MAX_ALIGN)
+
+
+def alloc_size(pointee: Attribute, extent: int | None = None) -> int:
+    """The bytes of one `pointee`; `extent` is the run-time extent of a `!mem.array<? x T>`."""
+    if isinstance(pointee, ArrayType) and pointee.is_dynamic:
+        if extent is None:
+            raise LayoutError(f"{pointee} needs a run-time extent")
+        return extent * size_of(pointee.element_type)
+    return size_of(pointee)
+
+
+def space_name(space: int) -> str:
+    return SPACE_NAMES.get(space, f"space-{space}")
+
+
+# --- allocations and addresses -----------------------------------------------------------------
+
+
+_serials = itertools.count(1)
+
+
+class Allocation:
+    """One contiguous block of memory. See the module docstring."""
+
+    def __init__(
+        self,
+        space: int,
+        nbytes: int,
+        pointee: Attribute,
+        extent: int | None = None,
+        *,
+        host_visible: bool = True,
+        address: int | None = None,
+        op: Operation | None = None,
+        what: str = "",
+    ):
+        if nbytes < 0:
+            raise ProviderError(op, f"cannot allocate {nbytes} bytes", "invalid value")
+        self.serial = next(_serials)
+        self.space = space
+        self.nbytes = nbytes
+        self.pointee = pointee
+        self.extent = extent
+        self.data: np.ndarray | None = np.zeros(nbytes, np.uint8) if host_visible else None
+        self.op = op
+        self.what = what or f"{space_name(space)} allocation"
+        self.freed_by: Operation | None = None
+        self.freed = False
+        self.address = ADDRESSES.add(self, address)
+
+    def describe(self) -> str:
+        """`a 16-byte global allocation (by 'gpu.alloc.block' at f.mlir:3:7)`."""
+        made = f" (by {describe_op(self.op)})" if self.op is not None else ""
+        return f"a {self.nbytes}-byte {self.what}{made}"
+
+    def mark_freed(self, op: Operation | None) -> None:
+        self.freed = True
+        self.freed_by = op
+        self.data = None
+
+    def __repr__(self) -> str:
+        state = ", freed" if self.freed else ""
+        return f"<Allocation #{self.serial} {space_name(self.space)} {self.nbytes} B{state}>"
+
+
+class AddressMap:
+    """Every allocation's address range, for reading pointers back out of memory.
+
+    Virtual addresses grow monotonically and are never reused; a provider that gives real
+    addresses may reuse them once the old allocation is freed (the old entry is dropped)."""
+
+    def __init__(self) -> None:
+        self._next = VIRTUAL_BASE
+        self._bases: list[int] = []
+        self._entries: dict[int, weakref.ref[Allocation]] = {}
+
+    def add(self, allocation: Allocation, address: int | None) -> int:
+        if address is None:
+            address = self._next
+            self._next = _align_up(address + allocation.nbytes + GUARD, GUARD)
+        old = self._entries.get(address)
+        if old is None:
+            bisect.insort(self._bases, address)
+        self._entries[address] = weakref.ref(allocation)
+        if len(self._bases) > 4096 and len(self._bases) % 4096 == 0:
+            self._prune()
+        return address
+
+    def resolve(self, address: int) -> tuple[Allocation | None, int]:
+        """The allocation holding `address` and the offset in it; (None, address) when there
+        is none."""
+        i = bisect.bisect_right(self._bases, address) - 1
+        if i >= 0:
+            base = self._bases[i]
+            allocation = self._entries[base]()
+            if allocation is not None and address < base + max(allocation.nbytes, 1):
+                return allocation, address - base
+        return None, address
+
+    def _prune(self) -> None:
+        dead = [base for base, ref in self._entries.items() if ref() is None]
+        for base in dead:
+            del self._entries[base]
+        self._bases = sorted(self._entries)
+
+
+def _align_up(value: int, alignment: int) -> int:
+    return (value + alignment - 1) // alignment * alignment
+
+
+ADDRESSES = AddressMap()
+
+
+# --- pointers ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Pointer:
+    """A pointer value: `offset` bytes into `allocation` (None: an address in no allocation,
+    then `offset` is the address), pointing to a `pointee`."""
+
+    allocation: Allocation | None
+    offset: int
+    pointee: Attribute
+
+    @property
+    def address(self) -> int:
+        base = 0 if self.allocation is None else self.allocation.address
+        return base + self.offset
+
+    @property
+    def space(self) -> int | None:
+        return None if self.allocation is None else self.allocation.space
+
+    def lea(self, index: int) -> Pointer:
+        """The address of element `index` of the array this points to (pure arithmetic, no
+        check: only an access can be out of bounds)."""
+        pointee = self.pointee
+        assert isinstance(pointee, ArrayType)
+        step = size_of(pointee.element_type)
+        return Pointer(self.allocation, self.offset + index * step, pointee.element_type)
+
+    def with_pointee(self, pointee: Attribute) -> Pointer:
+        return Pointer(self.allocation, self.offset, pointee)
+
+    def extent_bytes(self) -> int:
+        """The bytes of the pointee: its static size, or for a `?` array what its allocation
+        holds from here on."""
+        pointee = self.pointee
+        if isinstance(pointee, ArrayType) and pointee.is_dynamic:
+            if self.allocation is None:
+                return 0
+            stride = size_of(pointee.element_type)
+            return max(self.allocation.nbytes - self.offset, 0) // stride * stride
+        return size_of(pointee)
+
+    def __repr__(self) -> str:
+        where = "null" if self.allocation is None else f"#{self.allocation.serial}"
+        return f"Pointer({where}+{self.offset}: {self.pointee})"
+
+
+def null_pointer(pointee: Attribute) -> Pointer:
+    return Pointer(None, 0, pointee)
+
+
+def check_access(
+    ptr: Pointer, nbytes: int, op: Operation | None, verb: str, who: str = ""
+) -> tuple[Allocation, int]:
+    """The allocation and offset of an access of `nbytes` at `ptr`; a `ProviderError` named
+    `use after free` or `out of bounds` when it is not within a live allocation.
+
+    `verb` says what the access does (`loads 4 bytes from`), `who` who does it."""
+    subject = f"{who} " if who else ""
+    allocation = ptr.allocation
+    if allocation is None:
+        raise ProviderError(
+            op,
+            f"out of bounds: {subject}{verb} address {ptr.offset:#x}, which is in no allocation",
+            "out of bounds",
+        )
+    if allocation.freed:
+        freed = f" by {describe_op(allocation.freed_by)}" if allocation.freed_by else ""
+        raise ProviderError(
+            op,
+            f"use after free: {subject}{verb} {allocation.describe()}, freed{freed}",
+            "use after free",
+            [(allocation.freed_by, "freed here")] if allocation.freed_by else [],
+        )
+    if ptr.offset < 0 or ptr.offset + nbytes > allocation.nbytes:
+        raise ProviderError(
+            op,
+            f"out of bounds: {subject}{verb} byte offset {ptr.offset} of {allocation.describe()}"
+            f" (bytes {ptr.offset} to {ptr.offset + nbytes - 1}, valid 0 to "
+            f"{allocation.nbytes - 1})",
+            "out of bounds",
+            [(allocation.op, "allocated here")] if allocation.op else [],
+        )
+    return allocation, ptr.offset
+
+
+def host_bytes(allocation: Allocation, op: Operation | None) -> np.ndarray:
+    """The bytes of a host-visible allocation."""
+    if allocation.data is None:
+        raise ProviderError(
+            op,
+            f"{describe_op(op)} cannot access {allocation.describe()} from the host",
+            "not host visible",
+        )
+    return allocation.data
+
+
+# --- values in memory ------------------------------------------------------------------------
+
+
+def encode(value: object, type_: Attribute) -> bytes:
+    """The bytes of `value` (a run-time value of `type_`) as a store writes them."""
+    if (width := int_width(type_)) is not None:
+        assert isinstance(value, int)
+        return unsigned(value, width).to_bytes(store_size(type_), "little")
+    if (dtype := float_dtype(type_)) is not None:
+        return np.array(value, dtype).tobytes()
+    if isinstance(type_, PtrType):
+        assert isinstance(value, Pointer)
+        return (value.address & (2**64 - 1)).to_bytes(POINTER_SIZE, "little")
+    if isinstance(type_, StreamType):
+        assert isinstance(value, Stream)
+        return value.handle.to_bytes(POINTER_SIZE, "little")
+    raise LayoutError(f"cannot store a value of type {type_}")
+
+
+def decode(data: bytes | np.ndarray, type_: Attribute) -> object:
+    """The run-time value of `type_` that the bytes `data` hold."""
+    raw = bytes(data)
+    if (width := int_width(type_)) is not None:
+        return wrap(int.from_bytes(raw, "little"), width)
+    if (dtype := float_dtype(type_)) is not None:
+        return np.frombuffer(raw, dtype)[0]
+    if isinstance(type_, PtrType):
+        allocation, offset = ADDRESSES.resolve(int.from_bytes(raw, "little"))
+        return Pointer(allocation, offset, type_.pointee)
+    if isinstance(type_, StreamType):
+        return Stream(int.from_bytes(raw, "little"))
+    raise LayoutError(f"cannot load a value of type {type_}")
+
+
+def load(ptr: Pointer, op: Operation | None = None, who: str = "") -> object:
+    """Load the `ptr.pointee` at `ptr` from host-visible memory."""
+    type_ = ptr.pointee
+    nbytes = store_size(type_)
+    allocation, offset = check_access(ptr, nbytes, op, f"loads {nbytes} bytes from", who)
+    return decode(host_bytes(allocation, op)[offset : offset + nbytes], type_)
+
+
+def store(ptr: Pointer, value: object, op: Operation | None = None, who: str = "") -> bytes:
+    """Store `value` (a `ptr.pointee`) at `ptr` in host-visible memory; returns the bytes."""
+    data = encode(value, ptr.pointee)
+    allocation, offset = check_access(ptr, len(data), op, f"stores {len(data)} bytes to", who)
+    host_bytes(allocation, op)[offset : offset + len(data)] = np.frombuffer(data, np.uint8)
+    return data
+
+
+def read_bytes(ptr: Pointer, nbytes: int, op: Operation | None, who: str = "") -> np.ndarray:
+    """A copy of `nbytes` at `ptr` (host-visible memory), checked."""
+    allocation, offset = check_access(ptr, nbytes, op, f"reads {nbytes} bytes from", who)
+    return host_bytes(allocation, op)[offset : offset + nbytes].copy()
+
+
+def write_bytes(ptr: Pointer, data: np.ndarray, op: Operation | None, who: str = "") -> None:
+    """Write `data` (uint8) at `ptr` (host-visible memory), checked."""
+    nbytes = len(data)
+    allocation, offset = check_access(ptr, nbytes, op, f"writes {nbytes} bytes to", who)
+    host_bytes(allocation, op)[offset : offset + nbytes] = data
+
+
+def free(ptr: Pointer, op: Operation | None, space: int, who: str = "") -> Allocation:
+    """Check that `ptr` may be freed (the start of a live allocation in `space`), mark its
+    allocation freed and return it."""
+    allocation = ptr.allocation
+    subject = f"{who} " if who else ""
+    if allocation is None:
+        if ptr.offset == 0:
+            raise ProviderError(op, f"{subject}frees a null pointer", "invalid value")
+        raise ProviderError(
+            op, f"{subject}frees address {ptr.offset:#x}, which is in no allocation", "invalid value"
+        )
+    if allocation.freed:
+        freed = f" by {describe_op(allocation.freed_by)}" if allocation.freed_by else ""
+        raise ProviderError(
+            op,
+            f"use after free: {subject}frees {allocation.describe()} a second time (freed{freed})",
+            "use after free",
+            [(allocation.freed_by, "freed here")] if allocation.freed_by else [],
+        )
+    if allocation.space != space:
+        raise ProviderError(
+            op,
+            f"{subject}frees {allocation.describe()} as {space_name(space)} memory",
+            "invalid value",
+        )
+    if ptr.offset != 0:
+        raise ProviderError(
+            op,
+            f"{subject}frees byte offset {ptr.offset} of {allocation.describe()}, not its start",
+            "invalid value",
+        )
+    allocation.mark_freed(op)
+    return allocation
+
+
+def is_pointer_to_space(type_: Attribute, space: int) -> bool:
+    return isinstance(type_, PtrType) and type_.space.data == space
+
+
+def int_type_for(nbytes: int) -> Attribute:
+    """An integer type of `nbytes` bytes (for raw copies)."""
+    return IntegerType(8 * nbytes) if nbytes else IndexType()
+
+
+__all__ = [
+    "ADDRESSES",
+    "Allocation",
+    "LayoutError",
+    "Pointer",
+    "alloc_size",
+    "align_of",
+    "check_access",
+    "decode",
+    "encode",
+    "free",
+    "load",
+    "null_pointer",
+    "read_bytes",
+    "signed",
+    "size_of",
+    "store",
+    "store_size",
+    "write_bytes",
+]

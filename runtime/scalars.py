@@ -1,0 +1,239 @@
+"""Scalar values at run time: how every part of the runtime represents, converts, parses and
+prints them.
+
+Representation (the same in the host executor, in `interp` kernels and across the provider
+interface):
+- `iN` and `index` (64 bits): a Python `int`, two's complement, canonical *signed*
+  (`-2**(N-1) <= v < 2**(N-1)`), except `i1`, which is 0 or 1. Arithmetic is exact and wraps
+  with `wrap`; an op that reads its operands as unsigned uses `unsigned`.
+- `f16`, `f32`, `f64`: a numpy `float16` / `float32` / `float64`, so that every operation is
+  rounded to its type (numpy computes `float16` in `float32` and rounds once: correct for
+  `+ - * /`).
+- a memory token `!mem.M<a>`: `TOKEN`.
+
+Conversions that can round twice through `float64` (`int` → `f32`, decimal text → `f32`) use
+`round_exact`, which rounds the exact value once, to nearest-even.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+)
+from xdsl.ir import Attribute
+
+INDEX_WIDTH = 64
+
+
+class Token:
+    """The value of a memory token (`!mem.M<a>`): it carries no data."""
+
+    def __repr__(self) -> str:
+        return "TOKEN"
+
+
+TOKEN = Token()
+
+FloatScalar = np.float16 | np.float32 | np.float64
+FLOAT_DTYPES: dict[type[Attribute], type[np.floating]] = {
+    Float16Type: np.float16,
+    Float32Type: np.float32,
+    Float64Type: np.float64,
+}
+
+
+def int_width(type_: Attribute) -> int | None:
+    """The bit width of an integer or `index` type; None for any other type."""
+    if isinstance(type_, IntegerType):
+        return type_.width.data
+    if isinstance(type_, IndexType):
+        return INDEX_WIDTH
+    return None
+
+
+def float_dtype(type_: Attribute) -> type[np.floating] | None:
+    """The numpy type of a float type we run (f16, f32, f64); None for any other type."""
+    return FLOAT_DTYPES.get(type(type_))
+
+
+def is_scalar_type(type_: Attribute) -> bool:
+    return int_width(type_) is not None or float_dtype(type_) is not None
+
+
+def wrap(value: int, width: int) -> int:
+    """`value` modulo `2**width`, in canonical form (signed; `i1` as 0/1)."""
+    if width == 1:
+        return value & 1
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >> (width - 1) else value
+
+
+def unsigned(value: int, width: int) -> int:
+    """The unsigned reading of a canonical value."""
+    return value & ((1 << width) - 1)
+
+
+def signed(value: int, width: int) -> int:
+    """The signed reading of a canonical value (`i1` 1 reads as -1)."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >> (width - 1) else value
+
+
+def round_exact(exact: Fraction | int, dtype: type[np.floating]) -> np.floating:
+    """The float of `dtype` nearest to the exact rational `exact` (ties to even)."""
+    approx = float(exact) if abs(exact) < 2**1024 else float("inf") * (1 if exact > 0 else -1)
+    if dtype is np.float64:
+        return np.float64(approx)  # int / Fraction to float is correctly rounded in Python
+    with np.errstate(all="ignore"):
+        guess = dtype(approx)
+    info = np.finfo(dtype)
+    if not np.isfinite(guess):
+        top = Fraction(float(info.max))
+        half_ulp = (top - Fraction(float(np.nextafter(info.max, dtype(0))))) / 2
+        if abs(exact) < top + half_ulp:
+            return dtype(info.max) if exact > 0 else dtype(-info.max)
+        return guess
+    candidates = [guess, np.nextafter(guess, dtype(np.inf)), np.nextafter(guess, dtype(-np.inf))]
+    best, best_distance = guess, None
+    for candidate in candidates:
+        if not np.isfinite(candidate):
+            continue
+        distance = abs(Fraction(float(candidate)) - exact)
+        if best_distance is None or distance < best_distance:
+            best, best_distance = candidate, distance
+        elif distance == best_distance and _is_even(candidate):
+            best = candidate
+    return best
+
+
+def _is_even(value: np.floating) -> bool:
+    bits = np.array(value).view(f"u{np.dtype(type(value)).itemsize}")
+    return int(bits) & 1 == 0
+
+
+def from_attr(attr: Attribute) -> object:
+    """The run-time value of an `arith.constant`'s integer or float attribute."""
+    if isinstance(attr, IntegerAttr):
+        width = int_width(attr.type)
+        assert width is not None
+        return wrap(attr.value.data, width)
+    if isinstance(attr, FloatAttr) and (dtype := float_dtype(attr.type)) is not None:
+        return dtype(attr.value.data)
+    raise ValueError(f"cannot run a constant {attr}")
+
+
+def int_range_error(value: int, type_: Attribute) -> str | None:
+    """Why `value` does not fit `type_` (read as signed or unsigned), or None when it does."""
+    width = int_width(type_)
+    assert width is not None
+    if -(1 << (width - 1)) <= value < (1 << width):
+        return None
+    return f"{value} does not fit in {type_} (from {-(1 << (width - 1))} to {(1 << width) - 1})"
+
+
+def from_python(value: object, type_: Attribute) -> object:
+    """A Python or numpy number as a run-time value of `type_`; ValueError when it is not one
+    or does not fit."""
+    if (width := int_width(type_)) is not None:
+        if isinstance(value, bool | np.bool_):
+            value = int(value)
+        if not isinstance(value, int | np.integer):
+            raise ValueError(f"expected an integer for {type_}, got {value!r}")
+        if (error := int_range_error(int(value), type_)) is not None:
+            raise ValueError(error)
+        return wrap(int(value), width)
+    if (dtype := float_dtype(type_)) is not None:
+        if isinstance(value, np.floating):
+            return dtype(value)
+        if isinstance(value, int | np.integer) and not isinstance(value, bool):
+            return int_to_float(int(value), dtype)
+        if isinstance(value, float):
+            with np.errstate(all="ignore"):
+                return dtype(value)
+        raise ValueError(f"expected a number for {type_}, got {value!r}")
+    raise ValueError(f"cannot pass a value of type {type_}")
+
+
+def int_to_float(value: int, dtype: type[np.floating]) -> np.floating:
+    """An integer rounded once to `dtype`."""
+    if abs(value) <= 2**53:
+        with np.errstate(all="ignore"):
+            return dtype(float(value))
+    return round_exact(value, dtype)
+
+
+def parse(text: str, type_: Attribute) -> object:
+    """A command-line argument as a run-time value of `type_`; ValueError with a message that
+    says what was expected."""
+    if (width := int_width(type_)) is not None:
+        value = _parse_int(text, type_)
+        if (error := int_range_error(value, type_)) is not None:
+            raise ValueError(error)
+        return wrap(value, width)
+    if (dtype := float_dtype(type_)) is not None:
+        return _parse_float(text, dtype, type_)
+    raise ValueError(f"cannot pass a value of type {type_} on the command line")
+
+
+def _parse_int(text: str, type_: Attribute) -> int:
+    stripped = text.strip()
+    if int_width(type_) == 1 and stripped.lower() in ("true", "false"):
+        return int(stripped.lower() == "true")
+    for base in (0, 10):
+        try:
+            return int(stripped, base)
+        except ValueError:
+            continue
+    raise ValueError(f"'{text}' is not an integer (expected a {type_})")
+
+
+def _parse_float(text: str, dtype: type[np.floating], type_: Attribute) -> np.floating:
+    stripped = text.strip()
+    try:
+        value = float(stripped)
+        exact: Fraction | None = None
+        if np.isfinite(value) and value != 0:
+            exact = Fraction(stripped)
+    except ValueError:
+        try:
+            value = float.fromhex(stripped)
+            exact = Fraction(value)
+        except ValueError:
+            raise ValueError(f"'{text}' is not a number (expected a {type_})") from None
+    if exact is None:
+        return dtype(value)
+    return round_exact(exact, dtype)
+
+
+def to_numpy(value: object, type_: Attribute) -> object:
+    """A run-time value as what the Python API returns: a numpy scalar for numbers
+    (`i1` → `bool_`, `iN` → the smallest `intK` that holds it, floats as they are)."""
+    width = int_width(type_)
+    if width is None:
+        return value
+    assert isinstance(value, int)
+    if width == 1:
+        return np.bool_(value)
+    for bits, kind in ((8, np.int8), (16, np.int16), (32, np.int32), (64, np.int64)):
+        if width <= bits:
+            return kind(signed(value, width))
+    return value
+
+
+def format_value(value: object, type_: Attribute) -> str:
+    """How gpu-run prints a result (and printf a value): integers in decimal (signed; `i1` as
+    0 or 1), floats as the shortest text that reads back to the same value of their type."""
+    if int_width(type_) is not None:
+        return str(value)
+    if (dtype := float_dtype(type_)) is not None:
+        return str(dtype(value))
+    return repr(value)
