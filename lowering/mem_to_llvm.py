@@ -55,6 +55,8 @@ from gpuir.lowering.conversion import (
 )
 from gpuir.lowering.llvm_ext import AddrSpaceCastOp
 
+INBOUNDS_FLAGS = 3
+"""MLIR's `GEPNoWrapFlags::inbounds` (inboundsFlag | nusw); xDSL spells it as a unit property."""
 GENERIC = HOST
 """Address space 0 is the host's in gpuir and the generic space on the device."""
 
@@ -130,6 +132,7 @@ class LeaLowering(RewritePattern):
                 inbounds=True,
             )
         )
+        gep.properties["noWrapFlags"] = IntegerAttr(INBOUNDS_FLAGS, 32)  # MLIR's spelling of it
         rewriter.replace_op(op, [], [from_llvm(rewriter, gep.result, op.res.type)])
 
 

@@ -197,14 +197,18 @@ class LibdeviceNotFound(DiagnosticException):
 
 
 def optimize(module: binding.ModuleRef, options: PtxOptions) -> None:
-    """LLVM's `default<O{opt}>` pipeline with NVPTX's callbacks (NVVMReflect, …)."""
+    """LLVM's `default<O{opt}>` pipeline with NVPTX's callbacks (NVVMReflect, …); at `opt=0`
+    only global dead code elimination (what libdevice brought and nothing calls)."""
     from llvmlite import binding
 
-    if options.opt == 0:
-        return
     tuning = binding.create_pipeline_tuning_options(speed_level=options.opt)
     builder = binding.create_pass_builder(machine_for(options), tuning)
-    builder.getModulePassManager().run(module, builder)
+    if options.opt > 0:
+        builder.getModulePassManager().run(module, builder)
+        return
+    passes = binding.create_new_module_pass_manager()  # -O0: only drop unused libdevice code
+    passes.add_global_dead_code_eliminate_pass()
+    passes.run(module, builder)
 
 
 def llvm_module(device: ModuleOp, options: PtxOptions) -> binding.ModuleRef:

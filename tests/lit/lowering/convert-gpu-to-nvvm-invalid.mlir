@@ -1,0 +1,87 @@
+// RUN: gpu-opt %s -p convert-gpu-to-nvvm --verify-diagnostics --split-input-file | filecheck %s
+
+// The work-group collectives are not lowered yet.
+builtin.module attributes {gpu.device} {
+  func.func @f(%m1: !mem.M<1>, %m3: !mem.M<3>, %v: f32) -> (!mem.M<1>, !mem.M<3>, f32) {
+    %a1, %a3, %r = gpu.workgroup_reduce "add" %m1, %m3, %v : f32
+    func.return %a1, %a3, %r : !mem.M<1>, !mem.M<3>, f32
+  }
+}
+
+// CHECK: 'gpu.workgroup_reduce' is not lowered yet: the NVPTX lowering of the work-group collectives comes with a later issue
+
+// -----
+
+builtin.module attributes {gpu.device} {
+  func.func @f(%m1: !mem.M<1>, %m3: !mem.M<3>, %v: i32) -> (!mem.M<1>, !mem.M<3>, i32) {
+    %a1, %a3, %r = gpu.workgroup_scan "add" %m1, %m3, %v : i32
+    func.return %a1, %a3, %r : !mem.M<1>, !mem.M<3>, i32
+  }
+}
+
+// CHECK: 'gpu.workgroup_scan' is not lowered yet
+
+// -----
+
+// Host-side gpu ops have no device lowering.
+builtin.module attributes {gpu.device} {
+  func.func @f(%m1: !mem.M<1>) -> !mem.M<1> {
+    %a1, %p = gpu.alloc.block %m1 : !mem.ptr<i32, 1>
+    func.return %a1 : !mem.M<1>
+  }
+}
+
+// CHECK: 'gpu.alloc.block' is host code; it cannot be lowered for the device
+
+// -----
+
+// Composites must be expanded first (device-to-llvm does).
+builtin.module attributes {gpu.device} {
+  func.func @f(%m1: !mem.M<1>, %m3: !mem.M<3>) -> (!mem.M<1>, !mem.M<3>) {
+    %a1, %a3 = gpu.synced_scope %m1, %m3 {
+    ^bb0(%x: !mem.M<1>, %y: !mem.M<3>):
+      gpu.yield %x, %y : !mem.M<1>, !mem.M<3>
+    }
+    func.return %a1, %a3 : !mem.M<1>, !mem.M<3>
+  }
+}
+
+// CHECK: 'gpu.synced_scope' is a composite: run expand-gpu-composites first
+
+// -----
+
+// A kernel has the kernel signature.
+builtin.module attributes {gpu.device} {
+  func.func @k(%m1: !mem.M<1>, %i: index) -> !mem.M<1> attributes {gpu.kernel} {
+    func.return %m1 : !mem.M<1>
+  }
+}
+
+// CHECK: the kernel @k must take (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>, index, index, …) and return (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>), found (!mem.M<1>, index) -> !mem.M<1>
+
+// -----
+
+// A kernel loses its id parameters, so device code cannot call it.
+builtin.module attributes {gpu.device} {
+  func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %g: index, %i: index)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+  func.func @f(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %g: index)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+    %a1, %a3, %a4, %a5 = func.call @k(%m1, %m3, %m4, %m5, %g, %g) : (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>, index, index) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>)
+    func.return %a1, %a3, %a4, %a5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}
+
+// CHECK: 'func.call' calls the kernel @k; a kernel can only be launched
+
+// -----
+
+// The lowerings work on device modules only: a program that is not split has none.
+func.func @f(%m1: !mem.M<1>, %m3: !mem.M<3>) -> (!mem.M<1>, !mem.M<3>) {
+  %a1, %a3 = gpu.sync_work_items %m1, %m3
+  func.return %a1, %a3 : !mem.M<1>, !mem.M<3>
+}
+
+// CHECK: convert-gpu-to-nvvm: found no device module (a builtin.module with the gpu.device attribute); run split-apply (or gpu-pipeline) first

@@ -1,0 +1,35 @@
+// RUN: gpu-opt %s -p convert-mem-to-llvm --verify-diagnostics --split-input-file | filecheck %s
+
+// Shared memory is static: a mem.mslot there needs a constant size.
+builtin.module attributes {gpu.device} {
+  func.func @f(%m3: !mem.M<3>, %n: index) -> !mem.M<3> {
+    %a3, %p = mem.mslot %m3, %n : !mem.ptr<!mem.array<? x i8>, 3>
+    func.return %a3 : !mem.M<3>
+  }
+}
+
+// CHECK: 'mem.mslot' in shared memory needs a constant size
+
+// -----
+
+// No heap in shared, const or local memory, no slot in global or const memory (as
+// check-addr-spaces says).
+builtin.module attributes {gpu.device} {
+  func.func @f(%m5: !mem.M<5>) -> !mem.M<5> {
+    %a5, %p = mem.alloc %m5 : !mem.ptr<i32, 5>
+    func.return %a5 : !mem.M<5>
+  }
+}
+
+// CHECK: 'mem.alloc' cannot be used in address space 5 (local)
+
+// -----
+
+builtin.module attributes {gpu.device} {
+  func.func @f(%m1: !mem.M<1>) -> !mem.M<1> {
+    %a1, %p = mem.slot %m1 : !mem.ptr<i32, 1>
+    func.return %a1 : !mem.M<1>
+  }
+}
+
+// CHECK: 'mem.slot' cannot be used in address space 1 (global)
