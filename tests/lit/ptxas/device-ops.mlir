@@ -1,0 +1,12 @@
+// RUN: gpu-opt %S/../lowering/target-ptx.mlir -t 'ptx{sm=80}' > %t.sm80.ptx
+// RUN: ptxas -arch=sm_80 %t.sm80.ptx -o %t.sm80.cubin
+// RUN: gpu-opt %S/../lowering/target-ptx.mlir -t 'ptx{sm=90}' > %t.sm90.ptx
+// RUN: ptxas -arch=sm_90 %t.sm90.ptx -o %t.sm90.cubin
+// RUN: gpu-opt %S/../lowering/target-ptx.mlir -t 'ptx{sm=90 opt=0 fast-math=true}' > %t.o0.ptx
+// RUN: ptxas -arch=sm_90 %t.o0.ptx -o %t.o0.cubin
+// RUN: gpu-opt %S/../lowering/mlir-translate/translate.mlir -t 'ptx{sm=80}' > %t.all.ptx
+// RUN: ptxas -arch=sm_80 %t.all.ptx -o %t.all.cubin
+
+// The kernels of the PTX target test (one per group of device ops: ids, static and dynamic
+// shared memory and barriers, const and local memory, the device heap, math and casts, calls)
+// and of the mlir-translate test assemble for sm_80 and sm_90, optimized or not.
