@@ -122,7 +122,8 @@ class HostMachine(Machine):
     def slot(self, op: Operation, space: int, pointee: Attribute, nbytes: int) -> Pointer:
         if space != HOST:
             raise ProviderError(
-                op, f"host code cannot make a slot in {space_name(space)} memory",
+                op,
+                f"host code cannot make a slot in {space_name(space)} memory",
                 "invalid address space",
             )
         allocation = Allocation(HOST, nbytes, pointee, op=op, what="host slot")
@@ -265,8 +266,14 @@ class GpuHostFunctions(InterpreterFunctions):
         values = args[3 + has_extent + 3 :]
         typed = list(zip(values, op.args.types, strict=True))
         executor.provider.launch(
-            executor.module_for(op), launched_name(op.kernel), n_groups, n_items, smem_bytes,
-            stream, typed, op=op,
+            executor.module_for(op),
+            launched_name(op.kernel),
+            n_groups,
+            n_items,
+            smem_bytes,
+            stream,
+            typed,
+            op=op,
         )
         return (TOKEN, TOKEN, TOKEN)
 
@@ -384,8 +391,7 @@ class BufferHostFunctions(InterpreterFunctions):
         rows, columns = shape[:-1], shape[-1:]
         for row in product(*map(range, rows)):
             line = "".join(
-                _print_element(machine.load(op, _element(buf, (*row, *column))),
-                               type_.element_type)
+                _print_element(machine.load(op, _element(buf, (*row, *column))), type_.element_type)
                 for column in product(*map(range, columns))
             )
             machine.write(line + "\n")
@@ -477,7 +483,9 @@ class HostExecutor:
                 self.loaded = None
                 self.provider.close()
 
-    def run_main(self, scalars: Sequence[object], name: str = "main") -> list[tuple[object, Attribute]]:
+    def run_main(
+        self, scalars: Sequence[object], name: str = "main"
+    ) -> list[tuple[object, Attribute]]:
         """Call `name` with a token for each token parameter and `scalars` (run-time values)
         for the others; its non-token results as `(value, type)`."""
         func = self.function(name)
@@ -499,8 +507,10 @@ def check_entry(func: FuncOp) -> None:
     """`main`'s parameters and results (but tokens) must be scalars that gpu-run can read and
     print."""
     name = func.sym_name.data
-    for what, types in (("takes", func.function_type.inputs.data),
-                        ("returns", func.function_type.outputs.data)):
+    for what, types in (
+        ("takes", func.function_type.inputs.data),
+        ("returns", func.function_type.outputs.data),
+    ):
         for type_ in types:
             if isinstance(type_, MemType):
                 continue

@@ -161,39 +161,62 @@ class RaceTracker:
             state = self._state(allocation, byte, group)
             if state.old_writes:
                 other_group, other_item, other_op = next(iter(state.old_writes.values()))
-                self._report(who, op, "reads", allocation, byte, other_group, other_item,
-                             other_op, "wrote")
+                self._report(
+                    who, op, "reads", allocation, byte, other_group, other_item, other_op, "wrote"
+                )
             for other, (other_epoch, other_op, _) in state.writes.items():
                 if other != item and other_epoch == epoch:
-                    self._report(who, op, "reads", allocation, byte, group, other, other_op,
-                                 "wrote")
+                    self._report(
+                        who, op, "reads", allocation, byte, group, other, other_op, "wrote"
+                    )
             if item not in state.reads or state.reads[item][0] != epoch:
                 state.reads[item] = (epoch, op)
             if state.group_read is None:
                 state.group_read = (group, item, op)
 
-    def write(self, who: ItemMachine, op: Operation, allocation: Allocation, offset: int,
-              data: bytes):
+    def write(
+        self, who: ItemMachine, op: Operation, allocation: Allocation, offset: int, data: bytes
+    ):
         group, item, epoch = who.group_id, who.item_id, who.group.epoch
         for i, value in enumerate(data):
             byte = offset + i
             state = self._state(allocation, byte, group)
             if state.old_read is not None:
                 other_group, other_item, other_op = state.old_read
-                self._report(who, op, "writes", allocation, byte, other_group, other_item,
-                             other_op, "read")
+                self._report(
+                    who, op, "writes", allocation, byte, other_group, other_item, other_op, "read"
+                )
             for old_value, (other_group, other_item, other_op) in state.old_writes.items():
                 if old_value != value:
-                    self._report(who, op, "writes", allocation, byte, other_group, other_item,
-                                 other_op, "wrote a different value to")
+                    self._report(
+                        who,
+                        op,
+                        "writes",
+                        allocation,
+                        byte,
+                        other_group,
+                        other_item,
+                        other_op,
+                        "wrote a different value to",
+                    )
             for other, (other_epoch, other_op) in state.reads.items():
                 if other != item and other_epoch == epoch:
-                    self._report(who, op, "writes", allocation, byte, group, other, other_op,
-                                 "read")
+                    self._report(
+                        who, op, "writes", allocation, byte, group, other, other_op, "read"
+                    )
             for other, (other_epoch, other_op, other_value) in state.writes.items():
                 if other != item and other_epoch == epoch and other_value != value:
-                    self._report(who, op, "writes", allocation, byte, group, other, other_op,
-                                 "wrote a different value to")
+                    self._report(
+                        who,
+                        op,
+                        "writes",
+                        allocation,
+                        byte,
+                        group,
+                        other,
+                        other_op,
+                        "wrote a different value to",
+                    )
             mine = state.writes.get(item)
             if mine is not None and mine[0] == epoch and mine[2] != value:
                 value_kept = MIXED
@@ -269,7 +292,8 @@ class ItemMachine(Machine):
         space = ptr.space
         if space == HOST:
             raise ProviderError(
-                op, f"{self.who} {verb} host memory, which device code cannot access",
+                op,
+                f"{self.who} {verb} host memory, which device code cannot access",
                 "invalid address space",
             )
 
@@ -281,8 +305,9 @@ class ItemMachine(Machine):
         )
         if self._tracked(allocation.space):
             self.run.races.read(self, op, allocation, offset, nbytes)
-        return memory.decode(memory.host_bytes(allocation, op)[offset : offset + nbytes],
-                             ptr.pointee)
+        return memory.decode(
+            memory.host_bytes(allocation, op)[offset : offset + nbytes], ptr.pointee
+        )
 
     def store(self, op: Operation, ptr: Pointer, value: object) -> None:
         self._check_space(op, ptr, "stores to")
@@ -303,7 +328,8 @@ class ItemMachine(Machine):
     ) -> Pointer:
         if space != GLOBAL:
             raise ProviderError(
-                op, f"{self.who} cannot allocate {space_name(space)} memory on a heap",
+                op,
+                f"{self.who} cannot allocate {space_name(space)} memory on a heap",
                 "invalid address space",
             )
         allocation = self.run.provider.new_allocation(
@@ -335,7 +361,8 @@ class ItemMachine(Machine):
             self.frames[-1].append(allocation)
             return Pointer(allocation, 0, pointee)
         raise ProviderError(
-            op, f"{self.who} cannot make a slot in {space_name(space)} memory",
+            op,
+            f"{self.who} cannot make a slot in {space_name(space)} memory",
             "invalid address space",
         )
 
@@ -411,12 +438,16 @@ def combine(kind: str, x: object, y: object, type_: Attribute) -> object:
             case "mul":
                 return dtype(fx * fy)
             case "min":
-                return fx + fy if np.isnan(fx) or np.isnan(fy) else (
-                    fx if (fx < fy or (fx == fy and np.signbit(fx))) else fy
+                return (
+                    fx + fy
+                    if np.isnan(fx) or np.isnan(fy)
+                    else (fx if (fx < fy or (fx == fy and np.signbit(fx))) else fy)
                 )
             case _:
-                return fx + fy if np.isnan(fx) or np.isnan(fy) else (
-                    fx if (fx > fy or (fx == fy and not np.signbit(fx))) else fy
+                return (
+                    fx + fy
+                    if np.isnan(fx) or np.isnan(fy)
+                    else (fx if (fx > fy or (fx == fy and not np.signbit(fx))) else fy)
                 )
 
 
@@ -659,8 +690,9 @@ class KernelRun:
     def run_group(self, group: GroupState) -> None:
         machines = []
         for item_id in range(self.n_items):
-            machine = make_machine(ItemMachine, self.loaded.module, DEVICE_FUNCTIONS,
-                                   self.prototype)
+            machine = make_machine(
+                ItemMachine, self.loaded.module, DEVICE_FUNCTIONS, self.prototype
+            )
             assert isinstance(machine, ItemMachine)
             machine.start(self, group, item_id)
             machines.append(machine)
@@ -735,16 +767,18 @@ class InterpProvider(Provider):
     def alloc(self, nbytes, pointee, extent=None, *, stream=None, op=None) -> Pointer:
         self.check_open(op)
         self.check_stream(stream, op)
-        return Pointer(self.new_allocation(nbytes, pointee, extent, op, "global allocation"), 0,
-                       pointee)
+        return Pointer(
+            self.new_allocation(nbytes, pointee, extent, op, "global allocation"), 0, pointee
+        )
 
     def free(self, ptr, *, stream=None, op=None) -> None:
         self.check_open(op)
         self.check_stream(stream, op)
         memory.free(ptr, op, GLOBAL)
 
-    def _copy(self, dst: Pointer, src: Pointer, nbytes: int, spaces: tuple[int, int],
-              op: Operation | None) -> None:
+    def _copy(
+        self, dst: Pointer, src: Pointer, nbytes: int, spaces: tuple[int, int], op: Operation | None
+    ) -> None:
         for ptr, space, role in ((src, spaces[0], "source"), (dst, spaces[1], "destination")):
             if ptr.allocation is not None and ptr.space != space:
                 raise ProviderError(
@@ -780,8 +814,9 @@ class InterpProvider(Provider):
     def destroy_stream(self, stream, *, op=None) -> None:
         self.check_open(op)
         if stream.handle == 0:
-            raise ProviderError(op, "interp: the default stream cannot be destroyed",
-                                "invalid stream")
+            raise ProviderError(
+                op, "interp: the default stream cannot be destroyed", "invalid stream"
+            )
         self.check_stream(stream, op)
         self.streams.discard(stream.handle)
 
@@ -795,8 +830,9 @@ class InterpProvider(Provider):
         assert isinstance(prototype, ItemMachine)
         return LoadedModule(module, kernels, InterpModule(prototype), functions)
 
-    def launch(self, module, kernel, n_groups, n_items, smem_bytes, stream, args, *,
-               op=None) -> None:
+    def launch(
+        self, module, kernel, n_groups, n_items, smem_bytes, stream, args, *, op=None
+    ) -> None:
         self.check_open(op)
         self.check_stream(stream, op)
         if not isinstance(module.payload, InterpModule):

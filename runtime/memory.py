@@ -362,7 +362,9 @@ def free(ptr: Pointer, op: Operation | None, space: int, who: str = "") -> Alloc
         if ptr.offset == 0:
             raise ProviderError(op, f"{subject}frees a null pointer", "invalid value")
         raise ProviderError(
-            op, f"{subject}frees address {ptr.offset:#x}, which is in no allocation", "invalid value"
+            op,
+            f"{subject}frees address {ptr.offset:#x}, which is in no allocation",
+            "invalid value",
         )
     if allocation.freed:
         freed = f" by {describe_op(allocation.freed_by)}" if allocation.freed_by else ""

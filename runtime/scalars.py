@@ -193,7 +193,7 @@ def _parse_int(text: str, type_: Attribute) -> int:
             return int(stripped, base)
         except ValueError:
             continue
-    raise ValueError(f"'{text}' is not an integer (expected a {type_})")
+    raise ValueError(f"'{text}' is not an integer (expected {type_})")
 
 
 def _parse_float(text: str, dtype: type[np.floating], type_: Attribute) -> np.floating:
@@ -208,7 +208,7 @@ def _parse_float(text: str, dtype: type[np.floating], type_: Attribute) -> np.fl
             value = float.fromhex(stripped)
             exact = Fraction(value)
         except ValueError:
-            raise ValueError(f"'{text}' is not a number (expected a {type_})") from None
+            raise ValueError(f"'{text}' is not a number (expected {type_})") from None
     if exact is None:
         return dtype(value)
     return round_exact(exact, dtype)

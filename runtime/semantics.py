@@ -35,7 +35,6 @@ from xdsl.interpreter import (
     InterpreterFunctions,
     OpImplResult,
     PythonValues,
-    ReturnedValues,
     Successor,
     impl,
     impl_callable,
@@ -96,7 +95,8 @@ class Machine(Interpreter):
             raise
         except Exception as e:
             raise ProviderError(
-                op, f"internal error while running '{op.name}': {type(e).__name__}: {e}",
+                op,
+                f"internal error while running '{op.name}': {type(e).__name__}: {e}",
                 "internal error",
             ) from e
 
@@ -162,9 +162,7 @@ def _nonzero(b: int, op: Operation) -> None:
 
 def _no_signed_overflow(a: int, b: int, width: int, op: Operation) -> None:
     if b == -1 and a == -(1 << (width - 1)):
-        raise fail(
-            op, f"'{op.name}': signed division overflow ({a} / -1 in i{width})", "overflow"
-        )
+        raise fail(op, f"'{op.name}': signed division overflow ({a} / -1 in i{width})", "overflow")
 
 
 def _divui(a: int, b: int, w: int, op: Operation) -> int:
@@ -218,7 +216,9 @@ def _shift_amount(b: int, w: int, op: Operation) -> int:
     amount = unsigned(b, w)
     if amount >= w:
         raise fail(
-            op, f"'{op.name}': shift by {amount}, not less than the bit width {w} (poison)", "poison"
+            op,
+            f"'{op.name}': shift by {amount}, not less than the bit width {w} (poison)",
+            "poison",
         )
     return amount
 

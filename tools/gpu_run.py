@@ -1,0 +1,367 @@
+"""gpu-run: compile a program with the default pipeline and run its `@main` on a provider.
+
+    gpu-run FILE [--provider auto|cuda|cpu|interp] [ARGS...]
+
+Parses and verifies FILE, runs the default pipeline (`gpu-pipeline`; `-p` replaces it), then
+calls `@main`, whose signature is `(!mem.M<0>, scalars...) -> (!mem.M<0>, scalars...)`: each ARG
+is read as the type of the matching parameter (integers of any width, `index`, `f16`/`f32`/`f64`;
+integers also in hex, negative numbers as they are), and each result is printed on its own line:
+integers in decimal, floats as the shortest text that reads back to the same value of their
+type (`str(numpy.float32(v))`). `printf.print_format` and `buffer.print` write to stdout in
+program order; warnings and diagnostics go to stderr. Any failure (an unreadable file, a parse,
+verifier or pass error, a bad argument, a provider error such as `interp`'s `out of bounds`,
+`use after free`, `race`, `barrier divergence`) is a diagnostic on stderr and exit status 1,
+never a Python traceback.
+
+Providers: `interp` (the reference interpreter, with memory, race and barrier checks), `cpu`,
+`cuda`; `auto` picks `cuda` where PyCUDA and a device are present, otherwise `cpu`, otherwise
+`interp` (`gpuir.runtime.AUTO_ORDER`).
+
+Flags:
+- `--print-ir-after-all`: the IR after each pipeline stage, to stderr;
+- `--time`: the time of each phase (parse, compile, run), to stderr;
+- `-p PIPELINE`: run this pass pipeline instead of the default one (gpu-opt's syntax).
+
+Debug knobs: `GPUIR_DEBUG=1` shows the Python traceback behind a diagnostic or internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import partial
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.utils.arg_spec import parse_pipeline
+from xdsl.utils.exceptions import (
+    ArgSpecParseError,
+    DiagnosticException,
+    ParseError,
+    VerifyException,
+)
+from xdsl.utils.lexer import Span
+
+from gpuir import __version__
+from gpuir.diagnostics import OpWarning
+from gpuir.runtime import ProviderUnavailable, get_provider, provider_names, resolve
+from gpuir.runtime.provider import Provider, ProviderError
+from gpuir.tools.gpu_opt import (
+    Chunk,
+    GpuOptError,
+    ParsedChunk,
+    debugging,
+    decode_utf8,
+    did_you_mean,
+    format_diagnostic,
+    format_parse_error,
+    is_blank,
+    locate,
+    report,
+)
+
+PROG = "gpu-run"
+
+
+class GpuRunError(Exception):
+    """A user error, already worded as the diagnostic that gpu-run prints."""
+
+
+@dataclass
+class Options:
+    file: str
+    args: list[str]
+    provider: str = "auto"
+    pipeline: str | None = None
+    print_ir_after_all: bool = False
+    time: bool = False
+
+
+@dataclass
+class Timer:
+    """Phase times for `--time`."""
+
+    enabled: bool
+    phases: list[tuple[str, float]] = field(default_factory=list[tuple[str, float]])
+    start: float = field(default_factory=time.perf_counter)
+
+    def lap(self, phase: str) -> None:
+        now = time.perf_counter()
+        self.phases.append((phase, now - self.start))
+        self.start = now
+
+    def report(self, provider: str) -> None:
+        if not self.enabled:
+            return
+        for phase, seconds in self.phases:
+            print(f"{PROG}: time: {phase:<8} {seconds * 1000:9.1f} ms", file=sys.stderr)
+        total = sum(seconds for _, seconds in self.phases)
+        print(f"{PROG}: time: {'total':<8} {total * 1000:9.1f} ms ({provider})", file=sys.stderr)
+
+
+# --- the command line ----------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Compile a gpuir program with the default pipeline and run its @main.",
+    )
+    parser.add_argument("file", metavar="FILE", help="the program (MLIR text)")
+    parser.add_argument(
+        "args", nargs="*", metavar="ARGS", help="@main's arguments, one per scalar parameter"
+    )
+    parser.add_argument(
+        "--provider",
+        default="auto",
+        choices=provider_names(),
+        help="where to run (default: auto: cuda, else cpu, else interp)",
+    )
+    parser.add_argument(
+        "-p",
+        "--passes",
+        dest="pipeline",
+        metavar="PIPELINE",
+        help="a pass pipeline to run instead of the default one (gpu-pipeline)",
+    )
+    parser.add_argument(
+        "--print-ir-after-all",
+        action="store_true",
+        help="print the IR after each pipeline stage to stderr",
+    )
+    parser.add_argument(
+        "--time", action="store_true", help="print the time of each phase to stderr"
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__} (gpuir)")
+    return parser
+
+
+def looks_numeric(token: str) -> bool:
+    """Whether a token that starts with '-' is a (negative) number rather than an option."""
+    text = token.strip()
+    for attempt in (float, partial(int, base=0), float.fromhex):
+        try:
+            attempt(text)
+            return True
+        except ValueError:
+            continue
+    return False
+
+
+def parse_args(argv: Sequence[str]) -> Options:
+    """The command line as `Options`; negative numbers (`-3`, `-1e5`, `-inf`) are arguments,
+    not options."""
+    hidden: dict[str, str] = {}
+    tokens: list[str] = []
+    for i, token in enumerate(argv):
+        if token == "--":
+            tokens.extend(argv[i:])
+            break
+        if token.startswith("-") and len(token) > 1 and looks_numeric(token):
+            key = f"\x00{len(hidden)}"
+            hidden[key] = token
+            token = key
+        tokens.append(token)
+    namespace = build_parser().parse_intermixed_args(tokens)
+    return Options(
+        file=hidden.get(namespace.file, namespace.file),
+        args=[hidden.get(a, a) for a in namespace.args],
+        provider=namespace.provider,
+        pipeline=namespace.pipeline,
+        print_ir_after_all=namespace.print_ir_after_all,
+        time=namespace.time,
+    )
+
+
+# --- compiling -----------------------------------------------------------------------------------
+
+
+def read_program(path: str) -> ParsedChunk:
+    """Read and parse FILE (with locations); a user error is a `GpuRunError`."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise GpuRunError(f"{PROG}: error: cannot read '{path}': {e.strerror}") from e
+    from gpuir.dialects import make_context
+
+    chunk = Chunk(data, 0)
+    try:
+        text = decode_utf8(chunk, path)
+    except GpuOptError as e:
+        raise GpuRunError(str(e)) from e
+    if is_blank(text, path):
+        return ParsedChunk(ModuleOp([]), path, text, 0, {})
+    from gpuir.tools.locating_parser import LocatingParser
+
+    parser = LocatingParser(make_context(), text, path)
+    try:
+        try:
+            module = parser.parse_module()
+        except VerifyException as e:  # an attribute's verifier rejected what was just parsed
+            raise ParseError(Span(parser.pos, parser.pos, parser.lexer.input), str(e)) from e
+    except ParseError as e:
+        raise GpuRunError(format_parse_error(e, 0)) from e
+    parsed = ParsedChunk(module, path, text, 0, parser.op_starts)
+    parsed.set_locations()
+    return parsed
+
+
+def pipeline_stages(spec: str | None) -> list[ModulePass]:
+    """The default pipeline's stages, or those of `-p PIPELINE`."""
+    if spec is None:
+        from gpuir.passes.gpu_pipeline import GpuPipelinePass
+
+        return list(GpuPipelinePass().stages())
+    from gpuir.passes.split_apply import available_passes
+
+    passes = available_passes()
+    try:
+        names = [pass_spec.name for pass_spec in parse_pipeline(spec)]
+    except ArgSpecParseError as e:
+        raise GpuRunError(f"{PROG}: error: bad pass pipeline '{spec}': {e}".rstrip()) from None
+    for name in names:
+        if name not in passes:
+            hint = did_you_mean(name, list(passes))
+            raise GpuRunError(f"{PROG}: error: unknown pass '{name}'{hint}")
+    try:
+        return list(PassPipeline.parse_spec(passes, spec).passes)
+    except (ValueError, TypeError) as e:
+        raise GpuRunError(f"{PROG}: error: bad pass pipeline '{spec}': {e}") from e
+
+
+def compile_program(parsed: ParsedChunk, stages: list[ModulePass], print_ir: bool) -> None:
+    """Verify, run the stages (printing the IR after each under `print_ir`), verify again."""
+    from gpuir.dialects import make_context
+
+    ctx = make_context()
+    module = parsed.module
+    module.verify()
+    for stage in stages:
+        stage.apply(ctx, module)
+        if print_ir:
+            print(f"// -----// IR after {stage.name} //----- //", file=sys.stderr)
+            Printer(stream=sys.stderr).print_op(module)
+            print(file=sys.stderr)
+    module.verify()
+
+
+# --- running -------------------------------------------------------------------------------------
+
+
+def read_arguments(texts: Sequence[str], types: Sequence[Attribute], name: str) -> list[object]:
+    """The command-line ARGS as values of `@name`'s scalar parameters."""
+    from gpuir.runtime.scalars import parse
+
+    if len(texts) != len(types):
+        expected = ", ".join(str(t) for t in types) or "none"
+        raise GpuRunError(
+            f"{PROG}: error: @{name} takes {len(types)} argument(s) ({expected}), got {len(texts)}"
+        )
+    values = []
+    for i, (text, type_) in enumerate(zip(texts, types, strict=True), start=1):
+        try:
+            values.append(parse(text, type_))
+        except ValueError as e:
+            raise GpuRunError(f"{PROG}: error: argument {i} of @{name}: {e}") from None
+    return values
+
+
+def format_results(results: Sequence[tuple[object, Attribute]]) -> str:
+    from gpuir.runtime.scalars import format_value
+
+    return "".join(f"{format_value(value, type_)}\n" for value, type_ in results)
+
+
+def execute(parsed: ParsedChunk, provider: Provider, args: Sequence[str], timer: Timer) -> str:
+    """Run `@main`; its results as gpu-run prints them."""
+    from gpuir.runtime.host import HostExecutor, check_entry, scalar_params
+
+    executor = HostExecutor(parsed.module, provider)
+    if "main" not in executor.machine.functions:
+        raise GpuRunError(f"{parsed.name}: error: the program has no function @main to run")
+    main = executor.function("main")
+    check_entry(main)
+    values = read_arguments(args, scalar_params(main), "main")
+    results = executor.run_main(values)
+    sys.stdout.flush()
+    timer.lap("run")
+    return format_results(results)
+
+
+def show_warning(parsed: ParsedChunk, message: Warning | str, *_: object, **__: object) -> None:
+    if isinstance(message, OpWarning):
+        report(locate(message.op, parsed, "warning", str(message)))
+    else:
+        report(f"{PROG}: warning: {message}")
+
+
+def diagnostic(error: DiagnosticException, parsed: ParsedChunk) -> str:
+    """The error at its op, with a note at each op it refers to."""
+    text = format_diagnostic(error, parsed)
+    if isinstance(error, ProviderError):
+        for op, note in error.related:
+            text += "\n" + locate(op, parsed, "note", note)
+    return text
+
+
+def run(options: Options) -> int:
+    timer = Timer(options.time)
+    try:
+        name = resolve(options.provider)
+        provider = get_provider(name)
+    except ProviderUnavailable as e:
+        raise GpuRunError(f"{PROG}: error: {e}") from e
+    stages = pipeline_stages(options.pipeline)
+    timer.lap("setup")
+    parsed = read_program(options.file)
+    timer.lap("parse")
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = partial(show_warning, parsed)
+        try:
+            compile_program(parsed, stages, options.print_ir_after_all)
+            timer.lap("compile")
+            output = execute(parsed, provider, options.args, timer)
+        except DiagnosticException as e:
+            sys.stdout.flush()
+            report(diagnostic(e, parsed), e)
+            return 1
+    sys.stdout.write(output)
+    sys.stdout.flush()
+    timer.report(name)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """gpu-run: run on `argv` (default: the command line) and return the exit status."""
+    try:
+        options = parse_args(sys.argv[1:] if argv is None else list(argv))
+        return run(options)
+    except GpuRunError as e:
+        sys.stdout.flush()
+        report(str(e), e)
+    except SystemExit as e:  # argparse: --help/--version (0), or a usage error it printed (2)
+        return 0 if e.code in (0, None) else 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # stdout was closed early (`gpu-run x.mlir | head`)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except Exception as e:
+        if debugging():
+            raise
+        first_line = (str(e).strip().splitlines() or [""])[0]
+        report(f"{PROG}: internal error: {type(e).__name__}: {first_line}")
+        report(f"{PROG}: note: set GPUIR_DEBUG=1 to see the Python traceback")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
