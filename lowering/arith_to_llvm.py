@@ -244,7 +244,7 @@ class ArithLowering(RewritePattern):
         else:
             return
         old_types = [r.type for r in op.results]
-        rewriter.replace_op(
+        rewriter.replace(
             op, [], [from_llvm(rewriter, v, t) for v, t in zip(results, old_types, strict=True)]
         )
 

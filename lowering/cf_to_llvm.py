@@ -50,7 +50,7 @@ class BranchLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: cf.BranchOp, rewriter: PatternRewriter):
         args = all_to_llvm(rewriter, op.arguments, op)
-        rewriter.replace_op(op, llvm.BrOp(op.successor, *args))
+        rewriter.replace(op, llvm.BrOp(op.successor, *args))
 
 
 class CondBranchLowering(RewritePattern):
@@ -58,7 +58,7 @@ class CondBranchLowering(RewritePattern):
     def match_and_rewrite(self, op: cf.ConditionalBranchOp, rewriter: PatternRewriter):
         then_args = all_to_llvm(rewriter, op.then_arguments, op)
         else_args = all_to_llvm(rewriter, op.else_arguments, op)
-        rewriter.replace_op(
+        rewriter.replace(
             op, llvm.CondBrOp(op.cond, op.then_block, then_args, op.else_block, else_args)
         )
 
@@ -76,7 +76,7 @@ class SwitchLowering(RewritePattern):
             for value, block, operands in zip(values, op.case_blocks, op.case_operand, strict=True)
         ]
         if not cases:
-            rewriter.replace_op(op, llvm.BrOp(op.default_block, *default_args))
+            rewriter.replace(op, llvm.BrOp(op.default_block, *default_args))
             return
         current = op.parent_block()
         assert current is not None
@@ -99,7 +99,7 @@ class SwitchLowering(RewritePattern):
                 b.insert(branch)
             current = other
             b = Builder(InsertPoint.at_end(other))
-        rewriter.replace_op(op, new_ops)
+        rewriter.replace(op, new_ops)
 
 
 class AssertRejection(RewritePattern):

@@ -105,7 +105,7 @@ class CallLowering(RewritePattern):
                 ).results[0]
                 for i, t in enumerate(returned.types.data)  # type: ignore[union-attr]
             ]
-        rewriter.replace_op(
+        rewriter.replace(
             op,
             [],
             [from_llvm(rewriter, v, r.type) for v, r in zip(values, op.results, strict=True)],
@@ -127,7 +127,7 @@ class ReturnLowering(RewritePattern):
         values = all_to_llvm(rewriter, op.arguments, op)
         if len(values) > 1:
             values = [pack(Builder(InsertPoint.before(op)), values)]
-        rewriter.replace_op(op, llvm.ReturnOp(values[0] if values else None))
+        rewriter.replace(op, llvm.ReturnOp(values[0] if values else None))
 
 
 @dataclass(frozen=True)

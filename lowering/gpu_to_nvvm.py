@@ -63,7 +63,7 @@ class SyncWorkItemsToBarrier(RewritePattern):
     def match_and_rewrite(self, op: gpu.SyncWorkItemsOp, rewriter: PatternRewriter):
         zero = constant(rewriter, 0, i32)
         rewriter.insert(llvm.CallIntrinsicOp(BARRIER, [zero], []))
-        rewriter.replace_op(op, [], [op.m1, op.m3])
+        rewriter.replace(op, [], [op.m1, op.m3])
 
 
 def reject_unlowerable(module: ModuleOp) -> None:

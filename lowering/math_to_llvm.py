@@ -122,7 +122,7 @@ class MathLowering(RewritePattern):
             result = emit_libdevice(op, rewriter)
         else:
             return
-        rewriter.replace_op(op, [], [from_llvm(rewriter, result, op.results[0].type)])
+        rewriter.replace(op, [], [from_llvm(rewriter, result, op.results[0].type)])
 
 
 @dataclass(frozen=True)

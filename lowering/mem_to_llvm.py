@@ -105,7 +105,7 @@ class LoadLowering(RewritePattern):
         ptr = to_llvm(rewriter, op.ptr, op)
         load = rewriter.insert(llvm.LoadOp(ptr, element_type(op.ptr.type.pointee, op)))
         value = from_llvm(rewriter, load.dereferenced_value, op.res.type)
-        rewriter.replace_op(op, [], [op.mem, value])
+        rewriter.replace(op, [], [op.mem, value])
 
 
 class StoreLowering(RewritePattern):
@@ -114,7 +114,7 @@ class StoreLowering(RewritePattern):
         ptr = to_llvm(rewriter, op.ptr, op)
         value = to_llvm(rewriter, op.value, op)
         rewriter.insert(llvm.StoreOp(value, ptr))
-        rewriter.replace_op(op, [], [op.mem])
+        rewriter.replace(op, [], [op.mem])
 
 
 class LeaLowering(RewritePattern):
@@ -133,7 +133,7 @@ class LeaLowering(RewritePattern):
             )
         )
         gep.properties["noWrapFlags"] = IntegerAttr(INBOUNDS_FLAGS, 32)  # MLIR's spelling of it
-        rewriter.replace_op(op, [], [from_llvm(rewriter, gep.result, op.res.type)])
+        rewriter.replace(op, [], [from_llvm(rewriter, gep.result, op.res.type)])
 
 
 def shared_global(op: mem.SlotOp | mem.MslotOp, pointee: Attribute, align: int) -> llvm.AddressOfOp:
@@ -170,7 +170,7 @@ class SlotLowering(RewritePattern):
             address = entry_alloca(op, pointee, align, space)
         else:
             raise space_error(op, space)
-        rewriter.replace_op(op, [], [op.mem, from_llvm(rewriter, address, op.res.type)])
+        rewriter.replace(op, [], [op.mem, from_llvm(rewriter, address, op.res.type)])
 
 
 class MslotLowering(RewritePattern):
@@ -192,7 +192,7 @@ class MslotLowering(RewritePattern):
             address = space_cast(rewriter, alloca.res, space)
         else:
             raise space_error(op, space)
-        rewriter.replace_op(op, [], [op.mem, from_llvm(rewriter, address, op.res.type)])
+        rewriter.replace(op, [], [op.mem, from_llvm(rewriter, address, op.res.type)])
 
 
 def heap_space(op: Operation, space: int) -> int:
@@ -222,7 +222,7 @@ class AllocLowering(RewritePattern):
         else:
             size = constant(rewriter, size_and_align(pointee, op)[0])
         address = call_malloc(rewriter, op, size, space)
-        rewriter.replace_op(op, [], [op.mem, from_llvm(rewriter, address, op.res.type)])
+        rewriter.replace(op, [], [op.mem, from_llvm(rewriter, address, op.res.type)])
 
 
 class MallocLowering(RewritePattern):
@@ -231,7 +231,7 @@ class MallocLowering(RewritePattern):
         assert isinstance(op.res.type, PtrType)
         space = heap_space(op, op.res.type.space.data)
         address = call_malloc(rewriter, op, to_llvm(rewriter, op.size, op), space)
-        rewriter.replace_op(op, [], [op.mem, from_llvm(rewriter, address, op.res.type)])
+        rewriter.replace(op, [], [op.mem, from_llvm(rewriter, address, op.res.type)])
 
 
 class FreeLowering(RewritePattern):
@@ -242,13 +242,13 @@ class FreeLowering(RewritePattern):
         declare_function(parent_module(op), "free", [ptr_type(GENERIC)], None, op)
         address = space_cast(rewriter, to_llvm(rewriter, op.ptr, op), GENERIC)
         rewriter.insert(llvm.CallOp("free", address))
-        rewriter.replace_op(op, [], [op.mem])
+        rewriter.replace(op, [], [op.mem])
 
 
 class RememLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mem.RememOp, rewriter: PatternRewriter):
-        rewriter.replace_op(op, [], [op.mem])
+        rewriter.replace(op, [], [op.mem])
 
 
 @dataclass(frozen=True)

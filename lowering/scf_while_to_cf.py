@@ -42,18 +42,18 @@ class WhileLowering(RewritePattern):
 
         condition = before.last_op
         assert isinstance(condition, scf.ConditionOp)
-        rewriter.replace_op(
+        rewriter.replace(
             condition,
             cf.ConditionalBranchOp(condition.condition, after, condition.args, end, condition.args),
         )
         step = after.last_op
         assert isinstance(step, scf.YieldOp)
-        rewriter.replace_op(step, cf.BranchOp(before, *step.arguments))
+        rewriter.replace(step, cf.BranchOp(before, *step.arguments))
 
         rewriter.inline_region(op.before_region, BlockInsertPoint.before(end))
         rewriter.inline_region(op.after_region, BlockInsertPoint.before(end))
         rewriter.insert(cf.BranchOp(before, *op.arguments), InsertPoint.at_end(block))
-        rewriter.replace_op(op, [], result_args)
+        rewriter.replace(op, [], result_args)
 
 
 @dataclass(frozen=True)

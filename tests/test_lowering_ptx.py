@@ -1,0 +1,180 @@
+"""The PTX back end's API: `PtxOptions` validation, `compile_ptx`, and the ptxas step
+(`gpuir.lowering.ptxas`): its error carries ptxas's log and a command that repeats the failure;
+`resource_usage` reports ptxas -v's figures per kernel."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shlex
+import subprocess
+
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+
+from gpuir.dialects import make_context
+from gpuir.lowering import ptxas
+from gpuir.lowering.ptx import PtxOptions, compile_ptx
+from gpuir.lowering.targets import lowered_device_module
+
+needs_ptxas = pytest.mark.skipif(ptxas.find_ptxas() is None, reason="ptxas is not installed")
+
+SAXPY = """
+func.func @saxpy(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                 %group: index, %item: index, %n: index, %a: f32,
+                 %x: !mem.ptr<!mem.array<? x f32>, 1>, %y: !mem.ptr<!mem.array<? x f32>, 1>)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+  %base = arith.muli %group, %n : index
+  %i = arith.addi %base, %item : index
+  %px = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
+  %py = mem.lea %y, %i : !mem.ptr<!mem.array<? x f32>, 1>
+  %a1, %vx = mem.load %m1, %px : !mem.ptr<f32, 1>
+  %b1, %vy = mem.load %a1, %py : !mem.ptr<f32, 1>
+  %ax = arith.mulf %a, %vx : f32
+  %r = arith.addf %ax, %vy : f32
+  %c1 = mem.store %b1, %py, %r : !mem.ptr<f32, 1>
+  func.return %c1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+"""
+
+
+def device(source: str) -> ModuleOp:
+    ctx = make_context()
+    return lowered_device_module(ctx, Parser(ctx, source).parse_module())
+
+
+# PtxOptions ------------------------------------------------------------------------------------
+
+
+def test_defaults_load_on_current_drivers():
+    options = PtxOptions()
+    assert (options.sm, options.ptx, options.opt, options.fast_math) == (80, 8.0, 3, False)
+    assert options.arch == "sm_80"
+    assert options.features == "+ptx80"
+    assert PtxOptions(sm=90, ptx=8.5).features == "+ptx85"
+
+
+def test_options_are_frozen():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        PtxOptions().sm = 90  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"sm": 42}, "sm_42 is not a known NVIDIA architecture; known: 50, 52"),
+        ({"sm": "80"}, "sm must be an integer such as 80 or 90, found '80'"),
+        ({"sm": True}, "sm must be an integer"),
+        ({"sm": 90, "ptx": 7.0}, "sm_90 needs PTX ISA 7.8 or later, found 7.0"),
+        ({"ptx": 9.5}, "PTX ISA version 9.5 is not one LLVM can emit; known: 4.0"),
+        ({"ptx": 8.05}, "PTX ISA version 8.05 is not one LLVM can emit"),
+        ({"ptx": "8.0"}, "ptx must be a version number such as 8.0, found '8.0'"),
+        ({"opt": 4}, "opt must be 0, 1, 2 or 3, found 4"),
+        ({"fast_math": "yes"}, "fast_math must be true or false, found 'yes'"),
+    ],
+)
+def test_bad_options_are_rejected_on_construction(kwargs: dict[str, object], message: str):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(".", r"\.")):
+        PtxOptions(**kwargs)  # type: ignore[arg-type]
+
+
+def test_compile_ptx_emits_an_entry_per_kernel():
+    ptx = compile_ptx(device(SAXPY), PtxOptions(sm=90))
+    assert ".version 8.0" in ptx and ".target sm_90" in ptx
+    assert ".visible .entry saxpy(" in ptx
+    assert "ld.global" in ptx and "st.global" in ptx
+
+
+def test_no_contraction_unless_fast_math():
+    """a * x + y stays a rounded multiply and a rounded add (as the CPU computes it), unless
+    fast math allows the fused multiply-add."""
+    precise = compile_ptx(device(SAXPY), PtxOptions())
+    assert "mul.rn.f32" in precise and "add.rn.f32" in precise and "fma" not in precise
+    assert "fma.rn.f32" in compile_ptx(device(SAXPY), PtxOptions(fast_math=True))
+
+
+def test_fast_math_changes_the_code():
+    divide = SAXPY.replace("arith.mulf %a, %vx", "arith.divf %vx, %a")
+    precise = compile_ptx(device(divide), PtxOptions())
+    fast = compile_ptx(device(divide), PtxOptions(fast_math=True))
+    assert "div.rn.f32" in precise
+    assert "div.rn.f32" not in fast and "div.approx" in fast
+
+
+# ptxas ----------------------------------------------------------------------------------------
+
+
+def test_resource_usage_parses_ptxas_v():
+    log = """\
+ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function 'k' for 'sm_80'
+ptxas info    : Function properties for k
+    16 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads
+ptxas info    : Used 42 registers, used 1 barriers, 256 bytes smem, 360 bytes cmem[0]
+ptxas info    : Compiling entry function 'other' for 'sm_80'
+ptxas info    : Function properties for other
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 8 registers, 368 bytes cmem[0]
+"""
+    assert ptxas.parse_resource_usage(log) == {
+        "k": {
+            "registers": 42,
+            "spill_stores": 8,
+            "spill_loads": 4,
+            "stack": 16,
+            "shared": 256,
+            "barriers": 1,
+        },
+        "other": {
+            "registers": 8,
+            "spill_stores": 0,
+            "spill_loads": 0,
+            "stack": 0,
+            "shared": 0,
+            "barriers": 0,
+        },
+    }
+
+
+def test_missing_ptxas_is_a_clear_error(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(ptxas, "find_ptxas", lambda: None)
+    with pytest.raises(ptxas.PtxasNotFound, match="ptxas not found"):
+        ptxas.assemble(".version 8.0\n.target sm_80\n.address_size 64\n")
+
+
+@needs_ptxas
+@pytest.mark.parametrize("sm", [80, 90])
+def test_assemble_gives_a_cubin(sm: int):
+    cubin = ptxas.assemble(compile_ptx(device(SAXPY), PtxOptions(sm=sm)), sm)
+    assert cubin[:4] == b"\x7fELF"
+
+
+@needs_ptxas
+def test_broken_ptx_error_carries_the_log_and_a_repro_command():
+    ptx = compile_ptx(device(SAXPY)).replace("ld.global.b32", "ld.global.bogus32", 1)
+    with pytest.raises(ptxas.PtxasError) as caught:
+        ptxas.assemble(ptx, 80)
+    error = caught.value
+    assert error.returncode != 0
+    assert "bogus32" in error.log or "syntax error" in error.log
+    assert error.log.rstrip() in str(error)
+    assert f"repro: {error.command}" in str(error)
+    command = shlex.split(error.command)
+    assert "-arch=sm_80" in command
+    kept = command[-1]
+    assert kept.endswith(".ptx") and os.path.isfile(kept)
+    with open(kept) as f:
+        assert f.read() == ptx
+    rerun = subprocess.run(command, capture_output=True, text=True)
+    assert rerun.returncode == error.returncode
+    assert rerun.stdout + rerun.stderr == error.log
+
+
+@needs_ptxas
+def test_resource_usage_per_kernel():
+    usage = ptxas.resource_usage(compile_ptx(device(SAXPY), PtxOptions(sm=90)), 90)
+    assert set(usage) == {"saxpy"}
+    figures = usage["saxpy"]
+    assert 0 < figures["registers"] < 32
+    assert figures["spill_stores"] == figures["spill_loads"] == 0
