@@ -98,11 +98,18 @@ def round_exact(exact: Fraction | int, dtype: type[np.floating]) -> np.floating:
     info = np.finfo(dtype)
     if not np.isfinite(guess):
         top = Fraction(float(info.max))
-        half_ulp = (top - Fraction(float(np.nextafter(info.max, dtype(0))))) / 2
+        with np.errstate(all="ignore"):
+            below = np.nextafter(info.max, dtype(0))
+        half_ulp = (top - Fraction(float(below))) / 2
         if abs(exact) < top + half_ulp:
             return dtype(info.max) if exact > 0 else dtype(-info.max)
         return guess
-    candidates = [guess, np.nextafter(guess, dtype(np.inf)), np.nextafter(guess, dtype(-np.inf))]
+    with np.errstate(all="ignore"):
+        candidates = [
+            guess,
+            np.nextafter(guess, dtype(np.inf)),
+            np.nextafter(guess, dtype(-np.inf)),
+        ]
     best, best_distance = guess, None
     for candidate in candidates:
         if not np.isfinite(candidate):
