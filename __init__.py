@@ -3,6 +3,21 @@
 The repository root is this package; its folders are the layers, in the order data flows:
 `dialects` (parse, verify) -> `passes` (rewrite) -> `lowering` (LLVM, PTX) -> `runtime`
 (providers), with `tools` (the command-line fronts) over all of them.
+
+The Python API (`gpuir.api`) is here too, imported on first use: `gpuir.compile(text)` gives a
+`Program` (`main(...)`, `kernel(name)`), `gpuir.Device(provider)` resident buffers.
 """
 
 __version__ = "0.1.0"
+
+_API = ("compile", "Device", "Program", "Kernel", "Buffer", "CompileError", "KernelNotFound")
+
+
+def __getattr__(name: str) -> object:
+    """`gpuir.compile`, `gpuir.Device`, …: the API, imported lazily (so that `import gpuir`
+    and the command-line tools start fast)."""
+    if name in _API:
+        from gpuir import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'gpuir' has no attribute '{name}'")
