@@ -74,6 +74,9 @@ class PtxOptions:
     - `fast_math`: the `fast` flags on every floating-point instruction (approximate division
       and square root, contraction, no NaN/inf/signed-zero guarantees) and libdevice's
       flush-to-zero variants.
+
+    Without fast math no `a * b + c` is contracted into an FMA (nvcc does that by default), so
+    that float results are those of the CPU providers, bit for bit.
     """
 
     sm: int = 80
