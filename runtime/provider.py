@@ -36,6 +36,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 
 from gpuir.diagnostics import OpError
+from gpuir.dialects.mem import PtrType
 
 if TYPE_CHECKING:
     from gpuir.runtime.memory import Pointer
@@ -281,12 +282,14 @@ def check_launch(
             "invalid launch configuration",
         )
     params = func.function_type.inputs.data
-    fixed = len(params) - len(args)
-    if fixed not in (6, 7):
+    takes_smem = len(params) > 6 and isinstance(params[6], PtrType) and params[6].space.data == 3
+    fixed = 7 if takes_smem else 6
+    if len(params) - fixed != len(args):
         raise ProviderError(
             op,
-            f"{provider}: @{kernel} takes {max(len(params) - 6, 0)} argument(s) after the tokens "
-            f"and ids, the launch passes {len(args)}",
+            f"{provider}: @{kernel} takes {len(params) - fixed} argument(s) after the tokens, "
+            f"the ids{' and the shared pointer' if takes_smem else ''}; the launch passes "
+            f"{len(args)}",
             "invalid kernel arguments",
         )
     for i, ((_, type_), param) in enumerate(zip(args, params[fixed:], strict=True)):
@@ -296,4 +299,4 @@ def check_launch(
                 f"{provider}: argument {i} of @{kernel} is {param}, the launch passes {type_}",
                 "invalid kernel arguments",
             )
-    return func, fixed == 7
+    return func, takes_smem

@@ -1,0 +1,471 @@
+"""The provider interface, the registry and the `interp` provider: memory, streams, launches,
+races, barriers and collectives."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import IndexType, f32, i32
+from xdsl.parser import Parser
+
+from gpuir import runtime
+from gpuir.dialects import make_context
+from gpuir.dialects.mem import ArrayType, PtrType
+from gpuir.runtime import memory
+from gpuir.runtime.interp import InterpProvider, left_scan, tree_reduce
+from gpuir.runtime.memory import Allocation, Pointer
+from gpuir.runtime.provider import Provider, ProviderError, Stream
+
+TOKENS = "%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %g: index, %i: index"
+RESULTS = "(!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>)"
+
+
+def kernel(name: str, params: str, body: str, returns: str = "%m1, %m3, %m4, %m5") -> str:
+    """A kernel function: the tokens and ids, then `params`; `body` ends before the return."""
+    params = f", {params}" if params else ""
+    return f"""
+    func.func @{name}({TOKENS}{params}) -> {RESULTS} attributes {{gpu.kernel}} {{
+      {body}
+      func.return {returns} : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+    }}"""
+
+
+class Device:
+    """An open interp provider with a device module loaded."""
+
+    def __init__(self, *kernels: str, extra: str = ""):
+        text = ("\n".join(kernels) + extra) or "builtin.module {}"
+        module = Parser(make_context(), text, "kernels.mlir").parse_module()
+        module.verify()
+        self.out = io.StringIO()
+        self.provider = InterpProvider(self.out)
+        self.provider.open()
+        self.loaded = self.provider.load_module(module)
+
+    def array(self, values, type_=i32, dtype=np.int32) -> Pointer:
+        values = np.asarray(values, dtype)
+        array = ArrayType(len(values), type_)
+        ptr = self.provider.alloc(values.nbytes, array)
+        host = Pointer(Allocation(0, values.nbytes, array), 0, array)
+        host.allocation.data[:] = values.view(np.uint8)
+        self.provider.copy_to_device(ptr, host, values.nbytes)
+        return ptr
+
+    def read(self, ptr: Pointer, dtype=np.int32) -> np.ndarray:
+        nbytes = ptr.extent_bytes()
+        host = Pointer(Allocation(0, nbytes, ptr.pointee), 0, ptr.pointee)
+        self.provider.copy_to_host(host, ptr, nbytes)
+        return host.allocation.data.view(dtype)
+
+    def launch(self, name: str, groups: int, items: int, *args, smem: int = 0) -> None:
+        self.provider.launch(
+            self.loaded, name, groups, items, smem, self.provider.default_stream(), list(args)
+        )
+
+
+# --- the interface and the registry ------------------------------------------------------------
+
+
+def test_the_provider_interface_is_these_methods():
+    assert Provider.__abstractmethods__ == {
+        "open",
+        "close",
+        "alloc",
+        "free",
+        "copy_to_device",
+        "copy_to_host",
+        "create_stream",
+        "sync_stream",
+        "destroy_stream",
+        "synchronize",
+        "load_module",
+        "launch",
+    }
+    assert InterpProvider.name == "interp" and InterpProvider.host_visible
+
+
+def test_registry():
+    assert runtime.provider_names() == ["auto", "interp", "cpu", "cuda"]
+    assert isinstance(runtime.get_provider("interp"), InterpProvider)
+    with pytest.raises(runtime.ProviderUnavailable, match="unknown provider 'gpu'"):
+        runtime.get_provider("gpu")
+
+
+def test_auto_falls_back_to_the_first_available(monkeypatch):
+    monkeypatch.setattr(
+        runtime, "unavailable_reason", lambda name: None if name == "interp" else "missing"
+    )
+    assert runtime.resolve("auto") == "interp"
+    monkeypatch.setattr(runtime, "unavailable_reason", lambda name: None)
+    assert runtime.resolve("auto") == "cuda"
+
+
+def test_a_missing_provider_module_says_so(monkeypatch):
+    monkeypatch.setitem(runtime.PROVIDERS, "later", "gpuir.runtime.not_written_yet:Later")
+    reason = runtime.unavailable_reason("later")
+    assert (
+        reason
+        == "the later provider is not available yet (gpuir.runtime.not_written_yet does not exist)"
+    )
+
+
+# --- memory and streams --------------------------------------------------------------------------
+
+
+def test_alloc_copy_free_round_trip():
+    device = Device()
+    ptr = device.array([1, 2, 3])
+    assert list(device.read(ptr)) == [1, 2, 3]
+    device.provider.free(ptr)
+    with pytest.raises(
+        ProviderError, match="use after free: reads 12 bytes from a 12-byte global allocation"
+    ) as e:
+        device.read(ptr)
+    assert e.value.name == "use after free"
+    with pytest.raises(ProviderError, match="use after free: frees .* a second time"):
+        device.provider.free(ptr)
+
+
+def test_copies_check_spaces_and_bounds():
+    device = Device()
+    ptr = device.array([1, 2, 3, 4])
+    host = Pointer(Allocation(0, 8, ArrayType(2, i32)), 0, ArrayType(2, i32))
+    with pytest.raises(
+        ProviderError,
+        match="out of bounds: writes 16 bytes to byte offset 0 of a 8-byte host allocation",
+    ):
+        device.provider.copy_to_host(host, ptr, 16)
+    with pytest.raises(
+        ProviderError, match="the copy's source is host memory, expected global memory"
+    ):
+        device.provider.copy_to_host(host, host, 8)
+
+
+def test_closing_the_device_frees_its_memory():
+    device = Device()
+    ptr = device.array([7])
+    device.provider.close()
+    assert not device.provider.is_open
+    with pytest.raises(ProviderError, match="needs an open device"):
+        device.provider.alloc(4, i32)
+    assert ptr.allocation.freed
+
+
+def test_streams():
+    provider = InterpProvider()
+    with provider:
+        stream = provider.create_stream()
+        assert stream == Stream(1) and provider.default_stream() == Stream(0)
+        provider.sync_stream(stream)
+        provider.alloc(4, i32, stream=stream)
+        provider.destroy_stream(stream)
+        with pytest.raises(ProviderError, match="Stream\\(1\\) does not exist") as e:
+            provider.sync_stream(stream)
+        assert e.value.name == "invalid stream"
+        with pytest.raises(ProviderError, match="the default stream cannot be destroyed"):
+            provider.destroy_stream(Stream(0))
+    assert not provider.is_open
+
+
+# --- launches ------------------------------------------------------------------------------------
+
+
+ARRAY16 = "!mem.ptr<!mem.array<16 x i32>, 1>"
+IOTA = kernel(
+    "iota",
+    f"%n: index, %out: {ARRAY16}",
+    f"""%base = arith.muli %g, %n : index
+      %flat = arith.addi %base, %i : index
+      %p = mem.lea %out, %flat : {ARRAY16}
+      %v = arith.index_cast %flat : index to i32
+      %a1 = mem.store %m1, %p, %v : !mem.ptr<i32, 1>""",
+    "%a1, %m3, %m4, %m5",
+)
+
+
+def test_launch_runs_every_item_of_every_group():
+    device = Device(IOTA)
+    out = device.array(np.zeros(16))
+    device.launch("iota", 4, 4, (4, IndexType()), (out, PtrType(ArrayType(16, i32), 1)))
+    assert list(device.read(out)) == list(range(16))
+
+
+def test_launch_checks_its_configuration_and_arguments():
+    device = Device(IOTA)
+    out = device.array(np.zeros(16))
+    args = [(4, IndexType()), (out, PtrType(ArrayType(16, i32), 1))]
+    with pytest.raises(
+        ProviderError,
+        match=r"invalid launch configuration of @iota: 1 work-group\(s\) of 1025 work-item\(s\)",
+    ):
+        device.launch("iota", 1, 1025, *args)
+    with pytest.raises(ProviderError, match="invalid launch configuration"):
+        device.launch("iota", 0, 4, *args)
+    with pytest.raises(ProviderError, match="argument 0 of @iota is index, the launch passes i32"):
+        device.launch("iota", 1, 4, (4, i32), args[1])
+    with pytest.raises(ProviderError, match="takes 2 argument"):
+        device.launch("iota", 1, 4, args[0])
+    with pytest.raises(
+        ProviderError, match=r"no kernel named @iot in the device module \(kernels: @iota\)"
+    ):
+        device.launch("iot", 1, 4, *args)
+
+
+def _races(body: str, groups: int, items: int, params: str = f"%out: {ARRAY16}", n: int = 16):
+    device = Device(kernel("k", params, body, "%r1, %r3, %m4, %m5"))
+    out = device.array(np.zeros(n))
+    device.launch("k", groups, items, (out, PtrType(ArrayType(n, i32), 1)))
+    return device.read(out)
+
+
+SAME_WORD = f"""%zero = arith.constant 0 : index
+      %p = mem.lea %out, %zero : {ARRAY16}"""
+
+
+def test_writes_of_the_same_value_are_benign():
+    body = f"""{SAME_WORD}
+      %v = arith.constant 42 : i32
+      %r1 = mem.store %m1, %p, %v : !mem.ptr<i32, 1>
+      %r3 = mem.remem %m3 : !mem.M<3>"""
+    assert _races(body, 4, 8)[0] == 42
+
+
+def test_writes_of_different_values_race_across_groups():
+    body = f"""{SAME_WORD}
+      %v = arith.index_cast %g : index to i32
+      %r1 = mem.store %m1, %p, %v : !mem.ptr<i32, 1>
+      %r3 = mem.remem %m3 : !mem.M<3>"""
+    with pytest.raises(
+        ProviderError,
+        match=r"race on global memory: work-item \(group 1, item 0\) writes byte 0 .* which work-item \(group 0, item 0\) wrote a different value to .*; work-items of different groups are never ordered",
+    ) as e:
+        _races(body, 2, 2)
+    assert e.value.name == "race" and e.value.related[0][1].startswith("the other access")
+
+
+def test_a_write_and_a_later_groups_read_race():
+    body = f"""{SAME_WORD}
+      %zero_i = arith.constant 0 : index
+      %first = arith.cmpi eq, %g, %zero_i : index
+      %r1 = scf.if %first -> (!mem.M<1>) {{
+        %v = arith.constant 1 : i32
+        %s = mem.store %m1, %p, %v : !mem.ptr<i32, 1>
+        scf.yield %s : !mem.M<1>
+      }} else {{
+        %s, %x = mem.load %m1, %p : !mem.ptr<i32, 1>
+        scf.yield %s : !mem.M<1>
+      }}
+      %r3 = mem.remem %m3 : !mem.M<3>"""
+    with pytest.raises(
+        ProviderError,
+        match=r"work-item \(group 1, item 0\) reads byte 0 .* which work-item \(group 0, item 0\) wrote",
+    ):
+        _races(body, 2, 1)
+
+
+def test_a_barrier_orders_the_items_of_a_group():
+    # Each item writes its own word, syncs, then reads its neighbour's: no race.
+    body = f"""%p = mem.lea %out, %i : {ARRAY16}
+      %v = arith.index_cast %i : index to i32
+      %a1 = mem.store %m1, %p, %v : !mem.ptr<i32, 1>
+      %a3 = mem.remem %m3 : !mem.M<3>
+      %b1, %b3 = gpu.sync_work_items %a1, %a3
+      %one = arith.constant 1 : index
+      %four = arith.constant 4 : index
+      %next = arith.addi %i, %one : index
+      %j = arith.remui %next, %four : index
+      %q = mem.lea %out, %j : {ARRAY16}
+      %c1, %x = mem.load %b1, %q : !mem.ptr<i32, 1>
+      %r1, %r3 = gpu.sync_work_items %c1, %b3"""
+    assert list(_races(body, 1, 4)[:4]) == [0, 1, 2, 3]
+
+
+def test_an_item_that_writes_two_values_races_with_one_that_writes_either():
+    body = f"""{SAME_WORD}
+      %five = arith.constant 5 : i32
+      %seven = arith.constant 7 : i32
+      %zero_i = arith.constant 0 : index
+      %first = arith.cmpi eq, %i, %zero_i : index
+      %r1 = scf.if %first -> (!mem.M<1>) {{
+        %s = mem.store %m1, %p, %five : !mem.ptr<i32, 1>
+        %t = mem.store %s, %p, %seven : !mem.ptr<i32, 1>
+        scf.yield %t : !mem.M<1>
+      }} else {{
+        %s = mem.store %m1, %p, %seven : !mem.ptr<i32, 1>
+        scf.yield %s : !mem.M<1>
+      }}
+      %r3 = mem.remem %m3 : !mem.M<3>"""
+    with pytest.raises(
+        ProviderError,
+        match=r"work-item \(group 0, item 1\) writes byte 0 .* item 0\) wrote a different value",
+    ):
+        _races(body, 1, 2)
+
+
+def test_an_item_may_read_and_write_its_own_bytes():
+    body = f"""%p = mem.lea %out, %i : {ARRAY16}
+      %a1, %x = mem.load %m1, %p : !mem.ptr<i32, 1>
+      %one = arith.constant 1 : i32
+      %y = arith.addi %x, %one : i32
+      %r1 = mem.store %a1, %p, %y : !mem.ptr<i32, 1>
+      %r3 = mem.remem %m3 : !mem.M<3>"""
+    assert list(_races(body, 1, 16)) == [1] * 16
+
+
+def test_the_same_barrier_through_different_calls_diverges():
+    helper = """
+    func.func @wait(%m1: !mem.M<1>, %m3: !mem.M<3>) -> (!mem.M<1>, !mem.M<3>) {
+      %a1, %a3 = gpu.sync_work_items %m1, %m3
+      func.return %a1, %a3 : !mem.M<1>, !mem.M<3>
+    }"""
+    body = """%two = arith.constant 2 : index
+      %zero = arith.constant 0 : index
+      %parity = arith.remui %i, %two : index
+      %even = arith.cmpi eq, %parity, %zero : index
+      %x3 = mem.remem %m3 : !mem.M<3>
+      %r1, %r3 = scf.if %even -> (!mem.M<1>, !mem.M<3>) {
+        %a1, %a3 = func.call @wait(%m1, %x3) : (!mem.M<1>, !mem.M<3>) -> (!mem.M<1>, !mem.M<3>)
+        scf.yield %a1, %a3 : !mem.M<1>, !mem.M<3>
+      } else {
+        %a1, %a3 = func.call @wait(%m1, %x3) : (!mem.M<1>, !mem.M<3>) -> (!mem.M<1>, !mem.M<3>)
+        scf.yield %a1, %a3 : !mem.M<1>, !mem.M<3>
+      }"""
+    device = Device(kernel("k", "", body, "%r1, %r3, %m4, %m5"), extra=helper)
+    with pytest.raises(
+        ProviderError,
+        match=r"barrier divergence in group 0: work-item\(s\) 0, 2 wait at .* but work-item\(s\) 1, 3 wait at .*\(reached through different calls\)",
+    ):
+        device.launch("k", 1, 4)
+
+
+def test_an_error_in_one_item_ends_the_launch_cleanly():
+    body = f"""%p = mem.lea %out, %i : {ARRAY16}
+      %a3 = mem.remem %m3 : !mem.M<3>
+      %b1, %b3 = gpu.sync_work_items %m1, %a3
+      %big = arith.constant 100 : index
+      %q = mem.lea %out, %big : {ARRAY16}
+      %v = arith.constant 1 : i32
+      %r1 = mem.store %b1, %q, %v : !mem.ptr<i32, 1>
+      %r3 = mem.remem %b3 : !mem.M<3>"""
+    with pytest.raises(
+        ProviderError,
+        match=r"out of bounds: work-item \(group 0, item 0\) stores 4 bytes to byte offset 400",
+    ):
+        _races(body, 2, 8)
+
+
+# --- shared memory, the device heap, printf ----------------------------------------------------
+
+
+def test_dynamic_shared_memory_is_one_array_per_group():
+    smem = "!mem.ptr<!mem.array<? x i32>, 3>"
+    text = f"""
+    func.func @k({TOKENS}, %s: {smem}, %out: {ARRAY16}) -> {RESULTS} attributes {{gpu.kernel}} {{
+      %zero = arith.constant 0 : index
+      %p = mem.lea %s, %i : {smem}
+      %v = arith.index_cast %g : index to i32
+      %a3 = mem.store %m3, %p, %v : !mem.ptr<i32, 3>
+      %b1, %b3 = gpu.sync_work_items %m1, %a3
+      %q = mem.lea %s, %zero : {smem}
+      %c3, %x = mem.load %b3, %q : !mem.ptr<i32, 3>
+      %four = arith.constant 4 : index
+      %base = arith.muli %g, %four : index
+      %flat = arith.addi %base, %i : index
+      %o = mem.lea %out, %flat : {ARRAY16}
+      %c1 = mem.store %b1, %o, %x : !mem.ptr<i32, 1>
+      func.return %c1, %c3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+    }}"""
+    device = Device(text)
+    out = device.array(np.zeros(16))
+    device.launch("k", 4, 4, (out, PtrType(ArrayType(16, i32), 1)), smem=16)
+    assert list(device.read(out)) == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4
+    with pytest.raises(
+        ProviderError, match="byte offset 12 of a 12-byte dynamic shared memory of group 0"
+    ):
+        device.launch("k", 1, 4, (out, PtrType(ArrayType(16, i32), 1)), smem=12)
+
+
+def test_device_heap_allocations_outlive_the_kernel_until_freed():
+    text = kernel(
+        "k",
+        "%out: !mem.ptr<!mem.ptr<i32, 1>, 1>",
+        """%a1, %p = mem.alloc %m1 : !mem.ptr<i32, 1>
+      %v = arith.constant 9 : i32
+      %b1 = mem.store %a1, %p, %v : !mem.ptr<i32, 1>
+      %c1 = mem.store %b1, %out, %p : !mem.ptr<!mem.ptr<i32, 1>, 1>""",
+        "%c1, %m3, %m4, %m5",
+    )
+    device = Device(text)
+    slot_type = PtrType(PtrType(i32, 1), 1)
+    out = device.provider.alloc(8, PtrType(i32, 1))
+    device.launch("k", 1, 1, (out, slot_type))
+    host = Pointer(Allocation(0, 8, PtrType(i32, 1)), 0, PtrType(i32, 1))
+    device.provider.copy_to_host(host, out, 8)
+    heap = memory.load(host)  # the pointer the kernel stored, read back from memory
+    assert heap.allocation.what.startswith("device-heap allocation of work-item (group 0, item 0)")
+    device.provider.free(heap)
+    assert heap.allocation.freed
+
+
+def test_printf_in_kernels_runs_in_item_order():
+    text = kernel(
+        "k",
+        "",
+        """printf.print_format "{} {}\\n", %g : index, %i : index""",
+    )
+    device = Device(text)
+    device.launch("k", 2, 2)
+    assert device.out.getvalue() == "0 0\n0 1\n1 0\n1 1\n"
+
+
+# --- collectives -------------------------------------------------------------------------------
+
+
+def _tree(values):
+    if len(values) == 1:
+        return values[0]
+    mid = len(values) // 2
+    return np.float32(_tree(values[:mid]) + _tree(values[mid:]))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 16, 33])
+def test_tree_reduce_is_the_fixed_tree(n):
+    values = list(np.random.default_rng(n).standard_normal(n).astype(np.float32) * 1e4)
+    assert tree_reduce("add", values, f32) == _tree(values)
+    scan = left_scan("add", values, f32)
+    assert scan[0] == values[0] and len(scan) == n
+    running = values[0]
+    for value, result in zip(values[1:], scan[1:], strict=True):
+        running = np.float32(running + value)
+        assert result == running
+
+
+def test_collective_kinds_on_integers():
+    values = [3, -1, 2, -8]
+    assert tree_reduce("min", values, i32) == -8
+    assert tree_reduce("max", values, i32) == 3
+    assert tree_reduce("mul", [2**16, 2**16], i32) == 0
+    assert tree_reduce("xor", values, i32) == 3 ^ -1 ^ 2 ^ -8
+    assert left_scan("add", values, i32) == [3, 2, 4, -4]
+
+
+def test_a_reduction_over_seven_items_in_a_kernel():
+    text = kernel(
+        "k",
+        f"%out: {ARRAY16}",
+        f"""%one = arith.constant 1 : i32
+      %id = arith.index_cast %i : index to i32
+      %v = arith.shli %one, %id : i32
+      %a1, %a3, %s = gpu.workgroup_reduce "add" %m1, %m3, %v : i32
+      %b1, %b3, %c = gpu.workgroup_scan "or" %a1, %a3, %v : i32
+      %p = mem.lea %out, %i : {ARRAY16}
+      %sum = arith.addi %s, %c : i32
+      %r1 = mem.store %b1, %p, %sum : !mem.ptr<i32, 1>""",
+        "%r1, %b3, %m4, %m5",
+    )
+    device = Device(text)
+    out = device.array(np.zeros(16))
+    device.launch("k", 1, 7, (out, PtrType(ArrayType(16, i32), 1)))
+    assert list(device.read(out)[:7]) == [127 + (2 ** (k + 1) - 1) for k in range(7)]
