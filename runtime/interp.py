@@ -523,9 +523,11 @@ class ItemThread:
         return self.result
 
     def abort(self) -> None:
+        """End the thread: one waiting at a barrier unwinds; one still running (the run was
+        interrupted) is left to finish on its own (it is a daemon)."""
         if self.state == "barrier":
             self.wake.release()
-        if self.started:
+        if self.started and self.state != "running":
             self.thread.join()
 
 

@@ -25,13 +25,12 @@ import weakref
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects.gpu import StreamType
 from gpuir.dialects.mem import SPACE_NAMES, ArrayType, MemType, PtrType
 from gpuir.runtime.provider import ProviderError, Stream, describe_op
-from gpuir.runtime.scalars import float_dtype, int_width, signed, unsigned, wrap
+from gpuir.runtime.scalars import float_dtype, int_width, unsigned, wrap
 
 POINTER_SIZE = 8
 MAX_ALIGN = 16
@@ -101,7 +100,14 @@ _serials = itertools.count(1)
 
 
 class Allocation:
-    """One contiguous block of memory. See the module docstring."""
+    """One contiguous block of memory. See the module docstring.
+
+    `host_visible`: the bytes live in a numpy array (`data`); otherwise `data` is None (device
+    memory the host cannot address). `address`: the address pointers into it carry (a CUDA
+    provider passes the device address); None gives a virtual one, or with `real_address` the
+    address of `data` (what a `cpu` provider passes to compiled code). `op`/`what` say where
+    it comes from, for diagnostics.
+    """
 
     def __init__(
         self,
@@ -112,6 +118,7 @@ class Allocation:
         *,
         host_visible: bool = True,
         address: int | None = None,
+        real_address: bool = False,
         op: Operation | None = None,
         what: str = "",
     ):
@@ -122,7 +129,11 @@ class Allocation:
         self.nbytes = nbytes
         self.pointee = pointee
         self.extent = extent
-        self.data: np.ndarray | None = np.zeros(nbytes, np.uint8) if host_visible else None
+        self.data: np.ndarray | None = None
+        if host_visible:  # a byte more than asked for: even an empty one has its own address
+            self.data = np.zeros(nbytes + 1, np.uint8)[:nbytes]
+            if real_address and address is None:
+                address = self.data.ctypes.data
         self.op = op
         self.what = what or f"{space_name(space)} allocation"
         self.freed_by: Operation | None = None
@@ -388,34 +399,3 @@ def free(ptr: Pointer, op: Operation | None, space: int, who: str = "") -> Alloc
         )
     allocation.mark_freed(op)
     return allocation
-
-
-def is_pointer_to_space(type_: Attribute, space: int) -> bool:
-    return isinstance(type_, PtrType) and type_.space.data == space
-
-
-def int_type_for(nbytes: int) -> Attribute:
-    """An integer type of `nbytes` bytes (for raw copies)."""
-    return IntegerType(8 * nbytes) if nbytes else IndexType()
-
-
-__all__ = [
-    "ADDRESSES",
-    "Allocation",
-    "LayoutError",
-    "Pointer",
-    "alloc_size",
-    "align_of",
-    "check_access",
-    "decode",
-    "encode",
-    "free",
-    "load",
-    "null_pointer",
-    "read_bytes",
-    "signed",
-    "size_of",
-    "store",
-    "store_size",
-    "write_bytes",
-]

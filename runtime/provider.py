@@ -22,6 +22,20 @@ Errors. Every failure is a `ProviderError`: an `OpError` (so `gpu-run` prints it
 caused it, when the caller passed `op=`), with `name`, the provider's own name for the error
 (`"CUDA_ERROR_ILLEGAL_ADDRESS"`, `"out of bounds"`, …), and `related`, other ops the message
 refers to (the other access of a race), printed as notes.
+
+Writing a provider (`runtime/<name>.py`, then its `module:Class` in `gpuir.runtime.PROVIDERS`):
+- subclass `Provider`, set `name` (and `host_visible`), implement the abstract methods, and
+  `unavailable_reason()` when it needs something that may be missing (PyCUDA, a device);
+- device memory: return `Pointer(Allocation(GLOBAL, nbytes, pointee, extent, …), 0, pointee)`
+  from `alloc`: `host_visible=False, address=<device address>` for memory the host cannot
+  address, or numpy bytes with `real_address=True` for memory compiled host code can use;
+  `memory.free` does the checks of a free, `memory.check_access` those of a copy, and a host
+  pointer's bytes are `memory.host_bytes(ptr.allocation)[ptr.offset:…]`;
+- `load_module` gets the device module as IR (`@device` after the default pipeline; any module
+  with kernels marked `gpu.kernel` or launched): compile it with `gpuir.lowering` and keep what
+  `launch` needs in `LoadedModule.payload`; `kernels_of(module)` finds the kernels;
+- `launch`: `check_launch(...)` does the checks every provider makes, then pass the values of
+  `args` in order (pointers as `ptr.address`), plus the dynamic shared memory size.
 """
 
 from __future__ import annotations

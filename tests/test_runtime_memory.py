@@ -185,6 +185,13 @@ def test_extent_bytes_of_a_dynamic_array_is_what_its_allocation_holds():
     assert Pointer(ptr.allocation, 0, ArrayType(3, i32)).extent_bytes() == 12
 
 
+def test_real_addresses_for_compiled_host_code():
+    a = Allocation(1, 0, i32, real_address=True)
+    b = Allocation(1, 0, i32, real_address=True)
+    assert a.address == a.data.ctypes.data and a.address != b.address
+    assert ADDRESSES.resolve(a.address) == (a, 0)
+
+
 def test_device_memory_of_a_real_device_has_no_host_bytes():
     allocation = Allocation(1, 16, i32, host_visible=False, address=0x7F00_0000_0000)
     assert allocation.data is None and allocation.address == 0x7F00_0000_0000
