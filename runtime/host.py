@@ -489,6 +489,9 @@ class HostExecutor:
         """Call `name` with a token for each token parameter and `scalars` (run-time values)
         for the others; its non-token results as `(value, type)`."""
         func = self.function(name)
+        expected = scalar_params(func)
+        if len(scalars) != len(expected):
+            raise ValueError(f"@{name} takes {len(expected)} value(s), got {len(scalars)}")
         args: list[object] = []
         given = iter(scalars)
         for param in func.function_type.inputs.data:

@@ -91,8 +91,14 @@ class Machine(Interpreter):
         ft, run = entry
         try:
             return run(ft, self, op, inputs)
-        except ProviderError:
+        except (ProviderError, OSError):  # OSError: the output went away (a closed pipe)
             raise
+        except RecursionError:
+            raise ProviderError(
+                op,
+                f"stack overflow: {self.who} recurses deeper than the interpreter can follow",
+                "stack overflow",
+            ) from None
         except Exception as e:
             raise ProviderError(
                 op,

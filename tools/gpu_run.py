@@ -324,7 +324,7 @@ def run(options: Options) -> int:
     parsed = read_program(options.file)
     timer.lap("parse")
     with warnings.catch_warnings():
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", OpWarning)
         warnings.showwarning = partial(show_warning, parsed)
         try:
             compile_program(parsed, stages, options.print_ir_after_all)
