@@ -68,6 +68,14 @@ def fail(op: Operation, message: str, name: str = "error") -> ProviderError:
     return ProviderError(op, message, name)
 
 
+def result_width(op: Operation) -> int:
+    """The bit width of an integer op's result; a diagnostic for any other type (vectors)."""
+    width = int_width(op.results[0].type)
+    if width is None:
+        raise fail(op, f"'{op.name}' on {op.results[0].type} is not supported", "not supported")
+    return width
+
+
 # --- the machine ---------------------------------------------------------------------------------
 
 
@@ -154,8 +162,7 @@ class Machine(Interpreter):
 
 def _int_binary(fn: Callable[[int, int, int, Operation], int]):
     def run(self: Any, machine: Machine, op: Operation, args: PythonValues) -> PythonValues:
-        width = int_width(op.results[0].type)
-        assert width is not None
+        width = result_width(op)
         return (wrap(fn(args[0], args[1], width, op), width),)
 
     return run
@@ -369,22 +376,19 @@ class ArithFunctions(InterpreterFunctions):
 
     @impl(arith.AddUIExtendedOp)
     def run_addui_extended(self, machine: Machine, op: Operation, args: PythonValues):
-        width = int_width(op.results[0].type)
-        assert width is not None
+        width = result_width(op)
         total = unsigned(args[0], width) + unsigned(args[1], width)
         return (wrap(total, width), int(total >> width != 0))
 
     @impl(arith.MulUIExtendedOp)
     def run_mului_extended(self, machine: Machine, op: Operation, args: PythonValues):
-        width = int_width(op.results[0].type)
-        assert width is not None
+        width = result_width(op)
         product = unsigned(args[0], width) * unsigned(args[1], width)
         return (wrap(product, width), wrap(product >> width, width))
 
     @impl(arith.MulSIExtendedOp)
     def run_mulsi_extended(self, machine: Machine, op: Operation, args: PythonValues):
-        width = int_width(op.results[0].type)
-        assert width is not None
+        width = result_width(op)
         product = signed(args[0], width) * signed(args[1], width)
         return (wrap(product, width), wrap(product >> width, width))
 
@@ -442,14 +446,12 @@ class ArithFunctions(InterpreterFunctions):
 
     @impl(arith.FPToSIOp)
     def run_fptosi(self, machine: Machine, op: Operation, args: PythonValues):
-        width = int_width(op.results[0].type)
-        assert width is not None
+        width = result_width(op)
         return (wrap(_fp_to_int(op, args[0], width, True), width),)
 
     @impl(arith.FPToUIOp)
     def run_fptoui(self, machine: Machine, op: Operation, args: PythonValues):
-        width = int_width(op.results[0].type)
-        assert width is not None
+        width = result_width(op)
         return (wrap(_fp_to_int(op, args[0], width, False), width),)
 
     @impl(arith.ExtFOp)
@@ -479,8 +481,9 @@ class ArithFunctions(InterpreterFunctions):
 
 
 def _resize(op: Operation, value: int, read: Callable[[int, int], int]) -> int:
-    source, target = int_width(op.operands[0].type), int_width(op.results[0].type)
-    assert source is not None and target is not None
+    source, target = int_width(op.operands[0].type), result_width(op)
+    if source is None:
+        raise fail(op, f"'{op.name}' from {op.operands[0].type} is not supported", "not supported")
     return wrap(read(value, source), target)
 
 
@@ -556,8 +559,7 @@ def _ipow(base: int, exponent: int, width: int, op: Operation) -> int:
 
 
 def _count(op: Operation, value: int, fn: Callable[[int, int], int]) -> int:
-    width = int_width(op.results[0].type)
-    assert width is not None
+    width = result_width(op)
     return fn(unsigned(value, width), width)
 
 
@@ -616,8 +618,7 @@ class MathFunctions(InterpreterFunctions):
 
     @impl(mathd.IPowIOp)
     def run_ipowi(self, machine: Machine, op: Operation, args: PythonValues):
-        width = int_width(op.results[0].type)
-        assert width is not None
+        width = result_width(op)
         return (wrap(_ipow(args[0], args[1], width, op), width),)
 
     @impl(mathd.FmaOp)
@@ -629,8 +630,7 @@ class MathFunctions(InterpreterFunctions):
 
     @impl(mathd.AbsIOp)
     def run_absi(self, machine: Machine, op: Operation, args: PythonValues):
-        width = int_width(op.results[0].type)
-        assert width is not None
+        width = result_width(op)
         return (wrap(abs(signed(args[0], width)), width),)
 
     @impl(mathd.CountLeadingZerosOp)
