@@ -367,11 +367,13 @@ class ItemMachine(Machine):
         )
 
     # barriers
-    def barrier(self, op: Operation, value: object = None) -> object:
+    def barrier(self, op: Operation, value: object = None, which: int = 0) -> object:
+        """Wait at the barrier `op` (`which`: the entry (0) or exit (1) of a synced scope)
+        until every item of the group is there; a collective's result for this item."""
         thread = self.thread
         if thread is None:  # cannot happen: kernels with barriers run threaded
             raise ProviderError(op, f"{self.who} reached a barrier outside a scheduled group")
-        return thread.arrive(op, (op, tuple(self.call_stack)), value)
+        return thread.arrive(op, (op, which, tuple(self.call_stack)), value)
 
 
 @register_impls
@@ -385,9 +387,9 @@ class GpuDeviceFunctions(InterpreterFunctions):
 
     @impl(gpu.SyncedScopeOp)
     def run_synced_scope(self, machine: ItemMachine, op: gpu.SyncedScopeOp, args: PythonValues):
-        machine.barrier(op)
+        machine.barrier(op, which=0)
         machine.run_ssacfg_region(op.body, (TOKEN, TOKEN), "synced_scope")
-        machine.barrier(op)
+        machine.barrier(op, which=1)
         return (TOKEN, TOKEN)
 
     @impl(gpu.WorkgroupReduceOp)
@@ -484,7 +486,7 @@ class ItemThread:
         self.thread = threading.Thread(target=self._main, daemon=True, name=machine.who)
         self.started = False
         self.state = "new"
-        self.key: tuple[Operation, tuple[Operation, ...]] | None = None
+        self.key: tuple[Operation, int, tuple[Operation, ...]] | None = None
         self.op: Operation | None = None
         self.value: object = None
         self.result: object = None
@@ -590,7 +592,13 @@ class GroupScheduler:
         same = [t.machine.item_id for t in waiting if t.key == first.key]
         rest = [t.machine.item_id for t in waiting if t.key == other.key]
         assert first.op is not None and other.op is not None
-        where = "" if first.op is not other.op else " (reached through different calls)"
+        assert first.key is not None and other.key is not None
+        if first.op is not other.op:
+            where = ""
+        elif first.key[1] != other.key[1]:
+            where = " (the entry and the exit of one synced scope)"
+        else:
+            where = " (reached through different calls)"
         raise ProviderError(
             first.op,
             f"barrier divergence in group {self.group.group_id}: work-item(s) {_ranges(same)} "
