@@ -55,6 +55,8 @@ def provider_class(name: str) -> type[Provider]:
         raise ProviderUnavailable(
             f"the {name} provider is not available yet ({module_name} does not exist)"
         ) from e
+    except ImportError as e:  # e.g. a driver library that is not installed
+        raise ProviderUnavailable(f"the {name} provider is not available: {e}") from e
     return getattr(module, class_name)
 
 
