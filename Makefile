@@ -40,6 +40,7 @@ format: $(STAMP) ## ruff format and fix
 bench: $(STAMP) ## benchmarks against the peers, as ratios, and the passes' scaling
 	$(BIN)/python benchmarks/parse_print.py
 	$(BIN)/python benchmarks/pass_scaling.py
+	$(BIN)/python benchmarks/ptx_quality.py
 
 clean: ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .ruff_cache *.egg-info
