@@ -121,6 +121,12 @@ def get_convert_func_to_llvm() -> type[ModulePass]:
     return ConvertFuncToLlvmPass
 
 
+def get_cpu_workgroup_loops() -> type[ModulePass]:
+    from gpuir.lowering.workgroup_loops import CpuWorkgroupLoopsPass
+
+    return CpuWorkgroupLoopsPass
+
+
 def get_device_to_llvm() -> type[ModulePass]:
     from gpuir.lowering.device_to_llvm import DeviceToLlvmPass
 
@@ -139,4 +145,5 @@ def get_all_lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-cf-to-llvm": get_convert_cf_to_llvm,
         "convert-func-to-llvm": get_convert_func_to_llvm,
         "device-to-llvm": get_device_to_llvm,
+        "cpu-workgroup-loops": get_cpu_workgroup_loops,
     }

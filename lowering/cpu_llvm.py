@@ -1,0 +1,264 @@
+"""The `cpu` provider's lowering: a device module to optimized LLVM IR for the host CPU.
+
+`host_program(device)` runs the stages on a private copy of the device module (the module is
+left alone):
+
+1. `cpu-workgroup-loops` (`gpuir.lowering.workgroup_loops`): each kernel becomes a work-group
+   function whose work-items run as loops; a kernel that cannot run on the CPU is left out and
+   its error kept (`HostProgram.errors`), so that only its launches fail;
+2. `CPU_TO_LLVM`: device-to-llvm's stages without `convert-gpu-to-nvvm` (no NVVM: ids come
+   from the loops, shared memory from parameters, and no barrier is left);
+3. the translation of `gpuir.lowering.llvm_ir`, retargeted to the host (its triple and data
+   layout, no `convergent`), with libdevice's `__nv_*` math as libm calls (`__nv_expf` →
+   `expf`; `rsqrt` is `1 / sqrt`, `powi` LLVM's `llvm.powi`), and per kernel a launch entry:
+
+       void @__gpuir_launch_<k>(i64 first_group, i64 end_group, i64 n_items,
+                                ptr shared, ptr smem, ptr args)
+
+   which calls the work-group function for each group in `[first_group, end_group)`. `shared`
+   is the group's static shared memory (`HostKernel.shared_bytes`, 16-aligned) and `smem` its
+   dynamic shared memory; a runtime gives each thread its own. `args` points to one 8-byte
+   slot per kernel argument, the value in its low bytes (little-endian): integers (`i1` as 0/1),
+   floats, pointers as addresses;
+4. `optimize`: LLVM's `default<O3>` for the host CPU (`host_machine()`).
+
+Address spaces stay as they are: x86-64 treats `addrspace(1/3/5)` pointers as plain pointers and
+`addrspacecast` as a no-op. Device `malloc`/`free` are libc's. No fast math and no contraction
+(LLVM fuses no `fmul` + `fadd` by default), so float results are those of `interp`.
+
+    gpu-opt device.mlir -p cpu-workgroup-loops     # stage 1 of a device module
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.ir import Attribute
+
+from gpuir.diagnostics import OpError
+from gpuir.lowering.conversion import DEVICE_ATTR, KERNEL_ATTR
+from gpuir.lowering.device_to_llvm import check_lowered
+from gpuir.lowering.workgroup_loops import SHARED_BYTES_ATTR, WORKGROUP_ATTR, workgroup_loops
+
+if TYPE_CHECKING:
+    from llvmlite import binding, ir
+
+CPU_TO_LLVM: tuple[str, ...] = (
+    "convert-scf-while-to-cf",
+    "convert-scf-to-cf",
+    "convert-mem-to-llvm",
+    "erase-mem-tokens",
+    "convert-arith-to-llvm",
+    "convert-math-to-llvm",
+    "convert-cf-to-llvm",
+    "convert-func-to-llvm",
+    "reconcile-unrealized-casts",
+)
+"""The stages after `cpu-workgroup-loops`, by CLI name."""
+LAUNCH_PREFIX = "__gpuir_launch_"
+ARG_SLOT = 8
+"""Bytes per kernel argument in a launch entry's `args`."""
+
+
+@dataclass
+class HostKernel:
+    """What a runtime needs to launch kernel `name` of a `HostProgram`."""
+
+    name: str
+    entry: str
+    shared_bytes: int
+    params: tuple[Attribute, ...]
+    """The kernel's argument types (after the tokens, the ids and `smem`)."""
+
+
+@dataclass
+class HostProgram:
+    """The device module as LLVM IR for the host (`llvm_ir`, optimized), its kernels, and the
+    kernels left out with their errors."""
+
+    llvm_ir: str
+    kernels: dict[str, HostKernel] = field(default_factory=dict[str, HostKernel])
+    errors: dict[str, OpError] = field(default_factory=dict[str, OpError])
+
+
+def device_only(module: ModuleOp) -> ModuleOp:
+    """A copy of the device module: the module when it is one (`gpu.device`), else its device
+    functions (the kernels marked `gpu.kernel`) in a new one."""
+    if DEVICE_ATTR in module.attributes:
+        return module.clone()
+    from gpuir.passes.device_code import device_functions, kernels
+
+    names = device_functions(module)
+    launched = kernels(module)
+    copy = ModuleOp([])
+    copy.attributes[DEVICE_ATTR] = UnitAttr()
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data in names:
+            clone = op.clone()
+            if op.sym_name.data in launched:
+                clone.attributes[KERNEL_ATTR] = UnitAttr()
+            copy.body.block.add_op(clone)
+    return copy
+
+
+def lower(module: ModuleOp) -> None:
+    """The stages of `CPU_TO_LLVM` on a module after `cpu-workgroup-loops`."""
+    from xdsl.transforms import get_all_passes as xdsl_passes
+
+    from gpuir.lowering import get_all_lowering_passes
+
+    factories = xdsl_passes() | get_all_lowering_passes()
+    ctx = Context()
+    for name in CPU_TO_LLVM:
+        factories[name]()().apply(ctx, module)
+    check_lowered(module)
+
+
+def host_program(device: ModuleOp) -> HostProgram:
+    """The device module compiled for the host (module docstring). A structural error of a
+    kernel is kept in `errors`; an error of the module as a whole (an op that cannot be
+    lowered) is raised as an `OpError`."""
+    module = device_only(device)
+    errors = workgroup_loops(module)
+    kernels: dict[str, HostKernel] = {}
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and WORKGROUP_ATTR in op.attributes:
+            name = op.sym_name.data
+            shared = op.attributes[SHARED_BYTES_ATTR]
+            params = tuple(op.function_type.inputs.data[8:])
+            kernels[name] = HostKernel(name, LAUNCH_PREFIX + name, shared.value.data, params)  # type: ignore[attr-defined]
+    lower(module)
+    text = str(translate_for_host(module, list(kernels)))
+    optimized = optimize(parse(text))
+    return HostProgram(str(optimized), kernels, errors)
+
+
+# --- LLVM IR ---------------------------------------------------------------------------------------
+
+
+@cache
+def host_machine() -> binding.TargetMachine:
+    """The target machine of this CPU (its name and features), `-O3`."""
+    from llvmlite import binding
+
+    binding.initialize_native_target()
+    binding.initialize_native_asmprinter()
+    target = binding.Target.from_default_triple()
+    return target.create_target_machine(
+        cpu=binding.get_host_cpu_name(),
+        features=binding.get_host_cpu_features().flatten(),
+        opt=3,
+    )
+
+
+def translate_for_host(module: ModuleOp, kernels: list[str]) -> ir.Module:
+    """The llvmlite module of a lowered module, for the host, with the launch entries."""
+    from llvmlite import binding
+
+    from gpuir.lowering.llvm_ir import translate
+
+    out = translate(module)
+    out.triple = binding.get_process_triple()
+    out.data_layout = str(host_machine().target_data)
+    for function in out.functions:
+        function.attributes.discard("convergent")
+    for function in list(out.functions):
+        if function.is_declaration and function.name.startswith("__nv_"):
+            define_libdevice_function(out, function)
+    for name in kernels:
+        add_launch_entry(out, name)
+    return out
+
+
+def define_libdevice_function(out: ir.Module, function: ir.Function) -> None:
+    """Give a libdevice declaration (`__nv_expf`) a body that calls libm (`expf`)."""
+    from llvmlite import ir
+
+    name = function.name.removeprefix("__nv_")
+    function.linkage = "internal"
+    b = ir.IRBuilder(function.append_basic_block("entry"))
+    args = list(function.args)
+    kind = function.function_type.return_type
+    suffix = "f32" if isinstance(kind, ir.FloatType) else "f64"
+    if name in ("rsqrtf", "rsqrt"):
+        sqrt = out.declare_intrinsic("llvm.sqrt", [kind])
+        b.ret(b.fdiv(ir.Constant(kind, 1.0), b.call(sqrt, args)))
+        return
+    if name in ("powif", "powi"):
+        powi_type = ir.FunctionType(kind, [kind, ir.IntType(32)])
+        b.ret(b.call(declared(out, f"llvm.powi.{suffix}.i32", powi_type), args))
+        return
+    b.ret(b.call(declared(out, name, function.function_type), args))
+
+
+def declared(out: ir.Module, name: str, function_type: ir.FunctionType) -> ir.Function:
+    """The function `name` of `out`, declared if it is not there."""
+    from llvmlite import ir
+
+    found = out.globals.get(name)
+    if isinstance(found, ir.Function):
+        return found
+    return ir.Function(out, function_type, name)
+
+
+def add_launch_entry(out: ir.Module, name: str) -> None:
+    """`void @__gpuir_launch_<name>(i64 first, i64 end, i64 n_items, ptr shared, ptr smem,
+    ptr args)`: the work-group function `@name` for each group in `[first, end)`."""
+    from llvmlite import ir
+
+    workgroup = out.get_global(name)
+    i64 = ir.IntType(64)
+    opaque = ir.PointerType()
+    entry_type = ir.FunctionType(ir.VoidType(), [i64, i64, i64, opaque, opaque, opaque])
+    entry = ir.Function(out, entry_type, LAUNCH_PREFIX + name)
+    entry.attributes.add("nounwind")
+    first, end, n_items, shared, smem, argv = entry.args
+    names = ("first", "end", "n_items", "shared", "smem", "args")
+    for arg, arg_name in zip(entry.args, names, strict=True):
+        arg.name = arg_name
+    params = workgroup.function_type.args
+    start = entry.append_basic_block("entry")
+    head = entry.append_basic_block("head")
+    body = entry.append_basic_block("body")
+    done = entry.append_basic_block("done")
+    b = ir.IRBuilder(start)
+    values = [b.addrspacecast(shared, params[2]), b.addrspacecast(smem, params[3])]
+    for i, type_ in enumerate(params[4:]):
+        slot = b.gep(argv, [ir.Constant(i64, i)], inbounds=True, source_etype=i64)
+        values.append(b.load(slot, typ=type_, align=ARG_SLOT))
+    b.branch(head)
+    b.position_at_end(head)
+    group = b.phi(i64, "group")
+    group.add_incoming(first, start)
+    b.cbranch(b.icmp_signed("<", group, end), body, done)
+    b.position_at_end(body)
+    b.call(workgroup, [group, n_items, *values])
+    following = b.add(group, ir.Constant(i64, 1), flags=["nsw"])
+    group.add_incoming(following, body)
+    b.branch(head)
+    b.position_at_end(done)
+    b.ret_void()
+
+
+def parse(text: str) -> binding.ModuleRef:
+    from gpuir.lowering.llvm_ir import parse as parse_llvm
+
+    return parse_llvm(text)
+
+
+def optimize(module: binding.ModuleRef) -> binding.ModuleRef:
+    """LLVM's `default<O3>` for the host CPU, vectorizers on."""
+    from llvmlite import binding
+
+    tuning = binding.create_pipeline_tuning_options(speed_level=3)
+    tuning.loop_vectorization = True
+    tuning.slp_vectorization = True
+    builder = binding.create_pass_builder(host_machine(), tuning)
+    builder.getModulePassManager().run(module, builder)
+    module.verify()
+    return module

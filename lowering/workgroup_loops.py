@@ -1,0 +1,881 @@
+"""`cpu-workgroup-loops`: every kernel of a device module becomes a work-group function whose
+work-items run as loops (classic work-item loop fission, as pocl does), for the `cpu` provider.
+
+A kernel `@k(M1, M3, M4, M5, group_id, item_id, [smem], args…) -> (M1, M3, M4, M5)` becomes
+
+    func.func @k(M1, M3, M4, M5, %group_id: index, %n_items: index,
+                 %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<MT, 3>, args…)
+        -> (M1, M3, M4, M5) attributes {gpu.workgroup, gpu.shared_bytes = S : i64}
+
+which runs the `n_items` work-items of work-group `group_id` one after another. `shared` is the
+group's static shared memory (`S` bytes, 16-aligned): every `mem.slot` / `mem.mslot` in space 3
+of the kernel is a constant offset into it (`mem.lea` + `builtin.unrealized_conversion_cast`).
+`smem` is the group's dynamic shared memory (a kernel without one gets an unused
+`!mem.ptr<!mem.array<? x i8>, 3>`). The function no longer has the `gpu.kernel` attribute.
+
+A kernel without barriers (`gpu.sync_work_items`, `gpu.synced_scope`, the collectives) keeps its
+body, renamed `@k.item` (with `shared` as an extra last parameter), and the work-group function
+is one loop that calls it for each item: any control flow (`scf`, `cf`) is fine.
+
+A kernel with barriers must have one block (structured control flow), with each barrier at its
+top level or inside `scf.for` / `scf.if` whose bounds / condition are *uniform* (the same for
+the whole group). Its body is cut at the barriers: each barrier-free run of ops (a *segment*)
+becomes an `scf.for` over the item ids, and the barriers vanish between them (the loops run
+one after another); a barrier inside a uniform `scf.for` / `scf.if` puts the item loops inside
+that loop / branch, which runs once per group. Values:
+
+- *uniform* values (constants, `group_id`, the arguments, shared pointers, `gpu.workgroup_reduce`
+  results and pure ops (`arith`, `math`, `mem.lea`, pure `scf`) of uniform values) are computed
+  once per group, before the item loop of their segment;
+- *varying* values (`item_id`, what a load, a call or a heap allocation returns, scans, and
+  whatever depends on them) live in their segment's item loop; one that a later segment (or a
+  group-level op) uses is kept per work-item: an array of `n_items` values (a `mem.mslot` in
+  space 5 at the function's entry), stored where it is made and loaded where it is used. The
+  varying results of a group-level `scf.for` / `scf.if` are such arrays too;
+- memory tokens are not data: a token that crosses a segment becomes the function's own;
+- `mem.slot` / `mem.mslot` in space 5 become one slot per work-item (`n_items` of them).
+
+A condition or bound is varying when it depends on `item_id`, or on any value loaded from
+memory or returned by a call (a conservative data-flow check); a barrier under such a condition
+(or in `scf.while`, another region op, a function the kernel calls, or a kernel with `cf`
+blocks) is an error at the barrier that says why.
+
+`gpu.workgroup_reduce` is a call of a recursive helper, `@__gpuir_workgroup_reduce_<kind>_<T>`,
+over the items' values in the fixed tree of IR.md (`t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`), and
+`gpu.workgroup_scan` a left fold in item order: the results are bit-identical to `interp`'s.
+Non-kernel device functions stay as they are; one with a barrier or a shared slot is an error
+(for the kernels that call it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    FunctionType,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    UnitAttr,
+    UnrealizedConversionCastOp,
+    i8,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import IsTerminator
+
+from gpuir.diagnostics import OpError
+from gpuir.dialects import gpu, mem
+from gpuir.dialects.gpu import KERNEL_TOKENS
+from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
+from gpuir.lowering.conversion import KERNEL_ATTR, device_modules, size_and_align
+
+WORKGROUP_ATTR = "gpu.workgroup"
+"""The unit attribute of a work-group function."""
+SHARED_BYTES_ATTR = "gpu.shared_bytes"
+"""The bytes of static shared memory a work-group function needs (an `i64` attribute)."""
+SHARED_ALIGN = 16
+SLOT_ALIGN = 16
+SHARED_BYTES = PtrType(ArrayType(DYNAMIC_INDEX, i8), SHARED)
+LOCAL_BYTES = PtrType(ArrayType(DYNAMIC_INDEX, i8), LOCAL)
+BARRIERS = (gpu.SyncWorkItemsOp, gpu.SyncedScopeOp, gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp)
+PURE_OPS = (
+    mem.LeaOp,
+    UnrealizedConversionCastOp,
+    scf.ForOp,
+    scf.IfOp,
+    scf.WhileOp,
+    scf.ConditionOp,
+    scf.IndexSwitchOp,
+    scf.YieldOp,
+)
+"""Ops that are pure when their regions are (besides `arith` and `math`)."""
+WHY = {
+    mem.LoadOp: "a value loaded from memory",
+    func.CallOp: "the result of a call",
+    mem.AllocOp: "a per-item heap allocation",
+    mem.MallocOp: "a per-item heap allocation",
+}
+NOT_HERE = "cannot run on the cpu provider"
+HOW = (
+    "(it runs the work-items of a group as loops between barriers, so every barrier must be "
+    "reached by the whole group: at the kernel's top level, or inside scf.for / scf.if whose "
+    "bounds / condition are the same for every work-item)"
+)
+
+
+def is_token(value: SSAValue | Attribute) -> bool:
+    return isinstance(value.type if isinstance(value, SSAValue) else value, MemType)
+
+
+def first_barrier(op: Operation) -> Operation | None:
+    return next((inner for inner in op.walk() if isinstance(inner, BARRIERS)), None)
+
+
+def space_of(op: mem.SlotOp | mem.MslotOp) -> int:
+    assert isinstance(op.res.type, PtrType)
+    return op.res.type.space.data
+
+
+def index_constant(b: Builder, value: int) -> SSAValue:
+    return b.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
+
+
+def constant_index(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def align_up(value: int, alignment: int) -> int:
+    return (value + alignment - 1) // alignment * alignment
+
+
+def is_pure(op: Operation) -> bool:
+    """Whether `op` (with everything inside it) computes without memory effects or tokens."""
+    for inner in op.walk():
+        if any(is_token(v) for v in (*inner.operands, *inner.results)):
+            return False
+        if inner.dialect_name() not in ("arith", "math") and not isinstance(inner, PURE_OPS):
+            return False
+    return True
+
+
+def external_values(ops: Iterable[Operation]) -> list[SSAValue]:
+    """The values that `ops` (and the ops inside them) use but do not define, in order."""
+    ops = list(ops)
+    inside: set[SSAValue] = set()
+    for op in ops:
+        for inner in op.walk():
+            inside.update(inner.results)
+            for region in inner.regions:
+                for block in region.blocks:
+                    inside.update(block.args)
+    found: dict[SSAValue, None] = {}
+    for op in ops:
+        for inner in op.walk():
+            for value in inner.operands:
+                if value not in inside:
+                    found.setdefault(value)
+    return list(found)
+
+
+def combine(b: Builder, kind: str, x: SSAValue, y: SSAValue) -> SSAValue:
+    """`x ⊕ y` of a collective: integers wrap and compare signed, floats as
+    `arith.minimumf` / `maximumf` (as interp's `combine`)."""
+    is_int = isinstance(x.type, IntegerType | IndexType)
+    ops: dict[str, tuple[type[Operation], type[Operation] | None]] = {
+        "add": (arith.AddiOp, arith.AddfOp),
+        "mul": (arith.MuliOp, arith.MulfOp),
+        "min": (arith.MinSIOp, arith.MinimumfOp),
+        "max": (arith.MaxSIOp, arith.MaximumfOp),
+        "and": (arith.AndIOp, None),
+        "or": (arith.OrIOp, None),
+        "xor": (arith.XOrIOp, None),
+    }
+    int_op, float_op = ops[kind]
+    kind_op = int_op if is_int else float_op
+    assert kind_op is not None
+    return b.insert(kind_op(x, y)).results[0]  # type: ignore[call-arg]
+
+
+def per_item_type(value: SSAValue, op: Operation) -> PtrType:
+    """The type of the array that keeps `value` per work-item."""
+    try:
+        size_and_align(value.type, op)
+    except OpError:
+        raise OpError(
+            op,
+            f"'{op.name}': a value of type {value.type} cannot be kept per work-item across a "
+            f"barrier on the cpu provider",
+        ) from None
+    return PtrType(ArrayType(DYNAMIC_INDEX, value.type), LOCAL)
+
+
+def check_signature(kernel: func.FuncOp) -> None:
+    inputs = kernel.function_type.inputs.data
+    outputs = kernel.function_type.outputs.data
+    prefix = (*KERNEL_TOKENS, IndexType(), IndexType())
+    if inputs[:6] != prefix or outputs != KERNEL_TOKENS:
+        raise OpError(
+            kernel,
+            f"the kernel @{kernel.sym_name.data} must take "
+            f"({', '.join(map(str, prefix))}, …) and return "
+            f"({', '.join(map(str, KERNEL_TOKENS))}), found {kernel.function_type}",
+        )
+    if kernel.is_declaration:
+        raise OpError(kernel, f"the kernel @{kernel.sym_name.data} has no body")
+
+
+def takes_smem(kernel: func.FuncOp) -> bool:
+    inputs = kernel.function_type.inputs.data
+    return len(inputs) > 6 and isinstance(inputs[6], PtrType) and inputs[6].space.data == SHARED
+
+
+def workgroup_signature(kernel: func.FuncOp) -> tuple[list[Attribute], list[Attribute]]:
+    inputs = list(kernel.function_type.inputs.data)
+    smem = inputs[6] if takes_smem(kernel) else SHARED_BYTES
+    args = inputs[7:] if takes_smem(kernel) else inputs[6:]
+    return [*KERNEL_TOKENS, IndexType(), IndexType(), SHARED_BYTES, smem, *args], list(
+        KERNEL_TOKENS
+    )
+
+
+def new_workgroup_function(kernel: func.FuncOp, shared_bytes: int) -> func.FuncOp:
+    inputs, outputs = workgroup_signature(kernel)
+    function = func.FuncOp(kernel.sym_name.data, (inputs, outputs), Region(Block(arg_types=inputs)))
+    names = ("m1", "m3", "m4", "m5", "group_id", "n_items", "shared", "smem")
+    for arg, name in zip(function.body.blocks[0].args, names, strict=False):
+        arg.name_hint = name
+    function.attributes[WORKGROUP_ATTR] = UnitAttr()
+    function.attributes[SHARED_BYTES_ATTR] = IntegerAttr(shared_bytes, 64)
+    if kernel.location is not None:
+        function.location = kernel.location
+    return function
+
+
+def lower_shared_slots(kernel: func.FuncOp, shared: SSAValue) -> int:
+    """Every slot in space 3 becomes an offset into `shared`; the bytes they take."""
+    offset = 0
+    for op in list(kernel.walk()):
+        if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != SHARED:
+            continue
+        assert isinstance(op.res.type, PtrType)
+        if isinstance(op, mem.MslotOp):
+            size = constant_index(op.size)
+            if size is None:
+                raise OpError(op, f"'{op.name}' in shared memory needs a constant size")
+            align = SLOT_ALIGN
+        else:
+            size, align = size_and_align(op.res.type.pointee, op)
+        offset = align_up(offset, align)
+        b = Builder(InsertPoint.before(op))
+        byte = b.insert(mem.LeaOp(shared, index_constant(b, offset))).res
+        cast = b.insert(UnrealizedConversionCastOp.get([byte], [op.res.type])).results[0]
+        op.res.replace_all_uses_with(cast)
+        op.res_mem.replace_all_uses_with(op.mem)
+        Rewriter.erase_op(op)
+        offset += size
+    return align_up(offset, SHARED_ALIGN)
+
+
+# --- the reduction helpers -------------------------------------------------------------------------
+
+
+class Helpers:
+    """The recursive tree-reduction functions of a module, made on first use."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.made: dict[tuple[str, Attribute], str] = {}
+
+    def reduce(self, kind: str, type_: Attribute) -> str:
+        key = (kind, type_)
+        if key not in self.made:
+            self.made[key] = self._make(kind, type_)
+        return self.made[key]
+
+    def _make(self, kind: str, type_: Attribute) -> str:
+        name = f"__gpuir_workgroup_reduce_{kind}_{type_}"
+        array = PtrType(ArrayType(DYNAMIC_INDEX, type_), LOCAL)
+        inputs = [MemType(LOCAL), array, IndexType(), IndexType()]
+        body = Block(arg_types=inputs)
+        m5, values, lo, hi = body.args
+        b = Builder(InsertPoint.at_end(body))
+        one = index_constant(b, 1)
+        two = index_constant(b, 2)
+        count = b.insert(arith.SubiOp(hi, lo)).result
+        leaf = b.insert(arith.CmpiOp(count, one, "eq")).result
+        then_block = Block()
+        tb = Builder(InsertPoint.at_end(then_block))
+        _, value = tb.insert(mem.LoadOp(m5, tb.insert(mem.LeaOp(values, lo)).res)).results
+        tb.insert(scf.YieldOp(value))
+        else_block = Block()
+        eb = Builder(InsertPoint.at_end(else_block))
+        total = eb.insert(arith.AddiOp(lo, hi)).result
+        mid = eb.insert(arith.DivUIOp(total, two)).result
+        left = eb.insert(func.CallOp(name, [m5, values, lo, mid], [type_])).res[0]
+        right = eb.insert(func.CallOp(name, [m5, values, mid, hi], [type_])).res[0]
+        eb.insert(scf.YieldOp(combine(eb, kind, left, right)))
+        result = b.insert(scf.IfOp(leaf, [type_], Region(then_block), Region(else_block)))
+        b.insert(func.ReturnOp(result.results[0]))
+        function = func.FuncOp(name, (inputs, [type_]), Region(body))
+        self.module.body.block.add_op(function)
+        return name
+
+
+# --- kernels without barriers ----------------------------------------------------------------------
+
+
+def item_loop_kernel(kernel: func.FuncOp) -> func.FuncOp:
+    """The kernel's body becomes `@k.item`; the work-group function calls it per item."""
+    name = kernel.sym_name.data
+    smem_taken = takes_smem(kernel)
+    function = new_workgroup_function(kernel, 0)
+    entry = kernel.body.blocks[0]
+    shared = entry.insert_arg(SHARED_BYTES, len(entry.args))
+    function.attributes[SHARED_BYTES_ATTR] = IntegerAttr(lower_shared_slots(kernel, shared), 64)
+    inputs = [*kernel.function_type.inputs.data, SHARED_BYTES]
+    kernel.function_type = FunctionType.from_lists(inputs, kernel.function_type.outputs.data)
+    kernel.sym_name = StringAttr(f"{name}.item")
+    kernel.attributes.pop(KERNEL_ATTR, None)
+
+    args = function.body.blocks[0].args
+    m1, m3, m4, m5, group_id, n_items, shared_arg, smem = args[:8]
+    b = Builder(InsertPoint.at_end(function.body.blocks[0]))
+    zero, one = index_constant(b, 0), index_constant(b, 1)
+    body = Block(arg_types=[IndexType()])
+    item_id = body.args[0]
+    item_id.name_hint = "item_id"
+    call_args = [m1, m3, m4, m5, group_id, item_id, *([smem] if smem_taken else [])]
+    call_args += [*args[8:], shared_arg]
+    lb = Builder(InsertPoint.at_end(body))
+    lb.insert(func.CallOp(f"{name}.item", call_args, list(KERNEL_TOKENS)))
+    lb.insert(scf.YieldOp())
+    b.insert(scf.ForOp(zero, n_items, one, [], body))
+    b.insert(func.ReturnOp(m1, m3, m4, m5))
+    return function
+
+
+# --- kernels with barriers -------------------------------------------------------------------------
+
+
+@dataclass
+class Segment:
+    """A barrier-free run of ops of a group-level block: `hoisted` run once per group, `items`
+    once per work-item (in an item loop)."""
+
+    hoisted: list[Operation] = field(default_factory=list[Operation])
+    items: list[Operation] = field(default_factory=list[Operation])
+
+
+Step = Segment | Operation
+
+
+class Fission:
+    """Work-item loop fission of one kernel with barriers (module docstring)."""
+
+    def __init__(self, kernel: func.FuncOp, helpers: Helpers):
+        self.kernel = kernel
+        self.helpers = helpers
+        if len(kernel.body.blocks) != 1:
+            barrier = first_barrier(kernel)
+            assert barrier is not None
+            raise OpError(
+                barrier,
+                f"a barrier ('{barrier.name}') in a kernel with unstructured control flow (cf "
+                f"blocks) {NOT_HERE} {HOW}",
+            )
+        self.entry = kernel.body.blocks[0]
+        self.n_params = len(kernel.function_type.inputs.data)
+        self.item_id = self.entry.args[5]
+        self.shared = self.entry.insert_arg(SHARED_BYTES, len(self.entry.args))
+        self.shared_bytes = lower_shared_slots(kernel, self.shared)
+        self.locals: list[tuple[BlockArgument, int]] = self.lower_local_slots()
+        self.varying: dict[SSAValue, str] = {self.item_id: "the work-item id"}
+        self.steps: dict[Block, list[Step]] = {}
+        self.storage_of: dict[SSAValue, int] = {}
+        """Varying values kept per work-item → their array (an index into `storage_types`)."""
+        self.storage_types: list[PtrType] = []
+        self.temps: set[Operation] = set()
+        """Collectives whose value is not kept per item: they fill a temporary array."""
+
+    # -- preparation --
+
+    def lower_local_slots(self) -> list[tuple[BlockArgument, int]]:
+        """Every slot in space 5 becomes this item's part of an array of `n_items` slots."""
+        found: list[tuple[BlockArgument, int]] = []
+        for op in list(self.kernel.walk()):
+            if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != LOCAL:
+                continue
+            assert isinstance(op.res.type, PtrType)
+            if isinstance(op, mem.MslotOp):
+                size = constant_index(op.size)
+                if size is None:
+                    raise OpError(
+                        op,
+                        f"'{op.name}' of a run-time size in a kernel with barriers {NOT_HERE}: "
+                        "each work-item's slot must outlive the barriers, so its size must be "
+                        "a constant",
+                    )
+            else:
+                size, _ = size_and_align(op.res.type.pointee, op)
+            stride = align_up(max(size, 1), SLOT_ALIGN)
+            base = self.entry.insert_arg(LOCAL_BYTES, len(self.entry.args))
+            b = Builder(InsertPoint.before(op))
+            offset = b.insert(arith.MuliOp(self.item_id, index_constant(b, stride))).result
+            byte = b.insert(mem.LeaOp(base, offset)).res
+            cast = b.insert(UnrealizedConversionCastOp.get([byte], [op.res.type])).results[0]
+            op.res.replace_all_uses_with(cast)
+            op.res_mem.replace_all_uses_with(op.mem)
+            Rewriter.erase_op(op)
+            found.append((base, stride))
+        return found
+
+    # -- which values vary between the work-items --
+
+    def why(self, values: Iterable[SSAValue]) -> str | None:
+        for value in values:
+            if value in self.varying:
+                return self.varying[value]
+        return None
+
+    def mark(self, values: Iterable[SSAValue], why: str) -> None:
+        for value in values:
+            if not is_token(value):
+                self.varying.setdefault(value, why)
+
+    def analyze_block(self, block: Block) -> None:
+        for op in block.ops:
+            self.analyze_op(op)
+
+    def analyze_op(self, op: Operation) -> None:
+        barrier = first_barrier(op) if op.regions else None
+        if barrier is not None:
+            self.analyze_group_op(op, barrier)
+        elif isinstance(op, gpu.WorkgroupReduceOp | gpu.SyncWorkItemsOp):
+            return  # a reduction's result is the group's
+        elif isinstance(op, gpu.WorkgroupScanOp):
+            self.mark([op.res], "the result of a work-group scan")
+        elif is_pure(op):
+            why = self.why(external_values([op]))
+            if why is not None:
+                self.mark(op.results, why)
+        else:
+            why = self.why(external_values([op])) or WHY.get(type(op), "a per-item value")
+            self.mark(op.results, why)
+
+    def analyze_group_op(self, op: Operation, barrier: Operation) -> None:
+        where = f"a barrier ('{barrier.name}') inside"
+        if isinstance(op, scf.ForOp):
+            why = self.why([op.lb, op.ub, op.step])
+            if why is not None:
+                raise OpError(
+                    barrier, f"{where} scf.for whose bounds depend on {why} {NOT_HERE} {HOW}"
+                )
+            body = op.body.block
+            carried = body.args[1:]
+            for init, arg, result in zip(op.iter_args, carried, op.results, strict=True):
+                if init in self.varying:
+                    self.mark([arg, result], self.varying[init])
+            while True:
+                self.analyze_block(body)
+                terminator = body.last_op
+                assert terminator is not None
+                changed = False
+                for value, arg, result in zip(
+                    terminator.operands, carried, op.results, strict=True
+                ):
+                    if value in self.varying and arg not in self.varying:
+                        self.mark([arg, result], self.varying[value])
+                        changed = True
+                if not changed:
+                    return
+        elif isinstance(op, scf.IfOp):
+            why = self.why([op.cond])
+            if why is not None:
+                raise OpError(
+                    barrier, f"{where} scf.if whose condition depends on {why} {NOT_HERE} {HOW}"
+                )
+            for region in op.regions:
+                for block in region.blocks:
+                    self.analyze_block(block)
+                    terminator = block.last_op
+                    assert terminator is not None
+                    for value, result in zip(terminator.operands, op.results, strict=True):
+                        if value in self.varying:
+                            self.mark([result], self.varying[value])
+        else:
+            raise OpError(
+                barrier,
+                f"{where} '{op.name}' {NOT_HERE} {HOW}; run expand-gpu-composites first"
+                if isinstance(op, gpu.SyncedScopeOp)
+                else f"{where} '{op.name}' {NOT_HERE} {HOW}",
+            )
+
+    # -- segments and what crosses them --
+
+    def partition(self, block: Block) -> list[Step]:
+        steps: list[Step] = []
+        current = Segment()
+        for op in block.ops:
+            if op.has_trait(IsTerminator):
+                break
+            if isinstance(op, BARRIERS) or (op.regions and first_barrier(op) is not None):
+                if current.hoisted or current.items:
+                    steps.append(current)
+                    current = Segment()
+                steps.append(op)
+                for region in op.regions:
+                    for inner in region.blocks:
+                        self.steps[inner] = self.partition(inner)
+            elif is_pure(op) and self.why(external_values([op])) is None:
+                current.hoisted.append(op)
+            else:
+                current.items.append(op)
+        if current.hoisted or current.items:
+            steps.append(current)
+        return steps
+
+    def keep(self, values: Sequence[SSAValue], op: Operation) -> None:
+        """One array per work-item for `values` (which share it)."""
+        index = len(self.storage_types)
+        self.storage_types.append(per_item_type(values[0], op))
+        for value in values:
+            self.storage_of[value] = index
+
+    def find_storage(self) -> None:
+        for steps in self.steps.values():
+            for step in steps:
+                if isinstance(step, Segment):
+                    self.keep_crossing(step)
+                elif isinstance(step, scf.ForOp):
+                    carried = step.body.block.args[1:]
+                    for arg, result in zip(carried, step.results, strict=True):
+                        if result in self.varying:
+                            self.keep([result, arg], step)
+                elif isinstance(step, scf.IfOp):
+                    for result in step.results:
+                        if result in self.varying:
+                            self.keep([result], step)
+                elif isinstance(step, gpu.WorkgroupScanOp):
+                    self.keep([step.res], step)
+        for steps in self.steps.values():
+            for step in steps:
+                if isinstance(step, gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp):
+                    if step.value not in self.storage_of:
+                        self.temps.add(step)
+
+    def keep_crossing(self, segment: Segment) -> None:
+        members = set(segment.items)
+        for op in segment.items:
+            for result in op.results:
+                if result not in self.varying or result in self.storage_of:
+                    continue
+                if any(not inside(use.operation, members) for use in result.uses):
+                    self.keep([result], op)
+
+    # -- the work-group function --
+
+    def run(self) -> func.FuncOp:
+        self.analyze_block(self.entry)
+        self.steps[self.entry] = self.partition(self.entry)
+        self.find_storage()
+        function = new_workgroup_function(self.kernel, self.shared_bytes)
+        entry = function.body.blocks[0]
+        args = entry.args
+        self.tokens = {1: args[0], 3: args[1], 4: args[2], 5: args[3]}
+        self.n_items = args[5]
+        b = Builder(InsertPoint.at_end(entry))
+        self.arrays = [self.allocate(b, t) for t in self.storage_types]
+        self.temp_arrays = {
+            op: self.allocate(b, per_item_type(op.value, op))  # type: ignore[attr-defined]
+            for op in self.temps
+        }
+        self.group_map: dict[SSAValue, SSAValue] = {}
+        old = self.entry.args
+        for i in (0, 1, 2, 3, 4):
+            self.group_map[old[i]] = args[i]
+        fixed = 7 if takes_smem(self.kernel) else 6
+        if fixed == 7:
+            self.group_map[old[6]] = args[7]
+        for old_arg, new_arg in zip(old[fixed : self.n_params], args[8:], strict=True):
+            self.group_map[old_arg] = new_arg
+        self.group_map[self.shared] = args[6]
+        for base, stride in self.locals:
+            size = b.insert(arith.MuliOp(self.n_items, index_constant(b, stride))).result
+            self.group_map[base] = b.insert(mem.MslotOp(args[3], size, LOCAL_BYTES)).res
+        self.zero = index_constant(b, 0)
+        self.one = index_constant(b, 1)
+        self.emit_steps(b, self.entry)
+        b.insert(func.ReturnOp(*args[:4]))
+        check_closed(function)
+        return function
+
+    def allocate(self, b: Builder, type_: PtrType) -> SSAValue:
+        assert isinstance(type_.pointee, ArrayType)
+        element_size, _ = size_and_align(type_.pointee.element_type, self.kernel)
+        size = b.insert(arith.MuliOp(self.n_items, index_constant(b, element_size))).result
+        return b.insert(mem.MslotOp(self.tokens[LOCAL], size, type_)).res
+
+    def emit_steps(self, b: Builder, block: Block) -> None:
+        for step in self.steps[block]:
+            if isinstance(step, Segment):
+                self.emit_segment(b, step)
+            else:
+                self.emit_group_op(b, step)
+
+    def item_loop(self, b: Builder) -> tuple[Builder, SSAValue]:
+        """An empty `scf.for` over the item ids at `b`; a builder in it and the item id."""
+        body = Block(arg_types=[IndexType()])
+        body.args[0].name_hint = "item"
+        b.insert(scf.ForOp(self.zero, self.n_items, self.one, [], body))
+        body.add_op(scf.YieldOp())
+        terminator = body.last_op
+        assert terminator is not None
+        return Builder(InsertPoint.before(terminator)), body.args[0]
+
+    def load(self, b: Builder, array: SSAValue, item: SSAValue) -> SSAValue:
+        address = b.insert(mem.LeaOp(array, item)).res
+        return b.insert(mem.LoadOp(self.tokens[LOCAL], address)).res
+
+    def store(self, b: Builder, array: SSAValue, item: SSAValue, value: SSAValue) -> None:
+        address = b.insert(mem.LeaOp(array, item)).res
+        b.insert(mem.StoreOp(self.tokens[LOCAL], address, value))
+
+    def array_of(self, value: SSAValue) -> SSAValue:
+        return self.arrays[self.storage_of[value]]
+
+    def value_at(self, b: Builder, value: SSAValue, item: SSAValue) -> SSAValue:
+        """`value` as work-item `item` sees it, inside an item loop."""
+        if is_token(value):
+            assert isinstance(value.type, MemType)
+            return self.tokens[value.type.space.data]
+        if value is self.item_id:
+            return item
+        if value in self.storage_of:
+            return self.load(b, self.array_of(value), item)
+        return self.group_map[value]
+
+    def emit_segment(self, b: Builder, segment: Segment) -> None:
+        for op in segment.hoisted:
+            b.insert(op.clone(value_mapper=self.group_map))
+        if not segment.items:
+            return
+        lb, item = self.item_loop(b)
+        mapper = {v: self.value_at(lb, v, item) for v in external_values(segment.items)}
+        for op in segment.items:
+            lb.insert(op.clone(value_mapper=mapper))
+            for result in op.results:
+                if result in self.storage_of:
+                    self.store(lb, self.array_of(result), item, mapper[result])
+
+    def copy_loop(self, b: Builder, copies: Sequence[tuple[SSAValue, SSAValue]]) -> None:
+        """For each item: all the values first, then into their arrays (safe for swaps)."""
+        if not copies:
+            return
+        lb, item = self.item_loop(b)
+        values = [self.value_at(lb, value, item) for _, value in copies]
+        for (array, _), value in zip(copies, values, strict=True):
+            self.store(lb, array, item, value)
+
+    def values_array(self, b: Builder, op: gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp):
+        if op in self.temps:
+            array = self.temp_arrays[op]
+            self.copy_loop(b, [(array, op.value)])
+            return array
+        return self.array_of(op.value)
+
+    def emit_group_op(self, b: Builder, op: Operation) -> None:
+        if isinstance(op, gpu.SyncWorkItemsOp):
+            return  # the item loops before it have all finished
+        if isinstance(op, gpu.WorkgroupReduceOp):
+            values = self.values_array(b, op)
+            helper = self.helpers.reduce(op.kind.data, op.value.type)
+            call = func.CallOp(
+                helper, [self.tokens[LOCAL], values, self.zero, self.n_items], [op.value.type]
+            )
+            self.group_map[op.res] = b.insert(call).res[0]
+        elif isinstance(op, gpu.WorkgroupScanOp):
+            self.emit_scan(b, op)
+        elif isinstance(op, scf.ForOp):
+            self.emit_for(b, op)
+        else:
+            assert isinstance(op, scf.IfOp)
+            self.emit_if(b, op)
+
+    def emit_scan(self, b: Builder, op: gpu.WorkgroupScanOp) -> None:
+        values = self.values_array(b, op)
+        out = self.array_of(op.res)
+        first = self.load(b, values, self.zero)
+        self.store(b, out, self.zero, first)
+        body = Block(arg_types=[IndexType(), op.value.type])
+        item, acc = body.args
+        lb = Builder(InsertPoint.at_end(body))
+        total = combine(lb, op.kind.data, acc, self.load(lb, values, item))
+        self.store(lb, out, item, total)
+        lb.insert(scf.YieldOp(total))
+        b.insert(scf.ForOp(self.one, self.n_items, self.one, [first], body))
+
+    def uniform_and_varying(self, results: Sequence[SSAValue]) -> tuple[list[int], list[int]]:
+        uniform = [j for j, r in enumerate(results) if not is_token(r) and r not in self.varying]
+        varying = [j for j, r in enumerate(results) if r in self.varying]
+        return uniform, varying
+
+    def emit_for(self, b: Builder, op: scf.ForOp) -> None:
+        uniform, varying = self.uniform_and_varying(op.results)
+        old_body = op.body.block
+        carried = old_body.args[1:]
+        self.copy_loop(b, [(self.array_of(op.results[j]), op.iter_args[j]) for j in varying])
+        gm = self.group_map
+        body = Block(arg_types=[IndexType(), *(op.results[j].type for j in uniform)])
+        gm[old_body.args[0]] = body.args[0]
+        for k, j in enumerate(uniform):
+            gm[carried[j]] = body.args[1 + k]
+        inits = [gm[op.iter_args[j]] for j in uniform]
+        loop = b.insert(scf.ForOp(gm[op.lb], gm[op.ub], gm[op.step], inits, body))
+        inner = Builder(InsertPoint.at_end(body))
+        self.emit_steps(inner, old_body)
+        terminator = old_body.last_op
+        assert terminator is not None
+        yielded = terminator.operands
+        self.copy_loop(
+            inner,
+            [
+                (self.array_of(op.results[j]), yielded[j])
+                for j in varying
+                if yielded[j] is not carried[j]
+            ],
+        )
+        inner.insert(scf.YieldOp(*(gm[yielded[j]] for j in uniform)))
+        for k, j in enumerate(uniform):
+            gm[op.results[j]] = loop.results[k]
+
+    def emit_if(self, b: Builder, op: scf.IfOp) -> None:
+        uniform, varying = self.uniform_and_varying(op.results)
+        regions = []
+        for old in op.regions:
+            if not old.blocks:
+                regions.append(Region())
+                continue
+            block = Block()
+            inner = Builder(InsertPoint.at_end(block))
+            self.emit_steps(inner, old.blocks[0])
+            terminator = old.blocks[0].last_op
+            assert terminator is not None
+            yielded = terminator.operands
+            self.copy_loop(inner, [(self.array_of(op.results[j]), yielded[j]) for j in varying])
+            inner.insert(scf.YieldOp(*(self.group_map[yielded[j]] for j in uniform)))
+            regions.append(Region(block))
+        types = [op.results[j].type for j in uniform]
+        new = b.insert(scf.IfOp(self.group_map[op.cond], types, regions[0], regions[1]))
+        for k, j in enumerate(uniform):
+            self.group_map[op.results[j]] = new.results[k]
+
+
+def inside(op: Operation | None, members: set[Operation]) -> bool:
+    while op is not None:
+        if op in members:
+            return True
+        op = op.parent_op()
+    return False
+
+
+def check_closed(function: func.FuncOp) -> None:
+    """Every value the new function uses is defined in it (a bug otherwise)."""
+    defined: set[SSAValue] = set()
+    for op in function.walk():
+        defined.update(op.results)
+        for region in op.regions:
+            for block in region.blocks:
+                defined.update(block.args)
+    for op in function.walk():
+        for value in op.operands:
+            if value not in defined:
+                raise OpError(op, f"cpu-workgroup-loops: '{op.name}' uses a value of the kernel")
+
+
+# --- the module ------------------------------------------------------------------------------------
+
+
+def unsupported_functions(module: ModuleOp, kernel_names: set[str]) -> dict[str, OpError]:
+    """Non-kernel functions that cannot run here (a barrier or a shared slot), with the error;
+    also those that call one, transitively."""
+    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    bad: dict[str, OpError] = {}
+    for name, function in functions.items():
+        if name in kernel_names:
+            continue
+        for op in function.walk():
+            if isinstance(op, BARRIERS):
+                bad[name] = OpError(
+                    op,
+                    f"a barrier ('{op.name}') in @{name}, a function that kernels call, "
+                    f"{NOT_HERE}: barriers must be in the kernel itself {HOW}",
+                )
+                break
+            if isinstance(op, mem.SlotOp | mem.MslotOp) and space_of(op) == SHARED:
+                bad[name] = OpError(
+                    op,
+                    f"a shared-memory slot ('{op.name}') in @{name}, a function that kernels "
+                    f"call, {NOT_HERE}: only a kernel may make static shared memory here",
+                )
+                break
+    changed = True
+    while changed:
+        changed = False
+        for name, function in functions.items():
+            if name in bad:
+                continue
+            for op in function.walk():
+                if isinstance(op, func.CallOp) and op.callee.root_reference.data in bad:
+                    bad[name] = bad[op.callee.root_reference.data]
+                    changed = True
+                    break
+    return bad
+
+
+def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
+    """Rewrite the kernels of the device module `module` in place (module docstring). A kernel
+    that cannot run on the cpu provider is removed; its error is returned under its name."""
+    from gpuir.passes.device_code import kernels
+    from gpuir.passes.expand_gpu_composites import ExpandGpuCompositesPass
+
+    ExpandGpuCompositesPass().apply(Context(), module)
+    names = kernels(module)
+    errors: dict[str, OpError] = {}
+    bad = unsupported_functions(module, names)
+    functions = [f for f in module.ops if isinstance(f, func.FuncOp)]
+    helpers = Helpers(module)
+    for function in functions:
+        name = function.sym_name.data
+        if name in bad:
+            Rewriter.erase_op(function, safe_erase=False)
+            continue
+        if name not in names:
+            continue
+        try:
+            check_signature(function)
+            calls = [op for op in function.walk() if isinstance(op, func.CallOp)]
+            for call in calls:
+                if call.callee.root_reference.data in bad:
+                    raise bad[call.callee.root_reference.data]
+                if call.callee.root_reference.data in names:
+                    raise OpError(
+                        call, f"'{call.name}' calls a kernel; a kernel can only be launched"
+                    )
+            if first_barrier(function) is None:
+                new = item_loop_kernel(function)
+                Rewriter.insert_op(new, InsertPoint.after(function))
+            else:
+                new = Fission(function, helpers).run()
+                Rewriter.insert_op(new, InsertPoint.before(function))
+                Rewriter.erase_op(function, safe_erase=False)
+        except OpError as e:
+            errors[name] = e
+            if function.parent is not None:
+                Rewriter.erase_op(function, safe_erase=False)
+    return errors
+
+
+@dataclass(frozen=True)
+class CpuWorkgroupLoopsPass(ModulePass):
+    """Kernels → work-group functions with item loops (module docstring); the first kernel that
+    cannot run on the cpu provider is an error."""
+
+    name = "cpu-workgroup-loops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for module in device_modules(op, self.name):
+            errors = workgroup_loops(module)
+            if errors:
+                raise next(iter(errors.values()))

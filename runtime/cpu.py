@@ -1,0 +1,417 @@
+"""The `cpu` provider: the device module compiled for this CPU with LLVM (llvmlite's MCJIT); the
+work-groups of a launch run in parallel on a thread pool, the work-items of a group as loops.
+
+Compiling. `load_module` lowers the device module for the host (`gpuir.lowering.cpu_llvm`:
+kernels → work-group functions with item loops → LLVM IR → `-O3` for this CPU) and hands it to
+MCJIT; the machine code is cached by the module's text, so a program compiles once per process.
+A kernel that cannot run here (a barrier under a condition that depends on the work-item id,
+…) does not stop the others: its launches fail with the compile error, at the op that caused it
+(with a note at the launch). A module that does not compile at all fails every launch, with
+LLVM's or the lowering's message. Either way the provider stays usable.
+
+Launching. A launch calls the kernel's entry, `__gpuir_launch_<k>(first_group, end_group,
+n_items, shared, smem, args)`, once per chunk of consecutive groups: on the calling thread for a
+small launch, else spread over a `ThreadPoolExecutor` of `os.cpu_count()` workers (ctypes
+releases the GIL while the machine code runs). Each thread has its own shared-memory buffer
+(the kernel's static shared memory, then the launch's dynamic shared memory), reused by the
+groups it runs one after another; `args` is one 8-byte slot per argument. Launches are
+synchronous: stream-ordered work runs eagerly, in call order (as `interp`).
+
+Memory. Device allocations are host memory (`host_visible`): 64-byte aligned numpy bytes whose
+real address is the allocation's address, so a pointer passed to (or stored for) compiled code
+is a machine address. Copies are checked (`out of bounds`, `use after free`) as in `interp`;
+kernels are not: an access outside an allocation, a division by zero and the like are undefined
+behaviour of the machine code (use `--provider interp` to find them). A launch whose pointer
+argument points into freed or host memory is an error before it runs.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Operation
+
+from gpuir.diagnostics import OpError
+from gpuir.dialects.mem import GLOBAL, HOST, PtrType
+from gpuir.runtime import memory
+from gpuir.runtime.memory import Allocation, Pointer, space_name
+from gpuir.runtime.provider import (
+    LoadedModule,
+    Provider,
+    ProviderError,
+    Stream,
+    check_launch,
+    describe_op,
+    kernels_of,
+)
+from gpuir.runtime.scalars import float_dtype, int_width
+
+ALIGNMENT = 64
+"""Byte alignment of device allocations and shared-memory buffers."""
+PARALLEL_ITEMS = 1 << 15
+"""A launch of fewer work-items than this runs on the calling thread."""
+CHUNKS_PER_WORKER = 4
+CACHE_SIZE = 32
+"""Compiled modules kept per process (by text)."""
+
+EntryFunction = ctypes.CFUNCTYPE(
+    None,
+    ctypes.c_int64,
+    ctypes.c_int64,
+    ctypes.c_int64,
+    ctypes.c_void_p,
+    ctypes.c_void_p,
+    ctypes.c_void_p,
+)
+
+
+# --- compiled code -------------------------------------------------------------------------------
+
+
+@dataclass
+class CompiledKernel:
+    name: str
+    entry: ctypes._CFuncPtr  # type: ignore[name-defined]
+    shared_bytes: int
+    params: tuple[Attribute, ...]
+
+
+@dataclass
+class CompiledModule:
+    """Machine code of a device module: its kernels, and the kernels that did not compile with
+    their errors (or one error for the whole module)."""
+
+    engine: object = None
+    kernels: dict[str, CompiledKernel] = field(default_factory=dict[str, CompiledKernel])
+    errors: dict[str, OpError] = field(default_factory=dict[str, OpError])
+    module_error: OpError | Exception | None = None
+
+    def kernel(self, name: str, op: Operation | None) -> CompiledKernel:
+        if self.module_error is not None:
+            raise compile_error(self.module_error, name, op)
+        if name in self.errors:
+            raise compile_error(self.errors[name], name, op)
+        return self.kernels[name]
+
+
+def compile_error(error: Exception, kernel: str, launch: Operation | None) -> ProviderError:
+    """The compile error of `kernel` as a provider error: at the op it names (with a note at the
+    launch), else at the launch."""
+    related = [(launch, f"@{kernel} is launched here")] if launch is not None else []
+    if isinstance(error, OpError) and error.op is not None:
+        return ProviderError(
+            error.op, f"cpu: cannot compile @{kernel}: {error}", "compile error", related
+        )
+    return ProviderError(launch, f"cpu: cannot compile @{kernel}: {error}", "compile error")
+
+
+_cache: dict[str, CompiledModule] = {}
+_cache_lock = threading.Lock()
+
+
+def compile_module(module: ModuleOp) -> CompiledModule:
+    """The machine code of a device module (cached by its text)."""
+    text = str(module)
+    with _cache_lock:
+        found = _cache.get(text)
+        if found is not None:
+            return found
+        compiled = _compile(module)
+        if len(_cache) >= CACHE_SIZE:
+            del _cache[next(iter(_cache))]
+        _cache[text] = compiled
+        return compiled
+
+
+@cache
+def load_libraries() -> None:
+    """libc (`malloc`, `free`) and libm (the math functions) for MCJIT's symbol lookup."""
+    from llvmlite import binding
+
+    for name in ("c", "m"):
+        path = ctypes.util.find_library(name)
+        if path is not None:
+            binding.load_library_permanently(path)
+
+
+def _compile(module: ModuleOp) -> CompiledModule:
+    from llvmlite import binding
+
+    from gpuir.lowering.cpu_llvm import host_machine, host_program
+
+    load_libraries()
+    try:
+        program = host_program(module)
+        parsed = binding.parse_assembly(program.llvm_ir)
+        missing = [
+            f.name
+            for f in parsed.functions
+            if f.is_declaration
+            and not f.name.startswith("llvm.")
+            and binding.address_of_symbol(f.name) is None
+        ]
+        if missing:
+            raise RuntimeError(
+                f"the device code calls @{missing[0]}, which has no definition on the host"
+            )
+        engine = binding.create_mcjit_compiler(parsed, host_machine())
+        engine.finalize_object()
+    except Exception as e:  # noqa: BLE001  # every failure becomes the launches' error
+        return CompiledModule(module_error=e)
+    kernels = {
+        name: CompiledKernel(
+            name,
+            EntryFunction(engine.get_function_address(kernel.entry)),
+            kernel.shared_bytes,
+            kernel.params,
+        )
+        for name, kernel in program.kernels.items()
+    }
+    return CompiledModule(engine, kernels, dict(program.errors))
+
+
+# --- arguments -----------------------------------------------------------------------------------
+
+
+def _pack(value: object, type_: Attribute, index: int, kernel: str, op: Operation | None) -> int:
+    """An argument as the unsigned 64-bit content of its slot."""
+    if isinstance(type_, PtrType):
+        assert isinstance(value, Pointer)
+        allocation = value.allocation
+        if allocation is None:
+            return value.offset & (2**64 - 1)
+        where = f"cpu: argument {index} of @{kernel}"
+        if allocation.freed:
+            freed = f" by {describe_op(allocation.freed_by)}" if allocation.freed_by else ""
+            raise ProviderError(
+                op,
+                f"use after free: {where} points into {allocation.describe()}, freed{freed}",
+                "use after free",
+                [(allocation.freed_by, "freed here")] if allocation.freed_by else [],
+            )
+        if allocation.space == HOST or allocation.address >= memory.VIRTUAL_BASE:
+            raise ProviderError(
+                op,
+                f"{where} points into {allocation.describe()}, which device code cannot access "
+                f"({space_name(allocation.space)} memory)",
+                "invalid address space",
+            )
+        return (allocation.address + value.offset) & (2**64 - 1)
+    if (width := int_width(type_)) is not None:
+        assert isinstance(value, int)
+        return value & (2**64 - 1) if width > 1 else value & 1
+    dtype = float_dtype(type_)
+    if dtype is None:
+        raise ProviderError(op, f"cpu: cannot pass a value of type {type_} to @{kernel}")
+    raw = np.array(value, dtype)
+    return int(raw.view(f"u{raw.itemsize}"))
+
+
+# --- the provider --------------------------------------------------------------------------------
+
+
+class CpuProvider(Provider):
+    """The compiled CPU provider (module docstring)."""
+
+    name = "cpu"
+    host_visible = True
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        try:
+            from gpuir.lowering.cpu_llvm import host_machine
+
+            host_machine()
+        except Exception as e:  # noqa: BLE001  # no llvmlite, no native target: not available
+            return f"LLVM cannot compile for this machine ({type(e).__name__}: {e})"
+        return None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.streams: set[int] = set()
+        self.next_stream = 1
+        self.live: list[Allocation] = []
+        self.workers = os.cpu_count() or 1
+        self.pool: ThreadPoolExecutor | None = None
+        self.local = threading.local()
+
+    # session
+
+    def open(self, *, op: Operation | None = None) -> None:
+        if self.is_open:
+            raise ProviderError(op, "cpu: the device is open already", "already open")
+        self.is_open = True
+        self.streams = set()
+
+    def close(self, *, op: Operation | None = None) -> None:
+        self.check_open(op)
+        for allocation in self.live:
+            if not allocation.freed:
+                allocation.mark_freed(op)
+        self.live = []
+        self.streams = set()
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
+        self.is_open = False
+
+    # memory
+
+    def new_allocation(
+        self, nbytes: int, pointee: Attribute, extent: int | None, op: Operation | None, what: str
+    ) -> Allocation:
+        if nbytes < 0:
+            raise ProviderError(op, f"cannot allocate {nbytes} bytes", "invalid value")
+        data = aligned_bytes(nbytes)
+        allocation = Allocation(
+            GLOBAL,
+            nbytes,
+            pointee,
+            extent,
+            host_visible=False,
+            address=data.ctypes.data,
+            op=op,
+            what=what,
+        )
+        allocation.data = data
+        self.live = [a for a in self.live if not a.freed]
+        self.live.append(allocation)
+        return allocation
+
+    def check_stream(self, stream: Stream | None, op: Operation | None) -> None:
+        if stream is None or stream.handle == 0 or stream.handle in self.streams:
+            return
+        raise ProviderError(
+            op, f"cpu: {stream} does not exist (never created, or destroyed)", "invalid stream"
+        )
+
+    def alloc(self, nbytes, pointee, extent=None, *, stream=None, op=None) -> Pointer:
+        self.check_open(op)
+        self.check_stream(stream, op)
+        allocation = self.new_allocation(nbytes, pointee, extent, op, "global allocation")
+        return Pointer(allocation, 0, pointee)
+
+    def free(self, ptr, *, stream=None, op=None) -> None:
+        self.check_open(op)
+        self.check_stream(stream, op)
+        memory.free(ptr, op, GLOBAL)
+
+    def _copy(
+        self, dst: Pointer, src: Pointer, nbytes: int, spaces: tuple[int, int], op: Operation | None
+    ) -> None:
+        for ptr, space, role in ((src, spaces[0], "source"), (dst, spaces[1], "destination")):
+            if ptr.allocation is not None and ptr.space != space:
+                raise ProviderError(
+                    op,
+                    f"cpu: the copy's {role} is {space_name(ptr.space or 0)} memory, "
+                    f"expected {space_name(space)} memory",
+                    "invalid value",
+                )
+        source, start = memory.check_access(src, nbytes, op, f"reads {nbytes} bytes from")
+        target, offset = memory.check_access(dst, nbytes, op, f"writes {nbytes} bytes to")
+        data = memory.host_bytes(source, op)[start : start + nbytes]
+        memory.host_bytes(target, op)[offset : offset + nbytes] = data
+
+    def copy_to_device(self, dst, src, nbytes, *, stream=None, op=None) -> None:
+        self.check_open(op)
+        self.check_stream(stream, op)
+        self._copy(dst, src, nbytes, (HOST, GLOBAL), op)
+
+    def copy_to_host(self, dst, src, nbytes, *, stream=None, op=None) -> None:
+        self.check_open(op)
+        self.check_stream(stream, op)
+        self._copy(dst, src, nbytes, (GLOBAL, HOST), op)
+
+    # streams
+
+    def create_stream(self, *, op=None) -> Stream:
+        self.check_open(op)
+        handle = self.next_stream
+        self.next_stream += 1
+        self.streams.add(handle)
+        return Stream(handle)
+
+    def sync_stream(self, stream, *, op=None) -> None:
+        self.check_open(op)
+        self.check_stream(stream, op)
+
+    def destroy_stream(self, stream, *, op=None) -> None:
+        self.check_open(op)
+        if stream.handle == 0:
+            raise ProviderError(op, "cpu: the default stream cannot be destroyed", "invalid stream")
+        self.check_stream(stream, op)
+        self.streams.discard(stream.handle)
+
+    def synchronize(self, *, op=None) -> None:
+        self.check_open(op)
+
+    # code
+
+    def load_module(self, module: ModuleOp, *, op=None) -> LoadedModule:
+        self.check_open(op)
+        kernels, functions = kernels_of(module)
+        return LoadedModule(module, kernels, compile_module(module), functions)
+
+    def launch(
+        self, module, kernel, n_groups, n_items, smem_bytes, stream, args, *, op=None
+    ) -> None:
+        self.check_open(op)
+        self.check_stream(stream, op)
+        compiled = module.payload
+        if not isinstance(compiled, CompiledModule):
+            raise ProviderError(op, "cpu: the module was not loaded by cpu", "invalid handle")
+        check_launch(self.name, module, kernel, n_groups, n_items, args, op)
+        code = compiled.kernel(kernel, op)
+        slots = np.zeros(max(len(args), 1), np.uint64)
+        for i, (value, type_) in enumerate(args):
+            slots[i] = _pack(value, type_, i, kernel, op)
+        self._run(code, n_groups, n_items, smem_bytes, slots)
+
+    def _run(
+        self, code: CompiledKernel, n_groups: int, n_items: int, smem_bytes: int, slots: np.ndarray
+    ) -> None:
+        static = code.shared_bytes
+        shared_size = static + smem_bytes
+        argv = slots.ctypes.data
+
+        def run_chunk(first: int, end: int) -> None:
+            shared = self.shared_buffer(shared_size)
+            code.entry(first, end, n_items, shared, shared + static, argv)
+
+        if self.workers == 1 or n_groups == 1 or n_groups * n_items < PARALLEL_ITEMS:
+            run_chunk(0, n_groups)
+            return
+        if self.pool is None:
+            self.pool = ThreadPoolExecutor(self.workers, thread_name_prefix="gpuir-cpu")
+        chunks = min(n_groups, self.workers * CHUNKS_PER_WORKER)
+        bounds = [n_groups * i // chunks for i in range(chunks + 1)]
+        futures = [
+            self.pool.submit(run_chunk, first, end)
+            for first, end in zip(bounds, bounds[1:], strict=False)
+        ]
+        for future in futures:
+            future.result()
+        del slots
+
+    def shared_buffer(self, nbytes: int) -> int:
+        """The address of this thread's shared-memory buffer, of at least `nbytes` bytes."""
+        buffer: np.ndarray | None = getattr(self.local, "shared", None)
+        if buffer is None or len(buffer) < nbytes:
+            buffer = aligned_bytes(max(nbytes, ALIGNMENT))
+            self.local.shared = buffer
+        return buffer.ctypes.data
+
+
+def aligned_bytes(nbytes: int) -> np.ndarray:
+    """`nbytes` zeroed bytes whose address is a multiple of `ALIGNMENT`."""
+    raw = np.zeros(nbytes + ALIGNMENT, np.uint8)
+    start = -raw.ctypes.data % ALIGNMENT
+    return raw[start : start + nbytes]
