@@ -50,6 +50,18 @@ def get_lower_btensor_map_reduce() -> type[ModulePass]:
     return LowerBTensorMapReducePass
 
 
+def get_fuse_map_reduce() -> type[ModulePass]:
+    from gpuir.passes.fuse_map_reduce import FuseMapReducePass
+
+    return FuseMapReducePass
+
+
+def get_merge_init_deinit() -> type[ModulePass]:
+    from gpuir.passes.merge_init_deinit import MergeInitDeinitPass
+
+    return MergeInitDeinitPass
+
+
 def get_btensor_lower_map_reduce() -> type[ModulePass]:
     from gpuir.passes.btensor_lower_map_reduce import BTensorLowerMapReducePass
 
@@ -77,7 +89,9 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "remove-double-syncs": get_remove_double_syncs,
         "expand-gpu-composites": get_expand_gpu_composites,
         "split-apply": get_split_apply,
+        "fuse-map-reduce": get_fuse_map_reduce,
         "lower-btensor-map-reduce": get_lower_btensor_map_reduce,
+        "merge-init-deinit": get_merge_init_deinit,
         "btensor-lower-map-reduce": get_btensor_lower_map_reduce,
         "buffer-lower-ptr": get_buffer_lower_ptr,
         "gpu-pipeline": get_gpu_pipeline,

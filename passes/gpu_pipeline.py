@@ -18,7 +18,9 @@ from gpuir.passes import get_all_passes
 from gpuir.passes.split_apply import SplitApplyPass
 
 GPU_PIPELINE: tuple[str, ...] = (
+    "fuse-map-reduce",  # a chain of elementwise maps → one map-reduce, bit for bit the same
     "lower-btensor-map-reduce",  # btensor.map_reduce(_post) → a kernel launch, when it can
+    "merge-init-deinit",  # back-to-back compiler-created sessions → one
     "btensor-lower-map-reduce",  # the rest → loops over buffers (the CPU path)
     "expand-gpu-composites",  # alloc_copy, with_streams, synced_scope → their definitions
     "mem-checks",  # no token across the device boundary, none in main's signature

@@ -33,13 +33,23 @@ Departures from MimIR:
 Like MimIR, a program that contains an explicit `gpu.init` is left unchanged, with a warning
 (only when it has map-reduce ops to lower); so is, with a warning, an op whose output is empty.
 Those ops stay for `btensor-lower-map-reduce`.
+
+Device-resident chaining (the later upstream's DeviceOnly / HostVisible calls, reference §3.7).
+The ops of a block are lowered in order. When an op's output is an input (or post input) of
+later ops of the same block that are lowered too, and no other use of it comes before them (a
+use inside an op counts at that op), those consumers read the producer's device pointer: no copy
+back, no upload. The producer's device output is freed after the last such consumer's launch.
+The copy back to a host buffer stays only when the output has other uses (after the consumers).
+While a device output is waiting for its consumers, the session stays open: the ops lowered in
+between (and the consumers) join it instead of opening their own, and the last consumer closes
+it. Sessions of ops that do not chain stay separate; `merge-init-deinit` merges those.
 """
 
 from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 from xdsl.builder import Builder
@@ -48,14 +58,7 @@ from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, IndexType, ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import Pure, SymbolTable
 
 from gpuir.diagnostics import OpWarning
@@ -215,63 +218,157 @@ def build_kernel(
     return kernel
 
 
-class LowerMapReduceToGpu(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: MapReduceOp | MapReducePostOp, rewriter: PatternRewriter, /
-    ) -> None:
-        out_type = cast(BufType, op.res.type)
-        buffers = [*op.inputs, *op.post_operands()]
-        total = 1
-        for extent in out_type.get_shape():
-            total *= extent
-        if total == 0:
-            return skip(op, "has a zero-sized output")
-        for value in buffers:
-            if DYNAMIC_INDEX in cast(BufType, value.type).get_shape():
-                return skip(op, f"reads a buffer of run-time shape ({value.type})")
-        copied: dict[Operation, None] = {}
-        regions = [r for r in op.regions]
-        captured = [op.init, *(v for r in regions for v in outside_values(r))]
-        if not all(pure_definition(value, copied) for value in captured):
-            return skip(
-                op,
-                "doesn't have a lowering-time known combiner/epilogue (its init or regions "
-                "use a value computed at run time)",
-            )
+def fallback_reason(op: MapReduceOp | MapReducePostOp) -> str | None:
+    """Why `op` stays on the CPU path (the end of the warning), or None when it is lowered."""
+    total = 1
+    for extent in cast(BufType, op.res.type).get_shape():
+        total *= extent
+    if total == 0:
+        return "has a zero-sized output"
+    for value in (*op.inputs, *op.post_operands()):
+        if DYNAMIC_INDEX in cast(BufType, value.type).get_shape():
+            return f"reads a buffer of run-time shape ({value.type})"
+    if captured_definitions(op) is None:
+        return (
+            "doesn't have a lowering-time known combiner/epilogue (its init or regions use a "
+            "value computed at run time)"
+        )
+    return None
 
-        n_items = min(total, MAX_ITEMS)
-        n_groups = -(-total // n_items)
-        module, name = kernel_name(op)
-        kernel = build_kernel(op, name, list(copied), n_items)
-        anchor = op
-        while anchor.parent_op() is not module:
-            anchor = cast(Operation, anchor.parent_op())
-        rewriter.insert(kernel, InsertPoint.before(anchor))
 
-        const = IndexConstants(rewriter)
-        session = rewriter.insert(gpu.AutoInitOp(op.mem))
+def captured_definitions(op: MapReduceOp | MapReducePostOp) -> list[Operation] | None:
+    """The pure ops that compute `init` and the values the regions use from outside, in
+    order (the kernel copies them); None when one of those values is computed at run time."""
+    copied: dict[Operation, None] = {}
+    captured = [op.init, *(v for r in op.regions for v in outside_values(r))]
+    if not all(pure_definition(value, copied) for value in captured):
+        return None
+    return list(copied)
+
+
+def device_consumers(
+    op: MapReduceOp | MapReducePostOp, lowered: set[Operation]
+) -> tuple[list[Operation], bool]:
+    """The ops that read `op`'s output on the device, and whether the host needs it too.
+
+    The consumers are the lowered ops of `op`'s block that read the output as an input or post
+    input, up to its first other use (a use inside an op counts at that op)."""
+    block = op.parent_block()
+    assert block is not None
+    uses = [(block.find_ancestor_op_in_block(use.operation), use) for use in op.res.uses]
+    uses.sort(key=lambda found: block.get_operation_index(cast(Operation, found[0])))
+    consumers: dict[Operation, None] = {}
+    for ancestor, use in uses:
+        if use.operation is not ancestor or ancestor not in lowered:
+            return list(consumers), True
+        consumers[ancestor] = None
+    return list(consumers), not consumers
+
+
+@dataclass
+class Resident:
+    """A device output that consumers of the same block read: its pointer and the consumers
+    that have not been lowered yet."""
+
+    ptr: SSAValue
+    waiting: set[Operation]
+
+
+@dataclass
+class BlockState:
+    """The open compiler session of a block (its device tokens) and the resident outputs;
+    outputs are keyed by the host value their consumers read."""
+
+    session: tuple[SSAValue, SSAValue] | None = None
+    resident: dict[SSAValue, Resident] = field(default_factory=dict[SSAValue, Resident])
+
+
+def lower_op(
+    op: MapReduceOp | MapReducePostOp,
+    state: BlockState,
+    consumers: list[Operation],
+    host_visible: bool,
+) -> bool:
+    """Lower `op` in its block's session (opened here if none is open); True when `op` stays,
+    its output value read by its consumers only, to be erased after them."""
+    copied = captured_definitions(op)
+    assert copied is not None
+    out_type = cast(BufType, op.res.type)
+    buffers = [*op.inputs, *op.post_operands()]
+    total = 1
+    for extent in out_type.get_shape():
+        total *= extent
+    n_items = min(total, MAX_ITEMS)
+    n_groups = -(-total // n_items)
+    module, name = kernel_name(op)
+    kernel = build_kernel(op, name, copied, n_items)
+    anchor: Operation = op
+    while anchor.parent_op() is not module:
+        anchor = cast(Operation, anchor.parent_op())
+    Rewriter.insert_op(kernel, InsertPoint.before(anchor))
+
+    b = Builder(InsertPoint.before(op))
+    const = IndexConstants(b)
+    if state.session is None:
+        session = b.insert(gpu.AutoInitOp(op.mem))
         m0, m1, m4 = session.res_m0, session.res_m1, session.res_m4
-        ptrs: list[SSAValue] = []
-        for value in buffers:
-            copy = rewriter.insert(gpu.BufAllocCopyOp(m0, m1, value))
-            m0, m1 = copy.res_m0, copy.res_m1
-            ptrs.append(copy.res)
-        out = rewriter.insert(gpu.AllocBlockOp(m1, device_ptr_type(out_type)))
-        ptrs.append(out.res)
-        for ptr, host_value in zip(ptrs, [*buffers, op.res], strict=True):
-            if host_value.name_hint:  # %a on the host, %a_dev on the device
-                ptr.name_hint = f"{host_value.name_hint}_dev"
-        stream = rewriter.insert(gpu.DefaultStreamOp()).res
-        grid = const(n_groups), const(n_items)
-        launch = rewriter.insert(gpu.LaunchOp(name, *grid, stream, [m0, out.res_mem, m4], ptrs))
-        host = rewriter.insert(buffer.AllocOp(launch.res_m0, out_type))
-        back = rewriter.insert(gpu.BufCopyToHostOp(host.res_mem, launch.res_m1, out.res, host.res))
-        m1 = back.res_m1
-        for ptr in ptrs:
-            m1 = rewriter.insert(gpu.FreeBlockOp(m1, ptr)).res_mem
-        done = rewriter.insert(gpu.AutoDeinitOp(back.res_m0, m1, launch.res_m4))
-        rewriter.replace_op(op, [], [done.res_m0, host.res])
+    else:
+        m0, (m1, m4) = op.mem, state.session
+    ptrs: list[SSAValue] = []
+    uploaded: set[SSAValue] = set()
+    for value in buffers:
+        if value in state.resident:
+            ptrs.append(state.resident[value].ptr)
+            continue
+        copy = b.insert(gpu.BufAllocCopyOp(m0, m1, value))
+        m0, m1 = copy.res_m0, copy.res_m1
+        ptrs.append(copy.res)
+        uploaded.add(copy.res)
+        if value.name_hint:  # %a on the host, %a_dev on the device
+            copy.res.name_hint = f"{value.name_hint}_dev"
+    out = b.insert(gpu.AllocBlockOp(m1, device_ptr_type(out_type)))
+    if op.res.name_hint:
+        out.res.name_hint = f"{op.res.name_hint}_dev"
+    stream = b.insert(gpu.DefaultStreamOp()).res
+    grid = const(n_groups), const(n_items)
+    launch = b.insert(gpu.LaunchOp(name, *grid, stream, [m0, out.res_mem, m4], [*ptrs, out.res]))
+    m0, m1, m4 = launch.res_m0, launch.res_m1, launch.res_m4
+    host: SSAValue | None = None
+    if host_visible:
+        alloc = b.insert(buffer.AllocOp(m0, out_type))
+        back = b.insert(gpu.BufCopyToHostOp(alloc.res_mem, m1, out.res, alloc.res))
+        m0, m1, host = back.res_m0, back.res_m1, alloc.res
+
+    freed: set[SSAValue] = set()
+    for value, ptr in zip(buffers, ptrs, strict=True):
+        if ptr in uploaded:
+            m1 = b.insert(gpu.FreeBlockOp(m1, ptr)).res_mem
+            continue
+        if ptr in freed:  # an input read twice
+            continue
+        resident = state.resident[value]
+        resident.waiting.discard(op)
+        if not resident.waiting:  # after its last consumer's launch
+            m1 = b.insert(gpu.FreeBlockOp(m1, ptr)).res_mem
+            freed.add(ptr)
+            del state.resident[value]
+    if consumers:
+        key = host if host is not None else op.res
+        state.resident[key] = Resident(out.res, set(consumers))
+    else:
+        m1 = b.insert(gpu.FreeBlockOp(m1, out.res)).res_mem
+    if state.resident:
+        state.session = (m1, m4)
+    else:
+        m0 = b.insert(gpu.AutoDeinitOp(m0, m1, m4)).res_m0
+        state.session = None
+
+    op.res_mem.replace_all_uses_with(m0)
+    if host is None:
+        return True
+    op.res.replace_all_uses_with(host)
+    Rewriter.erase_op(op)
+    return False
 
 
 @dataclass(frozen=True)
@@ -289,7 +386,23 @@ class LowerBTensorMapReducePass(ModulePass):
             )
             warn(explicit, message)
             return
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier([LowerMapReduceToGpu()], dce_enabled=False),
-            apply_recursively=False,
-        ).rewrite_module(op)
+        ops = [o for o in op.walk() if isinstance(o, MapReduceOp | MapReducePostOp)]
+        lowered: set[Operation] = set()
+        for o in ops:
+            reason = fallback_reason(o)
+            if reason is None:
+                lowered.add(o)
+            else:
+                skip(o, reason)
+        states: dict[Block | None, BlockState] = {}
+        kept: list[Operation] = []
+        for o in ops:
+            if o not in lowered:
+                continue
+            consumers, host_visible = device_consumers(o, lowered)
+            state = states.setdefault(o.parent_block(), BlockState())
+            if lower_op(o, state, consumers, host_visible):
+                kept.append(o)
+        assert all(s.session is None for s in states.values())
+        for o in reversed(kept):  # their consumers are lowered: nothing reads them now
+            Rewriter.erase_op(o)
