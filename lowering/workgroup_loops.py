@@ -84,6 +84,10 @@ SHARED_BYTES_ATTR = "gpu.shared_bytes"
 """The bytes of static shared memory a work-group function needs (an `i64` attribute)."""
 SHARED_ALIGN = 16
 SLOT_ALIGN = 16
+RECOMPUTE_DEPTH = 8
+"""How long a chain of cheap ops a later item loop computes again rather than keeping its
+result per item."""
+CHEAP_OPS = (mem.LeaOp, UnrealizedConversionCastOp)
 SHARED_BYTES = PtrType(ArrayType(DYNAMIC_INDEX, i8), SHARED)
 LOCAL_BYTES = PtrType(ArrayType(DYNAMIC_INDEX, i8), LOCAL)
 BARRIERS = (gpu.SyncWorkItemsOp, gpu.SyncedScopeOp, gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp)
@@ -148,6 +152,16 @@ def is_pure(op: Operation) -> bool:
         if inner.dialect_name() not in ("arith", "math") and not isinstance(inner, PURE_OPS):
             return False
     return True
+
+
+def is_cheap(op: Operation) -> bool:
+    """A pure op without regions that costs about what a load costs: `mem.lea`, a cast, or an
+    `arith` op that does not divide."""
+    if op.regions or not is_pure(op):
+        return False
+    if isinstance(op, CHEAP_OPS):
+        return True
+    return op.dialect_name() == "arith" and "div" not in op.name and "rem" not in op.name
 
 
 def external_values(ops: Iterable[Operation]) -> list[SSAValue]:
@@ -236,6 +250,10 @@ def new_workgroup_function(kernel: func.FuncOp, shared_bytes: int) -> func.FuncO
     names = ("m1", "m3", "m4", "m5", "group_id", "n_items", "shared", "smem")
     for arg, name in zip(function.body.blocks[0].args, names, strict=False):
         arg.name_hint = name
+    fixed = 7 if takes_smem(kernel) else 6
+    kernel_args = kernel.body.blocks[0].args[fixed : len(kernel.function_type.inputs.data)]
+    for arg, old in zip(function.body.blocks[0].args[8:], kernel_args, strict=True):
+        arg.name_hint = old.name_hint
     function.attributes[WORKGROUP_ATTR] = UnitAttr()
     function.attributes[SHARED_BYTES_ATTR] = IntegerAttr(shared_bytes, 64)
     if kernel.location is not None:
@@ -534,10 +552,10 @@ class Fission:
             self.storage_of[value] = index
 
     def find_storage(self) -> None:
-        for steps in self.steps.values():
+        for home, steps in self.steps.items():
             for step in steps:
                 if isinstance(step, Segment):
-                    self.keep_crossing(step)
+                    self.keep_crossing(step, home)
                 elif isinstance(step, scf.ForOp):
                     carried = step.body.block.args[1:]
                     for arg, result in zip(carried, step.results, strict=True):
@@ -555,14 +573,45 @@ class Fission:
                     if step.value not in self.storage_of:
                         self.temps.add(step)
 
-    def keep_crossing(self, segment: Segment) -> None:
+    def keep_crossing(self, segment: Segment, home: Block) -> None:
+        """Keep per item what other segments use, unless they can compute it again."""
         members = set(segment.items)
         for op in segment.items:
             for result in op.results:
                 if result not in self.varying or result in self.storage_of:
                     continue
-                if any(not inside(use.operation, members) for use in result.uses):
-                    self.keep([result], op)
+                users = [u.operation for u in result.uses if not inside(u.operation, members)]
+                if not users:
+                    continue
+                collective = any(
+                    isinstance(u, gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp) for u in users
+                )
+                if (
+                    not collective
+                    and self.recomputable(result)
+                    and all(self.under(u, home) for u in users)
+                ):
+                    continue
+                self.keep([result], op)
+
+    def recomputable(self, value: SSAValue, depth: int = 0) -> bool:
+        """Whether `value` is a short chain of cheap ops of the item id and uniform values."""
+        if value is self.item_id or value not in self.varying:
+            return True
+        op = value.owner
+        if depth >= RECOMPUTE_DEPTH or not isinstance(op, Operation) or not is_cheap(op):
+            return False
+        return all(self.recomputable(operand, depth + 1) for operand in op.operands)
+
+    def under(self, op: Operation, home: Block) -> bool:
+        """Whether `op` is in the group-level block `home` or in a block nested in it."""
+        block = op.parent_block()
+        while block is not None:
+            if block is home:
+                return True
+            parent = block.parent_op()
+            block = parent.parent_block() if parent is not None else None
+        return False
 
     # -- the work-group function --
 
@@ -635,36 +684,76 @@ class Fission:
     def array_of(self, value: SSAValue) -> SSAValue:
         return self.arrays[self.storage_of[value]]
 
-    def value_at(self, b: Builder, value: SSAValue, item: SSAValue) -> SSAValue:
-        """`value` as work-item `item` sees it, inside an item loop."""
+    def value_at(
+        self, b: Builder, value: SSAValue, item: SSAValue, known: dict[SSAValue, SSAValue]
+    ) -> SSAValue:
+        """`value` as work-item `item` sees it, inside an item loop: a token of the function,
+        the item id, loaded from its array, computed again, or the group's. `known`: the
+        values the loop has already."""
+        if value in known:
+            return known[value]
         if is_token(value):
             assert isinstance(value.type, MemType)
-            return self.tokens[value.type.space.data]
-        if value is self.item_id:
-            return item
-        if value in self.storage_of:
-            return self.load(b, self.array_of(value), item)
-        return self.group_map[value]
+            found = self.tokens[value.type.space.data]
+        elif value is self.item_id:
+            found = item
+        elif value in self.storage_of:
+            found = self.load(b, self.array_of(value), item)
+        elif value in self.varying:
+            op = value.owner
+            assert isinstance(op, Operation)
+            mapper = {v: self.value_at(b, v, item, known) for v in op.operands}
+            clone = b.insert(op.clone(value_mapper=mapper))
+            known.update(zip(op.results, clone.results, strict=True))
+            found = known[value]
+        else:
+            found = self.group_map[value]
+        known[value] = found
+        return found
 
     def emit_segment(self, b: Builder, segment: Segment) -> None:
         for op in segment.hoisted:
             b.insert(op.clone(value_mapper=self.group_map))
         if not segment.items:
             return
+        items = self.live(segment.items)
+        if not items:
+            return
         lb, item = self.item_loop(b)
-        mapper = {v: self.value_at(lb, v, item) for v in external_values(segment.items)}
-        for op in segment.items:
+        mapper: dict[SSAValue, SSAValue] = {}
+        for value in external_values(items):
+            self.value_at(lb, value, item, mapper)
+        for op in items:
             lb.insert(op.clone(value_mapper=mapper))
             for result in op.results:
                 if result in self.storage_of:
                     self.store(lb, self.array_of(result), item, mapper[result])
+
+    def live(self, items: list[Operation]) -> list[Operation]:
+        """The ops of a segment without the pure ones whose results no one in it needs (later
+        segments compute those again)."""
+        live: set[Operation] = set()
+        members = set(items)
+        for op in reversed(items):
+            if not is_pure(op) or any(r in self.storage_of for r in op.results):
+                live.add(op)
+                continue
+            for result in op.results:
+                for use in result.uses:
+                    user: Operation | None = use.operation
+                    while user is not None and user not in members:
+                        user = user.parent_op()
+                    if user in live:
+                        live.add(op)
+        return [op for op in items if op in live]
 
     def copy_loop(self, b: Builder, copies: Sequence[tuple[SSAValue, SSAValue]]) -> None:
         """For each item: all the values first, then into their arrays (safe for swaps)."""
         if not copies:
             return
         lb, item = self.item_loop(b)
-        values = [self.value_at(lb, value, item) for _, value in copies]
+        known: dict[SSAValue, SSAValue] = {}
+        values = [self.value_at(lb, value, item, known) for _, value in copies]
         for (array, _), value in zip(copies, values, strict=True):
             self.store(lb, array, item, value)
 
@@ -719,8 +808,10 @@ class Fission:
         gm = self.group_map
         body = Block(arg_types=[IndexType(), *(op.results[j].type for j in uniform)])
         gm[old_body.args[0]] = body.args[0]
+        body.args[0].name_hint = old_body.args[0].name_hint
         for k, j in enumerate(uniform):
             gm[carried[j]] = body.args[1 + k]
+            body.args[1 + k].name_hint = carried[j].name_hint
         inits = [gm[op.iter_args[j]] for j in uniform]
         loop = b.insert(scf.ForOp(gm[op.lb], gm[op.ub], gm[op.step], inits, body))
         inner = Builder(InsertPoint.at_end(body))
@@ -814,7 +905,7 @@ def unsupported_functions(module: ModuleOp, kernel_names: set[str]) -> dict[str,
     while changed:
         changed = False
         for name, function in functions.items():
-            if name in bad:
+            if name in bad or name in kernel_names:
                 continue
             for op in function.walk():
                 if isinstance(op, func.CallOp) and op.callee.root_reference.data in bad:

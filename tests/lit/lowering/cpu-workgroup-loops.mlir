@@ -1,0 +1,190 @@
+// RUN: gpu-opt %s -p cpu-workgroup-loops --split-input-file | filecheck %s
+
+// A kernel without barriers keeps its body as @k.item (which takes the group's static shared
+// memory as its last parameter: its shared slot is an offset into it); the work-group function
+// @k calls it once per work-item.
+builtin.module attributes {gpu.device} {
+  func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+               %group: index, %item: index, %out: !mem.ptr<!mem.array<? x i32>, 1>)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %a3, %sh = mem.slot %m3 : !mem.ptr<!mem.array<4 x i32>, 3>
+    %p = mem.lea %out, %item : !mem.ptr<!mem.array<? x i32>, 1>
+    %v = arith.index_cast %group : index to i32
+    %a1 = mem.store %m1, %p, %v : !mem.ptr<i32, 1>
+    func.return %a1, %a3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}
+
+// CHECK:      builtin.module attributes {gpu.device} {
+// CHECK-NEXT:   func.func @k.item(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group: index, %item: index, %out: !mem.ptr<!mem.array<? x i32>, 1>, %[[SH:.*]]: !mem.ptr<!mem.array<? x i8>, 3>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+// CHECK-NEXT:     %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:     %[[BYTE:.*]] = mem.lea %[[SH]], %[[ZERO]] : !mem.ptr<!mem.array<? x i8>, 3>
+// CHECK-NEXT:     %sh = builtin.unrealized_conversion_cast %[[BYTE]] : !mem.ptr<i8, 3> to !mem.ptr<!mem.array<4 x i32>, 3>
+// CHECK-NEXT:     %p = mem.lea %out, %item : !mem.ptr<!mem.array<? x i32>, 1>
+// CHECK:          func.return %a1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x i8>, 3>, %out: !mem.ptr<!mem.array<? x i32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 16 : i64} {
+// CHECK-NEXT:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:     scf.for %item_id = %[[C0]] to %n_items step %[[C1]] {
+// CHECK-NEXT:       %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = func.call @k.item(%m1, %m3, %m4, %m5, %group_id, %item_id, %out, %shared) : (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>, index, index, !mem.ptr<!mem.array<? x i32>, 1>, !mem.ptr<!mem.array<? x i8>, 3>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>)
+// CHECK-NEXT:     }
+// CHECK-NEXT:     func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+
+// -----
+
+// A barrier splits the kernel into two item loops. The shared array is an offset into %shared
+// and, like the constants, is computed once per group; the value loaded before the barrier and
+// used after it is kept per work-item in an array of n_items values (space 5); the tokens that
+// cross the barrier become the function's own.
+builtin.module attributes {gpu.device} {
+  func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+               %group: index, %item: index, %smem: !mem.ptr<!mem.array<? x f32>, 3>,
+               %in: !mem.ptr<!mem.array<? x f32>, 1>)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %a3, %sh = mem.slot %m3 : !mem.ptr<!mem.array<4 x i32>, 3>
+    %p = mem.lea %in, %item : !mem.ptr<!mem.array<? x f32>, 1>
+    %a1, %x = mem.load %m1, %p : !mem.ptr<f32, 1>
+    %q = mem.lea %smem, %item : !mem.ptr<!mem.array<? x f32>, 3>
+    %b3 = mem.store %a3, %q, %x : !mem.ptr<f32, 3>
+    %s1, %s3 = gpu.sync_work_items %a1, %b3
+    %one = arith.constant 1 : index
+    %id = arith.index_cast %item : index to i32
+    %r = mem.lea %sh, %one : !mem.ptr<!mem.array<4 x i32>, 3>
+    %c3 = mem.store %s3, %r, %id : !mem.ptr<i32, 3>
+    %d1 = mem.store %s1, %p, %x : !mem.ptr<f32, 1>
+    func.return %d1, %c3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}
+
+// CHECK:      func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x f32>, 3>, %in: !mem.ptr<!mem.array<? x f32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 16 : i64} {
+// CHECK-NEXT:   %[[SIZE:.*]] = arith.constant 4 : index
+// CHECK-NEXT:   %[[BYTES:.*]] = arith.muli %n_items, %[[SIZE]] : index
+// CHECK-NEXT:   %{{.*}}, %[[XS:.*]] = mem.mslot %m5, %[[BYTES]] : !mem.ptr<!mem.array<? x f32>, 5>
+// CHECK-NEXT:   %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:   %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:   %[[OFFSET:.*]] = arith.constant 0 : index
+// CHECK-NEXT:   %[[BYTE:.*]] = mem.lea %shared, %[[OFFSET]] : !mem.ptr<!mem.array<? x i8>, 3>
+// CHECK-NEXT:   %sh = builtin.unrealized_conversion_cast %[[BYTE]] : !mem.ptr<i8, 3> to !mem.ptr<!mem.array<4 x i32>, 3>
+// CHECK-NEXT:   scf.for %item = %[[C0]] to %n_items step %[[C1]] {
+// CHECK-NEXT:     %p = mem.lea %in, %item : !mem.ptr<!mem.array<? x f32>, 1>
+// CHECK-NEXT:     %a1, %x = mem.load %m1, %p : !mem.ptr<f32, 1>
+// CHECK-NEXT:     %[[KEEP:.*]] = mem.lea %[[XS]], %item : !mem.ptr<!mem.array<? x f32>, 5>
+// CHECK-NEXT:     %{{.*}} = mem.store %m5, %[[KEEP]], %x : !mem.ptr<f32, 5>
+// CHECK-NEXT:     %q = mem.lea %smem, %item : !mem.ptr<!mem.array<? x f32>, 3>
+// CHECK-NEXT:     %b3 = mem.store %m3, %q, %x : !mem.ptr<f32, 3>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   %one = arith.constant 1 : index
+// CHECK-NEXT:   %r = mem.lea %sh, %one : !mem.ptr<!mem.array<4 x i32>, 3>
+// CHECK-NEXT:   scf.for %[[ITEM:.*]] = %[[C0]] to %n_items step %[[C1]] {
+// CHECK-NEXT:     %[[P:.*]] = mem.lea %in, %[[ITEM]] : !mem.ptr<!mem.array<? x f32>, 1>
+// CHECK-NEXT:     %[[AT:.*]] = mem.lea %[[XS]], %[[ITEM]] : !mem.ptr<!mem.array<? x f32>, 5>
+// CHECK-NEXT:     %{{.*}}, %[[X:.*]] = mem.load %m5, %[[AT]] : !mem.ptr<f32, 5>
+// CHECK-NEXT:     %id = arith.index_cast %[[ITEM]] : index to i32
+// CHECK-NEXT:     %c3 = mem.store %m3, %r, %id : !mem.ptr<i32, 3>
+// CHECK-NEXT:     %d1 = mem.store %m1, %[[P]], %[[X]] : !mem.ptr<f32, 1>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// CHECK-NEXT: }
+
+// -----
+
+// A reduction over the items' values: the values are kept per item, and a recursive helper
+// combines them in the fixed tree; its result is the group's (computed once).
+builtin.module attributes {gpu.device} {
+  func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+               %group: index, %item: index, %out: !mem.ptr<!mem.array<? x i32>, 1>)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %v = arith.index_cast %item : index to i32
+    %a1, %a3, %sum = gpu.workgroup_reduce "add" %m1, %m3, %v : i32
+    %p = mem.lea %out, %group : !mem.ptr<!mem.array<? x i32>, 1>
+    %b1 = mem.store %a1, %p, %sum : !mem.ptr<i32, 1>
+    func.return %b1, %a3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}
+
+// CHECK:      func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x i8>, 3>, %out: !mem.ptr<!mem.array<? x i32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 0 : i64} {
+// CHECK:        %{{.*}}, %[[VS:.*]] = mem.mslot %m5, %{{.*}} : !mem.ptr<!mem.array<? x i32>, 5>
+// CHECK-NEXT:   %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:   %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:   scf.for %item = %[[C0]] to %n_items step %[[C1]] {
+// CHECK-NEXT:     %v = arith.index_cast %item : index to i32
+// CHECK-NEXT:     %[[AT:.*]] = mem.lea %[[VS]], %item : !mem.ptr<!mem.array<? x i32>, 5>
+// CHECK-NEXT:     %{{.*}} = mem.store %m5, %[[AT]], %v : !mem.ptr<i32, 5>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   %[[SUM:.*]] = func.call @__gpuir_workgroup_reduce_add_i32(%m5, %[[VS]], %[[C0]], %n_items) : (!mem.M<5>, !mem.ptr<!mem.array<? x i32>, 5>, index, index) -> i32
+// CHECK-NEXT:   %p = mem.lea %out, %group_id : !mem.ptr<!mem.array<? x i32>, 1>
+// CHECK-NEXT:   scf.for %{{.*}} = %[[C0]] to %n_items step %[[C1]] {
+// CHECK-NEXT:     %b1 = mem.store %m1, %p, %[[SUM]] : !mem.ptr<i32, 1>
+// CHECK-NEXT:   }
+// CHECK:      func.func @__gpuir_workgroup_reduce_add_i32(%[[M5:.*]]: !mem.M<5>, %[[A:.*]]: !mem.ptr<!mem.array<? x i32>, 5>, %[[LO:.*]]: index, %[[HI:.*]]: index) -> i32 {
+// CHECK:          %[[N:.*]] = arith.subi %[[HI]], %[[LO]] : index
+// CHECK-NEXT:     %[[LEAF:.*]] = arith.cmpi eq, %[[N]], %{{.*}} : index
+// CHECK-NEXT:     %{{.*}} = scf.if %[[LEAF]] -> (i32) {
+// CHECK:          } else {
+// CHECK-NEXT:       %[[S:.*]] = arith.addi %[[LO]], %[[HI]] : index
+// CHECK-NEXT:       %[[MID:.*]] = arith.divui %[[S]], %{{.*}} : index
+// CHECK-NEXT:       %[[L:.*]] = func.call @__gpuir_workgroup_reduce_add_i32(%[[M5]], %[[A]], %[[LO]], %[[MID]])
+// CHECK-NEXT:       %[[R:.*]] = func.call @__gpuir_workgroup_reduce_add_i32(%[[M5]], %[[A]], %[[MID]], %[[HI]])
+// CHECK-NEXT:       %[[T:.*]] = arith.addi %[[L]], %[[R]] : i32
+// CHECK-NEXT:       scf.yield %[[T]] : i32
+
+// -----
+
+// A barrier inside an scf.for with uniform bounds: the loop runs once per group, the item loops
+// inside it. Its carried value varies between the items, so it lives in an array: filled from the
+// initial values before the loop, from the yielded ones at the end of each iteration.
+builtin.module attributes {gpu.device} {
+  func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+               %group: index, %item: index, %n: index, %out: !mem.ptr<!mem.array<? x index>, 1>)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r1, %r3, %acc = scf.for %k = %c0 to %n step %c1 iter_args(%t1 = %m1, %t3 = %m3, %a = %item)
+        -> (!mem.M<1>, !mem.M<3>, index) {
+      %s1, %s3 = gpu.sync_work_items %t1, %t3
+      %b = arith.addi %a, %k : index
+      scf.yield %s1, %s3, %b : !mem.M<1>, !mem.M<3>, index
+    }
+    %p = mem.lea %out, %item : !mem.ptr<!mem.array<? x index>, 1>
+    %b1 = mem.store %r1, %p, %acc : !mem.ptr<index, 1>
+    func.return %b1, %r3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}
+
+// CHECK:      func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x i8>, 3>, %n: index, %out: !mem.ptr<!mem.array<? x index>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 0 : i64} {
+// CHECK:        %{{.*}}, %[[BS:.*]] = mem.mslot %m5, %{{.*}} : !mem.ptr<!mem.array<? x index>, 5>
+// CHECK:        %{{.*}}, %[[AS:.*]] = mem.mslot %m5, %{{.*}} : !mem.ptr<!mem.array<? x index>, 5>
+// CHECK-NEXT:   %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:   %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:   %c0 = arith.constant 0 : index
+// CHECK-NEXT:   %c1 = arith.constant 1 : index
+// CHECK-NEXT:   scf.for %item = %[[C0]] to %n_items step %[[C1]] {
+// CHECK-NEXT:     %[[INIT:.*]] = mem.lea %[[AS]], %item : !mem.ptr<!mem.array<? x index>, 5>
+// CHECK-NEXT:     %{{.*}} = mem.store %m5, %[[INIT]], %item : !mem.ptr<index, 5>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   scf.for %k = %c0 to %n step %c1 {
+// CHECK-NEXT:     scf.for %[[I1:.*]] = %[[C0]] to %n_items step %[[C1]] {
+// CHECK-NEXT:       %[[AT:.*]] = mem.lea %[[AS]], %[[I1]] : !mem.ptr<!mem.array<? x index>, 5>
+// CHECK-NEXT:       %{{.*}}, %[[A:.*]] = mem.load %m5, %[[AT]] : !mem.ptr<index, 5>
+// CHECK-NEXT:       %b = arith.addi %[[A]], %k : index
+// CHECK-NEXT:       %[[BT:.*]] = mem.lea %[[BS]], %[[I1]] : !mem.ptr<!mem.array<? x index>, 5>
+// CHECK-NEXT:       %{{.*}} = mem.store %m5, %[[BT]], %b : !mem.ptr<index, 5>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     scf.for %[[I2:.*]] = %[[C0]] to %n_items step %[[C1]] {
+// CHECK-NEXT:       %[[BT:.*]] = mem.lea %[[BS]], %[[I2]] : !mem.ptr<!mem.array<? x index>, 5>
+// CHECK-NEXT:       %{{.*}}, %[[B:.*]] = mem.load %m5, %[[BT]] : !mem.ptr<index, 5>
+// CHECK-NEXT:       %[[AT:.*]] = mem.lea %[[AS]], %[[I2]] : !mem.ptr<!mem.array<? x index>, 5>
+// CHECK-NEXT:       %{{.*}} = mem.store %m5, %[[AT]], %[[B]] : !mem.ptr<index, 5>
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT:   scf.for %[[I3:.*]] = %[[C0]] to %n_items step %[[C1]] {
+// CHECK-NEXT:     %[[AT:.*]] = mem.lea %[[AS]], %[[I3]] : !mem.ptr<!mem.array<? x index>, 5>
+// CHECK-NEXT:     %{{.*}}, %[[ACC:.*]] = mem.load %m5, %[[AT]] : !mem.ptr<index, 5>
+// CHECK-NEXT:     %p = mem.lea %out, %[[I3]] : !mem.ptr<!mem.array<? x index>, 1>
+// CHECK-NEXT:     %b1 = mem.store %m1, %p, %[[ACC]] : !mem.ptr<index, 1>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// CHECK-NEXT: }

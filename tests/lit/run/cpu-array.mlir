@@ -1,0 +1,4 @@
+// The array example on the cpu provider: the kernel's four items fill the array, main sums it.
+// RUN: gpu-run %S/../../../examples/array.mlir --provider cpu | filecheck %s
+// CHECK:      60
+// CHECK-EMPTY:

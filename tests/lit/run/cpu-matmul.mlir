@@ -1,0 +1,7 @@
+// The map-reduce matmul kernel on the cpu provider: the same f32 sums as interp, bit for bit.
+// RUN: gpu-run %S/../../../examples/matmul.mlir --provider cpu | filecheck %s
+// CHECK:      -2.25, 4.50, -2.50, 0.50,
+// CHECK-NEXT: -8.25, 10.50, -4.50, 0.50,
+// CHECK-NEXT: -14.25, 16.50, -6.50, 0.50,
+// CHECK-NEXT: -20.25, 22.50, -8.50, 0.50,
+// CHECK-EMPTY:
