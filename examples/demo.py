@@ -1,6 +1,8 @@
-"""`make demo`: parse, verify and pretty-print the array program, then show what it holds.
+"""`make demo`: parse, verify and pretty-print the array program, show what it holds, then
+compile it with the default pipeline and run its @main on the cpu provider (the kernel compiled
+for this CPU with LLVM, its work-items as loops).
 
-Later stages (the pass pipeline, PTX, running on a provider) join this script as they land.
+Later stages (PTX, running on a GPU) join this script as they land.
 """
 
 from __future__ import annotations
@@ -64,7 +66,23 @@ def main() -> int:
     launch = next(op for op in module.walk() if isinstance(op, LaunchOp))
     Printer(print_generic_format=True).print_op(launch)
     print()
+    run_on_cpu(path)
     return 0
+
+
+def run_on_cpu(path: Path) -> None:
+    """Compile with the default pipeline, run @main on the cpu provider, print its results."""
+    import gpuir
+
+    heading("run on the cpu provider (gpuir.compile(...).main())")
+    program = gpuir.compile(path, provider="cpu")
+    results = program.main(*(int(a) for a in sys.argv[2:]))
+    if results is None:
+        results = ()
+    elif not isinstance(results, tuple):
+        results = (results,)
+    print(f"  kernels: {', '.join('@' + k for k in program.kernels)}")
+    print(f"  @main returned: {', '.join(str(r) for r in results) or 'nothing'}")
 
 
 if __name__ == "__main__":
