@@ -84,6 +84,10 @@ SHARED_BYTES_ATTR = "gpu.shared_bytes"
 """The bytes of static shared memory a work-group function needs (an `i64` attribute)."""
 SHARED_ALIGN = 16
 SLOT_ALIGN = 16
+SLT, SLE, SGT, SGE, ULT, ULE, UGT, UGE = 2, 3, 4, 5, 6, 7, 8, 9
+"""`arith.cmpi` predicates."""
+SWAPPED = {SLT: SGT, SLE: SGE, SGT: SLT, SGE: SLE, ULT: UGT, ULE: UGE, UGT: ULT, UGE: ULE}
+"""The predicate of the same comparison with its operands swapped."""
 RECOMPUTE_DEPTH = 8
 """How long a chain of cheap ops a later item loop computes again rather than keeping its
 result per item."""
@@ -367,7 +371,7 @@ def item_loop_kernel(kernel: func.FuncOp) -> func.FuncOp:
 # --- kernels with barriers -------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(eq=False)
 class Segment:
     """A barrier-free run of ops of a group-level block: `hoisted` run once per group, `items`
     once per work-item (in an item loop)."""
@@ -382,7 +386,7 @@ Step = Segment | Operation
 class Fission:
     """Work-item loop fission of one kernel with barriers (module docstring)."""
 
-    def __init__(self, kernel: func.FuncOp, helpers: Helpers):
+    def __init__(self, kernel: func.FuncOp, helpers: Helpers, per_item_slots: bool = True):
         self.kernel = kernel
         self.helpers = helpers
         if len(kernel.body.blocks) != 1:
@@ -398,7 +402,9 @@ class Fission:
         self.item_id = self.entry.args[5]
         self.shared = self.entry.insert_arg(SHARED_BYTES, len(self.entry.args))
         self.shared_bytes = lower_shared_slots(kernel, self.shared)
-        self.locals: list[tuple[BlockArgument, int]] = self.lower_local_slots()
+        self.locals: list[tuple[BlockArgument, int]] = (
+            self.lower_local_slots() if per_item_slots else []
+        )
         self.varying: dict[SSAValue, str] = {self.item_id: "the work-item id"}
         self.steps: dict[Block, list[Step]] = {}
         self.storage_of: dict[SSAValue, int] = {}
@@ -406,6 +412,13 @@ class Fission:
         self.storage_types: list[PtrType] = []
         self.temps: set[Operation] = set()
         """Collectives whose value is not kept per item: they fill a temporary array."""
+        self.interchanged: set[Operation] = set()
+        """Barrier-free loops run at group level (`try_interchange`)."""
+        self.write_back: dict[Segment, list[tuple[SSAValue, SSAValue]]] = {}
+        """Last segments of group-level loop bodies → (loop result, yielded value) pairs: the
+        segment stores each item's yielded value into the loop's array itself."""
+        self.written_back: set[Operation] = set()
+        """The loop terminators whose varying values are written back so."""
 
     # -- preparation --
 
@@ -460,6 +473,8 @@ class Fission:
         barrier = first_barrier(op) if op.regions else None
         if barrier is not None:
             self.analyze_group_op(op, barrier)
+        elif isinstance(op, scf.ForOp) and self.try_interchange(op):
+            return
         elif isinstance(op, gpu.WorkgroupReduceOp | gpu.SyncWorkItemsOp):
             return  # a reduction's result is the group's
         elif isinstance(op, gpu.WorkgroupScanOp):
@@ -472,6 +487,45 @@ class Fission:
             why = self.why(external_values([op])) or WHY.get(type(op), "a per-item value")
             self.mark(op.results, why)
 
+    def analyze_loop(self, op: scf.ForOp) -> None:
+        """A group-level loop: which carried values vary (a fixed point over its body)."""
+        body = op.body.block
+        carried = body.args[1:]
+        for init, arg, result in zip(op.iter_args, carried, op.results, strict=True):
+            if init in self.varying:
+                self.mark([arg, result], self.varying[init])
+        while True:
+            self.analyze_block(body)
+            terminator = body.last_op
+            assert terminator is not None
+            changed = False
+            for value, arg, result in zip(terminator.operands, carried, op.results, strict=True):
+                if value in self.varying and arg not in self.varying:
+                    self.mark([arg, result], self.varying[value])
+                    changed = True
+            if not changed:
+                return
+
+    def try_interchange(self, op: scf.ForOp) -> bool:
+        """Make a barrier-free loop with uniform bounds group-level (item loops inside it)
+        when it carries a per-item value, such as an accumulator: each item's chain of
+        dependent ops then becomes one step of every item per iteration, which vectorizes
+        across the items. Any order of the items' steps is a valid schedule without barriers
+        (pocl's implicit loop barriers). Only loops without inner loops."""
+        if self.why([op.lb, op.ub, op.step]) is not None or not any(
+            not is_token(a) for a in op.iter_args
+        ):
+            return False
+        if any(isinstance(inner, scf.ForOp | scf.WhileOp) for inner in op.body.walk()):
+            return False
+        before = dict(self.varying)
+        self.analyze_loop(op)
+        if any(r in self.varying for r in op.results):
+            self.interchanged.add(op)
+            return True
+        self.varying = before
+        return False
+
     def analyze_group_op(self, op: Operation, barrier: Operation) -> None:
         where = f"a barrier ('{barrier.name}') inside"
         if isinstance(op, scf.ForOp):
@@ -480,24 +534,7 @@ class Fission:
                 raise OpError(
                     barrier, f"{where} scf.for whose bounds depend on {why} {NOT_HERE} {HOW}"
                 )
-            body = op.body.block
-            carried = body.args[1:]
-            for init, arg, result in zip(op.iter_args, carried, op.results, strict=True):
-                if init in self.varying:
-                    self.mark([arg, result], self.varying[init])
-            while True:
-                self.analyze_block(body)
-                terminator = body.last_op
-                assert terminator is not None
-                changed = False
-                for value, arg, result in zip(
-                    terminator.operands, carried, op.results, strict=True
-                ):
-                    if value in self.varying and arg not in self.varying:
-                        self.mark([arg, result], self.varying[value])
-                        changed = True
-                if not changed:
-                    return
+            self.analyze_loop(op)
         elif isinstance(op, scf.IfOp):
             why = self.why([op.cond])
             if why is not None:
@@ -528,7 +565,11 @@ class Fission:
         for op in block.ops:
             if op.has_trait(IsTerminator):
                 break
-            if isinstance(op, BARRIERS) or (op.regions and first_barrier(op) is not None):
+            if (
+                isinstance(op, BARRIERS)
+                or op in self.interchanged
+                or (op.regions and first_barrier(op) is not None)
+            ):
                 if current.hoisted or current.items:
                     steps.append(current)
                     current = Segment()
@@ -551,7 +592,29 @@ class Fission:
         for value in values:
             self.storage_of[value] = index
 
+    def find_write_backs(self) -> None:
+        """A group-level loop whose body ends with a segment that makes every varying value
+        it yields: that segment stores them into the loop's arrays (no copy loop)."""
+        for steps in self.steps.values():
+            for step in steps:
+                if not isinstance(step, scf.ForOp):
+                    continue
+                body = step.body.block
+                terminator = body.last_op
+                varying = [j for j, r in enumerate(step.results) if r in self.varying]
+                last = self.steps[body][-1] if self.steps[body] else None
+                if terminator is None or not varying or not isinstance(last, Segment):
+                    continue
+                members = set(last.items)
+                yielded = [terminator.operands[j] for j in varying]
+                if all(isinstance(v.owner, Operation) and v.owner in members for v in yielded):
+                    self.write_back[last] = [
+                        (step.results[j], terminator.operands[j]) for j in varying
+                    ]
+                    self.written_back.add(terminator)
+
     def find_storage(self) -> None:
+        self.find_write_backs()
         for home, steps in self.steps.items():
             for step in steps:
                 if isinstance(step, Segment):
@@ -580,7 +643,11 @@ class Fission:
             for result in op.results:
                 if result not in self.varying or result in self.storage_of:
                     continue
-                users = [u.operation for u in result.uses if not inside(u.operation, members)]
+                users = [
+                    u.operation
+                    for u in result.uses
+                    if not inside(u.operation, members) and u.operation not in self.written_back
+                ]
                 if not users:
                     continue
                 collective = any(
@@ -663,11 +730,12 @@ class Fission:
             else:
                 self.emit_group_op(b, step)
 
-    def item_loop(self, b: Builder) -> tuple[Builder, SSAValue]:
-        """An empty `scf.for` over the item ids at `b`; a builder in it and the item id."""
+    def item_loop(self, b: Builder, end: SSAValue | None = None) -> tuple[Builder, SSAValue]:
+        """An empty `scf.for` over the item ids (below `end`, default all) at `b`; a builder in
+        it and the item id."""
         body = Block(arg_types=[IndexType()])
         body.args[0].name_hint = "item"
-        b.insert(scf.ForOp(self.zero, self.n_items, self.one, [], body))
+        b.insert(scf.ForOp(self.zero, end or self.n_items, self.one, [], body))
         body.add_op(scf.YieldOp())
         terminator = body.last_op
         assert terminator is not None
@@ -716,8 +784,11 @@ class Fission:
             b.insert(op.clone(value_mapper=self.group_map))
         if not segment.items:
             return
-        items = self.live(segment.items)
+        write_back = self.write_back.get(segment, [])
+        items = self.live(segment.items, {value for _, value in write_back})
         if not items:
+            return
+        if not write_back and self.emit_guarded(b, items):
             return
         lb, item = self.item_loop(b)
         mapper: dict[SSAValue, SSAValue] = {}
@@ -728,14 +799,79 @@ class Fission:
             for result in op.results:
                 if result in self.storage_of:
                     self.store(lb, self.array_of(result), item, mapper[result])
+        for result, value in write_back:
+            self.store(lb, self.array_of(result), item, mapper[value])
 
-    def live(self, items: list[Operation]) -> list[Operation]:
+    def guard(
+        self, items: list[Operation]
+    ) -> tuple[scf.IfOp, int, SSAValue | None, SSAValue] | None:
+        """A segment that is `if (item_id + u < bound) {…}` (`u`, `bound` uniform, `<` one of
+        `ult`, `slt`, `ule`, `sle`, either way round), plus pure ops the branch uses, with nothing
+        to do otherwise: the branch, the predicate, `u` (None for 0) and `bound`."""
+        op = items[-1]
+        if not isinstance(op, scf.IfOp) or not all(is_pure(o) for o in items[:-1]):
+            return None
+        if any(r in self.storage_of for o in items for r in o.results):
+            return None
+        if not all(is_token(r) for r in op.results) or len(op.false_region.blocks) > 1:
+            return None
+        if op.false_region.blocks and len(op.false_region.blocks[0].ops) != 1:
+            return None
+        compare = op.cond.owner
+        if not isinstance(compare, arith.CmpiOp):
+            return None
+        predicate, lhs, rhs = compare.predicate.value.data, compare.lhs, compare.rhs
+        if lhs not in self.varying and rhs in self.varying:
+            predicate, lhs, rhs = SWAPPED.get(predicate, -1), rhs, lhs
+        if predicate not in (SLT, SLE, ULT, ULE) or rhs in self.varying:
+            return None
+        if lhs is self.item_id:
+            return op, predicate, None, rhs
+        add = lhs.owner
+        if isinstance(add, arith.AddiOp):
+            for mine, other in ((add.lhs, add.rhs), (add.rhs, add.lhs)):
+                if mine is self.item_id and other not in self.varying:
+                    return op, predicate, other, rhs
+        return None
+
+    def emit_guarded(self, b: Builder, items: list[Operation]) -> bool:
+        """A guarded segment (`guard`) as one loop over the items for which the guard holds:
+        the items `[0, limit)`, `limit = clamp(bound - u, 0, n_items)` (+ 1 for `<=`), and no
+        test per item, so that the loop vectorizes without masks."""
+        found = self.guard(items)
+        if found is None:
+            return False
+        branch, predicate, offset, bound = found
+        signed = predicate in (SLT, SLE)
+        gm = self.group_map
+        start = gm[offset] if offset is not None else self.zero
+        end = gm[bound]
+        if predicate in (SLE, ULE):
+            end = b.insert(arith.AddiOp(end, self.one)).result
+        above = b.insert(arith.CmpiOp(end, start, "sgt" if signed else "ugt")).result
+        difference = b.insert(arith.SubiOp(end, start)).result
+        capped = b.insert(arith.MinUIOp(difference, self.n_items)).result
+        limit = b.insert(arith.SelectOp(above, capped, self.zero)).result
+        lb, item = self.item_loop(b, limit)
+        body = list(branch.true_region.blocks[0].ops)[:-1]
+        mapper: dict[SSAValue, SSAValue] = {}
+        for value in external_values(body):
+            self.value_at(lb, value, item, mapper)
+        for op in body:
+            lb.insert(op.clone(value_mapper=mapper))
+        return True
+
+    def live(self, items: list[Operation], needed: set[SSAValue]) -> list[Operation]:
         """The ops of a segment without the pure ones whose results no one in it needs (later
-        segments compute those again)."""
+        segments compute those again); `needed`: values written back at its end."""
         live: set[Operation] = set()
         members = set(items)
         for op in reversed(items):
-            if not is_pure(op) or any(r in self.storage_of for r in op.results):
+            if (
+                not is_pure(op)
+                or any(r in self.storage_of for r in op.results)
+                or any(r in needed for r in op.results)
+            ):
                 live.add(op)
                 continue
             for result in op.results:
@@ -819,14 +955,15 @@ class Fission:
         terminator = old_body.last_op
         assert terminator is not None
         yielded = terminator.operands
-        self.copy_loop(
-            inner,
-            [
-                (self.array_of(op.results[j]), yielded[j])
-                for j in varying
-                if yielded[j] is not carried[j]
-            ],
-        )
+        if terminator not in self.written_back:
+            self.copy_loop(
+                inner,
+                [
+                    (self.array_of(op.results[j]), yielded[j])
+                    for j in varying
+                    if yielded[j] is not carried[j]
+                ],
+            )
         inner.insert(scf.YieldOp(*(gm[yielded[j]] for j in uniform)))
         for k, j in enumerate(uniform):
             gm[op.results[j]] = loop.results[k]
@@ -915,6 +1052,29 @@ def unsupported_functions(module: ModuleOp, kernel_names: set[str]) -> dict[str,
     return bad
 
 
+def fissionable(kernel: func.FuncOp) -> bool:
+    """Whether a kernel without barriers is one block without local slots of a run-time size:
+    then `Fission` makes its work-group function (item loops inline, guards as loop bounds,
+    interchanged loops), else its body stays a function called per item."""
+    if len(kernel.body.blocks) != 1:
+        return False
+    return not any(
+        isinstance(op, mem.MslotOp) and space_of(op) == LOCAL and constant_index(op.size) is None
+        for op in kernel.walk()
+    )
+
+
+def may_interchange(kernel: func.FuncOp) -> bool:
+    """Whether a kernel has a loop that `Fission.try_interchange` may run at group level: a
+    top-level `scf.for` that carries a value and has no inner loop."""
+    return any(
+        isinstance(op, scf.ForOp)
+        and any(not is_token(a) for a in op.iter_args)
+        and not any(isinstance(inner, scf.ForOp | scf.WhileOp) for inner in op.body.walk())
+        for op in kernel.body.blocks[0].ops
+    )
+
+
 def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
     """Rewrite the kernels of the device module `module` in place (module docstring). A kernel
     that cannot run on the cpu provider is removed; its error is returned under its name."""
@@ -944,11 +1104,13 @@ def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
                     raise OpError(
                         call, f"'{call.name}' calls a kernel; a kernel can only be launched"
                     )
-            if first_barrier(function) is None:
+            barriers = first_barrier(function) is not None
+            if not barriers and not fissionable(function):
                 new = item_loop_kernel(function)
                 Rewriter.insert_op(new, InsertPoint.after(function))
             else:
-                new = Fission(function, helpers).run()
+                per_item_slots = barriers or may_interchange(function)
+                new = Fission(function, helpers, per_item_slots).run()
                 Rewriter.insert_op(new, InsertPoint.before(function))
                 Rewriter.erase_op(function, safe_erase=False)
         except OpError as e:

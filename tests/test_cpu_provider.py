@@ -456,3 +456,121 @@ def test_a_kernel_without_barriers_may_branch_freely():
         out = device.empty(5, np.int64)
         device.compile(BRANCHES).kernel("branches")(1, 5, out)
         assert out.download().tolist() == [2, 2, 2, 3, 4]
+
+
+# --- loop shapes the cpu provider specializes --------------------------------------------------
+
+SHAPES = """
+// `if (u + item < n)`-style guards become item-loop bounds (each predicate, either side): each
+// guarded branch is alone between barriers.
+func.func @guards(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                  %group: index, %item: index, %n_items: index, %n: index, %shift: index,
+                  %out: !mem.ptr<!mem.array<? x i32>, 1>)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+  %base = arith.muli %group, %n_items : index
+  %i = arith.addi %item, %base : index
+  %p = mem.lea %out, %i : !mem.ptr<!mem.array<? x i32>, 1>
+  %one = arith.constant 1 : i32
+  %two = arith.constant 2 : i32
+  %four = arith.constant 4 : i32
+  %eight = arith.constant 8 : i32
+  %j = arith.subi %i, %shift : index
+  %c1 = arith.cmpi slt, %j, %n : index
+  %a1 = scf.if %c1 -> (!mem.M<1>) {
+    %r1, %v = mem.load %m1, %p : !mem.ptr<i32, 1>
+    %w = arith.addi %v, %one : i32
+    %s1 = mem.store %r1, %p, %w : !mem.ptr<i32, 1>
+    scf.yield %s1 : !mem.M<1>
+  } else {
+    scf.yield %m1 : !mem.M<1>
+  }
+  %ax1, %ax3 = gpu.sync_work_items %a1, %m3
+  %c2 = arith.cmpi uge, %n, %i : index
+  %b1 = scf.if %c2 -> (!mem.M<1>) {
+    %r1, %v = mem.load %ax1, %p : !mem.ptr<i32, 1>
+    %w = arith.addi %v, %two : i32
+    %s1 = mem.store %r1, %p, %w : !mem.ptr<i32, 1>
+    scf.yield %s1 : !mem.M<1>
+  } else {
+    scf.yield %ax1 : !mem.M<1>
+  }
+  %bx1, %bx3 = gpu.sync_work_items %b1, %m3
+  %c3 = arith.cmpi sle, %item, %shift : index
+  %d1 = scf.if %c3 -> (!mem.M<1>) {
+    %r1, %v = mem.load %bx1, %p : !mem.ptr<i32, 1>
+    %w = arith.addi %v, %four : i32
+    %s1 = mem.store %r1, %p, %w : !mem.ptr<i32, 1>
+    scf.yield %s1 : !mem.M<1>
+  } else {
+    scf.yield %bx1 : !mem.M<1>
+  }
+  %dx1, %dx3 = gpu.sync_work_items %d1, %m3
+  %c4 = arith.cmpi ult, %i, %n : index
+  %e1 = scf.if %c4 -> (!mem.M<1>) {
+    %r1, %v = mem.load %dx1, %p : !mem.ptr<i32, 1>
+    %w = arith.addi %v, %eight : i32
+    %s1 = mem.store %r1, %p, %w : !mem.ptr<i32, 1>
+    scf.yield %s1 : !mem.M<1>
+  } else {
+    scf.yield %dx1 : !mem.M<1>
+  }
+  func.return %e1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+
+// A loop that carries two per-item values, swapped each iteration, and a uniform one; the
+// old value is read after the next one is made. It runs at group level (interchanged).
+func.func @carry(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                 %group: index, %item: index, %n_items: index, %rounds: index,
+                 %x: !mem.ptr<!mem.array<? x f32>, 1>, %out: !mem.ptr<!mem.array<? x f32>, 1>)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %half = arith.constant 0.5 : f32
+  %base = arith.muli %group, %n_items : index
+  %i = arith.addi %base, %item : index
+  %p = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
+  %a1, %v = mem.load %m1, %p : !mem.ptr<f32, 1>
+  %r1, %a, %b, %u = scf.for %k = %c0 to %rounds step %c1
+      iter_args(%t1 = %a1, %s = %v, %t = %half, %w = %half) -> (!mem.M<1>, f32, f32, f32) {
+    %ki = arith.index_cast %k : index to i32
+    %kf = arith.sitofp %ki : i32 to f32
+    %s2 = arith.mulf %s, %w : f32
+    %s3 = arith.addf %s2, %kf : f32
+    %old = arith.subf %s3, %t : f32
+    %w2 = arith.addf %w, %half : f32
+    scf.yield %t1, %old, %s, %w2 : !mem.M<1>, f32, f32, f32
+  }
+  %sum = arith.addf %a, %b : f32
+  %total = arith.addf %sum, %u : f32
+  %q = mem.lea %out, %i : !mem.ptr<!mem.array<? x f32>, 1>
+  %b1 = mem.store %r1, %q, %total : !mem.ptr<f32, 1>
+  func.return %b1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("groups", "items", "n", "shift"), [(3, 8, 13, 2), (4, 5, 20, 0), (2, 7, 3, 5)]
+)
+def test_guards_become_item_loop_bounds(groups: int, items: int, n: int, shift: int):
+    found = {}
+    for provider in ("cpu", "interp"):
+        with Device(provider) as device:
+            out = device.upload(np.zeros(groups * items, np.int32))
+            device.compile(SHAPES).kernel("guards")(groups, items, items, n, shift, out)
+            found[provider] = out.download()
+    assert found["cpu"].tolist() == found["interp"].tolist()
+
+
+@pytest.mark.parametrize(("groups", "items", "rounds"), [(2, 5, 3), (3, 16, 0), (1, 33, 7)])
+def test_loops_carrying_per_item_values_run_at_group_level(groups: int, items: int, rounds: int):
+    x = random_values(np.float32, groups * items, rounds)
+    found = {}
+    for provider in ("cpu", "interp"):
+        with Device(provider) as device:
+            out = device.empty(groups * items, np.float32)
+            device.compile(SHAPES).kernel("carry")(
+                groups, items, items, rounds, device.upload(x), out
+            )
+            found[provider] = out.download()
+    assert found["cpu"].tobytes() == found["interp"].tobytes()

@@ -1,8 +1,8 @@
 // RUN: gpu-opt %s -p cpu-workgroup-loops --split-input-file | filecheck %s
 
-// A kernel without barriers keeps its body as @k.item (which takes the group's static shared
-// memory as its last parameter: its shared slot is an offset into it); the work-group function
-// @k calls it once per work-item.
+// A kernel without barriers is one loop over its work-items. What does not depend on the item
+// (the shared slot, an offset into the group's static shared memory %shared, and the group id
+// cast) is computed once per group, before the loop.
 builtin.module attributes {gpu.device} {
   func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                %group: index, %item: index, %out: !mem.ptr<!mem.array<? x i32>, 1>)
@@ -16,23 +16,20 @@ builtin.module attributes {gpu.device} {
 }
 
 // CHECK:      builtin.module attributes {gpu.device} {
-// CHECK-NEXT:   func.func @k.item(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group: index, %item: index, %out: !mem.ptr<!mem.array<? x i32>, 1>, %[[SH:.*]]: !mem.ptr<!mem.array<? x i8>, 3>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
-// CHECK-NEXT:     %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK-NEXT:     %[[BYTE:.*]] = mem.lea %[[SH]], %[[ZERO]] : !mem.ptr<!mem.array<? x i8>, 3>
-// CHECK-NEXT:     %sh = builtin.unrealized_conversion_cast %[[BYTE]] : !mem.ptr<i8, 3> to !mem.ptr<!mem.array<4 x i32>, 3>
-// CHECK-NEXT:     %p = mem.lea %out, %item : !mem.ptr<!mem.array<? x i32>, 1>
-// CHECK:          func.return %a1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-// CHECK-NEXT:   }
 // CHECK-NEXT:   func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x i8>, 3>, %out: !mem.ptr<!mem.array<? x i32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 16 : i64} {
 // CHECK-NEXT:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:     %[[C1:.*]] = arith.constant 1 : index
-// CHECK-NEXT:     scf.for %item_id = %[[C0]] to %n_items step %[[C1]] {
-// CHECK-NEXT:       %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = func.call @k.item(%m1, %m3, %m4, %m5, %group_id, %item_id, %out, %shared) : (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>, index, index, !mem.ptr<!mem.array<? x i32>, 1>, !mem.ptr<!mem.array<? x i8>, 3>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>)
+// CHECK-NEXT:     %[[OFFSET:.*]] = arith.constant 0 : index
+// CHECK-NEXT:     %[[BYTE:.*]] = mem.lea %shared, %[[OFFSET]] : !mem.ptr<!mem.array<? x i8>, 3>
+// CHECK-NEXT:     %sh = builtin.unrealized_conversion_cast %[[BYTE]] : !mem.ptr<i8, 3> to !mem.ptr<!mem.array<4 x i32>, 3>
+// CHECK-NEXT:     %v = arith.index_cast %group_id : index to i32
+// CHECK-NEXT:     scf.for %item = %[[C0]] to %n_items step %[[C1]] {
+// CHECK-NEXT:       %p = mem.lea %out, %item : !mem.ptr<!mem.array<? x i32>, 1>
+// CHECK-NEXT:       %a1 = mem.store %m1, %p, %v : !mem.ptr<i32, 1>
 // CHECK-NEXT:     }
 // CHECK-NEXT:     func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
-
 // -----
 
 // A barrier splits the kernel into two item loops. The shared array is an offset into %shared
@@ -135,7 +132,8 @@ builtin.module attributes {gpu.device} {
 
 // A barrier inside an scf.for with uniform bounds: the loop runs once per group, the item loops
 // inside it. Its carried value varies between the items, so it lives in an array: filled from the
-// initial values before the loop, from the yielded ones at the end of each iteration.
+// initial values before the loop, and copied from the yielded ones (kept in their own array, as
+// they cross the barrier) at the end of each iteration.
 builtin.module attributes {gpu.device} {
   func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                %group: index, %item: index, %n: index, %out: !mem.ptr<!mem.array<? x index>, 1>)
@@ -144,8 +142,8 @@ builtin.module attributes {gpu.device} {
     %c1 = arith.constant 1 : index
     %r1, %r3, %acc = scf.for %k = %c0 to %n step %c1 iter_args(%t1 = %m1, %t3 = %m3, %a = %item)
         -> (!mem.M<1>, !mem.M<3>, index) {
-      %s1, %s3 = gpu.sync_work_items %t1, %t3
       %b = arith.addi %a, %k : index
+      %s1, %s3 = gpu.sync_work_items %t1, %t3
       scf.yield %s1, %s3, %b : !mem.M<1>, !mem.M<3>, index
     }
     %p = mem.lea %out, %item : !mem.ptr<!mem.array<? x index>, 1>
@@ -188,3 +186,139 @@ builtin.module attributes {gpu.device} {
 // CHECK-NEXT:   }
 // CHECK-NEXT:   func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 // CHECK-NEXT: }
+
+// -----
+
+// A kernel with unstructured control flow (and no barrier) keeps its body as @k.item, which
+// takes the group's static shared memory as its last parameter (its shared slot is an offset
+// into it); the work-group function @k calls it once per work-item.
+builtin.module attributes {gpu.device} {
+  func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+               %group: index, %item: index, %out: !mem.ptr<!mem.array<? x i32>, 1>)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %a3, %sh = mem.slot %m3 : !mem.ptr<!mem.array<4 x i32>, 3>
+    cf.br ^store
+  ^store:
+    %p = mem.lea %out, %item : !mem.ptr<!mem.array<? x i32>, 1>
+    %v = arith.index_cast %group : index to i32
+    %a1 = mem.store %m1, %p, %v : !mem.ptr<i32, 1>
+    func.return %a1, %a3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}
+
+// CHECK:      builtin.module attributes {gpu.device} {
+// CHECK-NEXT:   func.func @k.item(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group: index, %item: index, %out: !mem.ptr<!mem.array<? x i32>, 1>, %[[SH:.*]]: !mem.ptr<!mem.array<? x i8>, 3>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+// CHECK-NEXT:     %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:     %[[BYTE:.*]] = mem.lea %[[SH]], %[[ZERO]] : !mem.ptr<!mem.array<? x i8>, 3>
+// CHECK-NEXT:     %sh = builtin.unrealized_conversion_cast %[[BYTE]] : !mem.ptr<i8, 3> to !mem.ptr<!mem.array<4 x i32>, 3>
+// CHECK-NEXT:     cf.br ^[[BB:.*]]
+// CHECK:          func.return %a1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x i8>, 3>, %out: !mem.ptr<!mem.array<? x i32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 16 : i64} {
+// CHECK-NEXT:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:     scf.for %item_id = %[[C0]] to %n_items step %[[C1]] {
+// CHECK-NEXT:       %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = func.call @k.item(%m1, %m3, %m4, %m5, %group_id, %item_id, %out, %shared) : (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>, index, index, !mem.ptr<!mem.array<? x i32>, 1>, !mem.ptr<!mem.array<? x i8>, 3>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>)
+// CHECK-NEXT:     }
+// CHECK-NEXT:     func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+
+// -----
+
+// The bounds check of a grid-stride kernel, `if (group * n_items + item < n)`, becomes the item
+// loop's bound: the loop runs over the items [0, clamp(n - group * n_items, 0, n_items)), with
+// no test per item (so that it vectorizes without masks).
+builtin.module attributes {gpu.device} {
+  func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+               %group: index, %item: index, %size: index, %n: index,
+               %y: !mem.ptr<!mem.array<? x f32>, 1>)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %base = arith.muli %group, %size : index
+    %i = arith.addi %base, %item : index
+    %inside = arith.cmpi ult, %i, %n : index
+    %r1 = scf.if %inside -> (!mem.M<1>) {
+      %p = mem.lea %y, %i : !mem.ptr<!mem.array<? x f32>, 1>
+      %a1, %v = mem.load %m1, %p : !mem.ptr<f32, 1>
+      %w = arith.addf %v, %v : f32
+      %b1 = mem.store %a1, %p, %w : !mem.ptr<f32, 1>
+      scf.yield %b1 : !mem.M<1>
+    } else {
+      scf.yield %m1 : !mem.M<1>
+    }
+    func.return %r1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}
+
+// CHECK:      func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x i8>, 3>, %size: index, %n: index, %y: !mem.ptr<!mem.array<? x f32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 0 : i64} {
+// CHECK-NEXT:   %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:   %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:   %base = arith.muli %group_id, %size : index
+// CHECK-NEXT:   %[[ABOVE:.*]] = arith.cmpi ugt, %n, %base : index
+// CHECK-NEXT:   %[[LEFT:.*]] = arith.subi %n, %base : index
+// CHECK-NEXT:   %[[CAPPED:.*]] = arith.minui %[[LEFT]], %n_items : index
+// CHECK-NEXT:   %[[LIMIT:.*]] = arith.select %[[ABOVE]], %[[CAPPED]], %[[C0]] : index
+// CHECK-NEXT:   scf.for %item = %[[C0]] to %[[LIMIT]] step %[[C1]] {
+// CHECK-NEXT:     %i = arith.addi %base, %item : index
+// CHECK-NEXT:     %p = mem.lea %y, %i : !mem.ptr<!mem.array<? x f32>, 1>
+// CHECK-NEXT:     %a1, %v = mem.load %m1, %p : !mem.ptr<f32, 1>
+// CHECK-NEXT:     %w = arith.addf %v, %v : f32
+// CHECK-NEXT:     %b1 = mem.store %a1, %p, %w : !mem.ptr<f32, 1>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// CHECK-NEXT: }
+
+// -----
+
+// A loop with uniform bounds that carries a per-item value (an accumulator) runs at group level,
+// as if it held a barrier: each iteration is an item loop, which vectorizes across the items.
+// The accumulator lives in an array of n_items values; the loop body writes the next value back
+// into it.
+builtin.module attributes {gpu.device} {
+  func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+               %group: index, %item: index, %count: index, %x: !mem.ptr<!mem.array<? x f32>, 1>)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %a1, %sum = scf.for %k = %c0 to %count step %c1 iter_args(%t1 = %m1, %s = %zero)
+        -> (!mem.M<1>, f32) {
+      %j = arith.muli %k, %count : index
+      %i = arith.addi %j, %item : index
+      %p = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
+      %u1, %v = mem.load %t1, %p : !mem.ptr<f32, 1>
+      %s2 = arith.addf %s, %v : f32
+      scf.yield %u1, %s2 : !mem.M<1>, f32
+    }
+    %p = mem.lea %x, %item : !mem.ptr<!mem.array<? x f32>, 1>
+    %b1 = mem.store %a1, %p, %sum : !mem.ptr<f32, 1>
+    func.return %b1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}
+
+// CHECK:      func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x i8>, 3>, %count: index, %x: !mem.ptr<!mem.array<? x f32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 0 : i64} {
+// CHECK:        %{{.*}}, %[[SUMS:.*]] = mem.mslot %m5, %{{.*}} : !mem.ptr<!mem.array<? x f32>, 5>
+// CHECK:        %zero = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:   scf.for %item = %{{.*}} to %n_items step %{{.*}} {
+// CHECK-NEXT:     %[[AT:.*]] = mem.lea %[[SUMS]], %item : !mem.ptr<!mem.array<? x f32>, 5>
+// CHECK-NEXT:     %{{.*}} = mem.store %m5, %[[AT]], %zero : !mem.ptr<f32, 5>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   scf.for %k = %c0 to %count step %c1 {
+// CHECK-NEXT:     %j = arith.muli %k, %count : index
+// CHECK-NEXT:     scf.for %[[ITEM:.*]] = %{{.*}} to %n_items step %{{.*}} {
+// CHECK-NEXT:       %[[AT:.*]] = mem.lea %[[SUMS]], %[[ITEM]] : !mem.ptr<!mem.array<? x f32>, 5>
+// CHECK-NEXT:       %{{.*}}, %[[S:.*]] = mem.load %m5, %[[AT]] : !mem.ptr<f32, 5>
+// CHECK-NEXT:       %i = arith.addi %j, %[[ITEM]] : index
+// CHECK-NEXT:       %p = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
+// CHECK-NEXT:       %u1, %v = mem.load %m1, %p : !mem.ptr<f32, 1>
+// CHECK-NEXT:       %s2 = arith.addf %[[S]], %v : f32
+// CHECK-NEXT:       %[[BACK:.*]] = mem.lea %[[SUMS]], %[[ITEM]] : !mem.ptr<!mem.array<? x f32>, 5>
+// CHECK-NEXT:       %{{.*}} = mem.store %m5, %[[BACK]], %s2 : !mem.ptr<f32, 5>
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT:   scf.for %[[ITEM:.*]] = %{{.*}} to %n_items step %{{.*}} {
+// CHECK-NEXT:     %[[AT:.*]] = mem.lea %[[SUMS]], %[[ITEM]] : !mem.ptr<!mem.array<? x f32>, 5>
+// CHECK-NEXT:     %{{.*}}, %[[SUM:.*]] = mem.load %m5, %[[AT]] : !mem.ptr<f32, 5>
+// CHECK-NEXT:     %[[P:.*]] = mem.lea %x, %[[ITEM]] : !mem.ptr<!mem.array<? x f32>, 1>
+// CHECK-NEXT:     %b1 = mem.store %m1, %[[P]], %[[SUM]] : !mem.ptr<f32, 1>
+// CHECK-NEXT:   }
