@@ -31,6 +31,7 @@ import ctypes
 import ctypes.util
 import os
 import threading
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
@@ -59,6 +60,8 @@ ALIGNMENT = 64
 PARALLEL_ITEMS = 1 << 15
 """A launch of fewer work-items than this runs on the calling thread."""
 CHUNKS_PER_WORKER = 4
+MAX_ITEMS = 1024
+"""Work-items per group, at most (as CUDA's; `check_launch`'s default)."""
 CACHE_SIZE = 32
 """Compiled modules kept per process (by text)."""
 
@@ -82,6 +85,14 @@ class CompiledKernel:
     entry: ctypes._CFuncPtr  # type: ignore[name-defined]
     shared_bytes: int
     params: tuple[Attribute, ...]
+
+    def accepts(self, n_groups: int, n_items: int, args: Sequence[tuple[object, Attribute]]):
+        """The checks of `check_launch`, fast, for a launch that passes them (the parameter
+        types are usually the very objects the caller took from the kernel); a launch that
+        does not goes through `check_launch`, for its message."""
+        if n_groups < 1 or not 1 <= n_items <= MAX_ITEMS or len(args) != len(self.params):
+            return False
+        return all(t is p or t == p for (_, t), p in zip(args, self.params, strict=True))
 
 
 @dataclass
@@ -368,27 +379,31 @@ class CpuProvider(Provider):
         compiled = module.payload
         if not isinstance(compiled, CompiledModule):
             raise ProviderError(op, "cpu: the module was not loaded by cpu", "invalid handle")
-        check_launch(self.name, module, kernel, n_groups, n_items, args, op)
-        code = compiled.kernel(kernel, op)
-        slots = np.zeros(max(len(args), 1), np.uint64)
+        code = compiled.kernel(kernel, op) if kernel in compiled.kernels else None
+        if code is None or not code.accepts(n_groups, n_items, args):
+            check_launch(self.name, module, kernel, n_groups, n_items, args, op)
+            code = compiled.kernel(kernel, op)
+        slots = (ctypes.c_uint64 * max(len(args), 1))()
         for i, (value, type_) in enumerate(args):
             slots[i] = _pack(value, type_, i, kernel, op)
-        self._run(code, n_groups, n_items, smem_bytes, slots)
+        self._run(code, n_groups, n_items, smem_bytes, ctypes.addressof(slots))
 
     def _run(
-        self, code: CompiledKernel, n_groups: int, n_items: int, smem_bytes: int, slots: np.ndarray
+        self, code: CompiledKernel, n_groups: int, n_items: int, smem_bytes: int, argv: int
     ) -> None:
+        """Run the groups: here when the launch is small, else in chunks on the pool. `argv`
+        (the address of the argument slots) stays valid until the chunks are done."""
         static = code.shared_bytes
         shared_size = static + smem_bytes
-        argv = slots.ctypes.data
+        if self.workers == 1 or n_groups == 1 or n_groups * n_items < PARALLEL_ITEMS:
+            shared = self.shared_buffer(shared_size)
+            code.entry(0, n_groups, n_items, shared, shared + static, argv)
+            return
 
         def run_chunk(first: int, end: int) -> None:
             shared = self.shared_buffer(shared_size)
             code.entry(first, end, n_items, shared, shared + static, argv)
 
-        if self.workers == 1 or n_groups == 1 or n_groups * n_items < PARALLEL_ITEMS:
-            run_chunk(0, n_groups)
-            return
         if self.pool is None:
             self.pool = ThreadPoolExecutor(self.workers, thread_name_prefix="gpuir-cpu")
         chunks = min(n_groups, self.workers * CHUNKS_PER_WORKER)
@@ -399,15 +414,15 @@ class CpuProvider(Provider):
         ]
         for future in futures:
             future.result()
-        del slots
 
     def shared_buffer(self, nbytes: int) -> int:
         """The address of this thread's shared-memory buffer, of at least `nbytes` bytes."""
-        buffer: np.ndarray | None = getattr(self.local, "shared", None)
-        if buffer is None or len(buffer) < nbytes:
-            buffer = aligned_bytes(max(nbytes, ALIGNMENT))
-            self.local.shared = buffer
-        return buffer.ctypes.data
+        local = self.local
+        if getattr(local, "size", -1) < nbytes:
+            local.buffer = aligned_bytes(max(nbytes, ALIGNMENT))
+            local.size = len(local.buffer)
+            local.address = local.buffer.ctypes.data
+        return local.address
 
 
 def aligned_bytes(nbytes: int) -> np.ndarray:
