@@ -143,7 +143,14 @@ def host_program(device: ModuleOp) -> HostProgram:
 
 @cache
 def host_machine() -> binding.TargetMachine:
-    """The target machine of this CPU (its name and features), `-O3`."""
+    """The target machine of this CPU (its name and features), `-O3`, for the optimizer and
+    the data layout. An MCJIT engine owns (and frees) its target machine: give each engine
+    its own `new_host_machine()`."""
+    return new_host_machine()
+
+
+def new_host_machine() -> binding.TargetMachine:
+    """A new target machine of this CPU, `-O3`."""
     from llvmlite import binding
 
     binding.initialize_native_target()

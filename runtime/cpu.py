@@ -156,7 +156,7 @@ def load_libraries() -> None:
 def _compile(module: ModuleOp) -> CompiledModule:
     from llvmlite import binding
 
-    from gpuir.lowering.cpu_llvm import host_machine, host_program
+    from gpuir.lowering.cpu_llvm import host_program, new_host_machine
 
     load_libraries()
     try:
@@ -173,7 +173,7 @@ def _compile(module: ModuleOp) -> CompiledModule:
             raise RuntimeError(
                 f"the device code calls @{missing[0]}, which has no definition on the host"
             )
-        engine = binding.create_mcjit_compiler(parsed, host_machine())
+        engine = binding.create_mcjit_compiler(parsed, new_host_machine())
         engine.finalize_object()
     except Exception as e:  # noqa: BLE001  # every failure becomes the launches' error
         return CompiledModule(module_error=e)

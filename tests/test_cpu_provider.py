@@ -574,3 +574,20 @@ def test_loops_carrying_per_item_values_run_at_group_level(groups: int, items: i
             )
             found[provider] = out.download()
     assert found["cpu"].tobytes() == found["interp"].tobytes()
+
+
+def test_engines_freed_from_the_cache_leave_the_others_working():
+    """Each MCJIT engine owns its target machine: one shared by all would be freed with the
+    first engine that goes (this crashed the process)."""
+    import gc
+
+    from gpuir.runtime.cpu import CACHE_SIZE
+
+    for i in range(CACHE_SIZE + 2):
+        text = BRANCHES.replace("%c2 = arith.constant 2", f"%c2 = arith.constant {i + 3}")
+        compile_module(gpuir.compile(text, provider="cpu").device_module)
+        gc.collect()
+    with Device("cpu") as device:
+        out = device.empty(5, np.int64)
+        device.compile(BRANCHES).kernel("branches")(1, 5, out)
+        assert out.download().tolist() == [2, 2, 2, 3, 4]
