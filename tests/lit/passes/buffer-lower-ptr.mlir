@@ -453,38 +453,32 @@ func.func @untouched(%m: !mem.M<0>, %p: !mem.ptr<!mem.array<4 x f32>, 0>, %i: in
 // BIAS-RELU-GPU-NEXT:   [[C8:%.*]] = arith.constant 8 : index
 // BIAS-RELU-GPU-NEXT:   [[MULI:%.*]] = arith.muli %group_id, [[C8]] : index
 // BIAS-RELU-GPU-NEXT:   %flat = arith.addi [[MULI]], %item_id : index
-// BIAS-RELU-GPU-NEXT:   [[CMPI:%.*]] = arith.cmpi ult, %flat, [[C8]] : index
 // BIAS-RELU-GPU-NEXT:   [[C4:%.*]] = arith.constant 4 : index
 // BIAS-RELU-GPU-NEXT:   [[C3:%.*]] = arith.constant 3 : index
 // BIAS-RELU-GPU-NEXT:   [[C0:%.*]] = arith.constant 0 : index
 // BIAS-RELU-GPU-NEXT:   [[C1:%.*]] = arith.constant 1 : index
-// BIAS-RELU-GPU-NEXT:   [[IF:%.*]] = scf.if [[CMPI]] -> (!mem.M<1>) {
-// BIAS-RELU-GPU-NEXT:     [[DIVUI:%.*]] = arith.divui %flat, [[C4]] : index
-// BIAS-RELU-GPU-NEXT:     [[REMUI:%.*]] = arith.remui %flat, [[C4]] : index
-// BIAS-RELU-GPU-NEXT:     [[FOR:%.*]], [[FOR_2:%.*]] = scf.for [[I:%.*]] = [[C0]] to [[C3]] step [[C1]] iter_args([[ARG:%.*]] = %m1, [[ARG_2:%.*]] = %zero) -> (!mem.M<1>, i32) {
-// BIAS-RELU-GPU-NEXT:       [[P:%.*]] = mem.lea %in0, [[DIVUI]] : !mem.ptr<!mem.array<2 x !mem.array<3 x i32>>, 1>
-// BIAS-RELU-GPU-NEXT:       [[P_2:%.*]] = mem.lea [[P]], [[I]] : !mem.ptr<!mem.array<3 x i32>, 1>
-// BIAS-RELU-GPU-NEXT:       [[LD:%.*]], [[LD_2:%.*]] = mem.load [[ARG]], [[P_2]] : !mem.ptr<i32, 1>
-// BIAS-RELU-GPU-NEXT:       [[P_3:%.*]] = mem.lea %in1, [[I]] : !mem.ptr<!mem.array<3 x !mem.array<4 x i32>>, 1>
-// BIAS-RELU-GPU-NEXT:       [[P_4:%.*]] = mem.lea [[P_3]], [[REMUI]] : !mem.ptr<!mem.array<4 x i32>, 1>
-// BIAS-RELU-GPU-NEXT:       [[LD_3:%.*]], [[LD_4:%.*]] = mem.load [[LD]], [[P_4]] : !mem.ptr<i32, 1>
-// BIAS-RELU-GPU-NEXT:       %p = arith.muli [[LD_2]], [[LD_4]] : i32
-// BIAS-RELU-GPU-NEXT:       %s = arith.addi [[ARG_2]], %p : i32
-// BIAS-RELU-GPU-NEXT:       scf.yield [[LD_3]], %s : !mem.M<1>, i32
-// BIAS-RELU-GPU-NEXT:     }
-// BIAS-RELU-GPU-NEXT:     [[P_5:%.*]] = mem.lea %post0, [[REMUI]] : !mem.ptr<!mem.array<4 x i32>, 1>
-// BIAS-RELU-GPU-NEXT:     [[LD_5:%.*]], [[LD_6:%.*]] = mem.load [[FOR]], [[P_5]] : !mem.ptr<i32, 1>
-// BIAS-RELU-GPU-NEXT:     %z = arith.constant 0 : i32
-// BIAS-RELU-GPU-NEXT:     %v = arith.addi [[FOR_2]], [[LD_6]] : i32
-// BIAS-RELU-GPU-NEXT:     %r = arith.maxsi %v, %z : i32
-// BIAS-RELU-GPU-NEXT:     [[P_6:%.*]] = mem.lea %out, [[DIVUI]] : !mem.ptr<!mem.array<2 x !mem.array<4 x i32>>, 1>
-// BIAS-RELU-GPU-NEXT:     [[P_7:%.*]] = mem.lea [[P_6]], [[REMUI]] : !mem.ptr<!mem.array<4 x i32>, 1>
-// BIAS-RELU-GPU-NEXT:     [[ST:%.*]] = mem.store [[LD_5]], [[P_7]], %r : !mem.ptr<i32, 1>
-// BIAS-RELU-GPU-NEXT:     scf.yield [[ST]] : !mem.M<1>
-// BIAS-RELU-GPU-NEXT:   } else {
-// BIAS-RELU-GPU-NEXT:     scf.yield %m1 : !mem.M<1>
+// BIAS-RELU-GPU-NEXT:   [[DIVUI:%.*]] = arith.divui %flat, [[C4]] : index
+// BIAS-RELU-GPU-NEXT:   [[REMUI:%.*]] = arith.remui %flat, [[C4]] : index
+// BIAS-RELU-GPU-NEXT:   [[FOR:%.*]], [[FOR_2:%.*]] = scf.for [[I:%.*]] = [[C0]] to [[C3]] step [[C1]] iter_args([[ARG:%.*]] = %m1, [[ARG_2:%.*]] = %zero) -> (!mem.M<1>, i32) {
+// BIAS-RELU-GPU-NEXT:     [[P:%.*]] = mem.lea %in0, [[DIVUI]] : !mem.ptr<!mem.array<2 x !mem.array<3 x i32>>, 1>
+// BIAS-RELU-GPU-NEXT:     [[P_2:%.*]] = mem.lea [[P]], [[I]] : !mem.ptr<!mem.array<3 x i32>, 1>
+// BIAS-RELU-GPU-NEXT:     [[LD:%.*]], [[LD_2:%.*]] = mem.load [[ARG]], [[P_2]] : !mem.ptr<i32, 1>
+// BIAS-RELU-GPU-NEXT:     [[P_3:%.*]] = mem.lea %in1, [[I]] : !mem.ptr<!mem.array<3 x !mem.array<4 x i32>>, 1>
+// BIAS-RELU-GPU-NEXT:     [[P_4:%.*]] = mem.lea [[P_3]], [[REMUI]] : !mem.ptr<!mem.array<4 x i32>, 1>
+// BIAS-RELU-GPU-NEXT:     [[LD_3:%.*]], [[LD_4:%.*]] = mem.load [[LD]], [[P_4]] : !mem.ptr<i32, 1>
+// BIAS-RELU-GPU-NEXT:     %p = arith.muli [[LD_2]], [[LD_4]] : i32
+// BIAS-RELU-GPU-NEXT:     %s = arith.addi [[ARG_2]], %p : i32
+// BIAS-RELU-GPU-NEXT:     scf.yield [[LD_3]], %s : !mem.M<1>, i32
 // BIAS-RELU-GPU-NEXT:   }
-// BIAS-RELU-GPU-NEXT:   func.return [[IF]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// BIAS-RELU-GPU-NEXT:   [[P_5:%.*]] = mem.lea %post0, [[REMUI]] : !mem.ptr<!mem.array<4 x i32>, 1>
+// BIAS-RELU-GPU-NEXT:   [[LD_5:%.*]], [[LD_6:%.*]] = mem.load [[FOR]], [[P_5]] : !mem.ptr<i32, 1>
+// BIAS-RELU-GPU-NEXT:   %z = arith.constant 0 : i32
+// BIAS-RELU-GPU-NEXT:   %v = arith.addi [[FOR_2]], [[LD_6]] : i32
+// BIAS-RELU-GPU-NEXT:   %r = arith.maxsi %v, %z : i32
+// BIAS-RELU-GPU-NEXT:   [[P_6:%.*]] = mem.lea %out, [[DIVUI]] : !mem.ptr<!mem.array<2 x !mem.array<4 x i32>>, 1>
+// BIAS-RELU-GPU-NEXT:   [[P_7:%.*]] = mem.lea [[P_6]], [[REMUI]] : !mem.ptr<!mem.array<4 x i32>, 1>
+// BIAS-RELU-GPU-NEXT:   [[ST:%.*]] = mem.store [[LD_5]], [[P_7]], %r : !mem.ptr<i32, 1>
+// BIAS-RELU-GPU-NEXT:   func.return [[ST]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 // BIAS-RELU-GPU-NEXT: }
 // BIAS-RELU-GPU-NEXT: func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
 // BIAS-RELU-GPU-NEXT:   [[ALLOC:%.*]], %x = mem.alloc %m : !mem.ptr<!mem.array<2 x !mem.array<3 x i32>>, 0>

@@ -3,11 +3,11 @@
 // RUN: gpu-opt %S/../../../examples/bias_relu.mlir -p lower-btensor-map-reduce | filecheck %s --check-prefix=BIAS-RELU
 
 // A matrix product. The kernel: one work-item per output cell; flat = group_id * n_items +
-// item_id, un-flattened row-major into (i, j) when flat < 8; a sequential loop over k carries the
-// global token and the accumulator; inputs are loaded through chained mem.lea. The host: a
-// compiler-inserted session, device copies of the inputs, the output allocated on the device,
-// one group of 8 items on the default stream, the result copied into a new host buffer, every
-// device pointer freed.
+// item_id, un-flattened row-major into (i, j) (the 8 items of the one group are the 8 cells: no
+// flat < 8 check); a sequential loop over k carries the global token and the accumulator;
+// inputs are loaded through chained mem.lea. The host: a compiler-inserted session, device
+// copies of the inputs, the output allocated on the device, one group of 8 items on the default
+// stream, the result copied into a new host buffer, every device pointer freed.
 
 func.func @matmul(%m: !mem.M<0>, %a: !buffer.buf<2x3xf32>, %b: !buffer.buf<3x4xf32>)
     -> (!mem.M<0>, !buffer.buf<2x4xf32>) {
@@ -29,33 +29,27 @@ func.func @matmul(%m: !mem.M<0>, %a: !buffer.buf<2x3xf32>, %b: !buffer.buf<3x4xf
 // CHECK-NEXT:   [[C8:%.*]] = arith.constant 8 : index
 // CHECK-NEXT:   [[MULI:%.*]] = arith.muli %group_id, [[C8]] : index
 // CHECK-NEXT:   %flat = arith.addi [[MULI]], %item_id : index
-// CHECK-NEXT:   [[CMPI:%.*]] = arith.cmpi ult, %flat, [[C8]] : index
 // CHECK-NEXT:   [[C4:%.*]] = arith.constant 4 : index
 // CHECK-NEXT:   [[C3:%.*]] = arith.constant 3 : index
 // CHECK-NEXT:   [[C0:%.*]] = arith.constant 0 : index
 // CHECK-NEXT:   [[C1:%.*]] = arith.constant 1 : index
-// CHECK-NEXT:   [[IF:%.*]] = scf.if [[CMPI]] -> (!mem.M<1>) {
-// CHECK-NEXT:     [[DIVUI:%.*]] = arith.divui %flat, [[C4]] : index
-// CHECK-NEXT:     [[REMUI:%.*]] = arith.remui %flat, [[C4]] : index
-// CHECK-NEXT:     [[FOR:%.*]], [[FOR_2:%.*]] = scf.for [[I:%.*]] = [[C0]] to [[C3]] step [[C1]] iter_args([[ARG:%.*]] = %m1, [[ARG_2:%.*]] = %zero) -> (!mem.M<1>, f32) {
-// CHECK-NEXT:       [[P:%.*]] = mem.lea %in0, [[DIVUI]] : !mem.ptr<!mem.array<2 x !mem.array<3 x f32>>, 1>
-// CHECK-NEXT:       [[P_2:%.*]] = mem.lea [[P]], [[I]] : !mem.ptr<!mem.array<3 x f32>, 1>
-// CHECK-NEXT:       [[LD:%.*]], [[LD_2:%.*]] = mem.load [[ARG]], [[P_2]] : !mem.ptr<f32, 1>
-// CHECK-NEXT:       [[P_3:%.*]] = mem.lea %in1, [[I]] : !mem.ptr<!mem.array<3 x !mem.array<4 x f32>>, 1>
-// CHECK-NEXT:       [[P_4:%.*]] = mem.lea [[P_3]], [[REMUI]] : !mem.ptr<!mem.array<4 x f32>, 1>
-// CHECK-NEXT:       [[LD_3:%.*]], [[LD_4:%.*]] = mem.load [[LD]], [[P_4]] : !mem.ptr<f32, 1>
-// CHECK-NEXT:       %p = arith.mulf [[LD_2]], [[LD_4]] : f32
-// CHECK-NEXT:       %s = arith.addf [[ARG_2]], %p : f32
-// CHECK-NEXT:       scf.yield [[LD_3]], %s : !mem.M<1>, f32
-// CHECK-NEXT:     }
-// CHECK-NEXT:     [[P_5:%.*]] = mem.lea %out, [[DIVUI]] : !mem.ptr<!mem.array<2 x !mem.array<4 x f32>>, 1>
-// CHECK-NEXT:     [[P_6:%.*]] = mem.lea [[P_5]], [[REMUI]] : !mem.ptr<!mem.array<4 x f32>, 1>
-// CHECK-NEXT:     [[ST:%.*]] = mem.store [[FOR]], [[P_6]], [[FOR_2]] : !mem.ptr<f32, 1>
-// CHECK-NEXT:     scf.yield [[ST]] : !mem.M<1>
-// CHECK-NEXT:   } else {
-// CHECK-NEXT:     scf.yield %m1 : !mem.M<1>
+// CHECK-NEXT:   [[DIVUI:%.*]] = arith.divui %flat, [[C4]] : index
+// CHECK-NEXT:   [[REMUI:%.*]] = arith.remui %flat, [[C4]] : index
+// CHECK-NEXT:   [[FOR:%.*]], [[FOR_2:%.*]] = scf.for [[I:%.*]] = [[C0]] to [[C3]] step [[C1]] iter_args([[ARG:%.*]] = %m1, [[ARG_2:%.*]] = %zero) -> (!mem.M<1>, f32) {
+// CHECK-NEXT:     [[P:%.*]] = mem.lea %in0, [[DIVUI]] : !mem.ptr<!mem.array<2 x !mem.array<3 x f32>>, 1>
+// CHECK-NEXT:     [[P_2:%.*]] = mem.lea [[P]], [[I]] : !mem.ptr<!mem.array<3 x f32>, 1>
+// CHECK-NEXT:     [[LD:%.*]], [[LD_2:%.*]] = mem.load [[ARG]], [[P_2]] : !mem.ptr<f32, 1>
+// CHECK-NEXT:     [[P_3:%.*]] = mem.lea %in1, [[I]] : !mem.ptr<!mem.array<3 x !mem.array<4 x f32>>, 1>
+// CHECK-NEXT:     [[P_4:%.*]] = mem.lea [[P_3]], [[REMUI]] : !mem.ptr<!mem.array<4 x f32>, 1>
+// CHECK-NEXT:     [[LD_3:%.*]], [[LD_4:%.*]] = mem.load [[LD]], [[P_4]] : !mem.ptr<f32, 1>
+// CHECK-NEXT:     %p = arith.mulf [[LD_2]], [[LD_4]] : f32
+// CHECK-NEXT:     %s = arith.addf [[ARG_2]], %p : f32
+// CHECK-NEXT:     scf.yield [[LD_3]], %s : !mem.M<1>, f32
 // CHECK-NEXT:   }
-// CHECK-NEXT:   func.return [[IF]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// CHECK-NEXT:   [[P_5:%.*]] = mem.lea %out, [[DIVUI]] : !mem.ptr<!mem.array<2 x !mem.array<4 x f32>>, 1>
+// CHECK-NEXT:   [[P_6:%.*]] = mem.lea [[P_5]], [[REMUI]] : !mem.ptr<!mem.array<4 x f32>, 1>
+// CHECK-NEXT:   [[ST:%.*]] = mem.store [[FOR]], [[P_6]], [[FOR_2]] : !mem.ptr<f32, 1>
+// CHECK-NEXT:   func.return [[ST]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func @matmul(%m: !mem.M<0>, %a: !buffer.buf<2x3xf32>, %b: !buffer.buf<3x4xf32>) -> (!mem.M<0>, !buffer.buf<2x4xf32>) {
 // CHECK-NEXT:   %zero = arith.constant 0.000000e+00 : f32
@@ -113,40 +107,34 @@ func.func @conv(%m: !mem.M<0>, %x: !buffer.buf<6xi32>, %w: !buffer.buf<3xi32>,
 // CHECK-NEXT:   [[C4:%.*]] = arith.constant 4 : index
 // CHECK-NEXT:   [[MULI:%.*]] = arith.muli %group_id, [[C4]] : index
 // CHECK-NEXT:   %flat = arith.addi [[MULI]], %item_id : index
-// CHECK-NEXT:   [[CMPI:%.*]] = arith.cmpi ult, %flat, [[C4]] : index
 // CHECK-NEXT:   [[C3:%.*]] = arith.constant 3 : index
 // CHECK-NEXT:   [[C0:%.*]] = arith.constant 0 : index
 // CHECK-NEXT:   [[C1:%.*]] = arith.constant 1 : index
 // CHECK-NEXT:   [[C2:%.*]] = arith.constant 2 : index
 // CHECK-NEXT:   [[CM1:%.*]] = arith.constant -1 : index
-// CHECK-NEXT:   [[IF:%.*]] = scf.if [[CMPI]] -> (!mem.M<1>) {
-// CHECK-NEXT:     [[FOR:%.*]], [[FOR_2:%.*]] = scf.for [[I:%.*]] = [[C0]] to [[C3]] step [[C1]] iter_args([[ARG:%.*]] = %m1, [[ARG_2:%.*]] = %zero) -> (!mem.M<1>, i32) {
-// CHECK-NEXT:       [[ADDI:%.*]] = arith.addi %flat, [[I]] : index
-// CHECK-NEXT:       [[P:%.*]] = mem.lea %in0, [[ADDI]] : !mem.ptr<!mem.array<6 x i32>, 1>
-// CHECK-NEXT:       [[LD:%.*]], [[LD_2:%.*]] = mem.load [[ARG]], [[P]] : !mem.ptr<i32, 1>
-// CHECK-NEXT:       [[P_2:%.*]] = mem.lea %in1, [[I]] : !mem.ptr<!mem.array<3 x i32>, 1>
-// CHECK-NEXT:       [[LD_3:%.*]], [[LD_4:%.*]] = mem.load [[LD]], [[P_2]] : !mem.ptr<i32, 1>
-// CHECK-NEXT:       %p = arith.muli [[LD_2]], [[LD_4]] : i32
-// CHECK-NEXT:       %s = arith.addi [[ARG_2]], %p : i32
-// CHECK-NEXT:       scf.yield [[LD_3]], %s : !mem.M<1>, i32
-// CHECK-NEXT:     }
-// CHECK-NEXT:     [[REMSI:%.*]] = arith.remsi %flat, [[C2]] : index
-// CHECK-NEXT:     [[CMPI_2:%.*]] = arith.cmpi slt, [[REMSI]], [[C0]] : index
-// CHECK-NEXT:     [[ADDI_2:%.*]] = arith.addi [[REMSI]], [[C2]] : index
-// CHECK-NEXT:     [[SELECT:%.*]] = arith.select [[CMPI_2]], [[ADDI_2]], [[REMSI]] : index
-// CHECK-NEXT:     [[P_3:%.*]] = mem.lea %post0, [[SELECT]] : !mem.ptr<!mem.array<2 x i32>, 1>
-// CHECK-NEXT:     [[LD_5:%.*]], [[LD_6:%.*]] = mem.load [[FOR]], [[P_3]] : !mem.ptr<i32, 1>
-// CHECK-NEXT:     %v = arith.addi [[FOR_2]], [[LD_6]] : i32
-// CHECK-NEXT:     %r = arith.muli %v, %four : i32
-// CHECK-NEXT:     [[MULI_2:%.*]] = arith.muli %flat, [[CM1]] : index
-// CHECK-NEXT:     [[ADDI_3:%.*]] = arith.addi [[MULI_2]], [[C3]] : index
-// CHECK-NEXT:     [[P_4:%.*]] = mem.lea %out, [[ADDI_3]] : !mem.ptr<!mem.array<4 x i32>, 1>
-// CHECK-NEXT:     [[ST:%.*]] = mem.store [[LD_5]], [[P_4]], %r : !mem.ptr<i32, 1>
-// CHECK-NEXT:     scf.yield [[ST]] : !mem.M<1>
-// CHECK-NEXT:   } else {
-// CHECK-NEXT:     scf.yield %m1 : !mem.M<1>
+// CHECK-NEXT:   [[FOR:%.*]], [[FOR_2:%.*]] = scf.for [[I:%.*]] = [[C0]] to [[C3]] step [[C1]] iter_args([[ARG:%.*]] = %m1, [[ARG_2:%.*]] = %zero) -> (!mem.M<1>, i32) {
+// CHECK-NEXT:     [[ADDI:%.*]] = arith.addi %flat, [[I]] : index
+// CHECK-NEXT:     [[P:%.*]] = mem.lea %in0, [[ADDI]] : !mem.ptr<!mem.array<6 x i32>, 1>
+// CHECK-NEXT:     [[LD:%.*]], [[LD_2:%.*]] = mem.load [[ARG]], [[P]] : !mem.ptr<i32, 1>
+// CHECK-NEXT:     [[P_2:%.*]] = mem.lea %in1, [[I]] : !mem.ptr<!mem.array<3 x i32>, 1>
+// CHECK-NEXT:     [[LD_3:%.*]], [[LD_4:%.*]] = mem.load [[LD]], [[P_2]] : !mem.ptr<i32, 1>
+// CHECK-NEXT:     %p = arith.muli [[LD_2]], [[LD_4]] : i32
+// CHECK-NEXT:     %s = arith.addi [[ARG_2]], %p : i32
+// CHECK-NEXT:     scf.yield [[LD_3]], %s : !mem.M<1>, i32
 // CHECK-NEXT:   }
-// CHECK-NEXT:   func.return [[IF]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// CHECK-NEXT:   [[REMSI:%.*]] = arith.remsi %flat, [[C2]] : index
+// CHECK-NEXT:   [[CMPI_2:%.*]] = arith.cmpi slt, [[REMSI]], [[C0]] : index
+// CHECK-NEXT:   [[ADDI_2:%.*]] = arith.addi [[REMSI]], [[C2]] : index
+// CHECK-NEXT:   [[SELECT:%.*]] = arith.select [[CMPI_2]], [[ADDI_2]], [[REMSI]] : index
+// CHECK-NEXT:   [[P_3:%.*]] = mem.lea %post0, [[SELECT]] : !mem.ptr<!mem.array<2 x i32>, 1>
+// CHECK-NEXT:   [[LD_5:%.*]], [[LD_6:%.*]] = mem.load [[FOR]], [[P_3]] : !mem.ptr<i32, 1>
+// CHECK-NEXT:   %v = arith.addi [[FOR_2]], [[LD_6]] : i32
+// CHECK-NEXT:   %r = arith.muli %v, %four : i32
+// CHECK-NEXT:   [[MULI_2:%.*]] = arith.muli %flat, [[CM1]] : index
+// CHECK-NEXT:   [[ADDI_3:%.*]] = arith.addi [[MULI_2]], [[C3]] : index
+// CHECK-NEXT:   [[P_4:%.*]] = mem.lea %out, [[ADDI_3]] : !mem.ptr<!mem.array<4 x i32>, 1>
+// CHECK-NEXT:   [[ST:%.*]] = mem.store [[LD_5]], [[P_4]], %r : !mem.ptr<i32, 1>
+// CHECK-NEXT:   func.return [[ST]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func @conv(%m: !mem.M<0>, %x: !buffer.buf<6xi32>, %w: !buffer.buf<3xi32>, %bias: !buffer.buf<2xi32>) -> (!mem.M<0>, !buffer.buf<4xi32>) {
 // CHECK-NEXT:   %zero = arith.constant 0 : i32
@@ -192,22 +180,16 @@ func.func @sum(%m: !mem.M<0>, %x: !buffer.buf<8xf64>) -> (!mem.M<0>, !buffer.buf
 // CHECK-NEXT:   [[C1:%.*]] = arith.constant 1 : index
 // CHECK-NEXT:   [[MULI:%.*]] = arith.muli %group_id, [[C1]] : index
 // CHECK-NEXT:   %flat = arith.addi [[MULI]], %item_id : index
-// CHECK-NEXT:   [[CMPI:%.*]] = arith.cmpi ult, %flat, [[C1]] : index
 // CHECK-NEXT:   [[C8:%.*]] = arith.constant 8 : index
 // CHECK-NEXT:   [[C0:%.*]] = arith.constant 0 : index
-// CHECK-NEXT:   [[IF:%.*]] = scf.if [[CMPI]] -> (!mem.M<1>) {
-// CHECK-NEXT:     [[FOR:%.*]], [[FOR_2:%.*]] = scf.for [[I:%.*]] = [[C0]] to [[C8]] step [[C1]] iter_args([[ARG:%.*]] = %m1, [[ARG_2:%.*]] = %zero) -> (!mem.M<1>, f64) {
-// CHECK-NEXT:       [[P:%.*]] = mem.lea %in0, [[I]] : !mem.ptr<!mem.array<8 x f64>, 1>
-// CHECK-NEXT:       [[LD:%.*]], [[LD_2:%.*]] = mem.load [[ARG]], [[P]] : !mem.ptr<f64, 1>
-// CHECK-NEXT:       %r = arith.addf [[ARG_2]], [[LD_2]] : f64
-// CHECK-NEXT:       scf.yield [[LD]], %r : !mem.M<1>, f64
-// CHECK-NEXT:     }
-// CHECK-NEXT:     [[ST:%.*]] = mem.store [[FOR]], %out, [[FOR_2]] : !mem.ptr<f64, 1>
-// CHECK-NEXT:     scf.yield [[ST]] : !mem.M<1>
-// CHECK-NEXT:   } else {
-// CHECK-NEXT:     scf.yield %m1 : !mem.M<1>
+// CHECK-NEXT:   [[FOR:%.*]], [[FOR_2:%.*]] = scf.for [[I:%.*]] = [[C0]] to [[C8]] step [[C1]] iter_args([[ARG:%.*]] = %m1, [[ARG_2:%.*]] = %zero) -> (!mem.M<1>, f64) {
+// CHECK-NEXT:     [[P:%.*]] = mem.lea %in0, [[I]] : !mem.ptr<!mem.array<8 x f64>, 1>
+// CHECK-NEXT:     [[LD:%.*]], [[LD_2:%.*]] = mem.load [[ARG]], [[P]] : !mem.ptr<f64, 1>
+// CHECK-NEXT:     %r = arith.addf [[ARG_2]], [[LD_2]] : f64
+// CHECK-NEXT:     scf.yield [[LD]], %r : !mem.M<1>, f64
 // CHECK-NEXT:   }
-// CHECK-NEXT:   func.return [[IF]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// CHECK-NEXT:   [[ST:%.*]] = mem.store [[FOR]], %out, [[FOR_2]] : !mem.ptr<f64, 1>
+// CHECK-NEXT:   func.return [[ST]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func @sum(%m: !mem.M<0>, %x: !buffer.buf<8xf64>) -> (!mem.M<0>, !buffer.buf<f64>) {
 // CHECK-NEXT:   %zero = arith.constant 0.000000e+00 : f64
@@ -227,9 +209,9 @@ func.func @sum(%m: !mem.M<0>, %x: !buffer.buf<8xf64>) -> (!mem.M<0>, !buffer.buf
 
 // -----
 
-// 3 x 40 x 10 = 1200 output cells: groups of 1024 items, ceil(1200 / 1024) = 2 groups; a cell's
-// coordinates are (flat / 400, flat / 10 % 40, flat % 10). No reduction extents: the combiner
-// runs once per cell.
+// 3 x 40 x 10 = 1200 output cells: groups of 1024 items, ceil(1200 / 1024) = 2 groups, so only
+// the work-items with flat < 1200 have a cell; a cell's coordinates are (flat / 400,
+// flat / 10 % 40, flat % 10). No reduction extents: the combiner runs once per cell.
 
 func.func @scale(%m: !mem.M<0>, %x: !buffer.buf<3x40x10xf32>) -> (!mem.M<0>, !buffer.buf<3x40x10xf32>) {
   %half = arith.constant 0.5 : f32
@@ -328,36 +310,24 @@ func.func @twice(%m: !mem.M<0>, %x: !buffer.buf<4xi32>) -> (!mem.M<0>, !buffer.b
 // CHECK-NEXT:   [[C4:%.*]] = arith.constant 4 : index
 // CHECK-NEXT:   [[MULI:%.*]] = arith.muli %group_id, [[C4]] : index
 // CHECK-NEXT:   %flat = arith.addi [[MULI]], %item_id : index
-// CHECK-NEXT:   [[CMPI:%.*]] = arith.cmpi ult, %flat, [[C4]] : index
-// CHECK-NEXT:   [[IF:%.*]] = scf.if [[CMPI]] -> (!mem.M<1>) {
-// CHECK-NEXT:     [[P:%.*]] = mem.lea %in0, %flat : !mem.ptr<!mem.array<4 x i32>, 1>
-// CHECK-NEXT:     [[LD:%.*]], [[LD_2:%.*]] = mem.load %m1, [[P]] : !mem.ptr<i32, 1>
-// CHECK-NEXT:     %r = arith.addi %one, [[LD_2]] : i32
-// CHECK-NEXT:     [[P_2:%.*]] = mem.lea %out, %flat : !mem.ptr<!mem.array<4 x i32>, 1>
-// CHECK-NEXT:     [[ST:%.*]] = mem.store [[LD]], [[P_2]], %r : !mem.ptr<i32, 1>
-// CHECK-NEXT:     scf.yield [[ST]] : !mem.M<1>
-// CHECK-NEXT:   } else {
-// CHECK-NEXT:     scf.yield %m1 : !mem.M<1>
-// CHECK-NEXT:   }
-// CHECK-NEXT:   func.return [[IF]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// CHECK-NEXT:   [[P:%.*]] = mem.lea %in0, %flat : !mem.ptr<!mem.array<4 x i32>, 1>
+// CHECK-NEXT:   [[LD:%.*]], [[LD_2:%.*]] = mem.load %m1, [[P]] : !mem.ptr<i32, 1>
+// CHECK-NEXT:   %r = arith.addi %one, [[LD_2]] : i32
+// CHECK-NEXT:   [[P_2:%.*]] = mem.lea %out, %flat : !mem.ptr<!mem.array<4 x i32>, 1>
+// CHECK-NEXT:   [[ST:%.*]] = mem.store [[LD]], [[P_2]], %r : !mem.ptr<i32, 1>
+// CHECK-NEXT:   func.return [[ST]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func @map_reduce_kernel_2(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %item_id: index, %in0: !mem.ptr<!mem.array<4 x i32>, 1>, %out: !mem.ptr<!mem.array<4 x i32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
 // CHECK-NEXT:   %one = arith.constant 1 : i32
 // CHECK-NEXT:   [[C4_2:%.*]] = arith.constant 4 : index
 // CHECK-NEXT:   [[MULI_2:%.*]] = arith.muli %group_id, [[C4_2]] : index
 // CHECK-NEXT:   %flat = arith.addi [[MULI_2]], %item_id : index
-// CHECK-NEXT:   [[CMPI_2:%.*]] = arith.cmpi ult, %flat, [[C4_2]] : index
-// CHECK-NEXT:   [[IF_2:%.*]] = scf.if [[CMPI_2]] -> (!mem.M<1>) {
-// CHECK-NEXT:     [[P_3:%.*]] = mem.lea %in0, %flat : !mem.ptr<!mem.array<4 x i32>, 1>
-// CHECK-NEXT:     [[LD_3:%.*]], [[LD_4:%.*]] = mem.load %m1, [[P_3]] : !mem.ptr<i32, 1>
-// CHECK-NEXT:     %r = arith.addi %one, [[LD_4]] : i32
-// CHECK-NEXT:     [[P_4:%.*]] = mem.lea %out, %flat : !mem.ptr<!mem.array<4 x i32>, 1>
-// CHECK-NEXT:     [[ST_2:%.*]] = mem.store [[LD_3]], [[P_4]], %r : !mem.ptr<i32, 1>
-// CHECK-NEXT:     scf.yield [[ST_2]] : !mem.M<1>
-// CHECK-NEXT:   } else {
-// CHECK-NEXT:     scf.yield %m1 : !mem.M<1>
-// CHECK-NEXT:   }
-// CHECK-NEXT:   func.return [[IF_2]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// CHECK-NEXT:   [[P_3:%.*]] = mem.lea %in0, %flat : !mem.ptr<!mem.array<4 x i32>, 1>
+// CHECK-NEXT:   [[LD_3:%.*]], [[LD_4:%.*]] = mem.load %m1, [[P_3]] : !mem.ptr<i32, 1>
+// CHECK-NEXT:   %r = arith.addi %one, [[LD_4]] : i32
+// CHECK-NEXT:   [[P_4:%.*]] = mem.lea %out, %flat : !mem.ptr<!mem.array<4 x i32>, 1>
+// CHECK-NEXT:   [[ST_2:%.*]] = mem.store [[LD_3]], [[P_4]], %r : !mem.ptr<i32, 1>
+// CHECK-NEXT:   func.return [[ST_2]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func @twice(%m: !mem.M<0>, %x: !buffer.buf<4xi32>) -> (!mem.M<0>, !buffer.buf<4xi32>) {
 // CHECK-NEXT:   %one = arith.constant 1 : i32
@@ -411,33 +381,27 @@ func.func @untouched(%m: !mem.M<0>) -> !mem.M<0> {
 // MATMUL-NEXT:   [[C16:%.*]] = arith.constant 16 : index
 // MATMUL-NEXT:   [[MULI:%.*]] = arith.muli %group_id, [[C16]] : index
 // MATMUL-NEXT:   %flat = arith.addi [[MULI]], %item_id : index
-// MATMUL-NEXT:   [[CMPI:%.*]] = arith.cmpi ult, %flat, [[C16]] : index
 // MATMUL-NEXT:   [[C4:%.*]] = arith.constant 4 : index
 // MATMUL-NEXT:   [[C8:%.*]] = arith.constant 8 : index
 // MATMUL-NEXT:   [[C0:%.*]] = arith.constant 0 : index
 // MATMUL-NEXT:   [[C1:%.*]] = arith.constant 1 : index
-// MATMUL-NEXT:   [[IF:%.*]] = scf.if [[CMPI]] -> (!mem.M<1>) {
-// MATMUL-NEXT:     [[DIVUI:%.*]] = arith.divui %flat, [[C4]] : index
-// MATMUL-NEXT:     [[REMUI:%.*]] = arith.remui %flat, [[C4]] : index
-// MATMUL-NEXT:     [[FOR:%.*]], [[FOR_2:%.*]] = scf.for [[I:%.*]] = [[C0]] to [[C8]] step [[C1]] iter_args([[ARG:%.*]] = %m1, [[ARG_2:%.*]] = %zero) -> (!mem.M<1>, f32) {
-// MATMUL-NEXT:       [[P:%.*]] = mem.lea %in0, [[DIVUI]] : !mem.ptr<!mem.array<4 x !mem.array<8 x f32>>, 1>
-// MATMUL-NEXT:       [[P_2:%.*]] = mem.lea [[P]], [[I]] : !mem.ptr<!mem.array<8 x f32>, 1>
-// MATMUL-NEXT:       [[LD:%.*]], [[LD_2:%.*]] = mem.load [[ARG]], [[P_2]] : !mem.ptr<f32, 1>
-// MATMUL-NEXT:       [[P_3:%.*]] = mem.lea %in1, [[I]] : !mem.ptr<!mem.array<8 x !mem.array<4 x f32>>, 1>
-// MATMUL-NEXT:       [[P_4:%.*]] = mem.lea [[P_3]], [[REMUI]] : !mem.ptr<!mem.array<4 x f32>, 1>
-// MATMUL-NEXT:       [[LD_3:%.*]], [[LD_4:%.*]] = mem.load [[LD]], [[P_4]] : !mem.ptr<f32, 1>
-// MATMUL-NEXT:       %p = arith.mulf [[LD_2]], [[LD_4]] : f32
-// MATMUL-NEXT:       %s = arith.addf [[ARG_2]], %p : f32
-// MATMUL-NEXT:       scf.yield [[LD_3]], %s : !mem.M<1>, f32
-// MATMUL-NEXT:     }
-// MATMUL-NEXT:     [[P_5:%.*]] = mem.lea %out, [[DIVUI]] : !mem.ptr<!mem.array<4 x !mem.array<4 x f32>>, 1>
-// MATMUL-NEXT:     [[P_6:%.*]] = mem.lea [[P_5]], [[REMUI]] : !mem.ptr<!mem.array<4 x f32>, 1>
-// MATMUL-NEXT:     [[ST:%.*]] = mem.store [[FOR]], [[P_6]], [[FOR_2]] : !mem.ptr<f32, 1>
-// MATMUL-NEXT:     scf.yield [[ST]] : !mem.M<1>
-// MATMUL-NEXT:   } else {
-// MATMUL-NEXT:     scf.yield %m1 : !mem.M<1>
+// MATMUL-NEXT:   [[DIVUI:%.*]] = arith.divui %flat, [[C4]] : index
+// MATMUL-NEXT:   [[REMUI:%.*]] = arith.remui %flat, [[C4]] : index
+// MATMUL-NEXT:   [[FOR:%.*]], [[FOR_2:%.*]] = scf.for [[I:%.*]] = [[C0]] to [[C8]] step [[C1]] iter_args([[ARG:%.*]] = %m1, [[ARG_2:%.*]] = %zero) -> (!mem.M<1>, f32) {
+// MATMUL-NEXT:     [[P:%.*]] = mem.lea %in0, [[DIVUI]] : !mem.ptr<!mem.array<4 x !mem.array<8 x f32>>, 1>
+// MATMUL-NEXT:     [[P_2:%.*]] = mem.lea [[P]], [[I]] : !mem.ptr<!mem.array<8 x f32>, 1>
+// MATMUL-NEXT:     [[LD:%.*]], [[LD_2:%.*]] = mem.load [[ARG]], [[P_2]] : !mem.ptr<f32, 1>
+// MATMUL-NEXT:     [[P_3:%.*]] = mem.lea %in1, [[I]] : !mem.ptr<!mem.array<8 x !mem.array<4 x f32>>, 1>
+// MATMUL-NEXT:     [[P_4:%.*]] = mem.lea [[P_3]], [[REMUI]] : !mem.ptr<!mem.array<4 x f32>, 1>
+// MATMUL-NEXT:     [[LD_3:%.*]], [[LD_4:%.*]] = mem.load [[LD]], [[P_4]] : !mem.ptr<f32, 1>
+// MATMUL-NEXT:     %p = arith.mulf [[LD_2]], [[LD_4]] : f32
+// MATMUL-NEXT:     %s = arith.addf [[ARG_2]], %p : f32
+// MATMUL-NEXT:     scf.yield [[LD_3]], %s : !mem.M<1>, f32
 // MATMUL-NEXT:   }
-// MATMUL-NEXT:   func.return [[IF]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// MATMUL-NEXT:   [[P_5:%.*]] = mem.lea %out, [[DIVUI]] : !mem.ptr<!mem.array<4 x !mem.array<4 x f32>>, 1>
+// MATMUL-NEXT:   [[P_6:%.*]] = mem.lea [[P_5]], [[REMUI]] : !mem.ptr<!mem.array<4 x f32>, 1>
+// MATMUL-NEXT:   [[ST:%.*]] = mem.store [[FOR]], [[P_6]], [[FOR_2]] : !mem.ptr<f32, 1>
+// MATMUL-NEXT:   func.return [[ST]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 // MATMUL-NEXT: }
 // MATMUL-NEXT: func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
 // MATMUL-NEXT:   %m1, %a = buffer.init %m dense<{{\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00], [9.000000e+00, 1.000000e+01, 1.100000e+01, 1.200000e+01, 1.300000e+01, 1.400000e+01, 1.500000e+01, 1.600000e+01], [1.700000e+01, 1.800000e+01, 1.900000e+01, 2.000000e+01, 2.100000e+01, 2.200000e+01, 2.300000e+01, 2.400000e+01], [2.500000e+01, 2.600000e+01, 2.700000e+01, 2.800000e+01, 2.900000e+01, 3.000000e+01, 3.100000e+01, 3.200000e+01{{\]\]}}> : tensor<4x8xf32>
@@ -468,38 +432,32 @@ func.func @untouched(%m: !mem.M<0>) -> !mem.M<0> {
 // BIAS-RELU-NEXT:   [[C8:%.*]] = arith.constant 8 : index
 // BIAS-RELU-NEXT:   [[MULI:%.*]] = arith.muli %group_id, [[C8]] : index
 // BIAS-RELU-NEXT:   %flat = arith.addi [[MULI]], %item_id : index
-// BIAS-RELU-NEXT:   [[CMPI:%.*]] = arith.cmpi ult, %flat, [[C8]] : index
 // BIAS-RELU-NEXT:   [[C4:%.*]] = arith.constant 4 : index
 // BIAS-RELU-NEXT:   [[C3:%.*]] = arith.constant 3 : index
 // BIAS-RELU-NEXT:   [[C0:%.*]] = arith.constant 0 : index
 // BIAS-RELU-NEXT:   [[C1:%.*]] = arith.constant 1 : index
-// BIAS-RELU-NEXT:   [[IF:%.*]] = scf.if [[CMPI]] -> (!mem.M<1>) {
-// BIAS-RELU-NEXT:     [[DIVUI:%.*]] = arith.divui %flat, [[C4]] : index
-// BIAS-RELU-NEXT:     [[REMUI:%.*]] = arith.remui %flat, [[C4]] : index
-// BIAS-RELU-NEXT:     [[FOR:%.*]], [[FOR_2:%.*]] = scf.for [[I:%.*]] = [[C0]] to [[C3]] step [[C1]] iter_args([[ARG:%.*]] = %m1, [[ARG_2:%.*]] = %zero) -> (!mem.M<1>, i32) {
-// BIAS-RELU-NEXT:       [[P:%.*]] = mem.lea %in0, [[DIVUI]] : !mem.ptr<!mem.array<2 x !mem.array<3 x i32>>, 1>
-// BIAS-RELU-NEXT:       [[P_2:%.*]] = mem.lea [[P]], [[I]] : !mem.ptr<!mem.array<3 x i32>, 1>
-// BIAS-RELU-NEXT:       [[LD:%.*]], [[LD_2:%.*]] = mem.load [[ARG]], [[P_2]] : !mem.ptr<i32, 1>
-// BIAS-RELU-NEXT:       [[P_3:%.*]] = mem.lea %in1, [[I]] : !mem.ptr<!mem.array<3 x !mem.array<4 x i32>>, 1>
-// BIAS-RELU-NEXT:       [[P_4:%.*]] = mem.lea [[P_3]], [[REMUI]] : !mem.ptr<!mem.array<4 x i32>, 1>
-// BIAS-RELU-NEXT:       [[LD_3:%.*]], [[LD_4:%.*]] = mem.load [[LD]], [[P_4]] : !mem.ptr<i32, 1>
-// BIAS-RELU-NEXT:       %p = arith.muli [[LD_2]], [[LD_4]] : i32
-// BIAS-RELU-NEXT:       %s = arith.addi [[ARG_2]], %p : i32
-// BIAS-RELU-NEXT:       scf.yield [[LD_3]], %s : !mem.M<1>, i32
-// BIAS-RELU-NEXT:     }
-// BIAS-RELU-NEXT:     [[P_5:%.*]] = mem.lea %post0, [[REMUI]] : !mem.ptr<!mem.array<4 x i32>, 1>
-// BIAS-RELU-NEXT:     [[LD_5:%.*]], [[LD_6:%.*]] = mem.load [[FOR]], [[P_5]] : !mem.ptr<i32, 1>
-// BIAS-RELU-NEXT:     %z = arith.constant 0 : i32
-// BIAS-RELU-NEXT:     %v = arith.addi [[FOR_2]], [[LD_6]] : i32
-// BIAS-RELU-NEXT:     %r = arith.maxsi %v, %z : i32
-// BIAS-RELU-NEXT:     [[P_6:%.*]] = mem.lea %out, [[DIVUI]] : !mem.ptr<!mem.array<2 x !mem.array<4 x i32>>, 1>
-// BIAS-RELU-NEXT:     [[P_7:%.*]] = mem.lea [[P_6]], [[REMUI]] : !mem.ptr<!mem.array<4 x i32>, 1>
-// BIAS-RELU-NEXT:     [[ST:%.*]] = mem.store [[LD_5]], [[P_7]], %r : !mem.ptr<i32, 1>
-// BIAS-RELU-NEXT:     scf.yield [[ST]] : !mem.M<1>
-// BIAS-RELU-NEXT:   } else {
-// BIAS-RELU-NEXT:     scf.yield %m1 : !mem.M<1>
+// BIAS-RELU-NEXT:   [[DIVUI:%.*]] = arith.divui %flat, [[C4]] : index
+// BIAS-RELU-NEXT:   [[REMUI:%.*]] = arith.remui %flat, [[C4]] : index
+// BIAS-RELU-NEXT:   [[FOR:%.*]], [[FOR_2:%.*]] = scf.for [[I:%.*]] = [[C0]] to [[C3]] step [[C1]] iter_args([[ARG:%.*]] = %m1, [[ARG_2:%.*]] = %zero) -> (!mem.M<1>, i32) {
+// BIAS-RELU-NEXT:     [[P:%.*]] = mem.lea %in0, [[DIVUI]] : !mem.ptr<!mem.array<2 x !mem.array<3 x i32>>, 1>
+// BIAS-RELU-NEXT:     [[P_2:%.*]] = mem.lea [[P]], [[I]] : !mem.ptr<!mem.array<3 x i32>, 1>
+// BIAS-RELU-NEXT:     [[LD:%.*]], [[LD_2:%.*]] = mem.load [[ARG]], [[P_2]] : !mem.ptr<i32, 1>
+// BIAS-RELU-NEXT:     [[P_3:%.*]] = mem.lea %in1, [[I]] : !mem.ptr<!mem.array<3 x !mem.array<4 x i32>>, 1>
+// BIAS-RELU-NEXT:     [[P_4:%.*]] = mem.lea [[P_3]], [[REMUI]] : !mem.ptr<!mem.array<4 x i32>, 1>
+// BIAS-RELU-NEXT:     [[LD_3:%.*]], [[LD_4:%.*]] = mem.load [[LD]], [[P_4]] : !mem.ptr<i32, 1>
+// BIAS-RELU-NEXT:     %p = arith.muli [[LD_2]], [[LD_4]] : i32
+// BIAS-RELU-NEXT:     %s = arith.addi [[ARG_2]], %p : i32
+// BIAS-RELU-NEXT:     scf.yield [[LD_3]], %s : !mem.M<1>, i32
 // BIAS-RELU-NEXT:   }
-// BIAS-RELU-NEXT:   func.return [[IF]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// BIAS-RELU-NEXT:   [[P_5:%.*]] = mem.lea %post0, [[REMUI]] : !mem.ptr<!mem.array<4 x i32>, 1>
+// BIAS-RELU-NEXT:   [[LD_5:%.*]], [[LD_6:%.*]] = mem.load [[FOR]], [[P_5]] : !mem.ptr<i32, 1>
+// BIAS-RELU-NEXT:   %z = arith.constant 0 : i32
+// BIAS-RELU-NEXT:   %v = arith.addi [[FOR_2]], [[LD_6]] : i32
+// BIAS-RELU-NEXT:   %r = arith.maxsi %v, %z : i32
+// BIAS-RELU-NEXT:   [[P_6:%.*]] = mem.lea %out, [[DIVUI]] : !mem.ptr<!mem.array<2 x !mem.array<4 x i32>>, 1>
+// BIAS-RELU-NEXT:   [[P_7:%.*]] = mem.lea [[P_6]], [[REMUI]] : !mem.ptr<!mem.array<4 x i32>, 1>
+// BIAS-RELU-NEXT:   [[ST:%.*]] = mem.store [[LD_5]], [[P_7]], %r : !mem.ptr<i32, 1>
+// BIAS-RELU-NEXT:   func.return [[ST]], %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 // BIAS-RELU-NEXT: }
 // BIAS-RELU-NEXT: func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
 // BIAS-RELU-NEXT:   %m1, %x = buffer.init %m dense<{{\[\[}}1, -2, 3], [-4, 5, -6{{\]\]}}> : tensor<2x3xi32>
