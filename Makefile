@@ -41,6 +41,7 @@ bench: $(STAMP) ## benchmarks against the peers, as ratios, and the passes' scal
 	$(BIN)/python benchmarks/parse_print.py
 	$(BIN)/python benchmarks/pass_scaling.py
 	$(BIN)/python benchmarks/ptx_quality.py
+	$(BIN)/python benchmarks/fusion.py
 
 clean: ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .ruff_cache *.egg-info
