@@ -37,15 +37,24 @@ PIPELINES = {
 IDENTITY = "affine_map<(i) -> (i)>"
 
 
-def map_op(result: str, token: str, ins: list[str], body: str, n: int) -> str:
+CHAIN = [  # (result, its token's prefix, inputs, combiner body ending in %r)
+    ("y", "", ["%x"], ["%c = arith.constant 2.0 : f32", "%r = arith.mulf %e0, %c : f32"]),
+    ("z", "y", ["%y"], ["%c = arith.constant 1.0 : f32", "%r = arith.addf %e0, %c : f32"]),
+    ("w", "z", ["%z", "%x"], ["%r = arith.mulf %e0, %e1 : f32"]),
+]
+
+
+def map_op(result: str, token: str, ins: list[str], body: list[str], n: int) -> str:
+    """`%<result>m, %<result> = btensor.map_reduce %<token>m ins(…)`: a map over n elements."""
     buf = f"!buffer.buf<{n}xf32>"
     args = ", ".join(f"%e{i}: f32" for i in range(len(ins)))
+    lines = "\n      ".join(body)
     return f"""
-  %{result}m, %{result} = btensor.map_reduce %{token} ins({", ".join(ins)} : {", ".join([buf] * len(ins))})
+  %{result}m, %{result} = btensor.map_reduce %{token}m ins({", ".join(ins)} : {", ".join([buf] * len(ins))})
       init(%zero : f32) {{out_rank = 1 : i64, shape = array<i64: {n}>,
       maps = [{", ".join([IDENTITY] * len(ins))}], out_map = {IDENTITY}}} combiner {{
     ^bb0(%acc: f32, {args}):
-      {body}
+      {lines}
       btensor.yield %r : f32
   }} : {buf}"""
 
@@ -53,14 +62,10 @@ def map_op(result: str, token: str, ins: list[str], body: str, n: int) -> str:
 def chain_program(n: int) -> str:
     """`@chain(x) -> w` of three map-reduce ops (only its kernels are launched here)."""
     buf = f"!buffer.buf<{n}xf32>"
-    ops = [
-        map_op("y", "m", ["%x"], "%c = arith.constant 2.0 : f32\n      %r = arith.mulf %e0, %c : f32", n),
-        map_op("z", "ym", ["%y"], "%c = arith.constant 1.0 : f32\n      %r = arith.addf %e0, %c : f32", n),
-        map_op("w", "zm", ["%z", "%x"], "%r = arith.mulf %e0, %e1 : f32", n),
-    ]
+    ops = "".join(map_op(*op, n) for op in CHAIN)
     return f"""
 func.func @chain(%m: !mem.M<0>, %x: {buf}) -> (!mem.M<0>, {buf}) {{
-  %zero = arith.constant 0.0 : f32{"".join(ops)}
+  %zero = arith.constant 0.0 : f32{ops}
   func.return %wm, %w : !mem.M<0>, {buf}
 }}
 """
@@ -131,7 +136,7 @@ def main() -> int:
     print(f"{'measure':<22} {'ours (ms)':>10} {'numpy (ms)':>11} {'ratio':>7}  goal")
     for name, seconds in ours.items():
         ratio = peer / seconds
-        goal = (f">= {GOAL}: " + ("met" if ratio >= GOAL else "not met")) if "unfused" not in name else "-"
+        goal = "-" if "unfused" in name else f">= {GOAL}: {'met' if ratio >= GOAL else 'not met'}"
         print(f"{name:<22} {seconds * 1e3:>10.2f} {peer * 1e3:>11.2f} {ratio:>7.2f}  {goal}")
     speedup = ours["unfused (3 kernels)"] / ours["fused (1 kernel)"]
     print(f"\nfused vs unfused: {speedup:.2f}x")
