@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test pytest lit lint format bench clean
+.PHONY: help demo test pytest lit lint format bench gpu-check clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-8s %s\n", $$1, $$2}'
@@ -42,6 +42,9 @@ bench: $(STAMP) ## benchmarks against the peers, as ratios, and the passes' scal
 	$(BIN)/python benchmarks/pass_scaling.py
 	$(BIN)/python benchmarks/ptx_quality.py
 	$(BIN)/python benchmarks/fusion.py
+
+gpu-check: ## with an NVIDIA GPU: PyCUDA, the cuda tests and the GPU benchmark (scripts/gpu_check.sh)
+	bash scripts/gpu_check.sh
 
 clean: ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .ruff_cache *.egg-info

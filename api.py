@@ -263,6 +263,26 @@ class Buffer:
             "version": 3,
         }
 
+    @property
+    def __cuda_array_interface__(self) -> dict[str, object]:
+        """The device bytes themselves, for the `cuda` provider (CuPy, Numba, PyTorch read them
+        without a copy). The device is synchronized first, so no stream needs waiting for."""
+        allocation = self.pointer.allocation
+        if self.device.provider.name != "cuda" or allocation is None or allocation.freed:
+            raise AttributeError(
+                f"{self!r} is not CUDA device memory (the {self.device.name} provider's memory, "
+                "or freed); use download()"
+            )
+        self.device.synchronize()
+        return {
+            "shape": self.shape,
+            "typestr": self.dtype.str,
+            "data": (allocation.address + self.pointer.offset, False),
+            "strides": None,
+            "stream": None,
+            "version": 3,
+        }
+
 
 # --- programs and kernels -----------------------------------------------------------------------
 

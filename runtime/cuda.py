@@ -1,0 +1,804 @@
+"""The `cuda` provider: gpuir programs on an NVIDIA GPU, through PyCUDA (the CUDA driver API).
+
+tinygrad's split (STYLE.md): `gpuir.lowering` renders the device module to PTX (the compiler),
+and this file is the device: a session, global memory, copies, streams, module loading and
+launches, every driver call made through the one status-check helper `check`.
+
+What each host op becomes (as MimIR's `ll_nvptx` back end emits it, reference §7):
+
+| op | driver call (PyCUDA) |
+| --- | --- |
+| `gpu.init` | `cuInit`, `cuDeviceGet(0)`, `cuDevicePrimaryCtxRetain`, `cuCtxPushCurrent` |
+| `gpu.deinit` | `cuCtxSynchronize`, `cuMemFree` of what is left, `cuCtxPopCurrent`, `cuDevicePrimaryCtxRelease` |
+| `gpu.alloc.block` / `gpu.free.block` | `cuMemAlloc` / `cuMemFree` |
+| `gpu.alloc.asyn` | `cuMemAlloc` (PyCUDA has no `cuMemAllocAsync`; memory that exists at once is valid for all later work on the stream) |
+| `gpu.free.asyn` | `cuStreamSynchronize` of the stream (`cuCtxSynchronize` for the default one), then `cuMemFree` (PyCUDA has no `cuMemFreeAsync`) |
+| `gpu.copy_to_device` / `gpu.copy_to_host` | `cuMemcpyHtoD` / `cuMemcpyDtoH`; `.asyn`: `cuMemcpyHtoDAsync` / `cuMemcpyDtoHAsync` on the stream |
+| `gpu.stream_init` / `stream_sync` / `stream_deinit` | `cuStreamCreate` / `cuStreamSynchronize` / `cuStreamSynchronize` + `cuStreamDestroy` |
+| `gpu.default_stream` | the null stream (handle 0) |
+| `gpu.launch` | `cuLaunchKernel` of a prepared function: grid `(n_groups, 1, 1)`, block `(n_items, 1, 1)`, `sharedMemBytes` = `smem_bytes`, the arguments packed by the format of the kernel's parameters, computed once per kernel |
+| loading the device module | PTX from `gpuir.lowering` for the device's `sm` (capped to what LLVM knows) and a PTX ISA version the driver accepts, then `cuModuleLoadDataEx` |
+
+Copies come from and go to the host allocation's numpy bytes, which are pageable memory: the
+driver stages an asynchronous copy from pageable memory (`cuMemcpyHtoDAsync` returns once the
+source is read, `cuMemcpyDtoHAsync` once the copy is done), so the `.asyn` copies are correct
+in every order but do not overlap with the host.
+
+Errors. Every failed driver call is a `ProviderError` at the op that made it, named after the
+CUDA error (`CUDA_ERROR_ILLEGAL_ADDRESS`, `CUDA_ERROR_OUT_OF_MEMORY`, …). A kernel that faults is
+reported by the first driver call after the fault (a synchronize, a copy, the next launch),
+at the op that made that call, with notes at the launches that had not been waited for. The
+device is unusable after a fault: the session ends (`close` releases the context, and the next
+`open` starts a fresh one). Launches are checked before they reach the driver: the kernel's
+arguments, at most as many work-items per group as the kernel can run on this device, the
+grid's extent and the dynamic shared memory.
+
+Kernel arguments follow the kernel ABI (`gpuir.lowering`): each launch argument in order,
+`index` as `u64`, pointers as their 64-bit device address, `f16` as its 16 bits, other scalars
+as they are; `arg_format` gives the `struct` format PyCUDA packs them with.
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import importlib
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import DiagnosticException
+
+from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, PtrType
+from gpuir.runtime import memory
+from gpuir.runtime.memory import Allocation, Pointer, size_of, space_name
+from gpuir.runtime.provider import (
+    LoadedModule,
+    Provider,
+    ProviderError,
+    Stream,
+    check_launch,
+    kernels_of,
+)
+from gpuir.runtime.scalars import float_dtype, int_width, unsigned
+
+PREFERRED_PTX = 80
+"""The PTX ISA version (times ten) to emit when the driver accepts it: 8.0, the lowering's
+default (CUDA 12.0); older drivers get the newest version they accept, newer `sm`s the version
+that introduced them."""
+
+DRIVER_PTX: tuple[tuple[int, int], ...] = (
+    (10000, 63), (10010, 64), (10020, 65),
+    (11000, 70), (11010, 71), (11020, 72), (11030, 73), (11040, 74), (11050, 75), (11060, 76),
+    (11070, 77), (11080, 78),
+    (12000, 80), (12010, 81), (12020, 82), (12030, 83), (12040, 84), (12050, 85), (12070, 86),
+    (12080, 87), (12090, 88),
+    (13000, 90),
+)  # fmt: skip
+"""(`cuDriverGetVersion`, the newest PTX ISA version times ten that it accepts)."""
+
+FAULTS = frozenset(
+    {
+        "CUDA_ERROR_ILLEGAL_ADDRESS",
+        "CUDA_ERROR_LAUNCH_FAILED",
+        "CUDA_ERROR_MISALIGNED_ADDRESS",
+        "CUDA_ERROR_ILLEGAL_INSTRUCTION",
+        "CUDA_ERROR_INVALID_ADDRESS_SPACE",
+        "CUDA_ERROR_INVALID_PC",
+        "CUDA_ERROR_HARDWARE_STACK_ERROR",
+        "CUDA_ERROR_ASSERT",
+        "CUDA_ERROR_LAUNCH_TIMEOUT",
+        "CUDA_ERROR_TRAP",
+    }
+)
+"""Errors that a kernel causes: the context is unusable afterwards."""
+
+PTX_REJECTED = frozenset({"CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "CUDA_ERROR_INVALID_PTX"})
+
+KNOWN_ERRORS: dict[str, str] = {
+    "invalid argument": "CUDA_ERROR_INVALID_VALUE",
+    "out of memory": "CUDA_ERROR_OUT_OF_MEMORY",
+    "initialization error": "CUDA_ERROR_NOT_INITIALIZED",
+    "driver shutting down": "CUDA_ERROR_DEINITIALIZED",
+    "no CUDA-capable device is detected": "CUDA_ERROR_NO_DEVICE",
+    "invalid device ordinal": "CUDA_ERROR_INVALID_DEVICE",
+    "CUDA driver is a stub library": "CUDA_ERROR_STUB_LIBRARY",
+    "device kernel image is invalid": "CUDA_ERROR_INVALID_IMAGE",
+    "invalid device context": "CUDA_ERROR_INVALID_CONTEXT",
+    "no kernel image is available for execution on the device": "CUDA_ERROR_NO_BINARY_FOR_GPU",
+    "a PTX JIT compilation failed": "CUDA_ERROR_INVALID_PTX",
+    "the provided PTX was compiled with an unsupported toolchain.": (
+        "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"
+    ),
+    "invalid resource handle": "CUDA_ERROR_INVALID_HANDLE",
+    "named symbol not found": "CUDA_ERROR_NOT_FOUND",
+    "device not ready": "CUDA_ERROR_NOT_READY",
+    "an illegal memory access was encountered": "CUDA_ERROR_ILLEGAL_ADDRESS",
+    "too many resources requested for launch": "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+    "the launch timed out and was terminated": "CUDA_ERROR_LAUNCH_TIMEOUT",
+    "unspecified launch failure": "CUDA_ERROR_LAUNCH_FAILED",
+    "misaligned address": "CUDA_ERROR_MISALIGNED_ADDRESS",
+    "an illegal instruction was encountered": "CUDA_ERROR_ILLEGAL_INSTRUCTION",
+    "device-side assert triggered": "CUDA_ERROR_ASSERT",
+    "hardware stack error": "CUDA_ERROR_HARDWARE_STACK_ERROR",
+    "invalid program counter": "CUDA_ERROR_INVALID_PC",
+    "operation not supported on global/shared address space": "CUDA_ERROR_INVALID_ADDRESS_SPACE",
+    "operation not supported": "CUDA_ERROR_NOT_SUPPORTED",
+    "context is destroyed": "CUDA_ERROR_CONTEXT_IS_DESTROYED",
+    "unknown error": "CUDA_ERROR_UNKNOWN",
+}
+"""`cuGetErrorString` → `cuGetErrorName` for the errors a program meets, for when the driver
+cannot be asked (`error_names` asks it)."""
+
+
+# --- PyCUDA, imported on first use ----------------------------------------------------------------
+
+
+def driver() -> ModuleType:
+    """`pycuda.driver`; an `ImportError` when PyCUDA is missing or cannot load the driver."""
+    return importlib.import_module("pycuda.driver")
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+# --- errors ----------------------------------------------------------------------------------------
+
+
+@cache
+def error_names() -> dict[str, str]:
+    """Every `cuGetErrorString` text of this driver → its `cuGetErrorName` (asked through
+    ctypes; PyCUDA's exceptions carry only the text); `KNOWN_ERRORS` where the driver cannot
+    be asked."""
+    names = dict(KNOWN_ERRORS)
+    try:
+        libcuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return names
+    text, name = ctypes.c_char_p(), ctypes.c_char_p()
+    for code in range(1000):
+        if libcuda.cuGetErrorString(code, ctypes.byref(text)) != 0 or not text.value:
+            continue
+        if libcuda.cuGetErrorName(code, ctypes.byref(name)) != 0 or not name.value:
+            continue
+        names[text.value.decode(errors="replace")] = name.value.decode(errors="replace")
+    return names
+
+
+@dataclass(frozen=True)
+class DriverError:
+    """A PyCUDA error message taken apart: `cuMemcpyDtoH failed: an illegal memory access was
+    encountered` (the routine, the driver's text, its CUDA error name, and what follows ` - `:
+    a JIT log, a PyCUDA remark)."""
+
+    routine: str
+    text: str
+    name: str
+    detail: str = ""
+
+    @classmethod
+    def parse(cls, message: str) -> DriverError:
+        routine, found, rest = message.partition(" failed: ")
+        if not found:
+            return cls("", message.strip(), "CUDA error")
+        names = error_names()
+        # The driver's text may itself contain ' - ': the longest known text that starts the
+        # rest wins, and what follows it is the detail.
+        for text in sorted(names, key=len, reverse=True):
+            if rest == text or rest.startswith(text + " - "):
+                return cls(routine, text, names[text], rest[len(text) + 3 :].strip())
+        text, _, detail = rest.partition(" - ")
+        return cls(routine, text.strip(), "CUDA error", detail.strip())
+
+    def describe(self) -> str:
+        where = f"{self.routine} failed: " if self.routine else ""
+        detail = f"\n{self.detail}" if self.detail else ""
+        return f"{where}{self.name} ({self.text}){detail}"
+
+
+def cuda_error(op: Operation | None, error: BaseException, context: str = "") -> ProviderError:
+    """The `ProviderError` of a PyCUDA error at `op`."""
+    parsed = DriverError.parse(str(error))
+    prefix = f"cuda: {context}: " if context else "cuda: "
+    return ProviderError(op, prefix + parsed.describe(), parsed.name)
+
+
+def check(op: Operation | None, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Call the PyCUDA function `fn`; a driver error becomes a `ProviderError` at `op`, named
+    after the CUDA error. The one status check of this provider."""
+    try:
+        return fn(*args, **kwargs)
+    except driver().Error as e:
+        raise cuda_error(op, e) from None
+
+
+# --- targets and arguments: pure functions, tested without a GPU -----------------------------------
+
+
+def driver_ptx(driver_version: int) -> int:
+    """The newest PTX ISA version (times ten) that a driver of `cuDriverGetVersion` accepts (and
+    that LLVM can emit); 0 for a driver older than CUDA 10."""
+    found = 0
+    for version, ptx in DRIVER_PTX:
+        if driver_version >= version:
+            found = ptx
+    return found
+
+
+def choose_target(capability: tuple[int, int], driver_version: int) -> tuple[int, float]:
+    """`(sm, ptx)` for a device of compute `capability` under a driver of `driver_version`:
+    the device's own `sm` when LLVM knows it, else the newest one LLVM knows below it (PTX is
+    forward compatible: the driver compiles it for the device); `PREFERRED_PTX` when the driver
+    accepts it and it is new enough for `sm`. A `ValueError` says why there is none."""
+    from gpuir.lowering.ptx import MIN_PTX_FOR_SM
+
+    sm = capability[0] * 10 + capability[1]
+    supported = [known for known in sorted(MIN_PTX_FOR_SM) if known <= sm]
+    if not supported:
+        raise ValueError(
+            f"the device (compute capability {capability[0]}.{capability[1]}) is older than "
+            f"sm_{min(MIN_PTX_FOR_SM)}, the oldest architecture the lowering supports"
+        )
+    sm = supported[-1]
+    needed = MIN_PTX_FOR_SM[sm]
+    newest = driver_ptx(driver_version)
+    if newest < needed:
+        raise ValueError(
+            f"the CUDA driver ({driver_version // 1000}.{driver_version % 1000 // 10}) accepts "
+            f"PTX ISA up to {newest // 10}.{newest % 10}; sm_{sm} needs {needed // 10}."
+            f"{needed % 10}: update the driver"
+        )
+    chosen = max(PREFERRED_PTX, needed) if max(PREFERRED_PTX, needed) <= newest else newest
+    return sm, chosen / 10
+
+
+def arg_format(types: Sequence[Attribute]) -> str:
+    """The `struct` format (native alignment, as PyCUDA's `Function.prepare` takes it) of a
+    kernel's parameters: `P` for pointers, `Q` for `index`, `B`/`H`/`I`/`Q` for `i1`/`i8`,
+    `i16`, `i32`, `i64`, `H` for `f16` (its bits), `f`, `d`. A `ValueError` names a type that
+    cannot be passed."""
+    return "".join(_arg_char(type_) for type_ in types)
+
+
+def _arg_char(type_: Attribute) -> str:
+    if isinstance(type_, PtrType):
+        return "P"
+    if (width := int_width(type_)) is not None:
+        chars = {1: "B", 8: "B", 16: "H", 32: "I", 64: "Q"}
+        if width not in chars:
+            raise ValueError(
+                f"the cuda provider passes integer kernel arguments of 1, 8, 16, 32 or 64 bits, "
+                f"not {type_}"
+            )
+        return chars[width]
+    dtype = float_dtype(type_)
+    if dtype is np.float16:
+        return "H"
+    if dtype is np.float32:
+        return "f"
+    if dtype is np.float64:
+        return "d"
+    raise ValueError(f"a value of type {type_} cannot be a kernel argument")
+
+
+def arg_value(value: object, type_: Attribute) -> int | float:
+    """`value` (a run-time value of `type_`) as PyCUDA packs it by `arg_format`."""
+    if isinstance(type_, PtrType):
+        assert isinstance(value, Pointer)
+        return value.address & (2**64 - 1)
+    if (width := int_width(type_)) is not None:
+        assert isinstance(value, int)
+        return unsigned(value, width)
+    if float_dtype(type_) is np.float16:
+        return int(np.float16(value).view(np.uint16))
+    return float(value)  # type: ignore[arg-type]  # a numpy float32 / float64
+
+
+def smem_pointee(func_inputs: Sequence[Attribute]) -> Attribute | None:
+    """The pointee of a kernel's shared-memory parameter (the 7th), or None."""
+    if len(func_inputs) > 6 and isinstance(func_inputs[6], PtrType):
+        if func_inputs[6].space.data == 3:
+            return func_inputs[6].pointee
+    return None
+
+
+def min_smem_bytes(pointee: Attribute) -> int:
+    """The least dynamic shared memory a kernel whose shared pointer points to `pointee` can be
+    launched with: `sizeof(T)` for a static type, one element for `!mem.array<? x T>`."""
+    if isinstance(pointee, ArrayType) and pointee.is_dynamic:
+        return 0
+    return size_of(pointee)
+
+
+# --- the provider ------------------------------------------------------------------------------------
+
+
+@dataclass
+class PreparedKernel:
+    """A kernel ready to launch: its PyCUDA function, prepared with the argument format, and its
+    limits on this device."""
+
+    function: Any
+    max_items: int
+    max_dynamic_smem: int
+    dynamic_smem_allowed: int
+
+
+@dataclass
+class CudaModule:
+    """What the cuda provider keeps of a loaded device module."""
+
+    module: Any
+    ptx: str
+    sm: int
+    ptx_version: float
+    session: int
+    prepared: dict[str, PreparedKernel] = field(default_factory=dict[str, PreparedKernel])
+
+
+_OPEN: weakref.WeakSet[CudaProvider] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_providers() -> None:
+    """PyCUDA aborts the process if a context is still pushed when it unloads."""
+    for provider in list(_OPEN):
+        try:
+            provider.close()
+        except Exception:
+            pass
+
+
+class CudaProvider(Provider):
+    """The CUDA device 0 (module docstring)."""
+
+    name = "cuda"
+    host_visible = False
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        try:
+            drv = driver()
+        except ModuleNotFoundError as e:
+            if e.name is not None and e.name.split(".")[0] == "pycuda":
+                return "PyCUDA is not installed (pip install pycuda; see scripts/gpu_check.sh)"
+            return f"PyCUDA cannot be imported: {_first_line(e)}"
+        except Exception as e:  # ImportError of libcuda.so.1, a broken build, …
+            return f"PyCUDA cannot load the CUDA driver: {_first_line(e)}"
+        try:
+            drv.init()
+            count = drv.Device.count()
+        except Exception as e:
+            return f"no CUDA device ({DriverError.parse(str(e)).describe()})"
+        if count == 0:
+            return "no CUDA device"
+        return None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.session = 0
+        self.live: dict[int, tuple[Allocation, Any]] = {}
+        self.streams: dict[int, Any] = {}
+        self.pending: list[tuple[int, str, Operation | None]] = []
+        """Launches not yet waited for: (stream handle, kernel, op)."""
+        self.faulted = False
+        self.context: Any = None
+        self.device: Any = None
+
+    # --- the session ------------------------------------------------------------------------
+
+    def open(self, *, op: Operation | None = None) -> None:
+        if self.is_open:
+            raise ProviderError(op, "cuda: the device is open already", "already open")
+        try:
+            drv = driver()
+        except Exception as e:
+            reason = self.unavailable_reason() or _first_line(e)
+            raise ProviderError(op, f"cuda: {reason}", "not available") from None
+        check(op, drv.init)
+        self.device = check(op, drv.Device, 0)
+        attribute = drv.device_attribute
+        self.max_items = check(op, self.device.get_attribute, attribute.MAX_THREADS_PER_BLOCK)
+        self.max_groups = check(op, self.device.get_attribute, attribute.MAX_GRID_DIM_X)
+        self.max_smem = check(
+            op, self.device.get_attribute, attribute.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+        )
+        self.capability: tuple[int, int] = check(op, self.device.compute_capability)
+        self.driver_version: int = check(op, drv.get_driver_version)
+        self.context = check(op, self.device.retain_primary_context)
+        try:
+            check(op, self.context.push)
+        except ProviderError:
+            self.context.detach()
+            raise
+        self.session += 1
+        self.live, self.streams, self.pending = {}, {}, []
+        self.faulted = False
+        self.is_open = True
+        _OPEN.add(self)
+
+    def close(self, *, op: Operation | None = None) -> None:
+        self.check_open(op)
+        drv = driver()
+        error: ProviderError | None = None
+        if not self.faulted:
+            try:
+                self.synchronize(op=op)
+            except ProviderError as e:
+                error = e
+        for allocation, device_allocation in self.live.values():
+            allocation.mark_freed(op)
+            try:
+                device_allocation.free()
+            except drv.Error:
+                pass  # a faulted context frees everything with itself
+        self.live, self.streams, self.pending = {}, {}, []
+        try:
+            self.context.pop()
+            self.context.detach()
+        except drv.Error:
+            pass
+        self.context = None
+        self.is_open = False
+        _OPEN.discard(self)
+        if error is not None:
+            raise error
+
+    def _call(self, op: Operation | None, fn: Callable[..., Any], *args: Any, **kwargs: Any):
+        """`check`, and after a kernel fault: notes at the launches not yet waited for, and the
+        session marked unusable."""
+        try:
+            return check(op, fn, *args, **kwargs)
+        except ProviderError as e:
+            if e.name in FAULTS:
+                self.faulted = True
+                recent = self.pending[-3:]
+                kernels = ", ".join(f"@{kernel}" for _, kernel, _ in recent) or "none"
+                e.args = (
+                    f"{e.args[0]}; a kernel faulted, and the device reports a fault at the first "
+                    f"call after it (launches not yet waited for: {kernels})",
+                )
+                e.related.extend(
+                    (o, f"launch of @{k}, not yet waited for") for _, k, o in recent if o
+                )
+                self.pending = []
+            raise
+
+    def _usable(self, op: Operation | None) -> None:
+        self.check_open(op)
+        if self.faulted:
+            raise ProviderError(
+                op,
+                "cuda: the device faulted earlier in this session; close it and open it again",
+                "device faulted",
+            )
+
+    # --- global memory ----------------------------------------------------------------------
+
+    def alloc(self, nbytes, pointee, extent=None, *, stream=None, op=None) -> Pointer:
+        self._usable(op)
+        self._stream(stream, op)
+        if nbytes < 0:
+            raise ProviderError(op, f"cuda: cannot allocate {nbytes} bytes", "invalid value")
+        device_allocation = self._call(op, driver().mem_alloc, max(nbytes, 1))
+        allocation = Allocation(
+            GLOBAL,
+            nbytes,
+            pointee,
+            extent,
+            host_visible=False,
+            address=int(device_allocation),
+            op=op,
+            what="global allocation",
+        )
+        self.live[allocation.serial] = (allocation, device_allocation)
+        return Pointer(allocation, 0, pointee)
+
+    def free(self, ptr, *, stream=None, op=None) -> None:
+        self._usable(op)
+        cu_stream = self._stream(stream, op)
+        if ptr.allocation is not None and not ptr.allocation.freed:
+            self._own(ptr.allocation, op, "the pointer freed")
+        allocation = memory.free(ptr, op, GLOBAL)
+        _, device_allocation = self.live.pop(allocation.serial)
+        if stream is not None:  # stream-ordered: after the work queued on the stream
+            self._call(op, cu_stream.synchronize if cu_stream else driver().Context.synchronize)
+            self._forget_launches(stream)
+        self._call(op, device_allocation.free)
+
+    def _own(self, allocation: Allocation, op: Operation | None, role: str) -> None:
+        if allocation.serial not in self.live and not allocation.freed:
+            raise ProviderError(
+                op,
+                f"cuda: {role} is {allocation.describe()}, which is not global memory of this "
+                "device",
+                "invalid value",
+            )
+
+    def _check_copy(
+        self, device: Pointer, host: Pointer, nbytes: int, op: Operation | None, to_device: bool
+    ) -> tuple[int, np.ndarray]:
+        """The device address and the host bytes of a copy, both checked."""
+        (src, dst) = (host, device) if to_device else (device, host)
+        for ptr, space, role in ((src, HOST if to_device else GLOBAL, "source"),
+                                 (dst, GLOBAL if to_device else HOST, "destination")):  # fmt: skip
+            if ptr.allocation is not None and ptr.space != space:
+                raise ProviderError(
+                    op,
+                    f"cuda: the copy's {role} is {space_name(ptr.space or 0)} memory, expected "
+                    f"{space_name(space)} memory",
+                    "invalid value",
+                )
+        verb = "reads" if to_device else "writes"
+        host_allocation, host_offset = memory.check_access(
+            host, nbytes, op, f"{verb} {nbytes} bytes {'from' if to_device else 'to'}"
+        )
+        device_allocation, device_offset = memory.check_access(
+            device, nbytes, op, f"{'writes' if to_device else 'reads'} {nbytes} bytes at"
+        )
+        self._own(device_allocation, op, "the copy's device side")
+        data = memory.host_bytes(host_allocation, op)[host_offset : host_offset + nbytes]
+        return device_allocation.address + device_offset, data
+
+    def copy_to_device(self, dst, src, nbytes, *, stream=None, op=None) -> None:
+        self._usable(op)
+        cu_stream = self._stream(stream, op)
+        address, data = self._check_copy(dst, src, nbytes, op, to_device=True)
+        if nbytes == 0:
+            return
+        drv = driver()
+        if stream is None:
+            self._call(op, drv.memcpy_htod, address, data)
+        else:
+            self._call(op, drv.memcpy_htod_async, address, data, cu_stream)
+
+    def copy_to_host(self, dst, src, nbytes, *, stream=None, op=None) -> None:
+        self._usable(op)
+        cu_stream = self._stream(stream, op)
+        address, data = self._check_copy(src, dst, nbytes, op, to_device=False)
+        if nbytes == 0:
+            return
+        drv = driver()
+        if stream is None:
+            self._call(op, drv.memcpy_dtoh, data, address)
+        else:
+            self._call(op, drv.memcpy_dtoh_async, data, address, cu_stream)
+
+    # --- streams ------------------------------------------------------------------------------
+
+    def _stream(self, stream: Stream | None, op: Operation | None) -> Any:
+        """The PyCUDA stream of a handle (None for the default stream and for blocking calls)."""
+        if stream is None or stream.handle == 0:
+            return None
+        found = self.streams.get(stream.handle)
+        if found is None:
+            raise ProviderError(
+                op, f"cuda: {stream} does not exist (never created, or destroyed)", "invalid stream"
+            )
+        return found
+
+    def _forget_launches(self, stream: Stream | None) -> None:
+        handle = 0 if stream is None else stream.handle
+        self.pending = [launch for launch in self.pending if launch[0] != handle]
+
+    def create_stream(self, *, op=None) -> Stream:
+        self._usable(op)
+        cu_stream = self._call(op, driver().Stream)
+        self.streams[cu_stream.handle] = cu_stream
+        return Stream(cu_stream.handle)
+
+    def sync_stream(self, stream, *, op=None) -> None:
+        self._usable(op)
+        cu_stream = self._stream(stream, op)
+        if cu_stream is None:
+            self._call(op, driver().Context.synchronize)
+            self.pending = []
+            return
+        self._call(op, cu_stream.synchronize)
+        self._forget_launches(stream)
+
+    def destroy_stream(self, stream, *, op=None) -> None:
+        self._usable(op)
+        if stream.handle == 0:
+            raise ProviderError(
+                op, "cuda: the default stream cannot be destroyed", "invalid stream"
+            )
+        cu_stream = self._stream(stream, op)
+        self._call(op, cu_stream.synchronize)
+        self._forget_launches(stream)
+        del self.streams[stream.handle]  # PyCUDA destroys the stream with its last reference
+
+    def synchronize(self, *, op=None) -> None:
+        self._usable(op)
+        self._call(op, driver().Context.synchronize)
+        self.pending = []
+
+    # --- code ---------------------------------------------------------------------------------
+
+    def load_module(self, module: ModuleOp, *, op=None) -> LoadedModule:
+        self._usable(op)
+        kernels, functions = kernels_of(module)
+        try:
+            sm, ptx_version = choose_target(self.capability, self.driver_version)
+        except ValueError as e:
+            raise ProviderError(op, f"cuda: {e}", "unsupported device") from None
+        ptx = self.compile(module, sm, ptx_version, op)
+        try:
+            cu_module = check(op, driver().module_from_buffer, ptx.encode() + b"\0")
+        except ProviderError as e:
+            from gpuir.lowering.ptx import MIN_PTX_FOR_SM
+
+            lowest = MIN_PTX_FOR_SM[sm] / 10
+            if e.name not in PTX_REJECTED or lowest == ptx_version:
+                raise
+            ptx_version = lowest  # the driver knows less than its version says: the oldest
+            ptx = self.compile(module, sm, ptx_version, op)
+            cu_module = self._call(op, driver().module_from_buffer, ptx.encode() + b"\0")
+        payload = CudaModule(cu_module, ptx, sm, ptx_version, self.session)
+        return LoadedModule(module, kernels, payload, functions)
+
+    def compile(self, module: ModuleOp, sm: int, ptx_version: float, op: Operation | None) -> str:
+        """The PTX of the device module (a copy of it is lowered)."""
+        from gpuir.dialects import make_context
+        from gpuir.lowering.ptx import PtxOptions, compile_ptx
+        from gpuir.lowering.targets import lowered_device_module
+
+        try:
+            options = PtxOptions(sm=sm, ptx=ptx_version)
+            return compile_ptx(lowered_device_module(make_context(), module.clone()), options)
+        except Exception as e:  # a lowering diagnostic, an option the lowering rejects, LLVM
+            anchor = getattr(e, "op", None) if isinstance(e, DiagnosticException) else None
+            located = anchor is not None and isinstance(anchor.location, FileLineColLoc)
+            related = [(op, "loading the device module for this launch")] if op else []
+            raise ProviderError(
+                anchor if located else op,
+                f"cuda: cannot compile the device module to PTX for sm_{sm}: "
+                f"{e if isinstance(e, DiagnosticException) else f'{type(e).__name__}: {e}'}",
+                "compile error",
+                related if located else [],
+            ) from None
+
+    def _prepare(self, module: LoadedModule, kernel: str, op: Operation | None) -> PreparedKernel:
+        payload = module.payload
+        assert isinstance(payload, CudaModule)
+        found = payload.prepared.get(kernel)
+        if found is not None:
+            return found
+        func = module.kernel(kernel, op)
+        inputs = func.function_type.inputs.data
+        fixed = 7 if smem_pointee(inputs) is not None else 6
+        try:
+            fmt = arg_format(inputs[fixed:])
+        except ValueError as e:
+            raise ProviderError(op, f"cuda: @{kernel}: {e}", "invalid kernel arguments") from None
+        drv = driver()
+        function = self._call(op, payload.module.get_function, kernel)
+        function.prepare(fmt)
+        attribute = drv.function_attribute
+        max_items = self._call(op, function.get_attribute, attribute.MAX_THREADS_PER_BLOCK)
+        static_smem = self._call(op, function.get_attribute, attribute.SHARED_SIZE_BYTES)
+        default_smem = self._call(
+            op, function.get_attribute, attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES
+        )
+        prepared = PreparedKernel(
+            function, min(max_items, self.max_items), self.max_smem - static_smem, default_smem
+        )
+        payload.prepared[kernel] = prepared
+        return prepared
+
+    def launch(
+        self, module, kernel, n_groups, n_items, smem_bytes, stream, args, *, op=None
+    ) -> None:
+        self._usable(op)
+        cu_stream = self._stream(stream, op)
+        payload = module.payload
+        if not isinstance(payload, CudaModule):
+            raise ProviderError(op, "cuda: the module was not loaded by cuda", "invalid handle")
+        if payload.session != self.session:
+            raise ProviderError(
+                op, "cuda: the module was loaded before the device was closed", "invalid handle"
+            )
+        func = module.kernel(kernel, op)
+        prepared = self._prepare(module, kernel, op)
+        if n_items > prepared.max_items:
+            raise ProviderError(
+                op,
+                f"cuda: invalid launch configuration of @{kernel}: {n_items} work-items per "
+                f"group, but this device runs at most {prepared.max_items} per group of "
+                f"@{kernel}",
+                "invalid launch configuration",
+            )
+        check_launch(self.name, module, kernel, n_groups, n_items, args, op, prepared.max_items)
+        if n_groups > self.max_groups:
+            raise ProviderError(
+                op,
+                f"cuda: invalid launch configuration of @{kernel}: {n_groups} work-groups, but "
+                f"this device runs at most {self.max_groups} in a 1-D grid",
+                "invalid launch configuration",
+            )
+        self._check_smem(func.function_type.inputs.data, kernel, smem_bytes, prepared, op)
+        values = []
+        for i, (value, type_) in enumerate(args):
+            if isinstance(value, Pointer) and value.allocation is not None:
+                self._check_pointer_arg(value.allocation, kernel, i, op)
+            values.append(arg_value(value, type_))
+        self._call(
+            op,
+            prepared.function.prepared_async_call,
+            (n_groups, 1),
+            (n_items, 1, 1),
+            cu_stream,
+            *values,
+            shared_size=smem_bytes,
+        )
+        self.pending.append((stream.handle, kernel, op))
+
+    def _check_smem(
+        self,
+        inputs: Sequence[Attribute],
+        kernel: str,
+        smem_bytes: int,
+        prepared: PreparedKernel,
+        op: Operation | None,
+    ) -> None:
+        pointee = smem_pointee(inputs)
+        least = 0 if pointee is None else min_smem_bytes(pointee)
+        if smem_bytes < least:
+            raise ProviderError(
+                op,
+                f"cuda: @{kernel} takes a shared pointer to {pointee} ({least} bytes); the launch "
+                f"gives it {smem_bytes} bytes of shared memory",
+                "invalid launch configuration",
+            )
+        if smem_bytes > prepared.max_dynamic_smem:
+            raise ProviderError(
+                op,
+                f"cuda: invalid launch configuration of @{kernel}: {smem_bytes} bytes of dynamic "
+                f"shared memory, but this device gives a group of @{kernel} at most "
+                f"{prepared.max_dynamic_smem}",
+                "invalid launch configuration",
+            )
+        if smem_bytes > prepared.dynamic_smem_allowed:  # above 48 KiB: opt in, once per kernel
+            attribute = driver().function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES
+            self._call(op, prepared.function.set_attribute, attribute, smem_bytes)
+            prepared.dynamic_smem_allowed = smem_bytes
+
+    def _check_pointer_arg(
+        self, allocation: Allocation, kernel: str, index: int, op: Operation | None
+    ) -> None:
+        if allocation.space == HOST:
+            raise ProviderError(
+                op,
+                f"cuda: argument {index} of @{kernel} points to {allocation.describe()}, which "
+                "device code cannot access",
+                "invalid address space",
+            )
+        if allocation.serial not in self.live and not allocation.freed:
+            raise ProviderError(
+                op,
+                f"cuda: argument {index} of @{kernel} points to {allocation.describe()}, which is "
+                f"not memory of this device",
+                "invalid value",
+            )
+
+    def __repr__(self) -> str:
+        state = "open" if self.is_open else "closed"
+        return f"<CudaProvider {state}{', faulted' if self.faulted else ''}>"
+
+
+__all__ = [
+    "CudaProvider",
+    "DriverError",
+    "arg_format",
+    "arg_value",
+    "check",
+    "choose_target",
+    "driver_ptx",
+]
