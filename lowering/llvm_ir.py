@@ -166,6 +166,15 @@ def declare_function(op: llvm.FuncOp, out: ir.Module) -> None:
             arg.name = block_arg.name_hint or ""
 
 
+def block_order(op: llvm.FuncOp) -> list[Block]:
+    """The blocks the entry reaches, in reverse post-order: a block comes after the blocks that
+    dominate it, so each value is translated before its uses (MLIR's order of blocks need not
+    be that); a block that cannot run is left out."""
+    from xdsl.ir.post_order import PostOrderIterator
+
+    return list(PostOrderIterator(op.body.blocks[0]))[::-1]
+
+
 class FunctionTranslation:
     """The body of one `llvm.func`: blocks (with phis for block arguments), then each op."""
 
@@ -180,15 +189,16 @@ class FunctionTranslation:
         from llvmlite import ir
         from xdsl.backend.llvm.convert_type import convert_type
 
-        for i, block in enumerate(self.op.body.blocks):
+        order = block_order(self.op)
+        for i, block in enumerate(order):
             self.blocks[block] = self.function.append_basic_block(name=f"bb{i}" if i else "entry")
-        entry = self.op.body.blocks[0]
+        entry = order[0]
         self.values.update(zip(entry.args, self.function.args, strict=True))
-        for block in list(self.op.body.blocks)[1:]:
+        for block in order[1:]:
             builder = ir.IRBuilder(self.blocks[block])
             for arg in block.args:
                 self.values[arg] = builder.phi(convert_type(arg.type), name=arg.name_hint or "")
-        for block in self.op.body.blocks:
+        for block in order:
             builder = ir.IRBuilder(self.blocks[block])
             if self.blocks[block].instructions:
                 builder.position_after(self.blocks[block].instructions[-1])

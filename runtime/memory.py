@@ -131,7 +131,12 @@ class Allocation:
         self.extent = extent
         self.data: np.ndarray | None = None
         if host_visible:  # a byte more than asked for: even an empty one has its own address
-            self.data = np.zeros(nbytes + 1, np.uint8)[:nbytes]
+            try:
+                self.data = np.zeros(nbytes + 1, np.uint8)[:nbytes]
+            except (MemoryError, ValueError) as e:  # ValueError: over numpy's largest array
+                what = what or f"{space_name(space)} allocation"
+                message = f"out of memory: cannot make a {nbytes}-byte {what}"
+                raise ProviderError(op, message, "out of memory") from e
             if real_address and address is None:
                 address = self.data.ctypes.data
         self.op = op

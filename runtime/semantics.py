@@ -122,7 +122,7 @@ class Machine(Interpreter):
 
     def call(self, callee: func.FuncOp, args: PythonValues) -> PythonValues:
         """Call a function: a new frame, its body, then the frame's slots die."""
-        if not callee.body.blocks or not callee.body.block.ops:
+        if not callee.body.blocks or not callee.body.blocks[0].ops:
             raise fail(callee, f"@{callee.sym_name.data} has no body to run")
         self.frames.append([])
         try:

@@ -51,6 +51,7 @@ from xdsl.utils.lexer import Span
 
 from gpuir import __version__
 from gpuir.diagnostics import OpWarning
+from gpuir.dominance import verify_dominance
 from gpuir.runtime import ProviderUnavailable, get_provider, provider_names, resolve
 from gpuir.runtime.provider import Provider, ProviderError
 from gpuir.tools.gpu_opt import (
@@ -244,6 +245,7 @@ def compile_program(parsed: ParsedChunk, stages: list[ModulePass], print_ir: boo
     ctx = make_context()
     module = parsed.module
     module.verify()
+    verify_dominance(module)
     for stage in stages:
         stage.apply(ctx, module)
         if print_ir:

@@ -5,16 +5,26 @@ Its own module so that `gpu-opt --help` does not import xDSL's parser.
 
 from __future__ import annotations
 
+import re
+
 from xdsl.context import Context
 from xdsl.ir import Operation
 from xdsl.parser import Parser
+
+OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([\w.$-]+)')
+"""The name at the start of an op's text (after its results)."""
+REJECTED_BY_XDSL = (AssertionError, ValueError, OverflowError, MemoryError)
+"""What some of xDSL's op parsers raise on bad input instead of a ParseError: `cf.switch`
+asserts that its flag is an integer and builds its case values without a range check; a dense
+literal checks its elements' range only when it is built, and stores every element of a splat."""
 
 
 class LocatingParser(Parser):
     """xDSL's MLIR parser, remembering where each op starts.
 
     xDSL's parser keeps only an explicit `loc(...)`; `gpu_opt.ParsedChunk.set_locations` gives the
-    other ops the location of their first token, as MLIR's parser does.
+    other ops the location of their first token, as MLIR's parser does. Bad input that xDSL's
+    parsers reject with an exception (`REJECTED_BY_XDSL`) is a ParseError at the op.
     """
 
     def __init__(self, ctx: Context, text: str, name: str) -> None:
@@ -23,6 +33,23 @@ class LocatingParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self.pos
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except REJECTED_BY_XDSL as e:
+            self.raise_error(
+                rejected(e, self.lexer.input.content[start : self.pos]), start, self.pos
+            )
         self.op_starts[op] = start
         return op
+
+
+def rejected(error: BaseException, text: str) -> str:
+    """The message for an op whose text (`text`) xDSL's parser rejected with `error`."""
+    match = OP_NAME.match(text)
+    name = match.group(1) if match else "op"
+    if isinstance(error, MemoryError):
+        return f"'{name}' is too large to hold in memory (a dense literal of a huge shape?)"
+    detail = str(error).strip()
+    if isinstance(error, AssertionError) or not detail:
+        return f"'{name}' is malformed: xDSL's parser rejects it (an operand of the wrong type?)"
+    return f"'{name}': {detail}"

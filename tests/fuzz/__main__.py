@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from fuzz.harness import FAILURES, all_targets, fuzz, save_failures, summary
+from fuzz.harness import FAILURES, all_targets, fuzz, replay_inputs, save_failures, summary
 from fuzz.mutate import ROOT
 
 DEFAULT_RESULTS = ROOT / "benchmarks" / "results" / "fuzz"
@@ -30,9 +30,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", action="append", help="only the configurations named so")
     parser.add_argument("--results", type=Path, default=DEFAULT_RESULTS, help="failing inputs")
     parser.add_argument("--print", action="store_true", help="print the inputs, run nothing")
+    parser.add_argument("--replay", type=Path, nargs="+", help="run these files instead")
     args = parser.parse_args(argv)
 
     indices = args.only or list(range(args.start, args.start + args.count))
+    inputs = None
+    if args.replay:
+        indices, inputs = list(range(len(args.replay))), replay_inputs(args.replay)
     if args.print:
         from fuzz.mutate import load_corpus, mutant
 
@@ -53,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"fuzz: {done}/{total} inputs", file=sys.stderr, flush=True)
 
     campaign = fuzz(
-        args.seed, indices, args.jobs, args.timeout, args.run_timeout, targets, progress
+        args.seed, indices, args.jobs, args.timeout, args.run_timeout, targets, progress, inputs
     )
     runs = sum(1 for r in campaign.results for o in r.outcomes if o.status != "skipped")
     print(

@@ -31,10 +31,15 @@ import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from fuzz.mutate import Mutant, Seed, load_corpus, mutant
+
+Inputs = Callable[[int], Mutant]
+"""Input `i` of a campaign. Built in the parent before the workers fork, so that all of them
+see one snapshot of the corpus (colleagues add lit tests while a long run goes on)."""
 
 GRACE_S = 10.0
 """How long after a run's time bound the parent kills a worker whose alarm did not fire."""
@@ -149,9 +154,22 @@ def run_target(target: Target, path: str, run_args: list[str]) -> Outcome:
     outcome = classify(target.tool, status, out, err, escaped)
     if outcome.status == "ok" and target.roundtrip:
         outcome = check_roundtrip(path, argv, out, outcome)
+    if outcome.status == "internal":
+        outcome.detail += "\n" + debug_traceback(target.tool, argv)
     outcome.target = target.name
     outcome.seconds = time.perf_counter() - start
     return outcome
+
+
+def debug_traceback(tool: str, argv: list[str]) -> str:
+    """The Python traceback behind an internal error: the run again under GPUIR_DEBUG=1, which
+    makes the tools raise it."""
+    os.environ["GPUIR_DEBUG"] = "1"
+    try:
+        _, _, _, escaped = call_tool(tool, argv)
+    finally:
+        del os.environ["GPUIR_DEBUG"]
+    return escaped
 
 
 def check_roundtrip(path: str, argv: list[str], printed: str, outcome: Outcome) -> Outcome:
@@ -193,19 +211,18 @@ def on_alarm(signum: int, frame: object) -> None:
     raise FuzzTimeout("".join(traceback.format_stack(frame)))  # type: ignore[arg-type]
 
 
-def worker(conn: Connection, seed: int, targets: list[Target], timeouts: dict[str, float]):
+def worker(conn: Connection, inputs: Inputs, targets: list[Target], timeouts: dict[str, float]):
     """Receive input indices, answer with their `Result`s; exit after a hang."""
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     signal.signal(signal.SIGALRM, on_alarm)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C is the parent's to handle
     os.environ.pop("GPUIR_DEBUG", None)
-    corpus = load_corpus()
     folder = tempfile.mkdtemp(prefix="gpuir-fuzz-")
     while True:
         index = conn.recv()
         if index is None:
             return
-        m = mutant(corpus, seed, index)
+        m = inputs(index)
         path = os.path.join(folder, f"input-{index}.mlir")
         with open(path, "w", encoding="utf-8") as f:
             f.write(m.text)
@@ -262,15 +279,17 @@ class Worker:
 class Pool:
     """`jobs` workers; `run(indices)` yields each input's `Result` as it completes."""
 
-    def __init__(self, jobs: int, seed: int, targets: list[Target], timeouts: dict[str, float]):
-        self.jobs, self.seed, self.targets, self.timeouts = jobs, seed, targets, timeouts
+    def __init__(
+        self, jobs: int, inputs: Inputs, targets: list[Target], timeouts: dict[str, float]
+    ):
+        self.jobs, self.inputs, self.targets, self.timeouts = jobs, inputs, targets, timeouts
         self.tool_of = {t.name: t.tool for t in targets}
         self.context = multiprocessing.get_context("fork")
         self.workers: list[Worker] = []
 
     def start_worker(self) -> Worker:
         parent, child = self.context.Pipe()
-        args = (child, self.seed, self.targets, self.timeouts)
+        args = (child, self.inputs, self.targets, self.timeouts)
         process = self.context.Process(target=worker, args=args, daemon=True)
         process.start()
         child.close()
@@ -367,6 +386,7 @@ class Pool:
 @dataclass
 class Campaign:
     seed: int
+    inputs: Inputs
     targets: list[Target]
     results: list[Result] = field(default_factory=list[Result])
     seconds: float = 0.0
@@ -383,12 +403,17 @@ def fuzz(
     run_timeout: float = 10.0,
     targets: list[Target] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    inputs: Inputs | None = None,
 ) -> Campaign:
-    """Run inputs `indices` of seed `seed` through `targets` (default: all)."""
+    """Run inputs `indices` of seed `seed` (default: the mutants of the corpus) through
+    `targets` (default: all)."""
     targets = all_targets() if targets is None else targets
-    campaign = Campaign(seed, targets)
+    if inputs is None:
+        corpus = load_corpus()
+        inputs = partial(mutant, corpus, seed)
+    campaign = Campaign(seed, inputs, targets)
     start = time.perf_counter()
-    pool = Pool(jobs, seed, targets, {"gpu-opt": timeout, "gpu-run": run_timeout})
+    pool = Pool(jobs, inputs, targets, {"gpu-opt": timeout, "gpu-run": run_timeout})
     for result in pool.run(indices):
         campaign.results.append(result)
         if progress is not None:
@@ -398,8 +423,14 @@ def fuzz(
     return campaign
 
 
-def input_text(seed: int, index: int, corpus: list[Seed] | None = None) -> Mutant:
-    return mutant(load_corpus() if corpus is None else corpus, seed, index)
+def replay_inputs(paths: Sequence[Path]) -> Inputs:
+    """Files (e.g. failing inputs a run saved) as inputs 0, 1, ...: `--replay`."""
+    texts = [path.read_text(encoding="utf-8") for path in paths]
+
+    def inputs(index: int) -> Mutant:
+        return Mutant(index, Seed(str(paths[index]), 0, texts[index]), (), texts[index])
+
+    return inputs
 
 
 def failure_signature(outcome: Outcome) -> str:
@@ -435,10 +466,9 @@ def save_failures(campaign: Campaign, folder: Path) -> dict[str, Group]:
     """Each failing input as `<index>.mlir` with a `<index>.txt` that says what failed; the
     failures grouped by signature."""
     folder.mkdir(parents=True, exist_ok=True)
-    corpus = load_corpus()
     groups: dict[str, Group] = {}
     for index, outcome in campaign.failures():
-        m = mutant(corpus, campaign.seed, index)
+        m = campaign.inputs(index)
         path = folder / f"seed{campaign.seed}-{index}.mlir"
         path.write_text(m.text, encoding="utf-8")
         note = folder / f"seed{campaign.seed}-{index}.txt"
