@@ -25,8 +25,9 @@
 # CUDA headers found (a toolkit, or the nvidia-cuda-runtime wheel) and a stub libcuda.so (no GPU
 # is needed to build it). About 5 minutes; run again, it only adds what is missing.
 #
-# Knobs: GPU_CHECK_TIMEOUT_{SETUP,PYTEST,LIT,BENCH} (seconds; defaults 240/240/150/120, so that a
-# whole run stays under 10 minutes even when PyCUDA must be built), GPU_CHECK_SITE, WHEEL_PYTHON,
+# Knobs: GPU_CHECK_TIMEOUT_{SETUP,PYTEST,LIT,BENCH} (seconds; defaults 240/150/90/60: with the
+# env step's 30, a whole run ends within 570 s even when PyCUDA must be built from its sdist,
+# which takes about 3 minutes), GPU_CHECK_SITE, WHEEL_PYTHON,
 # GPU_CHECK_FORCE=1 (run the steps where no GPU is found: tests the set-up; the GPU tests skip).
 
 set -u -o pipefail
@@ -350,7 +351,7 @@ cmd_check() {
         export CUDA_HOME
     fi
     export PYTHONUNBUFFERED=1
-    step env 60 "" bash "$0" _env
+    step env 30 "" bash "$0" _env
     rm -f "$ENV_FILE"
     if ! step setup "${GPU_CHECK_TIMEOUT_SETUP:-240}" "$RESULTS/setup.log" bash "$0" _setup ||
         [ ! -f "$ENV_FILE" ]; then
@@ -361,11 +362,11 @@ cmd_check() {
     # shellcheck disable=SC1090
     . "$ENV_FILE"
     cd "$ROOT" || return 1
-    step pytest "${GPU_CHECK_TIMEOUT_PYTEST:-240}" "$RESULTS/pytest.log" \
+    step pytest "${GPU_CHECK_TIMEOUT_PYTEST:-150}" "$RESULTS/pytest.log" \
         "$PY" -m pytest tests/test_cuda_provider.py -v -rs -p no:cacheprovider
-    step lit "${GPU_CHECK_TIMEOUT_LIT:-150}" "$RESULTS/lit.log" \
+    step lit "${GPU_CHECK_TIMEOUT_LIT:-90}" "$RESULTS/lit.log" \
         lit -sv tests/lit/cuda
-    step bench "${GPU_CHECK_TIMEOUT_BENCH:-120}" "" "$PY" benchmarks/gpu.py --out "$RESULTS"
+    step bench "${GPU_CHECK_TIMEOUT_BENCH:-60}" "" "$PY" benchmarks/gpu.py --out "$RESULTS"
     print_summary
     return $FAILED
 }
