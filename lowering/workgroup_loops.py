@@ -13,34 +13,45 @@ of the kernel is a constant offset into it (`mem.lea` + `builtin.unrealized_conv
 `smem` is the group's dynamic shared memory (a kernel without one gets an unused
 `!mem.ptr<!mem.array<? x i8>, 3>`). The function no longer has the `gpu.kernel` attribute.
 
-A kernel without barriers (`gpu.sync_work_items`, `gpu.synced_scope`, the collectives) keeps its
-body, renamed `@k.item` (with `shared` as an extra last parameter), and the work-group function
-is one loop that calls it for each item: any control flow (`scf`, `cf`) is fine.
-
-A kernel with barriers must have one block (structured control flow), with each barrier at its
-top level or inside `scf.for` / `scf.if` whose bounds / condition are *uniform* (the same for
-the whole group). Its body is cut at the barriers: each barrier-free run of ops (a *segment*)
-becomes an `scf.for` over the item ids, and the barriers vanish between them (the loops run
-one after another); a barrier inside a uniform `scf.for` / `scf.if` puts the item loops inside
-that loop / branch, which runs once per group. Values:
+A kernel is cut into *segments* at its barriers (`gpu.sync_work_items`, `gpu.synced_scope`, the
+collectives): each barrier-free run of ops becomes an `scf.for` over the item ids, and the
+barriers vanish between them (the loops run one after another). A kernel with barriers must have
+one block (structured control flow), with each barrier at its top level or inside `scf.for` /
+`scf.if` whose bounds / condition are *uniform* (the same for the whole group): such a loop or
+branch runs once per group, with the item loops inside it. Values:
 
 - *uniform* values (constants, `group_id`, the arguments, shared pointers, `gpu.workgroup_reduce`
   results and pure ops (`arith`, `math`, `mem.lea`, pure `scf`) of uniform values) are computed
   once per group, before the item loop of their segment;
 - *varying* values (`item_id`, what a load, a call or a heap allocation returns, scans, and
-  whatever depends on them) live in their segment's item loop; one that a later segment (or a
-  group-level op) uses is kept per work-item: an array of `n_items` values (a `mem.mslot` in
-  space 5 at the function's entry), stored where it is made and loaded where it is used. The
-  varying results of a group-level `scf.for` / `scf.if` are such arrays too;
+  whatever depends on them) live in their segment's item loop. One that a later segment (or a
+  group-level op) uses is computed again there when it is a short chain of cheap ops of the
+  item id and uniform values (`mem.lea`, `arith` but divisions), else kept per work-item: an
+  array of `n_items` values (a `mem.mslot` in space 5 at the function's entry), stored where it
+  is made and loaded where it is used. The varying results of a group-level `scf.for` /
+  `scf.if` are such arrays too; a loop body that ends with the segment that makes its varying
+  yielded values writes them back into those arrays, else a copy loop does;
 - memory tokens are not data: a token that crosses a segment becomes the function's own;
 - `mem.slot` / `mem.mslot` in space 5 become one slot per work-item (`n_items` of them).
+
+Without barriers, any order of the items' steps is a valid schedule, which two rewrites use:
+- an `scf.for` with uniform bounds and no inner loop that carries a varying value (an
+  accumulator) runs at group level, as if it held a barrier: one item loop per iteration, which
+  vectorizes across the items, instead of one dependent chain per item (pocl's implicit loop
+  barriers);
+- a segment that is only `if (item_id + u < n) {…}` (`u`, `n` uniform; `<`/`<=`, signed or not,
+  either way round) loops over the items `[0, clamp(n - u, 0, n_items))` without the test, so
+  that it vectorizes without masked loads and stores (the usual bounds check of a kernel).
+A kernel without barriers that is not one block (or has a local slot of a run-time size) keeps
+its body instead, renamed `@k.item` (with `shared` as an extra last parameter), and the
+work-group function is one loop that calls it for each item: any control flow is fine there.
 
 A condition or bound is varying when it depends on `item_id`, or on any value loaded from
 memory or returned by a call (a conservative data-flow check); a barrier under such a condition
 (or in `scf.while`, another region op, a function the kernel calls, or a kernel with `cf`
 blocks) is an error at the barrier that says why.
 
-`gpu.workgroup_reduce` is a call of a recursive helper, `@__gpuir_workgroup_reduce_<kind>_<T>`,
+`gpu.workgroup_reduce` is a call of a helper, `@__gpuir_workgroup_reduce_<kind>_<T>` (`Helpers`),
 over the items' values in the fixed tree of IR.md (`t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`), and
 `gpu.workgroup_scan` a left fold in item order: the results are bit-identical to `interp`'s.
 Non-kernel device functions stay as they are; one with a barrier or a shared slot is an error
@@ -294,7 +305,13 @@ def lower_shared_slots(kernel: func.FuncOp, shared: SSAValue) -> int:
 
 
 class Helpers:
-    """The recursive tree-reduction functions of a module, made on first use."""
+    """The tree-reduction functions of a module, made on first use.
+
+    `@__gpuir_workgroup_reduce_<kind>_<T>(M5, values, lo, hi, scratch) -> T` is `t(lo, hi)` of
+    IR.md's fixed tree: split at `mid = (lo + hi) // 2` (two recursive calls) until the range's
+    size is a power of two, whose tree is the perfect binary tree of neighbours: level by level,
+    `scratch[i] = x[2i] ⊕ x[2i + 1]` (the first level from `values`, then in `scratch`, which
+    holds at least half of the range)."""
 
     def __init__(self, module: ModuleOp):
         self.module = module
@@ -309,26 +326,64 @@ class Helpers:
     def _make(self, kind: str, type_: Attribute) -> str:
         name = f"__gpuir_workgroup_reduce_{kind}_{type_}"
         array = PtrType(ArrayType(DYNAMIC_INDEX, type_), LOCAL)
-        inputs = [MemType(LOCAL), array, IndexType(), IndexType()]
+        inputs = [MemType(LOCAL), array, IndexType(), IndexType(), array]
         body = Block(arg_types=inputs)
-        m5, values, lo, hi = body.args
+        m5, values, lo, hi, scratch = body.args
         b = Builder(InsertPoint.at_end(body))
-        one = index_constant(b, 1)
-        two = index_constant(b, 2)
+        zero, one = index_constant(b, 0), index_constant(b, 1)
         count = b.insert(arith.SubiOp(hi, lo)).result
-        leaf = b.insert(arith.CmpiOp(count, one, "eq")).result
-        then_block = Block()
-        tb = Builder(InsertPoint.at_end(then_block))
-        _, value = tb.insert(mem.LoadOp(m5, tb.insert(mem.LeaOp(values, lo)).res)).results
-        tb.insert(scf.YieldOp(value))
-        else_block = Block()
-        eb = Builder(InsertPoint.at_end(else_block))
+        below = b.insert(arith.SubiOp(count, one)).result
+        low_bits = b.insert(arith.AndIOp(count, below)).result
+        power_of_two = b.insert(arith.CmpiOp(low_bits, zero, "eq")).result
+
+        def load(b: Builder, array: SSAValue, index: SSAValue) -> SSAValue:
+            return b.insert(mem.LoadOp(m5, b.insert(mem.LeaOp(array, index)).res)).res
+
+        def pairs(b: Builder, source: SSAValue, start: SSAValue, size: SSAValue) -> None:
+            """`scratch[i] = source[start + 2i] ⊕ source[start + 2i + 1]`, i < size."""
+            loop = Block(arg_types=[IndexType()])
+            lb = Builder(InsertPoint.at_end(loop))
+            i = loop.args[0]
+            even = lb.insert(arith.AddiOp(start, lb.insert(arith.AddiOp(i, i)).result)).result
+            odd = lb.insert(arith.AddiOp(even, one)).result
+            total = combine(lb, kind, load(lb, source, even), load(lb, source, odd))
+            lb.insert(mem.StoreOp(m5, lb.insert(mem.LeaOp(scratch, i)).res, total))
+            lb.insert(scf.YieldOp())
+            b.insert(scf.ForOp(zero, size, one, [], loop))
+
+        tree = Block()  # a power of two: level by level
+        tb = Builder(InsertPoint.at_end(tree))
+        single = tb.insert(arith.CmpiOp(count, one, "eq")).result
+        leaf = Block()
+        fb = Builder(InsertPoint.at_end(leaf))
+        fb.insert(scf.YieldOp(load(fb, values, lo)))
+        levels = Block()
+        vb = Builder(InsertPoint.at_end(levels))
+        half = vb.insert(arith.ShRUIOp(count, one)).result
+        pairs(vb, values, lo, half)
+        level = Block(arg_types=[IndexType()])
+        lvb = Builder(InsertPoint.at_end(level))
+        width = lvb.insert(arith.ShRUIOp(half, level.args[0])).result
+        more = lvb.insert(arith.CmpiOp(width, one, "ugt")).result
+        step = Block()
+        sb = Builder(InsertPoint.at_end(step))
+        pairs(sb, scratch, zero, sb.insert(arith.ShRUIOp(width, one)).result)
+        sb.insert(scf.YieldOp())
+        lvb.insert(scf.IfOp(more, [], Region(step)))
+        lvb.insert(scf.YieldOp())
+        vb.insert(scf.ForOp(zero, index_constant(vb, 64), one, [], level))
+        vb.insert(scf.YieldOp(load(vb, scratch, zero)))
+        tree_value = tb.insert(scf.IfOp(single, [type_], Region(leaf), Region(levels))).results[0]
+        tb.insert(scf.YieldOp(tree_value))
+
+        split = Block()  # t(lo, mid) ⊕ t(mid, hi)
+        eb = Builder(InsertPoint.at_end(split))
         total = eb.insert(arith.AddiOp(lo, hi)).result
-        mid = eb.insert(arith.DivUIOp(total, two)).result
-        left = eb.insert(func.CallOp(name, [m5, values, lo, mid], [type_])).res[0]
-        right = eb.insert(func.CallOp(name, [m5, values, mid, hi], [type_])).res[0]
+        mid = eb.insert(arith.ShRUIOp(total, one)).result
+        left = eb.insert(func.CallOp(name, [m5, values, lo, mid, scratch], [type_])).res[0]
+        right = eb.insert(func.CallOp(name, [m5, values, mid, hi, scratch], [type_])).res[0]
         eb.insert(scf.YieldOp(combine(eb, kind, left, right)))
-        result = b.insert(scf.IfOp(leaf, [type_], Region(then_block), Region(else_block)))
+        result = b.insert(scf.IfOp(power_of_two, [type_], Region(tree), Region(split)))
         b.insert(func.ReturnOp(result.results[0]))
         function = func.FuncOp(name, (inputs, [type_]), Region(body))
         self.module.body.block.add_op(function)
@@ -697,6 +752,11 @@ class Fission:
             op: self.allocate(b, per_item_type(op.value, op))  # type: ignore[attr-defined]
             for op in self.temps
         }
+        self.scratch = {
+            op: self.allocate(b, per_item_type(op.value, op))
+            for op in self.kernel.walk()
+            if isinstance(op, gpu.WorkgroupReduceOp)
+        }
         self.group_map: dict[SSAValue, SSAValue] = {}
         old = self.entry.args
         for i in (0, 1, 2, 3, 4):
@@ -906,8 +966,11 @@ class Fission:
         if isinstance(op, gpu.WorkgroupReduceOp):
             values = self.values_array(b, op)
             helper = self.helpers.reduce(op.kind.data, op.value.type)
+            scratch = self.scratch[op]
             call = func.CallOp(
-                helper, [self.tokens[LOCAL], values, self.zero, self.n_items], [op.value.type]
+                helper,
+                [self.tokens[LOCAL], values, self.zero, self.n_items, scratch],
+                [op.value.type],
             )
             self.group_map[op.res] = b.insert(call).res[0]
         elif isinstance(op, gpu.WorkgroupScanOp):

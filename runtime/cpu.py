@@ -11,8 +11,9 @@ LLVM's or the lowering's message. Either way the provider stays usable.
 
 Launching. A launch calls the kernel's entry, `__gpuir_launch_<k>(first_group, end_group,
 n_items, shared, smem, args)`, once per chunk of consecutive groups: on the calling thread for a
-small launch, else spread over a `ThreadPoolExecutor` of `os.cpu_count()` workers (ctypes
-releases the GIL while the machine code runs). Each thread has its own shared-memory buffer
+launch of one group, else on `os.cpu_count()` threads: the calling thread and the workers of a
+`ThreadPoolExecutor` take chunks (`CHUNKS_PER_WORKER` per thread) until none is left; ctypes
+releases the GIL while the machine code runs. Each thread has its own shared-memory buffer
 (the kernel's static shared memory, then the launch's dynamic shared memory), reused by the
 groups it runs one after another; `args` is one 8-byte slot per argument. Launches are
 synchronous: stream-ordered work runs eagerly, in call order (as `interp`).
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import itertools
 import os
 import threading
 from collections.abc import Sequence
@@ -57,8 +59,9 @@ from gpuir.runtime.scalars import float_dtype, int_width
 
 ALIGNMENT = 64
 """Byte alignment of device allocations and shared-memory buffers."""
-PARALLEL_ITEMS = 1 << 15
-"""A launch of fewer work-items than this runs on the calling thread."""
+PARALLEL_GROUPS = 2
+"""A launch of fewer work-groups than this runs on the calling thread (a group's work is not
+known before it runs, so any launch of several groups may be worth the threads)."""
 CHUNKS_PER_WORKER = 4
 MAX_ITEMS = 1024
 """Work-items per group, at most (as CUDA's; `check_launch`'s default)."""
@@ -395,7 +398,7 @@ class CpuProvider(Provider):
         (the address of the argument slots) stays valid until the chunks are done."""
         static = code.shared_bytes
         shared_size = static + smem_bytes
-        if self.workers == 1 or n_groups == 1 or n_groups * n_items < PARALLEL_ITEMS:
+        if self.workers == 1 or n_groups < PARALLEL_GROUPS:
             shared = self.shared_buffer(shared_size)
             code.entry(0, n_groups, n_items, shared, shared + static, argv)
             return
@@ -405,13 +408,20 @@ class CpuProvider(Provider):
             code.entry(first, end, n_items, shared, shared + static, argv)
 
         if self.pool is None:
-            self.pool = ThreadPoolExecutor(self.workers, thread_name_prefix="gpuir-cpu")
+            self.pool = ThreadPoolExecutor(self.workers - 1, thread_name_prefix="gpuir-cpu")
         chunks = min(n_groups, self.workers * CHUNKS_PER_WORKER)
         bounds = [n_groups * i // chunks for i in range(chunks + 1)]
-        futures = [
-            self.pool.submit(run_chunk, first, end)
-            for first, end in zip(bounds, bounds[1:], strict=False)
-        ]
+        ranges = list(zip(bounds, bounds[1:], strict=False))
+        claimed = itertools.count()
+
+        def worker() -> None:
+            for index in iter(claimed.__next__, None):
+                if index >= len(ranges):
+                    return
+                run_chunk(*ranges[index])
+
+        futures = [self.pool.submit(worker) for _ in range(min(self.workers, chunks) - 1)]
+        worker()  # the calling thread takes chunks too
         for future in futures:
             future.result()
 

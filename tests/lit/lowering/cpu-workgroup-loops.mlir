@@ -88,8 +88,9 @@ builtin.module attributes {gpu.device} {
 
 // -----
 
-// A reduction over the items' values: the values are kept per item, and a recursive helper
-// combines them in the fixed tree; its result is the group's (computed once).
+// A reduction over the items' values: the values are kept per item, and a helper combines them
+// in the fixed tree (split in halves until a range's size is a power of two, whose tree is
+// reduced level by level in a scratch array); its result is the group's (computed once).
 builtin.module attributes {gpu.device} {
   func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                %group: index, %item: index, %out: !mem.ptr<!mem.array<? x i32>, 1>)
@@ -104,6 +105,7 @@ builtin.module attributes {gpu.device} {
 
 // CHECK:      func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x i8>, 3>, %out: !mem.ptr<!mem.array<? x i32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 0 : i64} {
 // CHECK:        %{{.*}}, %[[VS:.*]] = mem.mslot %m5, %{{.*}} : !mem.ptr<!mem.array<? x i32>, 5>
+// CHECK:        %{{.*}}, %[[SCRATCH:.*]] = mem.mslot %m5, %{{.*}} : !mem.ptr<!mem.array<? x i32>, 5>
 // CHECK-NEXT:   %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:   %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:   scf.for %item = %[[C0]] to %n_items step %[[C1]] {
@@ -111,22 +113,29 @@ builtin.module attributes {gpu.device} {
 // CHECK-NEXT:     %[[AT:.*]] = mem.lea %[[VS]], %item : !mem.ptr<!mem.array<? x i32>, 5>
 // CHECK-NEXT:     %{{.*}} = mem.store %m5, %[[AT]], %v : !mem.ptr<i32, 5>
 // CHECK-NEXT:   }
-// CHECK-NEXT:   %[[SUM:.*]] = func.call @__gpuir_workgroup_reduce_add_i32(%m5, %[[VS]], %[[C0]], %n_items) : (!mem.M<5>, !mem.ptr<!mem.array<? x i32>, 5>, index, index) -> i32
+// CHECK-NEXT:   %[[SUM:.*]] = func.call @__gpuir_workgroup_reduce_add_i32(%m5, %[[VS]], %[[C0]], %n_items, %[[SCRATCH]]) : (!mem.M<5>, !mem.ptr<!mem.array<? x i32>, 5>, index, index, !mem.ptr<!mem.array<? x i32>, 5>) -> i32
 // CHECK-NEXT:   %p = mem.lea %out, %group_id : !mem.ptr<!mem.array<? x i32>, 1>
 // CHECK-NEXT:   scf.for %{{.*}} = %[[C0]] to %n_items step %[[C1]] {
 // CHECK-NEXT:     %b1 = mem.store %m1, %p, %[[SUM]] : !mem.ptr<i32, 1>
 // CHECK-NEXT:   }
-// CHECK:      func.func @__gpuir_workgroup_reduce_add_i32(%[[M5:.*]]: !mem.M<5>, %[[A:.*]]: !mem.ptr<!mem.array<? x i32>, 5>, %[[LO:.*]]: index, %[[HI:.*]]: index) -> i32 {
+// CHECK:      func.func @__gpuir_workgroup_reduce_add_i32(%[[M5:.*]]: !mem.M<5>, %[[A:.*]]: !mem.ptr<!mem.array<? x i32>, 5>, %[[LO:.*]]: index, %[[HI:.*]]: index, %[[S:.*]]: !mem.ptr<!mem.array<? x i32>, 5>) -> i32 {
 // CHECK:          %[[N:.*]] = arith.subi %[[HI]], %[[LO]] : index
-// CHECK-NEXT:     %[[LEAF:.*]] = arith.cmpi eq, %[[N]], %{{.*}} : index
-// CHECK-NEXT:     %{{.*}} = scf.if %[[LEAF]] -> (i32) {
+// CHECK-NEXT:     %[[N1:.*]] = arith.subi %[[N]], %{{.*}} : index
+// CHECK-NEXT:     %[[LOW:.*]] = arith.andi %[[N]], %[[N1]] : index
+// CHECK-NEXT:     %[[POW2:.*]] = arith.cmpi eq, %[[LOW]], %{{.*}} : index
+// CHECK-NEXT:     %{{.*}} = scf.if %[[POW2]] -> (i32) {
+// CHECK:            %[[HALF:.*]] = arith.shrui %[[N]], %{{.*}} : index
+// CHECK-NEXT:       scf.for %[[I:.*]] = %{{.*}} to %[[HALF]] step %{{.*}} {
+// CHECK:              %{{.*}} = arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:         %[[AT:.*]] = mem.lea %[[S]], %[[I]] : !mem.ptr<!mem.array<? x i32>, 5>
+// CHECK:            %{{.*}} = mem.lea %[[S]], %{{.*}} : !mem.ptr<!mem.array<? x i32>, 5>
 // CHECK:          } else {
-// CHECK-NEXT:       %[[S:.*]] = arith.addi %[[LO]], %[[HI]] : index
-// CHECK-NEXT:       %[[MID:.*]] = arith.divui %[[S]], %{{.*}} : index
-// CHECK-NEXT:       %[[L:.*]] = func.call @__gpuir_workgroup_reduce_add_i32(%[[M5]], %[[A]], %[[LO]], %[[MID]])
-// CHECK-NEXT:       %[[R:.*]] = func.call @__gpuir_workgroup_reduce_add_i32(%[[M5]], %[[A]], %[[MID]], %[[HI]])
-// CHECK-NEXT:       %[[T:.*]] = arith.addi %[[L]], %[[R]] : i32
-// CHECK-NEXT:       scf.yield %[[T]] : i32
+// CHECK-NEXT:       %[[T:.*]] = arith.addi %[[LO]], %[[HI]] : index
+// CHECK-NEXT:       %[[MID:.*]] = arith.shrui %[[T]], %{{.*}} : index
+// CHECK-NEXT:       %[[L:.*]] = func.call @__gpuir_workgroup_reduce_add_i32(%[[M5]], %[[A]], %[[LO]], %[[MID]], %[[S]])
+// CHECK-NEXT:       %[[R:.*]] = func.call @__gpuir_workgroup_reduce_add_i32(%[[M5]], %[[A]], %[[MID]], %[[HI]], %[[S]])
+// CHECK-NEXT:       %[[SUM:.*]] = arith.addi %[[L]], %[[R]] : i32
+// CHECK-NEXT:       scf.yield %[[SUM]] : i32
 
 // -----
 
