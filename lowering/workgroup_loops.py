@@ -850,6 +850,12 @@ class Fission:
             return
         if not write_back and self.emit_guarded(b, items):
             return
+        self.emit_items(b, items, write_back)
+
+    def emit_items(
+        self, b: Builder, items: list[Operation], write_back: list[tuple[SSAValue, SSAValue]]
+    ) -> None:
+        """The item loop of a segment's `items`."""
         lb, item = self.item_loop(b)
         mapper: dict[SSAValue, SSAValue] = {}
         for value in external_values(items):
@@ -895,31 +901,55 @@ class Fission:
         return None
 
     def emit_guarded(self, b: Builder, items: list[Operation]) -> bool:
-        """A guarded segment (`guard`) as one loop over the items for which the guard holds:
-        the items `[0, limit)`, `limit = clamp(bound - u, 0, n_items)` (+ 1 for `<=`), and no
-        test per item, so that the loop vectorizes without masks."""
+        """A guarded segment (`guard`) as one loop over the items for which the guard holds,
+        `[0, limit)`, with no test per item, so that it vectorizes without masks:
+        `limit = bound > u ? min(bound - u, n_items) : 0` for `<`,
+        `limit = bound >= u ? min(bound - u, n_items - 1) + 1 : 0` for `<=` (exact in 64 bits,
+        also where `bound - u` overflows the signed range). That the items passing the test are
+        a prefix needs `u + item` not to wrap for the items: when `u + (n_items - 1)` would,
+        the segment runs as it is, with the test."""
         found = self.guard(items)
         if found is None:
             return False
         branch, predicate, offset, bound = found
         signed = predicate in (SLT, SLE)
+        inclusive = predicate in (SLE, ULE)
         gm = self.group_map
         start = gm[offset] if offset is not None else self.zero
         end = gm[bound]
-        if predicate in (SLE, ULE):
-            end = b.insert(arith.AddiOp(end, self.one)).result
-        above = b.insert(arith.CmpiOp(end, start, "sgt" if signed else "ugt")).result
+        last = b.insert(arith.SubiOp(self.n_items, self.one)).result
+        compare = ("sge" if signed else "uge") if inclusive else ("sgt" if signed else "ugt")
+        above = b.insert(arith.CmpiOp(end, start, compare)).result
         difference = b.insert(arith.SubiOp(end, start)).result
-        capped = b.insert(arith.MinUIOp(difference, self.n_items)).result
+        if inclusive:
+            capped = b.insert(arith.MinUIOp(difference, last)).result
+            capped = b.insert(arith.AddiOp(capped, self.one)).result
+        else:
+            capped = b.insert(arith.MinUIOp(difference, self.n_items)).result
         limit = b.insert(arith.SelectOp(above, capped, self.zero)).result
-        lb, item = self.item_loop(b, limit)
         body = list(branch.true_region.blocks[0].ops)[:-1]
+        if offset is None:
+            self.emit_prefix(b, body, limit)
+            return True
+        top = index_constant(b, (1 << 63) - 1 if signed else -1)
+        highest = b.insert(arith.SubiOp(top, last)).result
+        fits = b.insert(arith.CmpiOp(start, highest, "sle" if signed else "ule")).result
+        prefix, tested = Block(), Block()
+        self.emit_prefix(Builder(InsertPoint.at_end(prefix)), body, limit)
+        prefix.add_op(scf.YieldOp())
+        self.emit_items(Builder(InsertPoint.at_end(tested)), items, [])
+        tested.add_op(scf.YieldOp())
+        b.insert(scf.IfOp(fits, [], Region(prefix), Region(tested)))
+        return True
+
+    def emit_prefix(self, b: Builder, body: list[Operation], limit: SSAValue) -> None:
+        """The ops `body` (of a guarded branch) in a loop over the items `[0, limit)`."""
+        lb, item = self.item_loop(b, limit)
         mapper: dict[SSAValue, SSAValue] = {}
         for value in external_values(body):
             self.value_at(lb, value, item, mapper)
         for op in body:
             lb.insert(op.clone(value_mapper=mapper))
-        return True
 
     def live(self, items: list[Operation], needed: set[SSAValue]) -> list[Operation]:
         """The ops of a segment without the pure ones whose results no one in it needs (later

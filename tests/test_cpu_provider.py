@@ -462,7 +462,8 @@ def test_a_kernel_without_barriers_may_branch_freely():
 
 SHAPES = """
 // `if (u + item < n)`-style guards become item-loop bounds (each predicate, either side): each
-// guarded branch is alone between barriers.
+// guarded branch is alone between barriers. The last one, `item - 1 <u shift`, wraps at item 0:
+// it keeps its test.
 func.func @guards(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                   %group: index, %item: index, %n_items: index, %n: index, %shift: index,
                   %out: !mem.ptr<!mem.array<? x i32>, 1>)
@@ -514,7 +515,20 @@ func.func @guards(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>
   } else {
     scf.yield %dx1 : !mem.M<1>
   }
-  func.return %e1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  %ex1, %ex3 = gpu.sync_work_items %e1, %m3
+  %minus_one = arith.constant -1 : index
+  %sixteen = arith.constant 16 : i32
+  %previous = arith.addi %item, %minus_one : index
+  %c5 = arith.cmpi ult, %previous, %shift : index
+  %f1 = scf.if %c5 -> (!mem.M<1>) {
+    %r1, %v = mem.load %ex1, %p : !mem.ptr<i32, 1>
+    %w = arith.addi %v, %sixteen : i32
+    %s1 = mem.store %r1, %p, %w : !mem.ptr<i32, 1>
+    scf.yield %s1 : !mem.M<1>
+  } else {
+    scf.yield %ex1 : !mem.M<1>
+  }
+  func.return %f1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 }
 
 // A loop that carries two per-item values, swapped each iteration, and a uniform one; the

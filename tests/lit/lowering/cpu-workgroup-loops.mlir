@@ -237,7 +237,8 @@ builtin.module attributes {gpu.device} {
 
 // The bounds check of a grid-stride kernel, `if (group * n_items + item < n)`, becomes the item
 // loop's bound: the loop runs over the items [0, clamp(n - group * n_items, 0, n_items)), with
-// no test per item (so that it vectorizes without masks).
+// no test per item (so that it vectorizes without masks), unless base + item would wrap around
+// for some item (then the test stays).
 builtin.module attributes {gpu.device} {
   func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                %group: index, %item: index, %size: index, %n: index,
@@ -263,18 +264,29 @@ builtin.module attributes {gpu.device} {
 // CHECK-NEXT:   %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:   %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:   %base = arith.muli %group_id, %size : index
+// CHECK-NEXT:   %[[LAST:.*]] = arith.subi %n_items, %[[C1]] : index
 // CHECK-NEXT:   %[[ABOVE:.*]] = arith.cmpi ugt, %n, %base : index
 // CHECK-NEXT:   %[[LEFT:.*]] = arith.subi %n, %base : index
 // CHECK-NEXT:   %[[CAPPED:.*]] = arith.minui %[[LEFT]], %n_items : index
 // CHECK-NEXT:   %[[LIMIT:.*]] = arith.select %[[ABOVE]], %[[CAPPED]], %[[C0]] : index
-// CHECK-NEXT:   scf.for %item = %[[C0]] to %[[LIMIT]] step %[[C1]] {
-// CHECK-NEXT:     %i = arith.addi %base, %item : index
-// CHECK-NEXT:     %p = mem.lea %y, %i : !mem.ptr<!mem.array<? x f32>, 1>
-// CHECK-NEXT:     %a1, %v = mem.load %m1, %p : !mem.ptr<f32, 1>
-// CHECK-NEXT:     %w = arith.addf %v, %v : f32
-// CHECK-NEXT:     %b1 = mem.store %a1, %p, %w : !mem.ptr<f32, 1>
-// CHECK-NEXT:   }
-// CHECK-NEXT:   func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+// CHECK-NEXT:   %[[TOP:.*]] = arith.constant -1 : index
+// CHECK-NEXT:   %[[HIGHEST:.*]] = arith.subi %[[TOP]], %[[LAST]] : index
+// CHECK-NEXT:   %[[FITS:.*]] = arith.cmpi ule, %base, %[[HIGHEST]] : index
+// CHECK-NEXT:   scf.if %[[FITS]] {
+// CHECK-NEXT:     scf.for %item = %[[C0]] to %[[LIMIT]] step %[[C1]] {
+// CHECK-NEXT:       %i = arith.addi %base, %item : index
+// CHECK-NEXT:       %p = mem.lea %y, %i : !mem.ptr<!mem.array<? x f32>, 1>
+// CHECK-NEXT:       %a1, %v = mem.load %m1, %p : !mem.ptr<f32, 1>
+// CHECK-NEXT:       %w = arith.addf %v, %v : f32
+// CHECK-NEXT:       %b1 = mem.store %a1, %p, %w : !mem.ptr<f32, 1>
+// CHECK-NEXT:     }
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:     scf.for %[[ITEM:.*]] = %[[C0]] to %n_items step %[[C1]] {
+// CHECK-NEXT:       %[[I:.*]] = arith.addi %base, %[[ITEM]] : index
+// CHECK-NEXT:       %[[INSIDE:.*]] = arith.cmpi ult, %[[I]], %n : index
+// CHECK-NEXT:       %{{.*}} = scf.if %[[INSIDE]] -> (!mem.M<1>) {
+// CHECK:        }
+// CHECK:        func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 // CHECK-NEXT: }
 
 // -----
