@@ -42,6 +42,7 @@ bench: $(STAMP) ## benchmarks against the peers, as ratios, and the passes' scal
 	$(BIN)/python benchmarks/pass_scaling.py
 	$(BIN)/python benchmarks/ptx_quality.py
 	$(BIN)/python benchmarks/fusion.py
+	$(BIN)/python benchmarks/cpu_provider.py
 
 gpu-check: ## with an NVIDIA GPU: PyCUDA, the cuda tests and the GPU benchmark (scripts/gpu_check.sh)
 	bash scripts/gpu_check.sh
