@@ -11,7 +11,8 @@ and xDSL's `convert_module` lacks or gets wrong, in this one module:
 - functions: linkage, the `ptx_kernel` calling convention for the `nvvm.kernel` marker, and
   `convergent nounwind` on every device function (as clang does for CUDA), so that no
   optimization moves a barrier into divergent code;
-- globals: linkage, address space, alignment, an `undef` initializer for internal ones without
+- globals: linkage, address space, alignment, an opaque pointer type (a store of any type into
+  `@__dynamic_smem`), an `undef` initializer for internal ones without
   a value (static shared memory);
 - `llvm.fcmp` with every predicate and its fast-math flags;
 - the ops of `gpuir.lowering.llvm_ext`: `addrspacecast`, `fptosi`, `fptoui`, `uitofp`;
@@ -125,9 +126,9 @@ def translate_global(op: llvm.GlobalOp, out: ir.Module) -> None:
     from xdsl.backend.llvm.convert_type import convert_type
 
     value_type = convert_type(op.global_type)
-    variable = ir.GlobalVariable(
-        out, value_type, name=op.sym_name.data, addrspace=op.addr_space.value.data
-    )
+    space = op.addr_space.value.data
+    variable = ir.GlobalVariable(out, value_type, name=op.sym_name.data, addrspace=space)
+    variable.type = ir.PointerType(addrspace=space)  # opaque, as the llvm dialect's pointers
     linkage = op.linkage.linkage.data
     variable.linkage = "" if linkage == "external" and op.value is not None else linkage
     variable.global_constant = op.constant is not None

@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
     ArrayAttr,
+    DenseIntOrFPElementsAttr,
     Float64Type,
     FloatAttr,
     IndexType,
@@ -63,7 +64,6 @@ from xdsl.pattern_rewriter import (
     PatternRewriteWalker,
     RewritePattern,
     TypeConversionPattern,
-    attr_type_rewrite_pattern,
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
@@ -147,6 +147,12 @@ def extents(const: Constants, *ptrs: SSAValue) -> list[SSAValue]:
     """The extents of the buffers `ptrs` (all of one type) as `index` values."""
     shape, _ = array_shape(ptrs[0].type)
     return [outer_extent(*ptrs) if e == DYNAMIC_INDEX else const(e) for e in shape]
+
+
+def is_splat(value: DenseIntOrFPElementsAttr) -> bool:
+    """Whether every element is the same (compared as bytes: no attribute per element)."""
+    data, count = value.data.data, len(value)
+    return count > 0 and data == data[: len(data) // count] * count
 
 
 def store_everywhere(
@@ -316,9 +322,10 @@ class LowerBufferType(TypeConversionPattern):
     """`!buffer.buf<…xT>` → `!mem.ptr<!mem.array<…>, 0>`, wherever it occurs (applied with
     `recursive=True`, so also inside function types)."""
 
-    @attr_type_rewrite_pattern
-    def convert_type(self, typ: BufType) -> PtrType:
-        return PtrType(buffer_array_type(typ), HOST)
+    def convert_type(self, typ: Attribute) -> PtrType | None:
+        # Not `@attr_type_rewrite_pattern`: its mismatch (every other attribute, recursively)
+        # formats an error message with the attribute printed, seconds for a large dense literal.
+        return PtrType(buffer_array_type(typ), HOST) if isinstance(typ, BufType) else None
 
 
 # --- the ops (their buffer operands are pointers already) --------------------------------------
@@ -365,10 +372,11 @@ class LowerInit(RewritePattern):
         const = Constants(rewriter)
         alloc = rewriter.insert(mem.AllocOp(op.mem, op.res.type))
         token, ptr = alloc.res_mem, alloc.res
-        attrs = op.value.get_attrs()
-        if attrs and all(a == attrs[0] for a in attrs):
-            token = store_everywhere(rewriter, const, ptr, token, const.of(attrs[0]))
+        if is_splat(op.value):
+            first = next(iter(op.value.iter_attrs()))
+            token = store_everywhere(rewriter, const, ptr, token, const.of(first))
         else:
+            attrs = op.value.get_attrs()
             rows: dict[tuple[int, ...], SSAValue] = {(): ptr}  # the address of each prefix
             for position, attr in zip(product(*map(range, shape)), attrs, strict=True):
                 for depth in range(1, len(position) + 1):

@@ -8,8 +8,10 @@ from __future__ import annotations
 import re
 
 from xdsl.context import Context
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import AttributeInvT, Operation, SSAValue
 from xdsl.parser import Parser
+from xdsl.parser.core import ForwardDeclaredValue, UnresolvedOperand
 
 OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([\w.$-]+)')
 """The name at the start of an op's text (after its results)."""
@@ -24,12 +26,32 @@ class LocatingParser(Parser):
 
     xDSL's parser keeps only an explicit `loc(...)`; `gpu_opt.ParsedChunk.set_locations` gives the
     other ops the location of their first token, as MLIR's parser does. Bad input that xDSL's
-    parsers reject with an exception (`REJECTED_BY_XDSL`) is a ParseError at the op.
+    parsers reject with an exception (`REJECTED_BY_XDSL`), or accept with an operand left
+    unresolved (`undefined_operand`), is a ParseError at the op.
     """
 
     def __init__(self, ctx: Context, text: str, name: str) -> None:
         super().__init__(ctx, text, name)
         self.op_starts: dict[Operation, int] = {}
+        self.forward_names: dict[SSAValue, str] = {}
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        module = super().parse_module(allow_implicit_module)
+        for op in module.walk():
+            for i, operand in enumerate(op.operands):
+                if isinstance(operand, ForwardDeclaredValue):  # see `undefined_operand`
+                    start = self.op_starts.get(op, 0)
+                    name = self.forward_names.get(operand, "")
+                    self.raise_error(undefined_operand(i, name), start, start + 1)
+        return module
+
+    def resolve_operand(
+        self, operand: UnresolvedOperand, type: AttributeInvT
+    ) -> SSAValue[AttributeInvT]:
+        value = super().resolve_operand(operand, type)
+        if isinstance(value, ForwardDeclaredValue):
+            self.forward_names[value] = operand.operand_name
+        return value
 
     def parse_operation(self) -> Operation:
         start = self.pos
@@ -41,6 +63,15 @@ class LocatingParser(Parser):
             )
         self.op_starts[op] = start
         return op
+
+
+def undefined_operand(index: int, name: str) -> str:
+    """xDSL's parser resolves a forward reference by the next definition of its name, even one
+    in a region that the use is outside of; an op whose operand is defined in its own region
+    (`init(%p)` with `%p` in the body) then keeps an unresolved value, which nothing reports
+    and every verifier trips over."""
+    shown = f" (%{name})" if name else ""
+    return f"operand #{index}{shown} is not defined where it is used (is it a value of a region?)"
 
 
 def rejected(error: BaseException, text: str) -> str:

@@ -1,0 +1,79 @@
+"""The fuzzer (tests/fuzz) in CI size: 300 mutants of the lit corpus through gpu-opt (no pass,
+each of gpuir's passes, `-t llvm`, `-t ptx`, `-t dot`) and `gpu-run --provider interp`, none
+of which may end in a traceback, an internal error, a crash or a hang. `make fuzz` is the long
+run; a failure here is reproduced with `make fuzz FUZZ_ARGS='--seed 0 --only N'`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fuzz.harness import FAILURES, Target, all_targets, classify, failure_signature, fuzz
+from fuzz.mutate import load_corpus, mutant
+
+SEED = 0
+COUNT = 300
+
+
+def test_the_corpus_is_the_lit_tests_and_the_examples():
+    paths = {seed.path for seed in load_corpus()}
+    assert "examples/array.mlir" in paths
+    assert any(path.startswith("tests/lit/passes/") for path in paths)
+    assert all(path.endswith(".mlir") and "/Output/" not in path for path in paths)
+
+
+def test_inputs_are_a_function_of_seed_and_index():
+    corpus = load_corpus()
+    assert mutant(corpus, 3, 17) == mutant(corpus, 3, 17)
+    assert mutant(corpus, 3, 17).text != mutant(corpus, 4, 17).text
+    assert all(mutant(corpus, SEED, i).mutations for i in range(50))
+
+
+def test_every_pass_and_target_is_fuzzed():
+    from gpuir.passes import get_all_passes
+
+    names = {target.name for target in all_targets()}
+    assert {f"gpu-opt -p {name}" for name in get_all_passes()} <= names
+    assert {"gpu-opt", "gpu-opt -t llvm", "gpu-opt -t ptx", "gpu-opt -t dot"} <= names
+    assert "gpu-run --provider interp" in names
+
+
+@pytest.mark.parametrize(
+    ("status", "err", "expected"),
+    [
+        (0, "", "ok"),
+        (1, "x.mlir:1:1: error: bad", "error"),
+        (1, "gpu-opt: internal error: KeyError: 'x'", "internal"),
+        (1, "Traceback (most recent call last):\n  ...", "traceback"),
+        (1, "", "no-diagnostic"),
+        (2, "x.mlir:1:1: error: bad", "exit-status"),
+    ],
+)
+def test_the_oracle(status: int, err: str, expected: str):
+    assert classify("gpu-opt", status, "", err, "").status == expected
+
+
+def test_a_failure_signature_blurs_paths_and_numbers():
+    from fuzz.harness import Outcome
+
+    a = Outcome("t", "internal", detail="gpu-opt: internal error: ValueError: 12 is too big")
+    b = Outcome("t", "internal", detail="gpu-opt: internal error: ValueError: 7 is too big")
+    assert failure_signature(a) == failure_signature(b)
+
+
+def test_fuzz_ci_run():
+    """300 inputs, seed 0, 2 workers: no failure (well under a minute on 2 cores)."""
+    campaign = fuzz(SEED, range(COUNT), jobs=2, timeout=20.0, run_timeout=10.0)
+    assert len(campaign.results) == COUNT
+    ran = {t.name: 0 for t in all_targets()}
+    for result in campaign.results:
+        for outcome in result.outcomes:
+            ran[outcome.target] += outcome.status != "skipped"
+    assert ran["gpu-opt"] == COUNT
+    assert min(ran.values()) > COUNT // 10  # enough inputs verify to reach every configuration
+    failures = [
+        f"input {i}: {o.status} in `{o.target}`: {failure_signature(o)}"
+        for i, o in campaign.failures()
+    ]
+    assert not failures, "\n".join(failures)
+    assert all(isinstance(t, Target) for t in campaign.targets) and FAILURES
