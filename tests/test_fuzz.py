@@ -7,7 +7,6 @@ run; a failure here is reproduced with `make fuzz FUZZ_ARGS='--seed 0 --only N'`
 from __future__ import annotations
 
 import pytest
-
 from fuzz.harness import FAILURES, Target, all_targets, classify, failure_signature, fuzz
 from fuzz.mutate import load_corpus, mutant
 

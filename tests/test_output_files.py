@@ -62,7 +62,9 @@ def test_a_successful_run_replaces_its_input(tmp_path: Path):
     assert os.listdir(tmp_path) == ["x.mlir"]
 
 
-@pytest.mark.parametrize("interruption", [OSError(28, "No space left on device"), KeyboardInterrupt])
+@pytest.mark.parametrize(
+    "interruption", [OSError(28, "No space left on device"), KeyboardInterrupt]
+)
 def test_an_interrupted_write_leaves_the_old_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, interruption: BaseException, capsys
 ):
