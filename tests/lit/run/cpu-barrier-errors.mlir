@@ -1,11 +1,9 @@
 // A barrier that only some work-items reach cannot run as work-item loops: the cpu provider
 // rejects the kernel when it compiles it, at the barrier, with a note at the launch (interp
 // reports the divergence when it happens instead). A barrier under a condition that depends on a
-// value loaded from memory is rejected too (the check is conservative). Without --provider,
-// gpu-run picks cpu where there is no CUDA device.
+// value loaded from memory is rejected too (the check is conservative).
 // RUN: not gpu-run %s --provider cpu 0 2>&1 | filecheck %s
 // RUN: not gpu-run %s --provider cpu 1 2>&1 | filecheck %s --check-prefix=LOADED
-// RUN: not gpu-run %s 0 2>&1 | filecheck %s
 // RUN: not gpu-run %s --provider interp 0 2>&1 | filecheck %s --check-prefix=INTERP
 
 // CHECK:      cpu-barrier-errors.mlir:{{[0-9]+}}:7: error: cpu: cannot compile @divergent: a barrier ('gpu.sync_work_items') inside scf.if whose condition depends on the work-item id cannot run on the cpu provider
