@@ -85,7 +85,17 @@ def kernel_takes_smem(kernel: FuncOp) -> bool:
     return len(inputs) > 6 and isinstance(inputs[6], PtrType) and inputs[6].space.data == SHARED
 
 
-def check_kernel(kernel: FuncOp, module: ModuleOp) -> None:
+def first_calls(module: ModuleOp) -> dict[str, CallOp]:
+    """The first `func.call` (in walk order) of each callee in `module`: one walk for all the
+    kernels, not one per kernel."""
+    calls: dict[str, CallOp] = {}
+    for op in module.walk():
+        if isinstance(op, CallOp):
+            calls.setdefault(op.callee.root_reference.data, op)
+    return calls
+
+
+def check_kernel(kernel: FuncOp, calls: dict[str, CallOp]) -> None:
     inputs = kernel.function_type.inputs.data
     outputs = kernel.function_type.outputs.data
     prefix = (*KERNEL_TOKENS, IndexType(), IndexType())
@@ -98,13 +108,13 @@ def check_kernel(kernel: FuncOp, module: ModuleOp) -> None:
         )
     if kernel.is_declaration:
         raise OpError(kernel, f"the kernel @{kernel.sym_name.data} has no body")
-    for op in module.walk():
-        if isinstance(op, CallOp) and op.callee.root_reference == kernel.sym_name:
-            raise OpError(
-                op,
-                f"'{op.name}' calls the kernel @{kernel.sym_name.data}; a kernel can only be "
-                "launched",
-            )
+    call = calls.get(kernel.sym_name.data)
+    if call is not None:
+        raise OpError(
+            call,
+            f"'{call.name}' calls the kernel @{kernel.sym_name.data}; a kernel can only be "
+            "launched",
+        )
 
 
 def read_sreg(b: Builder, intrinsic: str, arg: BlockArgument) -> None:
@@ -129,9 +139,10 @@ def declare_dynamic_smem(module: ModuleOp) -> None:
     Rewriter.insert_op(smem, InsertPoint.at_start(module.body.block))
 
 
-def lower_kernel_parameters(kernel: FuncOp, module: ModuleOp) -> None:
-    """Ids from special registers, smem from the dynamic shared array; drop the parameters."""
-    check_kernel(kernel, module)
+def lower_kernel_parameters(kernel: FuncOp, module: ModuleOp, calls: dict[str, CallOp]) -> None:
+    """Ids from special registers, smem from the dynamic shared array; drop the parameters.
+    `calls`: `first_calls(module)`, to reject a kernel that device code calls."""
+    check_kernel(kernel, calls)
     entry = kernel.body.blocks[0]
     b = Builder(InsertPoint.at_start(entry))
     read_sreg(b, GROUP_ID, entry.args[4])
@@ -164,9 +175,10 @@ class ConvertGpuToNvvmPass(ModulePass):
             kernels: list[Operation] = [
                 f for f in module.ops if isinstance(f, FuncOp) and KERNEL_ATTR in f.attributes
             ]
+            calls = first_calls(module)
             for kernel in kernels:
                 assert isinstance(kernel, FuncOp)
-                lower_kernel_parameters(kernel, module)
+                lower_kernel_parameters(kernel, module, calls)
             PatternRewriteWalker(
                 GreedyRewritePatternApplier([SyncWorkItemsToBarrier()])
             ).rewrite_module(module)
