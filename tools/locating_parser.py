@@ -9,9 +9,12 @@ import re
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import AttributeInvT, Operation, SSAValue
+from xdsl.ir import AttributeInvT, Block, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue, UnresolvedOperand
+from xdsl.utils.exceptions import MultipleSpansParseError
+from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([\w.$-]+)')
 """The name at the start of an op's text (after its results)."""
@@ -27,13 +30,14 @@ class LocatingParser(Parser):
     xDSL's parser keeps only an explicit `loc(...)`; `gpu_opt.ParsedChunk.set_locations` gives the
     other ops the location of their first token, as MLIR's parser does. Bad input that xDSL's
     parsers reject with an exception (`REJECTED_BY_XDSL`), or accept with an operand left
-    unresolved (`undefined_operand`), is a ParseError at the op.
+    unresolved (`undefined_operand`), is a ParseError at the op; so is a block defined twice.
     """
 
     def __init__(self, ctx: Context, text: str, name: str) -> None:
         super().__init__(ctx, text, name)
         self.op_starts: dict[Operation, int] = {}
         self.forward_names: dict[SSAValue, str] = {}
+        self.defined_blocks: dict[Block, Span[str]] = {}
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         module = super().parse_module(allow_implicit_module)
@@ -52,6 +56,23 @@ class LocatingParser(Parser):
         if isinstance(value, ForwardDeclaredValue):
             self.forward_names[value] = operand.operand_name
         return value
+
+    def _parse_block(self) -> Block:
+        """xDSL's, but a second definition of a block that was referenced before its first
+        definition is the error it is (xDSL forgets that first definition and fails with a
+        KeyError)."""
+        token = self._current_token
+        known = self.blocks.get(token.text[1:]) if token.kind is MLIRTokenKind.CARET_IDENT else None
+        if known is not None and known[0] in self.defined_blocks:
+            raise MultipleSpansParseError(
+                token.span,
+                f"re-declaration of block '{token.text[1:]}'",
+                "originally declared here:",
+                [(self.defined_blocks[known[0]], None)],
+            )
+        block = super()._parse_block()
+        self.defined_blocks[block] = token.span
+        return block
 
     def parse_operation(self) -> Operation:
         start = self.pos

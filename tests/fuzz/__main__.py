@@ -12,7 +12,15 @@ import sys
 import time
 from pathlib import Path
 
-from fuzz.harness import FAILURES, all_targets, fuzz, replay_inputs, save_failures, summary
+from fuzz.harness import (
+    FAILURES,
+    all_targets,
+    fuzz,
+    replay_inputs,
+    save_failures,
+    summary,
+    unlocated,
+)
 from fuzz.mutate import ROOT
 
 DEFAULT_RESULTS = ROOT / "benchmarks" / "results" / "fuzz"
@@ -65,6 +73,11 @@ def main(argv: list[str] | None = None) -> int:
         f"in {campaign.seconds:.0f} s with {args.jobs} jobs"
     )
     print(summary(campaign))
+    messages = sorted(unlocated(campaign).items(), key=lambda item: -item[1][0])
+    if messages:
+        print("fuzz: the most frequent diagnostics without a file:line:col (not failures):")
+        for message, (count, index) in messages[:10]:
+            print(f"  {count:5} × {message}  (e.g. input {index})")
     failures = campaign.failures()
     if not failures:
         print("fuzz: no failures")

@@ -453,6 +453,21 @@ def failure_signature(outcome: Outcome) -> str:
     return f"{outcome.status}: {key[:160]}"
 
 
+def unlocated(campaign: Campaign) -> dict[str, tuple[int, int]]:
+    """The diagnostics without a `file:line:col` (blurred as in `failure_signature`): how many
+    runs gave each, and one input that did. Not failures, but worth a look: most should point
+    at an op."""
+    found: dict[str, tuple[int, int]] = {}
+    for result in campaign.results:
+        for o in result.outcomes:
+            if o.status == "error" and not o.located:
+                line = next((x for x in o.detail.splitlines() if "error" in x), "")
+                key = re.sub(r"(?<![\w])\d+", "N", line.split("error:", 1)[-1].strip())[:120]
+                count, index = found.get(key, (0, result.index))
+                found[key] = (count + 1, index)
+    return found
+
+
 @dataclass
 class Group:
     """Failures with one signature: the inputs that show it, and in which configurations."""
