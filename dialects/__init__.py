@@ -4,10 +4,10 @@
 tool pays only for the dialects that the input names.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 from xdsl.context import Context
-from xdsl.ir import Dialect
+from xdsl.ir import Dialect, Operation
 
 
 def get_mem() -> Dialect:
@@ -44,15 +44,37 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     }
 
 
-def make_context(allow_unregistered: bool = False) -> Context:
+def make_context(
+    allow_unregistered: bool = False,
+    extra_ops: Mapping[str, Callable[[], Sequence[type[Operation]]]] | None = None,
+) -> Context:
     """A context that knows xDSL's dialects, except its own `gpu`, and ours; each is loaded
-    when the parser first meets its name."""
+    when the parser first meets its name. `extra_ops` adds ops to xDSL's dialects (`llvm` ops
+    that xDSL lacks): dialect name → a function returning the ops, called when that dialect
+    loads, so that a tool that never meets the dialect does not import them."""
     from xdsl.universe import Universe
 
     ctx = Context(allow_unregistered=allow_unregistered)
     for name, factory in Universe.get_multiverse().all_dialects.items():
-        if name != "gpu":
-            ctx.register_dialect(name, factory)
+        if name == "gpu":
+            continue
+        if extra_ops is not None and name in extra_ops:
+            factory = with_ops(factory, extra_ops[name])
+        ctx.register_dialect(name, factory)
     for name, factory in get_all_dialects().items():
         ctx.register_dialect(name, factory)
     return ctx
+
+
+def with_ops(
+    factory: Callable[[], Dialect], extra: Callable[[], Sequence[type[Operation]]]
+) -> Callable[[], Dialect]:
+    """`factory`'s dialect plus the ops `extra()` returns (but those it has already)."""
+
+    def load() -> Dialect:
+        dialect = factory()
+        known = {op.name for op in dialect.operations}
+        ops = [*dialect.operations, *(op for op in extra() if op.name not in known)]
+        return Dialect(dialect.name, ops, list(dialect.attributes))
+
+    return load

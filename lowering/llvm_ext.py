@@ -5,14 +5,14 @@ They carry MLIR's names and generic form (`"llvm.addrspacecast"(%p) : (!llvm.ptr
 (`gpuir.lowering.llvm_ir`) emits them. The custom syntax is MLIR's too:
 `%q = llvm.addrspacecast %p : !llvm.ptr to !llvm.ptr<1>`, `%i = llvm.fptosi %x : f32 to i32`.
 
-gpu-opt loads them with `register_llvm_extensions(ctx)`. This module imports no more of xDSL
-than the IRDL machinery, so that loading them keeps gpu-opt's start-up fast; type checks that
-need `xdsl.dialects.llvm` import it in the verifier.
+gpu-opt adds them to xDSL's `llvm` dialect (`make_context(extra_ops=…)`), importing this module
+when the input first names an llvm op, so that its start-up does not pay for them. This module
+imports no more of xDSL than the IRDL machinery; type checks that need `xdsl.dialects.llvm`
+import it in the verifier.
 """
 
 from __future__ import annotations
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import AnyFloat, IntegerType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def
@@ -92,11 +92,3 @@ LLVM_EXTENSION_OPS: tuple[type[IRDLOperation], ...] = (
     FPToUIOp,
     UIToFPOp,
 )
-
-
-def register_llvm_extensions(ctx: Context) -> None:
-    """Make `ctx` parse the ops of this module (next to xDSL's `llvm` dialect)."""
-    loaded = {op.name for op in ctx.loaded_ops}
-    for op in LLVM_EXTENSION_OPS:
-        if op.name not in loaded:
-            ctx.load_op(op)

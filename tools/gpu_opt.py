@@ -65,7 +65,6 @@ from gpuir import __version__
 from gpuir.diagnostics import OpError, OpWarning
 from gpuir.dialects import make_context
 from gpuir.lowering import get_all_lowering_passes, get_all_targets
-from gpuir.lowering.llvm_ext import register_llvm_extensions
 from gpuir.passes import get_all_passes
 
 PROG = "gpu-opt"
@@ -149,8 +148,9 @@ class GpuOptMain(xDSLOptMain):
     # Registration ----------------------------------------------------------------------------
 
     def register_all_dialects(self) -> None:
-        self.ctx = make_context()  # xDSL's dialects but its `gpu`, and ours
-        register_llvm_extensions(self.ctx)  # llvm ops that xDSL lacks (addrspacecast, fptosi, …)
+        # xDSL's dialects but its `gpu`, and ours; `llvm` with the ops xDSL lacks (addrspacecast,
+        # fptosi, …), imported when the input first names an llvm op
+        self.ctx = make_context(extra_ops={"llvm": llvm_extension_ops})
 
     def register_all_passes(self) -> None:
         super().register_all_passes()
@@ -333,6 +333,12 @@ class GpuOptMain(xDSLOptMain):
         path = self.args.input_file or ""
         extension = os.path.splitext(path)[1].removeprefix(".")
         return extension if extension in self.available_frontends else "mlir"
+
+
+def llvm_extension_ops() -> Sequence[type[Operation]]:
+    from gpuir.lowering.llvm_ext import LLVM_EXTENSION_OPS  # lazily: start-up stays fast
+
+    return LLVM_EXTENSION_OPS
 
 
 # Diagnostics -----------------------------------------------------------------------------------
