@@ -1,11 +1,15 @@
-"""gpu-opt's start-up (benchmarks/run_all.py measures it against xdsl-opt's): nothing is
-imported before the input asks for it."""
+"""gpu-opt's start-up and process settings (benchmarks/run_all.py measures the start-up against
+xdsl-opt's): nothing is imported before the input asks for it, and the garbage collector's
+thresholds that gpu-opt sets for a run are put back after it."""
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 from pathlib import Path
+
+from gpuir.tools.gpu_opt import GC_THRESHOLDS, main
 
 EMPTY = "builtin.module {\n}\n"
 
@@ -26,3 +30,14 @@ def test_llvm_extension_ops_are_imported_only_for_llvm_input(tmp_path: Path):
         )
         assert done.returncode == 0, done.stderr
         assert done.stdout.splitlines()[-1] == f"0 {imported}"
+
+
+def test_main_puts_the_gc_thresholds_back(tmp_path: Path, capsys):
+    program = tmp_path / "empty.mlir"
+    program.write_text(EMPTY)
+    before = gc.get_threshold()
+    assert before != GC_THRESHOLDS
+    assert main([str(program)]) == 0
+    assert main([str(tmp_path / "missing.mlir")]) == 1
+    assert gc.get_threshold() == before
+    capsys.readouterr()
