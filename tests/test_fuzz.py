@@ -6,9 +6,13 @@ run; a failure here is reproduced with `make fuzz FUZZ_ARGS='--seed 0 --only N'`
 
 from __future__ import annotations
 
+import faulthandler
+import os
+import signal
+
 import pytest
 from fuzz.harness import FAILURES, Target, all_targets, classify, failure_signature, fuzz
-from fuzz.mutate import load_corpus, mutant
+from fuzz.mutate import Mutant, Seed, load_corpus, mutant
 
 SEED = 0
 COUNT = 300
@@ -76,3 +80,36 @@ def test_fuzz_ci_run():
     ]
     assert not failures, "\n".join(failures)
     assert all(isinstance(t, Target) for t in campaign.targets) and FAILURES
+
+
+SLOW = """\
+func.func @main(%m: !mem.M<0>) -> (!mem.M<0>, index) {
+  %zero = arith.constant 0 : index
+  %one = arith.constant 1 : index
+  %many = arith.constant 1000000000 : index
+  %r = scf.for %i = %zero to %many step %one iter_args(%x = %zero) -> (index) {
+    %y = arith.addi %x, %one : index
+    scf.yield %y : index
+  }
+  func.return %m, %r : !mem.M<0>, index
+}
+"""
+
+
+def crashing_inputs(index: int) -> Mutant:
+    """Input 1 kills its worker (as a segfault in LLVM would); input 2 runs long."""
+    if index == 1:
+        faulthandler.disable()  # pytest's, inherited by the worker: no stack dump here
+        os.kill(os.getpid(), signal.SIGSEGV)
+    text = SLOW if index == 2 else "func.func @f() {\n  func.return\n}\n"
+    return Mutant(index, Seed("test", 0, text), (), text)
+
+
+def test_a_crash_or_a_long_run_costs_one_worker_not_the_campaign():
+    targets = [t for t in all_targets() if t.name in ("gpu-opt", "gpu-run --provider interp")]
+    campaign = fuzz(0, range(4), 2, 20.0, 3.0, targets, inputs=crashing_inputs)
+    statuses = {r.index: [o.status for o in r.outcomes] for r in campaign.results}
+    assert statuses[0] == statuses[3] == ["ok", "error"]  # no @main to run: a diagnostic
+    assert statuses[1][0] == "crash"
+    assert "signal 11" in campaign.failures()[0][1].detail
+    assert statuses[2] == ["ok", "slow-run"]

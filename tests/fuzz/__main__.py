@@ -73,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
         f"in {campaign.seconds:.0f} s with {args.jobs} jobs"
     )
     print(summary(campaign))
+    slow = [r.index for r in campaign.results if any(o.status == "slow-run" for o in r.outcomes)]
+    if slow:
+        print(f"fuzz: gpu-run ran @main past its time bound (not failures): inputs {slow[:20]}")
     messages = sorted(unlocated(campaign).items(), key=lambda item: -item[1][0])
     if messages:
         print("fuzz: the most frequent diagnostics without a file:line:col (not failures):")

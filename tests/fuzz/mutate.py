@@ -269,6 +269,14 @@ MUTATIONS: list[tuple[Mutation, int]] = [
 ]
 
 
+def seed_weight(seed: Seed) -> int:
+    """Invalid tests are rejected early anyway; programs with a @main also reach gpu-run's
+    interpreter."""
+    if "invalid" in seed.path:
+        return 1
+    return 8 if "@main" in seed.text else 4
+
+
 CONSISTENT = {
     change_symbol,
     change_operand,
@@ -284,7 +292,7 @@ def mutant(corpus: list[Seed], seed: int, index: int) -> Mutant:
     """Input `index` of run `seed`: a corpus chunk with 1 to 3 mutations; for half the inputs
     only CONSISTENT ones, so that they get past the verifier more often."""
     rng = random.Random(f"gpuir-fuzz/{seed}/{index}")
-    start = rng.choices(corpus, [1 if "invalid" in s.path else 4 for s in corpus])[0]
+    start = rng.choices(corpus, [seed_weight(s) for s in corpus])[0]
     text, done = start.text, []
     count = rng.choice([1, 1, 1, 1, 2, 2, 3])
     mutations = MUTATIONS
