@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import re
 import resource
+import shutil
 import signal
 import tempfile
 import time
@@ -131,7 +132,7 @@ def call_tool(tool: str, argv: list[str]) -> tuple[int | None, str, str, str]:
     return status, out.getvalue(), err.getvalue(), escaped
 
 
-def classify(tool: str, status: int | None, out: str, err: str, escaped: str) -> Outcome:
+def classify(status: int | None, out: str, err: str, escaped: str) -> Outcome:
     """The oracle: what a run's exit status and output say about the tool."""
     if escaped:
         return Outcome("", "traceback", detail=escaped)
@@ -152,7 +153,7 @@ def run_target(target: Target, path: str, run_args: list[str]) -> Outcome:
     argv = [path, *target.args] + (run_args if target.tool == "gpu-run" else [])
     start = time.perf_counter()
     status, out, err, escaped = call_tool(target.tool, argv)
-    outcome = classify(target.tool, status, out, err, escaped)
+    outcome = classify(status, out, err, escaped)
     if outcome.status == "ok" and target.roundtrip:
         outcome = check_roundtrip(path, argv, out, outcome)
     if outcome.status == "internal":
@@ -179,6 +180,7 @@ def check_roundtrip(path: str, argv: list[str], printed: str, outcome: Outcome) 
     with open(again, "w", encoding="utf-8") as f:
         f.write(printed)
     status, reprinted, err, escaped = call_tool("gpu-opt", [again])
+    os.unlink(again)
     if status == 0 and reprinted == printed and not escaped:
         return outcome
     why = escaped or err or "prints differently:\n" + reprinted
@@ -226,19 +228,21 @@ def worker(conn: Connection, inputs: Inputs, targets: list[Target], timeouts: di
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C is the parent's to handle
     os.environ.pop("GPUIR_DEBUG", None)
     folder = tempfile.mkdtemp(prefix="gpuir-fuzz-")
-    while True:
-        index = conn.recv()
-        if index is None:
-            return
-        m = inputs(index)
-        path = os.path.join(folder, f"input-{index}.mlir")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(m.text)
-        result, hung = run_input(conn, m, path, targets, timeouts)
-        conn.send(("done", index, result))
-        os.unlink(path)
-        if hung:
-            os._exit(0)
+    hung = False
+    try:
+        while not hung:
+            index = conn.recv()
+            if index is None:
+                return
+            m = inputs(index)
+            path = os.path.join(folder, f"input-{index}.mlir")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(m.text)
+            result, hung = run_input(conn, m, path, targets, timeouts)
+            conn.send(("done", index, result))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    os._exit(0)  # threads of the run that hung may remain: no clean-up of the interpreter
 
 
 def run_input(

@@ -237,6 +237,15 @@ def change_extent_everywhere(
     return replaced, f"extent {old} -> {new} everywhere"
 
 
+STRING = re.compile(r'(?<=kind = )"\w*"|(?<=\w = )"[^"]*"')
+STRINGS = ['"add"', '"mul"', '"min"', '"max"', '"and"', '"or"', '"xor"', '""', '"bogus"']
+
+
+def change_string(rng: random.Random, text: str, _: list[Seed]) -> tuple[str, str] | None:
+    """A string property (`kind = "add"`, a pass option) becomes another kind, or nonsense."""
+    return replace_match(rng, text, STRING, STRINGS, "string")
+
+
 def change_symbol(rng: random.Random, text: str, _: list[Seed]) -> tuple[str, str] | None:
     symbols = sorted(set(SYMBOL.findall(text)))
     return replace_match(rng, text, SYMBOL, ["@missing", "@main", *symbols], "symbol")
@@ -266,6 +275,7 @@ MUTATIONS: list[tuple[Mutation, int]] = [
     (respace_everywhere, 4),
     (change_constant, 6),
     (change_extent_everywhere, 4),
+    (change_string, 2),
 ]
 
 
@@ -284,6 +294,7 @@ CONSISTENT = {
     respace_everywhere,
     change_constant,
     change_extent_everywhere,
+    change_string,
 }
 """The mutations that keep the text parseable and often verifying."""
 
