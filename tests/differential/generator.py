@@ -1,0 +1,489 @@
+"""Random well-formed gpuir programs for differential testing (`cpu` against `interp`).
+
+`generate(seed)` returns the text of one program: a kernel `@k` and a `@main` that allocates two
+host and two device arrays of `L` elements of one type `T` (i32, i64, index, f32 or f64),
+initialises them on the host with a seeded formula, launches `@k` several times with different
+grids (each launch reads one device array and writes the other, so no launch races with itself;
+the roles swap between launches), copies both arrays back and returns all `2 * L` elements.
+
+The kernel computes random arithmetic over its own element, a neighbour's, its ids and a scalar
+argument: `scf.for` loops over the input, `scf.if` on the item id, and, when the program uses
+shared memory, rounds of "store my value in my slot, sync, read another item's slot, sync".
+Every program is defined by construction: shift amounts are masked below the width, divisors are
+made positive and non-zero (`(b >> 1) | 1`), integer add/sub/mul wrap around, floats use only
+add/sub/mul/div/min/max/neg/compare+select (no transcendental functions, no contraction), and
+float-to-int conversions are not generated.
+
+`run(text, provider)` runs a program's `@main` and returns its results; `same(a, b)` compares
+two result tuples exactly (integers by value, floats bit for bit, any NaN equal to any NaN:
+LLVM does not define which NaN an operation returns).
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+INT_TYPES = ("i32", "i64", "index")
+FLOAT_TYPES = ("f32", "f64")
+WIDTH = {"i32": 32, "i64": 64, "index": 64}
+
+INT_BINARY = (
+    "addi",
+    "subi",
+    "muli",
+    "andi",
+    "ori",
+    "xori",
+    "maxsi",
+    "minsi",
+    "maxui",
+    "minui",
+)
+INT_SHIFTS = ("shli", "shrui", "shrsi")
+INT_DIVS = ("divui", "remui", "divsi", "remsi", "ceildivsi", "floordivsi", "ceildivui")
+INT_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+FLOAT_BINARY = (
+    "addf",
+    "subf",
+    "mulf",
+    "divf",
+    "minimumf",
+    "maximumf",
+    "minnumf",
+    "maxnumf",
+)
+FLOAT_PREDICATES = (
+    "oeq",
+    "ogt",
+    "oge",
+    "olt",
+    "ole",
+    "one",
+    "ord",
+    "ueq",
+    "ugt",
+    "uge",
+    "ult",
+    "ule",
+    "une",
+    "uno",
+)
+
+
+@dataclass
+class Kernel:
+    """The state of one kernel body being written: its lines, fresh names and the tokens."""
+
+    rng: random.Random
+    type_: str
+    length: int
+    lines: list[str] = field(default_factory=list)
+    counter: int = 0
+    m1: str = "%m1"
+    m3: str = "%m3"
+
+    @property
+    def is_float(self) -> bool:
+        return self.type_ in FLOAT_TYPES
+
+    def fresh(self, stem: str = "v") -> str:
+        self.counter += 1
+        return f"%{stem}{self.counter}"
+
+    def emit(self, indent: int, line: str) -> None:
+        self.lines.append("  " * indent + line)
+
+    def constant(self, indent: int, type_: str | None = None) -> str:
+        type_ = type_ or self.type_
+        name = self.fresh("c")
+        self.emit(indent, f"{name} = arith.constant {constant_text(self.rng, type_)} : {type_}")
+        return name
+
+    def index_constant(self, indent: int, value: int) -> str:
+        name = self.fresh("i")
+        self.emit(indent, f"{name} = arith.constant {value} : index")
+        return name
+
+    def from_index(self, indent: int, value: str) -> str:
+        """`value` (an index) as a `T`."""
+        if self.type_ == "index":
+            return value
+        name = self.fresh()
+        if self.is_float:
+            wide = self.fresh()
+            self.emit(indent, f"{wide} = arith.index_cast {value} : index to i64")
+            conversion = self.rng.choice(("sitofp", "uitofp"))
+            self.emit(indent, f"{name} = arith.{conversion} {wide} : i64 to {self.type_}")
+        else:
+            self.emit(indent, f"{name} = arith.index_cast {value} : index to {self.type_}")
+        return name
+
+    def load(self, indent: int, array: str, index: str, token: str) -> tuple[str, str]:
+        """Load `array[index]` (global) after `token`; returns the new token and the value."""
+        ptr, tok, value = self.fresh("p"), self.fresh("t"), self.fresh()
+        self.emit(indent, f"{ptr} = mem.lea {array}, {index} : {array_ptr(self.type_, self.length)}")
+        self.emit(indent, f"{tok}, {value} = mem.load {token}, {ptr} : !mem.ptr<{self.type_}, 1>")
+        return tok, value
+
+    def wrapped(self, indent: int, index: str, modulus: str) -> str:
+        name = self.fresh("i")
+        self.emit(indent, f"{name} = arith.remui {index}, {modulus} : index")
+        return name
+
+    # --- expressions --------------------------------------------------------------------------
+
+    def operation(self, indent: int, pool: list[str]) -> str:
+        """One random operation on values of `pool`; its result."""
+        a, b = self.rng.choice(pool), self.rng.choice(pool)
+        if self.rng.random() < 0.15:
+            b = self.constant(indent)
+        t = self.type_
+        name = self.fresh()
+        roll = self.rng.random()
+        if roll < 0.15:
+            predicates = FLOAT_PREDICATES if self.is_float else INT_PREDICATES
+            cond = self.fresh("b")
+            compare = "cmpf" if self.is_float else "cmpi"
+            self.emit(
+                indent, f"{cond} = arith.{compare} {self.rng.choice(predicates)}, {a}, {b} : {t}"
+            )
+            c = self.rng.choice(pool)
+            self.emit(indent, f"{name} = arith.select {cond}, {b}, {c} : {t}")
+            return name
+        if self.is_float:
+            if roll < 0.2:
+                self.emit(indent, f"{name} = arith.negf {a} : {t}")
+            else:
+                self.emit(indent, f"{name} = arith.{self.rng.choice(FLOAT_BINARY)} {a}, {b} : {t}")
+            return name
+        if roll < 0.3:
+            mask = self.fresh("c")
+            amount = self.fresh()
+            self.emit(indent, f"{mask} = arith.constant {WIDTH[t] - 1} : {t}")
+            self.emit(indent, f"{amount} = arith.andi {b}, {mask} : {t}")
+            self.emit(indent, f"{name} = arith.{self.rng.choice(INT_SHIFTS)} {a}, {amount} : {t}")
+            return name
+        if roll < 0.45:
+            one, half, divisor = self.fresh("c"), self.fresh(), self.fresh()
+            self.emit(indent, f"{one} = arith.constant 1 : {t}")
+            self.emit(indent, f"{half} = arith.shrui {b}, {one} : {t}")
+            self.emit(indent, f"{divisor} = arith.ori {half}, {one} : {t}")
+            self.emit(indent, f"{name} = arith.{self.rng.choice(INT_DIVS)} {a}, {divisor} : {t}")
+            return name
+        self.emit(indent, f"{name} = arith.{self.rng.choice(INT_BINARY)} {a}, {b} : {t}")
+        return name
+
+    def expression(self, indent: int, pool: list[str], size: int) -> str:
+        pool = list(pool)
+        for _ in range(size):
+            pool.append(self.operation(indent, pool))
+        return pool[-1]
+
+    def branch(self, indent: int, pool: list[str], item: str) -> str:
+        """`scf.if` on the item id: each side a random expression."""
+        bound = self.index_constant(indent, self.rng.randint(0, 8))
+        cond, name = self.fresh("b"), self.fresh()
+        predicate = self.rng.choice(("ult", "uge", "eq", "ne"))
+        self.emit(indent, f"{cond} = arith.cmpi {predicate}, {item}, {bound} : index")
+        self.emit(indent, f"{name} = scf.if {cond} -> ({self.type_}) {{")
+        then = self.expression(indent + 1, pool, self.rng.randint(1, 4))
+        self.emit(indent + 1, f"scf.yield {then} : {self.type_}")
+        self.emit(indent, "} else {")
+        other = self.expression(indent + 1, pool, self.rng.randint(0, 3))
+        self.emit(indent + 1, f"scf.yield {other} : {self.type_}")
+        self.emit(indent, "}")
+        return name
+
+    def loop(self, indent: int, pool: list[str], flat: str, source: str) -> str:
+        """`scf.for` over a few input elements, folding them into an accumulator."""
+        zero = self.index_constant(indent, 0)
+        trips = self.index_constant(indent, self.rng.randint(1, 6))
+        step = self.index_constant(indent, self.rng.choice((1, 1, 2)))
+        length = self.index_constant(indent, self.length)
+        j, token, acc = self.fresh("j"), self.fresh("t"), self.fresh("acc")
+        out_token, name = self.fresh("t"), self.fresh()
+        init = self.rng.choice(pool)
+        self.emit(
+            indent,
+            f"{out_token}, {name} = scf.for {j} = {zero} to {trips} step {step} "
+            f"iter_args({token} = {self.m1}, {acc} = {init}) -> (!mem.M<1>, {self.type_}) {{",
+        )
+        at = self.fresh("i")
+        self.emit(indent + 1, f"{at} = arith.addi {flat}, {j} : index")
+        index = self.wrapped(indent + 1, at, length)
+        next_token, value = self.load(indent + 1, source, index, token)
+        result = self.expression(indent + 1, [*pool, acc, value], self.rng.randint(1, 3))
+        self.emit(indent + 1, f"scf.yield {next_token}, {result} : !mem.M<1>, {self.type_}")
+        self.emit(indent, "}")
+        self.m1 = out_token
+        return name
+
+    def shared_round(self, indent: int, pool: list[str], item: str, n_items: str) -> str:
+        """Store a value in my shared slot, sync, read another item's slot, sync."""
+        value = self.rng.choice(pool)
+        smem_ptr = f"!mem.ptr<!mem.array<? x {self.type_}>, 3>"
+        mine, stored = self.fresh("p"), self.fresh("t")
+        self.emit(indent, f"{mine} = mem.lea %smem, {item} : {smem_ptr}")
+        self.emit(indent, f"{stored} = mem.store {self.m3}, {mine}, {value} : !mem.ptr<{self.type_}, 3>")
+        s1, s3 = self.fresh("t"), self.fresh("t")
+        self.emit(indent, f"{s1}, {s3} = gpu.sync_work_items {self.m1}, {stored}")
+        offset = self.index_constant(indent, self.rng.randint(0, 40))
+        at = self.fresh("i")
+        self.emit(indent, f"{at} = arith.addi {item}, {offset} : index")
+        other = self.wrapped(indent, at, n_items)
+        theirs, loaded, read = self.fresh("p"), self.fresh("t"), self.fresh()
+        self.emit(indent, f"{theirs} = mem.lea %smem, {other} : {smem_ptr}")
+        self.emit(indent, f"{loaded}, {read} = mem.load {s3}, {theirs} : !mem.ptr<{self.type_}, 3>")
+        e1, e3 = self.fresh("t"), self.fresh("t")
+        self.emit(indent, f"{e1}, {e3} = gpu.sync_work_items {s1}, {loaded}")
+        self.m1, self.m3 = e1, e3
+        return read
+
+
+def constant_text(rng: random.Random, type_: str) -> str:
+    if type_ in FLOAT_TYPES:
+        return rng.choice(
+            (
+                f"{rng.randint(-64, 64) / 8}",
+                f"{rng.randint(-1000, 1000) / 7:.6e}",
+                "0.1",
+                "-0.0",
+                "0.0",
+                "1.0e+30",
+                "3.0e-39" if type_ == "f32" else "1.0e-310",
+                "65504.0",
+            )
+        )
+    width = WIDTH[type_]
+    return str(
+        rng.choice(
+            (
+                rng.randint(-8, 8),
+                rng.randint(-1000, 1000),
+                rng.randint(-(1 << (width - 1)), (1 << (width - 1)) - 1),
+                -(1 << (width - 1)),
+                (1 << (width - 1)) - 1,
+                -1,
+            )
+        )
+    )
+
+
+def array_ptr(type_: str, length: int, space: int = 1) -> str:
+    return f"!mem.ptr<!mem.array<{length} x {type_}>, {space}>"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a generated program does, beyond its text (for the report and regression tests)."""
+
+    type_: str
+    length: int
+    launches: tuple[tuple[int, int], ...]
+    shared_rounds: int
+
+
+def generate_kernel(rng: random.Random, type_: str, length: int, shared_rounds: int) -> str:
+    k = Kernel(rng, type_, length)
+    t = type_
+    flat_lines = [
+        "%base = arith.muli %group, %n_items : index",
+        "%flat = arith.addi %base, %item : index",
+    ]
+    for line in flat_lines:
+        k.emit(1, line)
+    k.m1, x = k.load(1, "%src", "%flat", "%m1")
+    near = k.index_constant(1, rng.randint(1, length - 1))
+    at = k.fresh("i")
+    k.emit(1, f"{at} = arith.addi %flat, {near} : index")
+    length_c = k.index_constant(1, length)
+    k.m1, y = k.load(1, "%src", k.wrapped(1, at, length_c), k.m1)
+    pool = [x, y, "%s", k.from_index(1, "%item"), k.from_index(1, "%group"), k.constant(1)]
+    if rng.random() < 0.5:
+        pool.append(k.from_index(1, "%n_items"))
+    for _ in range(rng.randint(2, 6)):
+        roll = rng.random()
+        if roll < 0.2:
+            pool.append(k.branch(1, pool, "%item"))
+        elif roll < 0.35:
+            pool.append(k.loop(1, pool, "%flat", "%src"))
+        else:
+            pool.append(k.expression(1, pool, rng.randint(1, 4)))
+    for _ in range(shared_rounds):
+        pool.append(k.shared_round(1, pool, "%item", "%n_items"))
+        pool.append(k.expression(1, pool, rng.randint(1, 3)))
+    result = pool[-1]
+    out = k.fresh("p")
+    k.emit(1, f"{out} = mem.lea %dst, %flat : {array_ptr(t, length)}")
+    stored = k.fresh("t")
+    k.emit(1, f"{stored} = mem.store {k.m1}, {out}, {result} : !mem.ptr<{t}, 1>")
+    smem = f"%smem: !mem.ptr<!mem.array<? x {t}>, 3>,\n              " if shared_rounds else ""
+    tokens = "!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>"
+    header = (
+        "func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,\n"
+        f"              %group: index, %item: index, {smem}%n_items: index, %s: {t},\n"
+        f"              %src: {array_ptr(t, length)}, %dst: {array_ptr(t, length)})\n"
+        f"    -> ({tokens}) {{"
+    )
+    body = "\n".join(k.lines)
+    return f"{header}\n{body}\n  func.return {stored}, {k.m3}, %m4, %m5 : {tokens}\n}}\n"
+
+
+def host_init(rng: random.Random, type_: str, length: int, host: str, token: str, tag: str):
+    """Lines that fill `host` with `f(k)` for k < length; returns them and the final token."""
+    lines = [
+        f"  %{tag}_lo = arith.constant 0 : index",
+        f"  %{tag}_hi = arith.constant {length} : index",
+        f"  %{tag}_one = arith.constant 1 : index",
+        f"  %{tag}_done = scf.for %{tag}_k = %{tag}_lo to %{tag}_hi step %{tag}_one"
+        f" iter_args(%{tag}_t = {token}) -> (!mem.M<0>) {{",
+    ]
+    body: list[str] = []
+    if type_ in FLOAT_TYPES:
+        body += [
+            f"%{tag}_w = arith.index_cast %{tag}_k : index to i64",
+            f"%{tag}_f = arith.sitofp %{tag}_w : i64 to {type_}",
+            f"%{tag}_a = arith.constant {rng.randint(-40, 40) / 4} : {type_}",
+            f"%{tag}_b = arith.constant {rng.randint(-100, 100) / 3:.6e} : {type_}",
+            f"%{tag}_d = arith.constant {rng.choice((3.0, 7.0, 0.5, 10.0, -1.5))} : {type_}",
+            f"%{tag}_fa = arith.mulf %{tag}_f, %{tag}_a : {type_}",
+            f"%{tag}_fb = arith.addf %{tag}_fa, %{tag}_b : {type_}",
+            f"%{tag}_v = arith.divf %{tag}_fb, %{tag}_d : {type_}",
+        ]
+    else:
+        k = f"%{tag}_k"
+        if type_ != "index":
+            body.append(f"%{tag}_ki = arith.index_cast %{tag}_k : index to {type_}")
+            k = f"%{tag}_ki"
+        body += [
+            f"%{tag}_a = arith.constant {constant_text(rng, type_)} : {type_}",
+            f"%{tag}_b = arith.constant {constant_text(rng, type_)} : {type_}",
+            f"%{tag}_ka = arith.muli {k}, %{tag}_a : {type_}",
+            f"%{tag}_v = arith.xori %{tag}_ka, %{tag}_b : {type_}",
+        ]
+    body += [
+        f"%{tag}_p = mem.lea {host}, %{tag}_k : {array_ptr(type_, length, 0)}",
+        f"%{tag}_t2 = mem.store %{tag}_t, %{tag}_p, %{tag}_v : !mem.ptr<{type_}, 0>",
+        f"scf.yield %{tag}_t2 : !mem.M<0>",
+    ]
+    lines += ["    " + line for line in body] + ["  }"]
+    return lines, f"%{tag}_done"
+
+
+def generate(seed: int) -> str:
+    """The text of program number `seed` (the same text for the same seed, everywhere)."""
+    return generate_with_shape(seed)[0]
+
+
+def generate_with_shape(seed: int) -> tuple[str, Shape]:
+    rng = random.Random(seed)
+    type_ = rng.choice(INT_TYPES + FLOAT_TYPES)
+    length = rng.choice((8, 16, 24, 32))
+    shared_rounds = rng.choice((0, 0, 1, 2))
+    launches = []
+    for _ in range(rng.randint(1, 4)):
+        n_items = rng.choice((1, 2, 3, 4, 5, 7, 8, 16, length))
+        n_items = min(n_items, length)
+        n_groups = rng.randint(1, length // n_items)
+        launches.append((n_groups, n_items))
+    kernel = generate_kernel(rng, type_, length, shared_rounds)
+    t = type_
+    ptr0, ptr1 = array_ptr(t, length, 0), array_ptr(t, length, 1)
+    main = [
+        f"func.func @main(%m: !mem.M<0>) -> (!mem.M<0>{f', {t}' * (2 * length)}) {{",
+        "  %m0, %m1, %m4 = gpu.init %m",
+        f"  %h0, %ha = mem.alloc %m0 : {ptr0}",
+        f"  %h1, %hb = mem.alloc %h0 : {ptr0}",
+    ]
+    lines, token = host_init(rng, t, length, "%ha", "%h1", "ia")
+    main += lines
+    lines, token = host_init(rng, t, length, "%hb", token, "ib")
+    main += lines
+    main += [
+        f"  %d1, %da = gpu.alloc.block %m1 : {ptr1}",
+        f"  %e1, %db = gpu.alloc.block %d1 : {ptr1}",
+        f"  %u0, %u1 = gpu.copy_to_device.block {token}, %e1, %ha -> %da : {ptr0} -> {ptr1}",
+        f"  %w0, %w1 = gpu.copy_to_device.block %u0, %u1, %hb -> %db : {ptr0} -> {ptr1}",
+        "  %stream = gpu.default_stream",
+    ]
+    tokens = ("%w0", "%w1", "%m4")
+    for i, (n_groups, n_items) in enumerate(launches):
+        src, dst = ("%da", "%db") if i % 2 == 0 else ("%db", "%da")
+        smem = f" smem(!mem.array<? x {t}>, %n{i})" if shared_rounds else ""
+        main += [
+            f"  %g{i} = arith.constant {n_groups} : index",
+            f"  %n{i} = arith.constant {n_items} : index",
+            f"  %s{i} = arith.constant {constant_text(rng, t)} : {t}",
+            f"  %l{i}_0, %l{i}_1, %l{i}_4 = gpu.launch @k grid(%g{i}, %n{i}) stream(%stream)"
+            f"{smem} mems({', '.join(tokens)})",
+            f"      args(%n{i}, %s{i}, {src}, {dst}) : (index, {t}, {ptr1}, {ptr1})",
+        ]
+        tokens = (f"%l{i}_0", f"%l{i}_1", f"%l{i}_4")
+    main += [
+        f"  %x0, %x1 = gpu.copy_to_host.block {tokens[0]}, {tokens[1]}, %da -> %ha"
+        f" : {ptr1} -> {ptr0}",
+        f"  %y0, %y1 = gpu.copy_to_host.block %x0, %x1, %db -> %hb : {ptr1} -> {ptr0}",
+    ]
+    token = "%y0"
+    results = []
+    for name, host in (("a", "%ha"), ("b", "%hb")):
+        for i in range(length):
+            main += [
+                f"  %r{name}{i}_i = arith.constant {i} : index",
+                f"  %r{name}{i}_p = mem.lea {host}, %r{name}{i}_i : {ptr0}",
+                f"  %r{name}{i}_t, %r{name}{i} = mem.load {token}, %r{name}{i}_p"
+                f" : !mem.ptr<{t}, 0>",
+            ]
+            token = f"%r{name}{i}_t"
+            results.append(f"%r{name}{i}")
+    main += [
+        f"  %f1 = gpu.free.block %y1, %da : {ptr1}",
+        f"  %f2 = gpu.free.block %f1, %db : {ptr1}",
+        f"  %f3 = mem.free {token}, %ha : {ptr0}",
+        f"  %f4 = mem.free %f3, %hb : {ptr0}",
+        f"  %done = gpu.deinit %f4, %f2, {tokens[2]}",
+        f"  func.return %done, {', '.join(results)} : !mem.M<0>{f', {t}' * (2 * length)}",
+        "}",
+    ]
+    text = (
+        f"// differential program, seed {seed}: {t}, {length} elements, launches {launches}, "
+        f"{shared_rounds} shared-memory round(s)\n\n" + kernel + "\n" + "\n".join(main) + "\n"
+    )
+    return text, Shape(t, length, tuple(launches), shared_rounds)
+
+
+# --- running and comparing -----------------------------------------------------------------------
+
+
+def run(text: str, provider: str) -> tuple[object, ...] | str:
+    """`@main`'s results under `provider`, or the error it ends with (as text)."""
+    import gpuir
+
+    try:
+        results = gpuir.compile(text, provider=provider, out=io.StringIO()).main()
+    except Exception as e:  # noqa: BLE001  # a failure is an outcome to compare
+        return f"{type(e).__name__}: {e}"
+    return results if isinstance(results, tuple) else (results,)
+
+
+def _bits(value: object) -> object:
+    if isinstance(value, np.floating):
+        return "nan" if np.isnan(value) else value.tobytes()
+    return int(value)  # type: ignore[arg-type]
+
+
+def same(a: tuple[object, ...] | str, b: tuple[object, ...] | str) -> bool:
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    return len(a) == len(b) and all(_bits(x) == _bits(y) for x, y in zip(a, b, strict=True))
+
+
+def compare(seed: int) -> tuple[bool, str, object, object]:
+    """Run program `seed` under `cpu` and `interp`: (agree, text, cpu's, interp's)."""
+    text = generate(seed)
+    found, expected = run(text, "cpu"), run(text, "interp")
+    return same(found, expected), text, found, expected
