@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test pytest lit lint format bench gpu-check clean
+.PHONY: help demo test pytest lit lint format bench differential gpu-check clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-8s %s\n", $$1, $$2}'
@@ -43,6 +43,9 @@ bench: $(STAMP) ## benchmarks against the peers, as ratios, and the passes' scal
 	$(BIN)/python benchmarks/ptx_quality.py
 	$(BIN)/python benchmarks/fusion.py
 	$(BIN)/python benchmarks/cpu_provider.py
+
+differential: $(STAMP) ## random programs under cpu and interp, compared bit for bit (DIFF_ARGS='--count 1000 --seed 0 --jobs 2')
+	cd tests && ../$(BIN)/python -m differential $(DIFF_ARGS)
 
 gpu-check: ## with an NVIDIA GPU: PyCUDA, the cuda tests and the GPU benchmark (scripts/gpu_check.sh)
 	bash scripts/gpu_check.sh

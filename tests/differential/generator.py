@@ -12,7 +12,8 @@ shared memory, rounds of "store my value in my slot, sync, read another item's s
 Every program is defined by construction: shift amounts are masked below the width, divisors are
 made positive and non-zero (`(b >> 1) | 1`), integer add/sub/mul wrap around, floats use only
 add/sub/mul/div/min/max/neg/compare+select (no transcendental functions, no contraction), and
-float-to-int conversions are not generated.
+float-to-int conversions are not generated. `maxnumf`/`minnumf` may return either zero of
+-0.0 and +0.0, so their result has +0.0 added (which makes any zero +0.0).
 
 `run(text, provider)` runs a program's `@main` and returns its results; `same(a, b)` compares
 two result tuples exactly (integers by value, floats bit for bit, any NaN equal to any NaN:
@@ -125,7 +126,9 @@ class Kernel:
     def load(self, indent: int, array: str, index: str, token: str) -> tuple[str, str]:
         """Load `array[index]` (global) after `token`; returns the new token and the value."""
         ptr, tok, value = self.fresh("p"), self.fresh("t"), self.fresh()
-        self.emit(indent, f"{ptr} = mem.lea {array}, {index} : {array_ptr(self.type_, self.length)}")
+        self.emit(
+            indent, f"{ptr} = mem.lea {array}, {index} : {array_ptr(self.type_, self.length)}"
+        )
         self.emit(indent, f"{tok}, {value} = mem.load {token}, {ptr} : !mem.ptr<{self.type_}, 1>")
         return tok, value
 
@@ -157,8 +160,17 @@ class Kernel:
         if self.is_float:
             if roll < 0.2:
                 self.emit(indent, f"{name} = arith.negf {a} : {t}")
-            else:
-                self.emit(indent, f"{name} = arith.{self.rng.choice(FLOAT_BINARY)} {a}, {b} : {t}")
+                return name
+            op = self.rng.choice(FLOAT_BINARY)
+            if op not in ("maxnumf", "minnumf"):
+                self.emit(indent, f"{name} = arith.{op} {a}, {b} : {t}")
+                return name
+            # maxnumf/minnumf of -0.0 and +0.0 may be either (MLIR's arith, LLVM's maxnum):
+            # adding +0.0 makes the zero +0.0 and leaves every other value as it is.
+            either, zero = self.fresh(), self.fresh("c")
+            self.emit(indent, f"{either} = arith.{op} {a}, {b} : {t}")
+            self.emit(indent, f"{zero} = arith.constant 0.0 : {t}")
+            self.emit(indent, f"{name} = arith.addf {either}, {zero} : {t}")
             return name
         if roll < 0.3:
             mask = self.fresh("c")
@@ -228,7 +240,9 @@ class Kernel:
         smem_ptr = f"!mem.ptr<!mem.array<? x {self.type_}>, 3>"
         mine, stored = self.fresh("p"), self.fresh("t")
         self.emit(indent, f"{mine} = mem.lea %smem, {item} : {smem_ptr}")
-        self.emit(indent, f"{stored} = mem.store {self.m3}, {mine}, {value} : !mem.ptr<{self.type_}, 3>")
+        self.emit(
+            indent, f"{stored} = mem.store {self.m3}, {mine}, {value} : !mem.ptr<{self.type_}, 3>"
+        )
         s1, s3 = self.fresh("t"), self.fresh("t")
         self.emit(indent, f"{s1}, {s3} = gpu.sync_work_items {self.m1}, {stored}")
         offset = self.index_constant(indent, self.rng.randint(0, 40))

@@ -1,0 +1,49 @@
+"""`python -m differential [--count N] [--seed S] [--jobs J] [--out DIR]` (from `tests/`): run
+programs `S … S+N-1` of the generator under `cpu` and `interp` and compare their results. Each
+disagreement is written to `DIR/seed-<n>.mlir`; the exit status is 1 when there was one."""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from pathlib import Path
+
+from differential.generator import compare
+
+
+def check(seed: int) -> tuple[int, bool, str, str]:
+    agree, text, found, expected = compare(seed)
+    return seed, agree, text, "" if agree else f"cpu: {found}\ninterp: {expected}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m differential", description=__doc__)
+    parser.add_argument("--count", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0, help="the first program's seed")
+    parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
+    parser.add_argument("--out", type=Path, default=Path("differential-failures"))
+    args = parser.parse_args(argv)
+    start = time.monotonic()
+    seeds = range(args.seed, args.seed + args.count)
+    failed: list[int] = []
+    with multiprocessing.Pool(args.jobs) as pool:
+        for seed, agree, text, why in pool.imap_unordered(check, seeds, chunksize=4):
+            if agree:
+                continue
+            failed.append(seed)
+            args.out.mkdir(parents=True, exist_ok=True)
+            path = args.out / f"seed-{seed}.mlir"
+            path.write_text(text + "\n" + "".join(f"// {line}\n" for line in why.splitlines()))
+            print(f"seed {seed}: cpu and interp disagree; the program is in {path}", flush=True)
+    elapsed = time.monotonic() - start
+    print(
+        f"{args.count} programs (seeds {args.seed}..{args.seed + args.count - 1}): "
+        f"{args.count - len(failed)} agree, {len(failed)} disagree, {elapsed:.1f} s"
+    )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
