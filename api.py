@@ -188,6 +188,13 @@ class Device:
         else:
             self.provider.sync_stream(stream)
 
+    def live_allocations(self) -> int:
+        """How many device allocations are live (made and not yet freed), for leak checks."""
+        live = getattr(self.provider, "live", ())
+        if isinstance(live, dict):  # cuda: only the live ones, by serial
+            return len(live)
+        return sum(not allocation.freed for allocation in live)
+
     def load(self, program: Program) -> LoadedModule:
         """`program`'s device module, loaded once per session."""
         self.open()
