@@ -3,12 +3,13 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+BENCH_STAMP := $(VENV)/.installed-bench
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test pytest lit lint format bench differential gpu-check clean
+.PHONY: help demo test pytest lit lint format bench bench-quick differential gpu-check clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-12s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,12 +38,15 @@ format: $(STAMP) ## ruff format and fix
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-bench: $(STAMP) ## benchmarks against the peers, as ratios, and the passes' scaling
-	$(BIN)/python benchmarks/parse_print.py
-	$(BIN)/python benchmarks/pass_scaling.py
-	$(BIN)/python benchmarks/ptx_quality.py
-	$(BIN)/python benchmarks/fusion.py
-	$(BIN)/python benchmarks/cpu_provider.py
+$(BENCH_STAMP): pyproject.toml $(STAMP)
+	$(BIN)/pip install --quiet -e '.[test,bench]'
+	@touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP) ## ours vs the peers in one run: one table, one plot, in benchmarks/results (ARGS=--quick)
+	$(BIN)/python benchmarks/run_all.py $(ARGS)
+
+bench-quick: $(BENCH_STAMP) ## make bench in under two minutes (fewer sizes and repeats)
+	$(BIN)/python benchmarks/run_all.py --quick $(ARGS)
 
 differential: $(STAMP) ## random programs under cpu and interp, compared bit for bit (DIFF_ARGS='--count 1000 --seed 0 --jobs 2')
 	cd tests && ../$(BIN)/python -m differential $(DIFF_ARGS)

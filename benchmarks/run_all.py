@@ -1,0 +1,963 @@
+"""`make bench`: gpuir against its peers, measured side by side in one run on this machine, as one
+table (stdout and `benchmarks/results/bench.md`) and one plot (`results/compile_time.png`).
+
+Every figure is a ratio ours / peer, both measured in this run (the GPU rows: in the run of
+`benchmarks/gpu.py`, on the GPU machine); the goal column says which way is better.
+
+1. Compile time, in subprocesses run in turn (ours, peer, ours, …, so that a busy moment of a
+   shared machine hits both alike); each figure is the CPU time (user + system) of the process,
+   the best of the repeats (wall times go to bench.json). For each program size:
+   - `gpu-opt` parse+verify+print against `xdsl-opt` on the same standard-dialect program
+     (`parse_print.py`'s generator: `func`, `arith`, `scf`), goal ≤ 1.0;
+   - a gpuir program of the same op count (`pass_scaling.py`'s generator: kernels with barriers
+     and synced scopes, each launched from `@main` on a global allocation): its parse+print,
+     `gpu-opt -p gpu-pipeline` and `gpu-opt -t ptx` (the pipeline, device-to-llvm, LLVM -O3,
+     NVPTX), the last against its parse+print, goal ≤ 2.0;
+   - the growth per 10x ops between the two largest sizes, start-up taken off, goal ≤ 12
+     (linear is 10); unless `--no-stages`, also each stage of gpu-pipeline in-process
+     (`pass_scaling.measure`), to find one that grows faster than the program.
+   Start-up: an empty module, goal ≤ 1.0 against xdsl-opt.
+2. The cpu provider at 16M f32, kernels launched on resident buffers through `gpuir.Device`
+   and `synchronize()`d: saxpy, a sum and the launch overhead (`cpu_provider.py`'s kernels),
+   the 3-map chain fused and unfused (`fusion.py`'s program), against numpy and Numba
+   (`@njit(parallel=True)`, compiled before timing), run in turn, the best of the repeats
+   (wall time); every result is checked against numpy's first.
+3. PTX quality: `ptx_quality.py`'s kernels, ptxas registers and PTX instructions against
+   `nvcc -O3`, goal ≤ 1.0.
+4. GPU: `benchmarks/gpu.py` when a CUDA device is here, else the figures of its last run
+   (`results/gpu_bench.json`, written by `make gpu-check`), else a row "no GPU here".
+
+    python benchmarks/run_all.py              # 1k, 10k, 100k ops; 16M f32 (about 15 minutes)
+    python benchmarks/run_all.py --quick      # 1k, 10k ops, fewer repeats (under 2 minutes)
+    python benchmarks/run_all.py --only compile --sizes 1000,30000
+    python benchmarks/run_all.py --profile    # + cProfile of the largest `-t ptx` run
+
+Nothing is asserted: a missed goal is a "no" in the table. A section whose tool or script is
+missing (nvcc, Numba, a provider) says so in its row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import parse_print
+import pass_scaling
+
+RESULTS = Path(__file__).resolve().parent / "results"
+LINEAR_GOAL = 12.0
+"""Growth per 10x ops that still counts as linear (10 is exactly linear; noise gets 20%)."""
+CPU_N = 1 << 24
+LAUNCHES = 1000
+"""Launches per measure of the cpu provider's launch overhead."""
+
+
+# --- the table ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    """One line of the table: `ours` against `peer` (same unit), ratio ours / peer."""
+
+    measure: str
+    ours: float | None
+    peer: float | None
+    peer_name: str
+    unit: str
+    goal: str = "—"
+    """`<= x` or `>= x` on the ratio (`growth` rows: on ours), or `—` for none."""
+    note: str = ""
+    """Shown instead of the figures when one side was not measured."""
+
+    @property
+    def ratio(self) -> float | None:
+        if self.ours is None or self.peer is None:
+            return None
+        if self.peer == 0:
+            return 1.0 if self.ours == 0 else math.inf
+        return self.ours / self.peer
+
+    @property
+    def met(self) -> bool | None:
+        if self.goal == "—":
+            return None
+        value = self.ours if self.unit == "x/10x" else self.ratio
+        if value is None:
+            return None
+        value = round(value, 1 if self.unit == "x/10x" else 2)  # as the table shows it
+        sign, bound = self.goal.split()
+        return value <= float(bound) if sign == "<=" else value >= float(bound)
+
+
+def figure(value: float | None, unit: str) -> str:
+    if value is None:
+        return "—"
+    if unit == "s":
+        if value < 1e-3:
+            return f"{value * 1e6:.1f} µs"
+        return f"{value * 1e3:.2f} ms" if value < 1 else f"{value:.2f} s"
+    if unit == "x/10x":
+        return f"{value:.1f}x"
+    if unit == "µs":
+        return f"{value:.2f} µs"
+    return f"{value:g} {unit}".strip()
+
+
+def cells(row: Row) -> list[str]:
+    peer = f"{row.peer_name} {figure(row.peer, row.unit)}" if row.peer is not None else ""
+    if row.note and row.peer is None:
+        peer = f"{row.peer_name}: {row.note}" if row.peer_name else row.note
+    ratio = "—" if row.ratio is None else f"{row.ratio:.2f}"
+    met = {None: "—", True: "yes", False: "**no**"}[row.met]
+    return [
+        row.measure,
+        figure(row.ours, row.unit),
+        peer,
+        ratio,
+        row.goal.replace("<=", "≤").replace(">=", "≥"),
+        met,
+    ]
+
+
+def markdown(rows: list[Row]) -> str:
+    header = ["measure", "ours", "peer", "ratio ours/peer", "goal", "met?"]
+    lines = [header, ["---", "---:", "---:", "---:", "---", "---"]] + [cells(r) for r in rows]
+    return "\n".join("| " + " | ".join(line) + " |" for line in lines) + "\n"
+
+
+def plain(rows: list[Row]) -> str:
+    header = ["measure", "ours", "peer", "ratio", "goal", "met?"]
+    table = [header] + [[c.replace("**", "") for c in cells(r)] for r in rows]
+    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
+    out = []
+    for n, line in enumerate(table):
+        out.append("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip())
+        if n == 0:
+            out.append("  ".join("-" * w for w in widths))
+    return "\n".join(out) + "\n"
+
+
+def say(message: str) -> None:
+    print(f"[bench {time.perf_counter() - START:6.1f}s] {message}", flush=True)
+
+
+START = time.perf_counter()
+
+
+def failed(section: str, error: BaseException) -> Row:
+    """A row for a section that could not run; the reason, on one line."""
+    reason = f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''}"
+    if os.environ.get("GPUIR_DEBUG"):
+        traceback.print_exception(error)
+    return Row(section, None, None, "", "", note=f"not measured: {reason}")
+
+
+# --- 1. compile time --------------------------------------------------------------------------------
+
+
+def gpuir_program(target_ops: int) -> tuple[str, int]:
+    """`pass_scaling.program` with about `target_ops` ops, and its exact op count (the module
+    itself not counted, as in `parse_print.program`)."""
+    from xdsl.parser import Parser
+
+    from gpuir.dialects import make_context
+
+    def ops(kernels: int) -> int:
+        module = Parser(make_context(), pass_scaling.program(kernels)).parse_module()
+        return sum(1 for _ in module.walk()) - 1
+
+    base, per_kernel = ops(1), ops(2) - ops(1)
+    kernels = max(1, round((target_ops - base + per_kernel) / per_kernel))
+    return pass_scaling.program(kernels), base + (kernels - 1) * per_kernel
+
+
+@dataclass
+class Timing:
+    """Seconds of CPU time (user + system) of one command: the best and the median run; and the
+    best wall time. CPU time is what the table shows: on a shared machine a process waiting for
+    a core adds wall time to ours or the peer's at random, not CPU time."""
+
+    best: float
+    median: float
+    wall: float
+
+
+def cpu_seconds(command: list[str]) -> tuple[float, float]:
+    """CPU and wall seconds of one run of `command` (which must succeed)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed:\n{done.stderr.decode()}")
+    used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return used, wall
+
+
+def run_interleaved(commands: dict[str, list[str]], repeats: int) -> dict[str, Timing]:
+    """Each command `repeats` times, round-robin (ours, peer, ours, …)."""
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+    for _ in range(repeats):
+        for name, command in commands.items():
+            runs[name].append(cpu_seconds(command))
+    return {
+        name: Timing(min(c for c, _ in r), statistics.median(c for c, _ in r), min(w for _, w in r))
+        for name, r in runs.items()
+    }
+
+
+def growth(t1: float, t2: float, ops1: int, ops2: int, startup: float) -> float:
+    """Time factor per 10x ops between two sizes, the start-up taken off both."""
+    work1, work2 = max(t1 - startup, 1e-6), max(t2 - startup, 1e-6)
+    return (work2 / work1) ** (1 / math.log10(ops2 / ops1))
+
+
+def compile_section(
+    sizes: list[int], repeats: dict[int, int], startup_repeats: int, stages: bool, profile: bool
+) -> tuple[list[Row], dict]:
+    gpu_opt, xdsl_opt = parse_print.tool("gpu-opt"), parse_print.tool("xdsl-opt")
+    rows: list[Row] = []
+    figures: dict = {"sizes": []}
+    with tempfile.TemporaryDirectory(prefix="gpuir-bench-") as folder:
+        empty = Path(folder, "empty.mlir")
+        empty.write_text(parse_print.EMPTY_MODULE)
+        say(f"start-up: gpu-opt and xdsl-opt on an empty module, {startup_repeats} times each")
+        start = run_interleaved(
+            {"gpu-opt": [gpu_opt, str(empty)], "xdsl-opt": [xdsl_opt, str(empty)]}, startup_repeats
+        )
+        rows.append(
+            Row(
+                "start-up (empty module)",
+                start["gpu-opt"].best,
+                start["xdsl-opt"].best,
+                "xdsl-opt",
+                "s",
+                "<= 1.0",
+            )
+        )
+        figures["startup"] = {k: asdict(v) for k, v in start.items()}
+
+        for size in sizes:
+            std_text, std_ops = parse_print.program(size)
+            gpu_text, gpu_ops = gpuir_program(size)
+            std, gir = Path(folder, f"std-{size}.mlir"), Path(folder, f"gpuir-{size}.mlir")
+            std.write_text(std_text)
+            gir.write_text(gpu_text)
+            n = repeats[size]
+            say(
+                f"{size:,} ops: standard program {std_ops:,} ops, gpuir program {gpu_ops:,} ops; {n} repeat(s)"
+            )
+            t = run_interleaved(
+                {
+                    "gpu-opt": [gpu_opt, str(std)],
+                    "xdsl-opt": [xdsl_opt, str(std)],
+                    "gpuir parse+print": [gpu_opt, str(gir)],
+                    "gpu-pipeline": [gpu_opt, str(gir), "-p", "gpu-pipeline"],
+                    "-t ptx": [gpu_opt, str(gir), "-t", "ptx"],
+                },
+                n,
+            )
+            figures["sizes"].append(
+                {
+                    "target": size,
+                    "std_ops": std_ops,
+                    "gpuir_ops": gpu_ops,
+                    "repeats": n,
+                    **{k: asdict(v) for k, v in t.items()},
+                }
+            )
+            rows += [
+                Row(
+                    f"parse+print, {std_ops:,} ops (func/arith/scf)",
+                    t["gpu-opt"].best,
+                    t["xdsl-opt"].best,
+                    "xdsl-opt",
+                    "s",
+                    "<= 1.0",
+                ),
+                Row(
+                    f"gpu-opt -p gpu-pipeline, {gpu_ops:,} ops",
+                    t["gpu-pipeline"].best,
+                    t["gpuir parse+print"].best,
+                    "its parse+print",
+                    "s",
+                ),
+                Row(
+                    f"gpu-opt -t ptx, {gpu_ops:,} ops",
+                    t["-t ptx"].best,
+                    t["gpuir parse+print"].best,
+                    "its parse+print",
+                    "s",
+                    "<= 2.0",
+                ),
+            ]
+        if profile:
+            figures["profile"] = profile_ptx(gpu_opt, gir)
+
+    if len(figures["sizes"]) >= 2:
+        small, large = figures["sizes"][-2], figures["sizes"][-1]
+        ours_start, their_start = start["gpu-opt"].best, start["xdsl-opt"].best
+
+        def g(key: str, ops: str, startup: float) -> float:
+            return growth(small[key]["best"], large[key]["best"], small[ops], large[ops], startup)
+
+        peer = g("xdsl-opt", "std_ops", their_start)
+        span = f"{small['target']:,} → {large['target']:,} ops"
+        rows += [
+            Row(
+                f"growth per 10x ops, parse+print ({span})",
+                g("gpu-opt", "std_ops", ours_start),
+                peer,
+                "xdsl-opt",
+                "x/10x",
+                f"<= {LINEAR_GOAL}",
+            ),
+            Row(
+                f"growth per 10x ops, gpu-pipeline ({span})",
+                g("gpu-pipeline", "gpuir_ops", ours_start),
+                peer,
+                "xdsl-opt parse+print",
+                "x/10x",
+                f"<= {LINEAR_GOAL}",
+            ),
+            Row(
+                f"growth per 10x ops, -t ptx ({span})",
+                g("-t ptx", "gpuir_ops", ours_start),
+                peer,
+                "xdsl-opt parse+print",
+                "x/10x",
+                f"<= {LINEAR_GOAL}",
+            ),
+        ]
+        if stages:
+            rows += stage_growth([small["target"], large["target"]], peer)
+    return rows, figures
+
+
+def stage_growth(sizes: list[int], peer: float) -> list[Row]:
+    """In-process, with gpu-opt's garbage-collector thresholds: the growth per 10x ops of the
+    parse and of each stage of gpu-pipeline (`pass_scaling.measure`, wall time)."""
+    from gpuir.dialects import make_context
+    from gpuir.tools.gpu_opt import GC_THRESHOLDS
+
+    measured = []
+    thresholds = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        for size in sizes:
+            text, ops = gpuir_program(size)
+            say(f"stages in-process, {ops:,} ops")
+            measured.append((ops, pass_scaling.measure(text, make_context())))
+    finally:
+        gc.set_threshold(*thresholds)
+    (o1, t1), (o2, t2) = measured
+    return [
+        Row(
+            f"growth per 10x ops, stage {stage}",
+            growth(t1[stage], t2[stage], o1, o2, 0.0),
+            peer,
+            "xdsl-opt parse+print",
+            "x/10x",
+            f"<= {LINEAR_GOAL}",
+        )
+        for stage in t1
+    ]
+
+
+def profile_ptx(gpu_opt: str, program: Path) -> str:
+    """cProfile of `gpu-opt PROGRAM -t ptx` into results/: the raw profile, and the 40 functions
+    of most cumulative time as text; the text's path."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    raw, text = RESULTS / "profile_ptx.prof", RESULTS / "profile_ptx.txt"
+    say(f"profiling gpu-opt -t ptx on {program.name}")
+    command = [
+        sys.executable,
+        "-m",
+        "cProfile",
+        "-o",
+        str(raw),
+        "-m",
+        "gpuir.tools.gpu_opt",
+        str(program),
+        "-t",
+        "ptx",
+    ]
+    subprocess.run(command, stdout=subprocess.DEVNULL, check=True)
+    import pstats
+
+    with text.open("w") as f:
+        pstats.Stats(str(raw), stream=f).sort_stats("cumulative").print_stats(40)
+    return str(text.relative_to(RESULTS.parent.parent))
+
+
+# --- 2. the cpu provider ------------------------------------------------------------------------------
+
+
+def race(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    """Best wall seconds of each run: one warm-up call each, then `repeats` rounds in turn
+    (ours, numpy, Numba, ours, …), so that a busy moment of the machine hits all alike."""
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for run in runs.values():
+        run()
+    for _ in range(repeats):
+        for name, run in runs.items():
+            start = time.perf_counter()
+            run()
+            times[name].append(time.perf_counter() - start)
+    return {name: min(t) for name, t in times.items()}
+
+
+@dataclass
+class Numba:
+    """The peer kernels with `@njit(parallel=True)`, or why there are none."""
+
+    name: str
+    kernels: dict[str, Callable]
+    missing: str | None = None
+
+
+def numba_peer() -> Numba:
+    try:
+        import numba
+        from numba import njit, prange
+    except Exception as e:  # not installed, or a release that does not load with this llvmlite
+        return Numba("", {}, f"Numba unavailable: {type(e).__name__}: {e}")
+    two, one = np.float32(2), np.float32(1)
+
+    @njit(parallel=True)
+    def saxpy(a, x, y):
+        for i in prange(x.size):
+            y[i] = a * x[i] + y[i]
+
+    @njit(parallel=True)
+    def total(x):
+        s = np.float32(0)
+        for i in prange(x.size):
+            s += x[i]
+        return s
+
+    @njit(parallel=True)
+    def chain(x, w):
+        for i in prange(x.size):
+            w[i] = (x[i] * two + one) * x[i]
+
+    return Numba(f"Numba {numba.__version__}", {"saxpy": saxpy, "sum": total, "chain": chain})
+
+
+def peer_rows(label: str, goal: str, best: dict[str, float], numba: Numba) -> list[Row]:
+    """Ours against numpy (with `goal`) and against Numba."""
+    rows = [
+        Row(f"{label} (numpy)", best["ours"], best["numpy"], f"numpy {np.__version__}", "s", goal)
+    ]
+    if numba.missing is not None:
+        rows.append(Row(f"{label} (Numba)", best["ours"], None, "", "s", note=numba.missing))
+    else:
+        rows.append(Row(f"{label} (Numba)", best["ours"], best["numba"], numba.name, "s"))
+    return rows
+
+
+def cpu_section(n: int, repeats: int) -> list[Row]:
+    import gpuir
+    from gpuir.runtime import unavailable_reason
+
+    reason = unavailable_reason("cpu")
+    if reason is not None:
+        return [Row("cpu provider", None, None, "", "", note=reason)]
+    numba = numba_peer()
+    rows: list[Row] = []
+    with gpuir.Device("cpu") as device:
+        measures = (
+            ("saxpy", cpu_saxpy),
+            ("sum", cpu_sum),
+            ("3-map chain", cpu_chain),
+            ("launch overhead", cpu_launch),
+        )
+        for name, measure in measures:
+            say(f"cpu provider: {name} on {n / 2**20:g}M f32")
+            try:
+                rows += measure(device, n, repeats, numba)
+            except Exception as e:
+                rows.append(failed(f"cpu {name}, {n / 2**20:g}M f32", e))
+    return rows
+
+
+def cpu_saxpy(device, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """`y = a * x + y`: `cpu_provider.py`'s kernel in place, numpy's `a * x + y` (a new array),
+    Numba in place."""
+    import cpu_provider
+
+    items = cpu_provider.ITEMS
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    a = np.float32(2.5)
+    saxpy = device.compile(cpu_provider.KERNELS).kernel("saxpy")
+    xs, ys = device.upload(x), device.upload(y)
+    groups = -(-n // items)
+
+    def ours() -> None:
+        saxpy(groups, items, items, n, a, xs, ys)
+        device.synchronize()
+
+    ours()
+    if not np.array_equal(ys.download(), a * x + y):
+        raise RuntimeError("gpuir's saxpy differs from numpy's")
+    runs = {"ours": ours, "numpy": lambda: a * x + y}
+    if numba.missing is None:
+        check = y.copy()
+        numba.kernels["saxpy"](a, x, check)
+        if not np.array_equal(check, a * x + y):
+            raise RuntimeError("Numba's saxpy differs from numpy's")
+        runs["numba"] = lambda: numba.kernels["saxpy"](a, x, check)
+    best = race(runs, repeats)
+    for buffer in (xs, ys):
+        buffer.free()
+    return peer_rows(f"cpu saxpy, {n / 2**20:g}M f32", "<= 1.1", best, numba)
+
+
+def cpu_sum(device, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """`cpu_provider.py`'s sum (two launches: groups of 256 x 64 values, then their sums)
+    against `np.sum` and Numba's parallel reduction."""
+    import cpu_provider
+
+    items, per_item = cpu_provider.ITEMS, cpu_provider.PER_ITEM
+    chunk = items * per_item
+    n = max(chunk, n // chunk * chunk)
+    x = np.random.default_rng(1).standard_normal(n).astype(np.float32)
+    exact = float(np.sum(x, dtype=np.float64))
+    total = device.compile(cpu_provider.KERNELS).kernel("sum")
+    xs = device.upload(x)
+    groups = n // chunk
+    last = min(groups, 1024)
+    partial, result = device.empty(groups, np.float32), device.empty(1, np.float32)
+
+    def ours() -> None:
+        total(groups, items, items, per_item, xs, partial)
+        total(1, last, last, groups // last, partial, result)
+        device.synchronize()
+
+    ours()
+    check_sum("gpuir's sum", float(result.download()[0]), exact, n)
+    check_sum("numpy's sum", float(np.sum(x)), exact, n)
+    runs = {"ours": ours, "numpy": lambda: np.sum(x)}
+    if numba.missing is None:
+        check_sum("Numba's sum", float(numba.kernels["sum"](x)), exact, n)
+        runs["numba"] = lambda: numba.kernels["sum"](x)
+    best = race(runs, repeats)
+    for buffer in (xs, partial, result):
+        buffer.free()
+    return peer_rows(f"cpu sum, {n / 2**20:g}M f32", "—", best, numba)
+
+
+def cpu_launch(device, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """One launch of `cpu_provider.py`'s empty kernel on 1 group of 1 item, against one numpy
+    call on one element: `LAUNCHES` of them, then one `synchronize()`."""
+    import cpu_provider
+
+    empty = device.compile(cpu_provider.KERNELS).kernel("empty")
+    one = np.ones(1, np.float32)
+
+    def ours() -> None:
+        for _ in range(LAUNCHES):
+            empty(1, 1)
+        device.synchronize()
+
+    def numpy() -> None:
+        for _ in range(LAUNCHES):
+            np.multiply(one, one, out=one)
+
+    best = race({"ours": ours, "numpy": numpy}, max(3, repeats // 3))
+    return [
+        Row(
+            "cpu launch overhead, empty kernel (numpy: a one-element multiply)",
+            best["ours"] / LAUNCHES,
+            best["numpy"] / LAUNCHES,
+            f"numpy {np.__version__}",
+            "s",
+        )
+    ]
+
+
+def check_sum(who: str, found: float, exact: float, n: int) -> None:
+    """A float32 sum of `n` standard normal values, in any order, is off by about sqrt(n) ulps
+    of partial sums of size sqrt(n): well under n * 2^-22. A block of values missing or counted
+    twice is off by far more."""
+    if abs(found - exact) > n * 2**-22:
+        raise RuntimeError(f"{who} is {found}, the float64 sum is {exact}")
+
+
+def cpu_chain(device, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """`fusion.py`'s chain `(x * 2 + 1) * x`: fused into one kernel, and unfused (three
+    kernels, y and z in memory); numpy's three passes, Numba's one loop. Checked bit for bit."""
+    import fusion
+
+    x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+    expected = fusion.numpy_chain(x).view(np.uint32)
+    fused = device.compile(fusion.chain_program(n), pipeline=fusion.PIPELINES["fused"])
+    unfused = device.compile(fusion.chain_program(n), pipeline=fusion.PIPELINES["unfused"])
+    if len(fused.kernels) != 1 or len(unfused.kernels) != 3:
+        raise RuntimeError(f"kernels: fused {fused.kernels}, unfused {unfused.kernels}")
+    one, (k0, k1, k2) = fused.kernel(fused.kernels[0]), map(unfused.kernel, unfused.kernels)
+    grid = (-(-n // min(n, 1024)), min(n, 1024))
+    xs, ys, zs, ws = device.upload(x), *(device.empty(n, np.float32) for _ in range(3))
+
+    def ours() -> None:
+        one(*grid, xs, ws)
+        device.synchronize()
+
+    def unfused_run() -> None:
+        k0(*grid, xs, ys)
+        k1(*grid, ys, zs)
+        k2(*grid, zs, xs, ws)
+        device.synchronize()
+
+    for run in (ours, unfused_run):
+        ws.upload(np.zeros(n, np.float32))
+        run()
+        if not np.array_equal(ws.download().view(np.uint32), expected):
+            raise RuntimeError(f"gpuir's chain ({run.__name__}) differs from numpy's")
+    runs = {"ours": ours, "unfused": unfused_run, "numpy": lambda: fusion.numpy_chain(x)}
+    if numba.missing is None:
+        w = np.empty_like(x)
+        numba.kernels["chain"](x, w)
+        if not np.array_equal(w.view(np.uint32), expected):
+            raise RuntimeError("Numba's chain differs from numpy's")
+        runs["numba"] = lambda: numba.kernels["chain"](x, w)
+    best = race(runs, repeats)
+    for buffer in (xs, ys, zs, ws):
+        buffer.free()
+    label = f"cpu 3-map chain, {n / 2**20:g}M f32"
+    numpy_name = f"numpy {np.__version__}"
+    return [
+        *peer_rows(f"{label}, fused", f"<= {1 / fusion.GOAL:.2f}", best, numba),
+        Row(
+            f"{label}, unfused: 3 kernels (numpy)", best["unfused"], best["numpy"], numpy_name, "s"
+        ),
+        Row(
+            f"{label}, fused against unfused",
+            best["ours"],
+            best["unfused"],
+            "gpuir unfused",
+            "s",
+            "<= 1.0",
+        ),
+    ]
+
+
+# --- 3. PTX quality -----------------------------------------------------------------------------------
+
+
+def ptx_section(sm: int) -> list[Row]:
+    import ptx_quality
+
+    from gpuir.lowering import ptxas
+    from gpuir.lowering.ptx import PtxOptions
+
+    if ptxas.find_ptxas() is None:
+        return [
+            Row(
+                "PTX quality",
+                None,
+                None,
+                "",
+                "",
+                note="ptxas not found (pip install nvidia-cuda-nvcc)",
+            )
+        ]
+    rows: list[Row] = []
+    spills = [0, 0]
+    nvcc_missing: str | None = None
+    with tempfile.TemporaryDirectory(prefix="gpuir-bench-ptx-") as scratch:
+        for kernel in ptx_quality.KERNELS:
+            say(f"PTX quality: {kernel.name}")
+            mine = ptx_quality.figures(ptx_quality.ours(kernel, PtxOptions(sm=sm)), kernel.name, sm)
+            theirs: tuple[int, int, int] | None = None
+            if nvcc_missing is None:
+                try:
+                    text = ptx_quality.nvcc_ptx(kernel, sm, ["-O3"], scratch)
+                    theirs = ptx_quality.figures(text, kernel.name, sm)
+                except RuntimeError as e:
+                    nvcc_missing = str(e).splitlines()[0]
+            spills[0] += mine[1]
+            for what, index in (("registers", 0), ("PTX instructions", 2)):
+                measure = f"PTX {kernel.name} sm_{sm}: {what}"
+                if theirs is None:
+                    rows.append(
+                        Row(measure, mine[index], None, "nvcc -O3", "", note=nvcc_missing or "")
+                    )
+                else:
+                    rows.append(Row(measure, mine[index], theirs[index], "nvcc -O3", "", "<= 1.0"))
+            if theirs is not None:
+                spills[1] += theirs[1]
+    names = len(ptx_quality.KERNELS)
+    if nvcc_missing is None:
+        rows.append(
+            Row(
+                f"PTX spilled bytes, all {names} kernels",
+                spills[0],
+                spills[1],
+                "nvcc -O3",
+                "",
+                "<= 1.0",
+            )
+        )
+    return rows
+
+
+# --- 4. GPU -------------------------------------------------------------------------------------------
+
+
+def gpu_section() -> list[Row]:
+    """`benchmarks/gpu.py` here when there is a CUDA device, else the figures of its last run."""
+    from gpuir.runtime import unavailable_reason
+
+    figures = RESULTS / "gpu_bench.json"
+    script = Path(__file__).with_name("gpu.py")
+    if unavailable_reason("cuda") is None and script.exists():
+        say("GPU: benchmarks/gpu.py")
+        subprocess.run([sys.executable, str(script), "--out", str(RESULTS)], check=True)
+        where = "this run"
+    elif figures.exists():
+        where = f"make gpu-check, {time.strftime('%Y-%m-%d %H:%M', time.localtime(figures.stat().st_mtime))}"
+    else:
+        say(f"GPU: {unavailable_reason('cuda') or 'benchmarks/gpu.py is missing'}")
+        note = "no GPU here (`make gpu-check` on a GPU machine writes results/gpu_bench.json)"
+        return [Row("GPU (benchmarks/gpu.py)", None, None, "", "", note=note)]
+    data = json.loads(figures.read_text())
+    info, bw, launch = data["info"], data["bandwidth"], data["launch"]
+    on = f"{info['device']}, {where}"
+    n = int(bw["n"])
+    return [
+        Row(
+            f"GPU saxpy bandwidth, 2^{n.bit_length() - 1} f32, GB/s ({on})",
+            round(bw["saxpy_gbs"], 1),
+            round(bw["copy_gbs"], 1),
+            "memcpy_dtod",
+            "GB/s",
+        ),
+        Row(
+            f"GPU launch, CudaProvider.launch ({on})",
+            launch["provider_us"],
+            launch["raw_us"],
+            "raw PyCUDA",
+            "µs",
+        ),
+        Row(
+            f"GPU launch, Kernel.__call__ ({on})",
+            launch["api_us"],
+            launch["raw_us"],
+            "raw PyCUDA",
+            "µs",
+        ),
+    ]
+
+
+# --- the plot -----------------------------------------------------------------------------------------
+
+
+def plot(figures: dict, path: Path, title: str) -> str:
+    """Compile time against program size, log-log: ours and xdsl-opt's; a note for the table."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import FuncFormatter
+    except ImportError as e:
+        return f"plot skipped: {e} (make bench installs the `bench` extra)"
+    sizes = figures["sizes"]
+    series = [
+        ("xdsl-opt parse+print (func/arith/scf)", "xdsl-opt", "std_ops", "tab:gray", "o--"),
+        ("gpu-opt parse+print (func/arith/scf)", "gpu-opt", "std_ops", "tab:blue", "o-"),
+        ("gpu-opt parse+print (gpuir program)", "gpuir parse+print", "gpuir_ops", "tab:cyan", "s-"),
+        ("gpu-opt -p gpu-pipeline", "gpu-pipeline", "gpuir_ops", "tab:green", "^-"),
+        ("gpu-opt -t ptx", "-t ptx", "gpuir_ops", "tab:red", "D-"),
+    ]
+    fig, ax = plt.subplots(figsize=(8, 5.5), dpi=120)
+    for label, key, ops, color, style in series:
+        ax.plot(
+            [s[ops] for s in sizes],
+            [s[key]["best"] for s in sizes],
+            style,
+            color=color,
+            label=label,
+        )
+    first = sizes[0]
+    xs = [s["std_ops"] for s in sizes]
+    ax.plot(
+        xs,
+        [first["xdsl-opt"]["best"] * x / xs[0] for x in xs],
+        ":",
+        color="black",
+        label="linear (slope 1)",
+    )
+    ax.axhline(
+        figures["startup"]["gpu-opt"]["best"],
+        color="tab:blue",
+        linewidth=0.8,
+        linestyle="-.",
+        label="gpu-opt start-up",
+    )
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    plain_numbers = FuncFormatter(lambda value, _: f"{value:g}")
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_formatter(plain_numbers)
+        axis.set_minor_formatter(FuncFormatter(lambda value, _: ""))
+    ax.set_xlabel("program size (ops)")
+    ax.set_ylabel("CPU time (user + sys), best of the repeats (s)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="both", linewidth=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
+    return f"plot: {path.relative_to(RESULTS.parent.parent)}"
+
+
+# --- main ---------------------------------------------------------------------------------------------
+
+
+def machine() -> str:
+    import llvmlite
+    import xdsl
+
+    return (
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, xdsl {xdsl.__version__}, llvmlite {llvmlite.__version__}, "
+        f"numpy {np.__version__}, load average {os.getloadavg()[0]:.1f} at the start"
+    )
+
+
+def source() -> str:
+    """The commit measured, and how many tracked files differ from it."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
+    except (OSError, subprocess.CalledProcessError):
+        return "not a git checkout"
+    return f"commit {head}" + (f" + {len(dirty)} modified file(s)" if dirty else "")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="1k and 10k ops, fewer repeats")
+    parser.add_argument(
+        "--sizes", help="program sizes in ops, comma-separated (default 1000,10000,100000)"
+    )
+    parser.add_argument(
+        "--repeats", type=int, help="repeats of each compile-time command at every size"
+    )
+    parser.add_argument("--only", help="sections to run, comma-separated: compile,cpu,ptx,gpu")
+    parser.add_argument(
+        "--stages",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="per-stage growth in-process (default: on, off with --quick)",
+    )
+    parser.add_argument(
+        "--profile", action="store_true", help="cProfile the largest -t ptx run into results/"
+    )
+    parser.add_argument("--cpu-n", type=int, help=f"elements of the cpu measures (default {CPU_N})")
+    parser.add_argument("--sm", type=int, default=80, help="PTX target for the quality table (80)")
+    args = parser.parse_args()
+
+    quick = args.quick
+    sizes = (
+        [int(s) for s in args.sizes.split(",")]
+        if args.sizes
+        else ([1000, 10000] if quick else [1000, 10000, 100000])
+    )
+    default_repeats = {1000: 5, 10000: 3} if not quick else {1000: 3, 10000: 1}
+    repeats = {s: args.repeats or default_repeats.get(s, 2 if s > 10000 else 3) for s in sizes}
+    sections = set((args.only or "compile,cpu,ptx,gpu").split(","))
+    stages = (not quick) if args.stages is None else args.stages
+    cpu_n = args.cpu_n or CPU_N
+    cpu_repeats = 5 if quick else 10
+
+    where = f"{machine()}; {source()}"
+    say(where)
+    rows: list[Row] = []
+    figures: dict = {}
+    notes: list[str] = []
+    if "compile" in sections:
+        compile_rows, figures = compile_section(
+            sizes, repeats, 5 if quick else 10, stages, args.profile
+        )
+        rows += compile_rows
+        mode = "quick" if quick else "full"
+        title = f"gpu-opt vs xdsl-opt, compile time ({mode} run; {os.cpu_count()} cores)"
+        notes.append(plot(figures, RESULTS / "compile_time.png", title))
+        if "profile" in figures:
+            notes.append(f"profile of the largest -t ptx run: {figures['profile']}")
+    for name, section in (
+        ("cpu", lambda: cpu_section(cpu_n, cpu_repeats)),
+        ("ptx", lambda: ptx_section(args.sm)),
+        ("gpu", gpu_section),
+    ):
+        if name in sections:
+            try:
+                rows += section()
+            except Exception as e:
+                rows.append(failed(name, e))
+
+    met = [r.met for r in rows if r.met is not None]
+    notes.insert(0, f"{sum(met)} of {len(met)} goals met")
+    print()
+    print(plain(rows))
+    print("\n".join(notes))
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    command = " ".join(["python benchmarks/run_all.py", *sys.argv[1:]])
+    header = (
+        f"# gpuir benchmarks ({'quick' if quick else 'full'} run)\n\n"
+        f"{time.strftime('%Y-%m-%d %H:%M')}: `{command}`; {where}.\n\n"
+        "Ratio = ours / peer, both measured in this run (GPU rows: in benchmarks/gpu.py's run). "
+        "Compile times are the CPU time (user + sys) of the process, the best of the repeats "
+        "(wall times in bench.json); cpu-provider times are wall time, the best of the repeats. "
+        "Growth rows: the time factor per 10x ops between the two largest sizes, start-up taken "
+        "off (linear: 10x); their goal is on ours.\n\n"
+    )
+    (RESULTS / "bench.md").write_text(header + markdown(rows) + "\n" + "\n".join(notes) + "\n")
+    (RESULTS / "bench.json").write_text(
+        json.dumps(
+            {
+                "rows": [asdict(r) | {"ratio": r.ratio, "met": r.met} for r in rows],
+                "compile": figures,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+    print(f"table: {(RESULTS / 'bench.md').relative_to(RESULTS.parent.parent)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
