@@ -45,6 +45,7 @@ from xdsl.rewriter import InsertPoint
 from gpuir.dialects import buffer
 from gpuir.dialects.btensor import MapReduceOp, MapReducePostOp, YieldOp
 from gpuir.dialects.buffer import BufType
+from gpuir.passes.locations import KeepLocations
 
 LoopBody = Callable[[Builder, list[SSAValue], list[SSAValue]], list[SSAValue]]
 
@@ -190,6 +191,6 @@ class BTensorLowerMapReducePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([LowerMapReduce()], dce_enabled=False),
+            KeepLocations(GreedyRewritePatternApplier([LowerMapReduce()], dce_enabled=False)),
             apply_recursively=False,
         ).rewrite_module(op)

@@ -74,6 +74,7 @@ from gpuir.dialects.btensor import MapReduceBase
 from gpuir.dialects.buffer import BufType
 from gpuir.dialects.gpu import buffer_array_type
 from gpuir.dialects.mem import HOST, ArrayType, PtrType
+from gpuir.passes.locations import KeepLocations
 
 INDEX = IndexType()
 
@@ -489,24 +490,28 @@ class BufferLowerPtrPass(ModulePass):
             return
         check_lowerable(op)
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([LowerBufferType(recursive=True)], dce_enabled=False),
+            KeepLocations(
+                GreedyRewritePatternApplier([LowerBufferType(recursive=True)], dce_enabled=False)
+            ),
             apply_recursively=False,
         ).rewrite_module(op)
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(
-                [
-                    LowerAlloc(),
-                    LowerRead(),
-                    LowerWrite(),
-                    LowerLit(),
-                    LowerInit(),
-                    LowerShape(),
-                    LowerCopy(),
-                    LowerPrint(),
-                    LowerBufAllocCopy(),
-                    LowerBufCopyToHost(),
-                ],
-                dce_enabled=False,
+            KeepLocations(
+                GreedyRewritePatternApplier(
+                    [
+                        LowerAlloc(),
+                        LowerRead(),
+                        LowerWrite(),
+                        LowerLit(),
+                        LowerInit(),
+                        LowerShape(),
+                        LowerCopy(),
+                        LowerPrint(),
+                        LowerBufAllocCopy(),
+                        LowerBufCopyToHost(),
+                    ],
+                    dce_enabled=False,
+                )
             ),
             apply_recursively=False,
         ).rewrite_module(op)

@@ -48,6 +48,7 @@ from gpuir.dialects.gpu import (
 )
 from gpuir.dialects.mem import HOST, ArrayType, LeaOp, LoadOp, PtrType
 from gpuir.dialects.mem import AllocOp as MemAllocOp
+from gpuir.passes.locations import KeepLocations
 
 
 def inline_body(
@@ -130,12 +131,14 @@ class ExpandGpuCompositesPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(
-                [
-                    ExpandAllocCopyBlock(),
-                    ExpandAllocCopyAsyn(),
-                    ExpandWithStreams(),
-                    ExpandSyncedScope(),
-                ]
+            KeepLocations(
+                GreedyRewritePatternApplier(
+                    [
+                        ExpandAllocCopyBlock(),
+                        ExpandAllocCopyAsyn(),
+                        ExpandWithStreams(),
+                        ExpandSyncedScope(),
+                    ]
+                )
             )
         ).rewrite_module(op)

@@ -44,6 +44,7 @@ from gpuir.diagnostics import OpError
 from gpuir.dialects.gpu import AllocBlockOp, FreeBlockOp
 from gpuir.dialects.mem import GLOBAL, AllocOp, ArrayType, FreeOp, MallocOp, PtrType
 from gpuir.passes.device_code import device_functions, functions
+from gpuir.passes.locations import KeepLocations
 
 DEVICE_MODULE_ATTR = "gpu.device"
 POINTER_SIZE = 8
@@ -149,12 +150,14 @@ class HostMallocToGpuAllocPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         device = device_code(op)
         walker = PatternRewriteWalker(
-            GreedyRewritePatternApplier(
-                [
-                    HostAllocToGpuAlloc(device),
-                    HostMallocToGpuAlloc(device),
-                    HostFreeToGpuFree(device),
-                ]
+            KeepLocations(
+                GreedyRewritePatternApplier(
+                    [
+                        HostAllocToGpuAlloc(device),
+                        HostMallocToGpuAlloc(device),
+                        HostFreeToGpuFree(device),
+                    ]
+                )
             ),
             apply_recursively=False,
         )
