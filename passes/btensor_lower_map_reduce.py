@@ -182,7 +182,7 @@ class LowerMapReduce(RewritePattern):
             return [b.insert(buffer.WriteOp(token, alloc.res, indices, acc)).res_mem]
 
         (token,) = for_nest(rewriter, const, out_extents, [alloc.res_mem], cell)
-        rewriter.replace_op(op, [], [token, alloc.res])
+        rewriter.replace(op, [], [token, alloc.res])
 
 
 @dataclass(frozen=True)

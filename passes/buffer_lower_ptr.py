@@ -338,14 +338,14 @@ class LowerAlloc(RewritePattern):
         assert isinstance(op.res.type, PtrType)
         extent = op.extents[0] if op.extents else None
         alloc = rewriter.insert(mem.AllocOp(op.mem, op.res.type, extent))
-        rewriter.replace_op(op, [], [alloc.res_mem, alloc.res])
+        rewriter.replace(op, [], [alloc.res_mem, alloc.res])
 
 
 class LowerRead(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.ReadOp, rewriter: PatternRewriter, /) -> None:
         load = rewriter.insert(mem.LoadOp(op.mem, element_ptr(rewriter, op.buf, op.indices)))
-        rewriter.replace_op(op, [], [load.res_mem, load.res])
+        rewriter.replace(op, [], [load.res_mem, load.res])
 
 
 class LowerWrite(RewritePattern):
@@ -353,7 +353,7 @@ class LowerWrite(RewritePattern):
     def match_and_rewrite(self, op: buffer.WriteOp, rewriter: PatternRewriter, /) -> None:
         ptr = element_ptr(rewriter, op.buf, op.indices)
         store = rewriter.insert(mem.StoreOp(op.mem, ptr, op.value))
-        rewriter.replace_op(op, [], [store.res_mem, op.buf])
+        rewriter.replace(op, [], [store.res_mem, op.buf])
 
 
 class LowerLit(RewritePattern):
@@ -362,7 +362,7 @@ class LowerLit(RewritePattern):
         assert isinstance(op.res.type, PtrType)
         alloc = rewriter.insert(mem.AllocOp(op.mem, op.res.type))
         token = store_everywhere(rewriter, Constants(rewriter), alloc.res, alloc.res_mem, op.value)
-        rewriter.replace_op(op, [], [token, alloc.res])
+        rewriter.replace(op, [], [token, alloc.res])
 
 
 class LowerInit(RewritePattern):
@@ -387,7 +387,7 @@ class LowerInit(RewritePattern):
                         rows[prefix] = rewriter.insert(lea).res
                 store = mem.StoreOp(token, rows[position], const.of(attr))
                 token = rewriter.insert(store).res_mem
-        rewriter.replace_op(op, [], [token, ptr])
+        rewriter.replace(op, [], [token, ptr])
 
 
 class LowerShape(RewritePattern):
@@ -396,9 +396,9 @@ class LowerShape(RewritePattern):
         shape, _ = array_shape(op.buf.type)
         extent = shape[op.dim.value.data]
         if extent == DYNAMIC_INDEX:
-            rewriter.replace_op(op, [], [outer_extent(op.buf)])
+            rewriter.replace(op, [], [outer_extent(op.buf)])
         else:
-            rewriter.replace_op(op, [], [Constants(rewriter)(extent)])
+            rewriter.replace(op, [], [Constants(rewriter)(extent)])
 
 
 class LowerCopy(RewritePattern):
@@ -412,7 +412,7 @@ class LowerCopy(RewritePattern):
             return [b.insert(store).res_mem]
 
         bounds = extents(const, op.src, op.dst)
-        rewriter.replace_op(op, [], for_nest(rewriter, const, bounds, [op.mem], body))
+        rewriter.replace(op, [], for_nest(rewriter, const, bounds, [op.mem], body))
 
 
 class LowerPrint(RewritePattern):
@@ -434,7 +434,7 @@ class LowerPrint(RewritePattern):
             b.insert(PrintFormatOp("\n"))
             return tokens
 
-        rewriter.replace_op(op, [], for_nest(rewriter, const, rows, [op.mem], row_body))
+        rewriter.replace(op, [], for_nest(rewriter, const, rows, [op.mem], row_body))
 
 
 class LowerBufAllocCopy(RewritePattern):
@@ -446,13 +446,13 @@ class LowerBufAllocCopy(RewritePattern):
         extent = outer_extent(op.buf) if dynamic else None
         alloc = rewriter.insert(gpu.AllocBlockOp(op.m1, op.res.type, extent))
         copy = rewriter.insert(gpu.CopyToDeviceBlockOp(op.m0, alloc.res_mem, op.buf, alloc.res))
-        rewriter.replace_op(op, [], [copy.res_m0, copy.res_m1, alloc.res])
+        rewriter.replace(op, [], [copy.res_m0, copy.res_m1, alloc.res])
 
 
 class LowerBufCopyToHost(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: gpu.BufCopyToHostOp, rewriter: PatternRewriter, /) -> None:
-        rewriter.replace_op(op, gpu.CopyToHostBlockOp(op.m0, op.m1, op.src, op.dst))
+        rewriter.replace(op, gpu.CopyToHostBlockOp(op.m0, op.m1, op.src, op.dst))
 
 
 def has_buffer_type(attr: Attribute) -> bool:

@@ -208,7 +208,7 @@ class FuseMapReduce(RewritePattern):
                 result_types=result_types,
             )
         rewriter.replace(consumer, fused)
-        rewriter.erase_op(producer)
+        rewriter.erase(producer)
 
 
 @dataclass(frozen=True)
