@@ -36,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=20.0, help="s per gpu-opt run")
     parser.add_argument("--run-timeout", type=float, default=10.0, help="s per gpu-run run")
     parser.add_argument("--target", action="append", help="only the configurations named so")
+    parser.add_argument(
+        "--providers", default="interp", help="gpu-run's providers, comma-separated (interp)"
+    )
     parser.add_argument("--results", type=Path, default=DEFAULT_RESULTS, help="failing inputs")
     parser.add_argument("--print", action="store_true", help="print the inputs, run nothing")
     parser.add_argument("--replay", type=Path, nargs="+", help="run these files instead")
@@ -54,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"// input {i}: {m.seed.path} chunk {m.seed.chunk}: {'; '.join(m.mutations)}")
             print(m.text)
         return 0
-    targets = all_targets()
+    targets = all_targets(args.providers.split(","))
     if args.target:
         targets = [t for t in targets if t.name in args.target]
     last = [0.0]

@@ -71,13 +71,17 @@ def our_passes() -> list[str]:
     return list(get_all_passes())
 
 
-def all_targets() -> list[Target]:
+def all_targets(providers: Sequence[str] = ("interp",)) -> list[Target]:
+    """gpu-opt with no pass, each of gpuir's passes, `-t llvm`/`ptx`/`dot`; gpu-run on each of
+    `providers`."""
     targets = [Target("gpu-opt", "gpu-opt", (), roundtrip=True)]
     for name in our_passes():
         targets.append(Target(f"gpu-opt -p {name}", "gpu-opt", ("-p", name), roundtrip=True))
     for target in ("llvm", "ptx", "dot"):
         targets.append(Target(f"gpu-opt -t {target}", "gpu-opt", ("-t", target)))
-    targets.append(Target("gpu-run --provider interp", "gpu-run", ("--provider", "interp")))
+    for provider in providers:
+        name = f"gpu-run --provider {provider}"
+        targets.append(Target(name, "gpu-run", ("--provider", provider)))
     return targets
 
 
