@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test pytest lit lint format bench bench-quick differential gpu-check clean
+.PHONY: help demo test pytest lit lint format bench bench-quick fuzz differential gpu-check clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-12s %s\n", $$1, $$2}'
@@ -47,6 +47,9 @@ bench: $(BENCH_STAMP) ## ours vs the peers in one run: one table, one plot, in b
 
 bench-quick: $(BENCH_STAMP) ## make bench in under two minutes (fewer sizes and repeats)
 	$(BIN)/python benchmarks/run_all.py --quick $(ARGS)
+
+fuzz: $(STAMP) ## mutants of the lit corpus through gpu-opt and gpu-run (FUZZ_ARGS='--count 10000 --seed 0 --jobs 2')
+	cd tests && ../$(BIN)/python -m fuzz $(FUZZ_ARGS)
 
 differential: $(STAMP) ## random programs under cpu and interp, compared bit for bit (DIFF_ARGS='--count 1000 --seed 0 --jobs 2')
 	cd tests && ../$(BIN)/python -m differential $(DIFF_ARGS)
