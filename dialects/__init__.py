@@ -4,10 +4,17 @@
 tool pays only for the dialects that the input names.
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from typing import TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.ir import Dialect, Operation
+
+if TYPE_CHECKING:
+    from xdsl.universe import Universe
 
 
 def get_mem() -> Dialect:
@@ -44,6 +51,16 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     }
 
 
+@cache
+def xdsl_universe() -> Universe:
+    """xDSL's dialects, passes, targets and frontends (and its plugins'), looked up once per
+    process: each look-up reads the metadata of every installed package (gpu-opt's start-up
+    looked four times)."""
+    from xdsl.universe import Universe
+
+    return Universe.get_multiverse()
+
+
 def make_context(
     allow_unregistered: bool = False,
     extra_ops: Mapping[str, Callable[[], Sequence[type[Operation]]]] | None = None,
@@ -52,10 +69,8 @@ def make_context(
     when the parser first meets its name. `extra_ops` adds ops to xDSL's dialects (`llvm` ops
     that xDSL lacks): dialect name → a function returning the ops, called when that dialect
     loads, so that a tool that never meets the dialect does not import them."""
-    from xdsl.universe import Universe
-
     ctx = Context(allow_unregistered=allow_unregistered)
-    for name, factory in Universe.get_multiverse().all_dialects.items():
+    for name, factory in xdsl_universe().all_dialects.items():
         if name == "gpu":
             continue
         if extra_ops is not None and name in extra_ops:

@@ -64,7 +64,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gpuir import __version__
 from gpuir.diagnostics import OpError, OpWarning
-from gpuir.dialects import make_context
+from gpuir.dialects import make_context, xdsl_universe
 from gpuir.dominance import verify_dominance
 from gpuir.lowering import get_all_lowering_passes, get_all_targets
 from gpuir.passes import get_all_passes
@@ -161,13 +161,16 @@ class GpuOptMain(xDSLOptMain):
         self.ctx = make_context(extra_ops={"llvm": llvm_extension_ops})
 
     def register_all_passes(self) -> None:
-        super().register_all_passes()
-        for name, factory in (get_all_passes() | get_all_lowering_passes()).items():
+        passes = xdsl_universe().all_passes | get_all_passes() | get_all_lowering_passes()
+        for name, factory in passes.items():
             self.register_pass(name, factory)
 
     def register_all_targets(self) -> None:
-        super().register_all_targets()
-        self.available_targets.update(get_all_targets())
+        self.available_targets.update(xdsl_universe().all_targets | get_all_targets())
+
+    def register_all_frontends(self) -> None:
+        for name, factory in xdsl_universe().all_frontends.items():
+            self.available_frontends.setdefault(name, factory)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
