@@ -489,7 +489,7 @@ def cpu_section(n: int, repeats: int) -> list[Row]:
             ("launch overhead", cpu_launch),
         )
         for name, measure in measures:
-            say(f"cpu provider: {name} on {n / 2**20:g}M f32")
+            say(f"cpu provider: {name}")
             try:
                 rows += measure(device, n, repeats, numba)
             except Exception as e:
