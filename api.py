@@ -446,13 +446,13 @@ def compile(  # noqa: A001  # gpuir.compile, as the issue names it
     device = provider if isinstance(provider, Device) else Device(provider)
     parsed = _parse(source)
     from gpuir.dialects import make_context
-    from gpuir.dominance import verify_dominance
     from gpuir.tools.gpu_opt import format_diagnostic
+    from gpuir.verifier import verify_input
 
     try:
         ctx = make_context()
         parsed.module.verify()
-        verify_dominance(parsed.module)
+        verify_input(parsed.module)
         for stage in _stages(pipeline):
             stage.apply(ctx, parsed.module)
         parsed.module.verify()

@@ -65,9 +65,9 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from gpuir import __version__
 from gpuir.diagnostics import OpError, OpWarning
 from gpuir.dialects import make_context, xdsl_universe
-from gpuir.dominance import verify_dominance
 from gpuir.lowering import get_all_lowering_passes, get_all_targets
 from gpuir.passes import get_all_passes
+from gpuir.verifier import verify_input
 
 PROG = "gpu-opt"
 DEBUG_ENV = "GPUIR_DEBUG"
@@ -202,7 +202,7 @@ class GpuOptMain(xDSLOptMain):
             if callback is not None:
                 callback(previous, module, next_pass)  # verifies, unless --disable-verify
             if previous is None and not self.args.disable_verify:
-                verify_dominance(module)  # the input: xDSL's verifier does not check it
+                verify_input(module)  # the input: what xDSL's verifier does not check
             self.running_pass = None if next_pass is None else next_pass.name
 
         return tracking

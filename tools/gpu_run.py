@@ -51,7 +51,6 @@ from xdsl.utils.lexer import Span
 
 from gpuir import __version__
 from gpuir.diagnostics import OpWarning
-from gpuir.dominance import verify_dominance
 from gpuir.runtime import ProviderUnavailable, get_provider, provider_names, resolve
 from gpuir.runtime.provider import Provider, ProviderError
 from gpuir.tools.gpu_opt import (
@@ -67,6 +66,7 @@ from gpuir.tools.gpu_opt import (
     locate,
     report,
 )
+from gpuir.verifier import verify_input
 
 PROG = "gpu-run"
 
@@ -245,7 +245,7 @@ def compile_program(parsed: ParsedChunk, stages: list[ModulePass], print_ir: boo
     ctx = make_context()
     module = parsed.module
     module.verify()
-    verify_dominance(module)
+    verify_input(module)
     for stage in stages:
         stage.apply(ctx, module)
         if print_ir:

@@ -1,0 +1,42 @@
+"""The checks of MLIR's verifier that xDSL's does not make, on every input after xDSL's own
+(`gpu-opt`, `gpu-run`, `gpuir.compile`). Without them such IR verifies, and passes, lowerings
+and the interpreter fail on it with internal errors. Each failure is an `OpError` at the op.
+
+- SSA dominance: `gpuir.dominance`;
+- `scf.if`: what each region's `scf.yield` yields has the op's result types (xDSL's parser gives
+  a region without a terminator an empty `scf.yield`, and nothing compares them), and an
+  `scf.if` with results has an else region.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import scf
+from xdsl.ir import Operation
+
+from gpuir.diagnostics import OpError
+from gpuir.dominance import verify_dominance
+
+
+def verify_input(root: Operation) -> None:
+    """Raise an `OpError` at the first op nested in `root` that one of the checks rejects."""
+    for op in root.walk():
+        if isinstance(op, scf.IfOp):
+            verify_if(op)
+    verify_dominance(root)
+
+
+def verify_if(op: scf.IfOp) -> None:
+    results = [r.type for r in op.results]
+    if results and not op.false_region.blocks:
+        raise OpError(op, f"'scf.if' has {len(results)} result(s), so it needs an else region")
+    for which, region in (("then", op.true_region), ("else", op.false_region)):
+        last = region.blocks[-1].last_op if region.blocks else None
+        if not isinstance(last, scf.YieldOp):
+            continue  # xDSL's verifier reports a missing terminator
+        yielded = [v.type for v in last.operands]
+        if yielded != results:  # at the scf.if: the parser may have made the yield, unlocated
+            raise OpError(
+                op,
+                f"'scf.if' has results ({', '.join(map(str, results))}) but its {which} region "
+                f"yields ({', '.join(map(str, yielded))})",
+            )
