@@ -3,6 +3,9 @@
 and the interpreter fail on it with internal errors. Each failure is an `OpError` at the op.
 
 - SSA dominance: `gpuir.dominance`;
+- terminators: every block of a region (but a `NoTerminator` op's) ends with a terminator;
+  xDSL checks that only for single-block regions, and the interpreter ran off the end of an
+  empty last block of a function;
 - `scf.if`: what each region's `scf.yield` yields has the op's result types (xDSL's parser gives
   a region without a terminator an empty `scf.yield`, and nothing compares them), and an
   `scf.if` with results has an else region.
@@ -11,7 +14,9 @@ and the interpreter fail on it with internal errors. Each failure is an `OpError
 from __future__ import annotations
 
 from xdsl.dialects import scf
+from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Operation
+from xdsl.traits import IsTerminator, NoTerminator
 
 from gpuir.diagnostics import OpError
 from gpuir.dominance import verify_dominance
@@ -20,9 +25,26 @@ from gpuir.dominance import verify_dominance
 def verify_input(root: Operation) -> None:
     """Raise an `OpError` at the first op nested in `root` that one of the checks rejects."""
     for op in root.walk():
+        if op.regions and not op.has_trait(NoTerminator):
+            verify_terminators(op)
         if isinstance(op, scf.IfOp):
             verify_if(op)
     verify_dominance(root)
+
+
+def verify_terminators(op: Operation) -> None:
+    for region in op.regions:
+        for block in region.blocks:
+            last = block.last_op
+            if last is None or not (
+                last.has_trait(IsTerminator) or isinstance(last, UnregisteredOp)
+            ):
+                name = f"^{block.name_hint}" if block.name_hint else "a block"
+                found = "is empty" if last is None else f"ends with '{last.name}'"
+                raise OpError(
+                    op if last is None else last,
+                    f"{name} of '{op.name}' {found}: a block must end with a terminator",
+                )
 
 
 def verify_if(op: scf.IfOp) -> None:

@@ -1,7 +1,7 @@
 """Run fuzz inputs through gpu-opt and gpu-run in-process, in worker processes, and judge them.
 
 Why in-process: a gpu-opt subprocess costs 0.2 s to start (0.3 s with `-t ptx`), an in-process
-call 10-60 ms, and every input goes through 15 configurations. Why worker processes anyway: a run
+call 10-60 ms, and an input goes through every configuration (`all_targets`: 17 of them). Why worker processes anyway: a run
 can hang (in Python, or in LLVM's C++), crash the interpreter (a signal), or leave threads behind
 (`interp` runs work-items on threads); a worker is expendable, the parent is not.
 
@@ -12,6 +12,11 @@ way the parent starts a new worker for the next input.
 
 A `gpu-run` that times out while `@main` is executing is a `slow-run`: the program itself runs
 long (a mutated loop bound), which no tool can refuse in general. It is reported, not a failure.
+
+The oracle (`classify`): exit status 0, or 1 with an `error:` line on stderr; anything else is
+a failure (a traceback, an internal error, another status, a silent 1). gpu-opt's MLIR output must
+also parse back and print the same (`roundtrip`). A worker's address space is limited
+(`MEMORY_LIMIT`), so a runaway allocation is a MemoryError to report, not the machine's OOM.
 
 Inputs rejected by the first configuration (plain gpu-opt: parse and verify) are rejected the
 same way by all others, which parse and verify first: they are not run again (`skipped`).
