@@ -54,7 +54,16 @@ def check_lowered(module: ModuleOp) -> None:
     for op in module.walk():
         if op is module or op.name.startswith("llvm."):
             continue
-        raise OpError(op, not_lowered_message(op))
+        raise OpError(located_at(op), not_lowered_message(op))
+
+
+def located_at(op: Operation) -> Operation:
+    """The op to report `op` at: a cast the conversion made has no location, so its first user
+    (the op that wants the value: in the source, or made from an op of it)."""
+    if isinstance(op, UnrealizedConversionCastOp):
+        users = [use.operation for result in op.results for use in result.uses]
+        return users[0] if users else op
+    return op
 
 
 def not_lowered_message(op: Operation) -> str:
