@@ -284,7 +284,11 @@ class CpuProvider(Provider):
     ) -> Allocation:
         if nbytes < 0:
             raise ProviderError(op, f"cannot allocate {nbytes} bytes", "invalid value")
-        data = aligned_bytes(nbytes)
+        try:
+            data = aligned_bytes(nbytes)
+        except (MemoryError, ValueError) as e:  # ValueError: over numpy's largest array
+            message = f"out of memory: cannot make a {nbytes}-byte {what or 'device allocation'}"
+            raise ProviderError(op, message, "out of memory") from e
         allocation = Allocation(
             GLOBAL,
             nbytes,
