@@ -45,12 +45,11 @@ from xdsl.ir import Attribute, Operation
 from gpuir.diagnostics import OpError
 from gpuir.dialects.mem import GLOBAL, HOST, PtrType
 from gpuir.runtime import memory
+from gpuir.runtime.eager import EagerHostProvider
 from gpuir.runtime.memory import Allocation, Pointer, space_name
 from gpuir.runtime.provider import (
     LoadedModule,
-    Provider,
     ProviderError,
-    Stream,
     check_launch,
     describe_op,
     kernels_of,
@@ -232,11 +231,10 @@ def _pack(value: object, type_: Attribute, index: int, kernel: str, op: Operatio
 # --- the provider --------------------------------------------------------------------------------
 
 
-class CpuProvider(Provider):
+class CpuProvider(EagerHostProvider):
     """The compiled CPU provider (module docstring)."""
 
     name = "cpu"
-    host_visible = True
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
@@ -250,36 +248,21 @@ class CpuProvider(Provider):
 
     def __init__(self) -> None:
         super().__init__()
-        self.streams: set[int] = set()
-        self.next_stream = 1
-        self.live: list[Allocation] = []
         self.workers = os.cpu_count() or 1
         self.pool: ThreadPoolExecutor | None = None
         self.local = threading.local()
 
     # session
 
-    def open(self, *, op: Operation | None = None) -> None:
-        if self.is_open:
-            raise ProviderError(op, "cpu: the device is open already", "already open")
-        self.is_open = True
-        self.streams = set()
-
     def close(self, *, op: Operation | None = None) -> None:
-        self.check_open(op)
-        for allocation in self.live:
-            if not allocation.freed:
-                allocation.mark_freed(op)
-        self.live = []
-        self.streams = set()
+        super().close(op=op)
         if self.pool is not None:
             self.pool.shutdown()
             self.pool = None
-        self.is_open = False
 
     # memory
 
-    def new_allocation(
+    def _make_allocation(
         self, nbytes: int, pointee: Attribute, extent: int | None, op: Operation | None, what: str
     ) -> Allocation:
         if nbytes < 0:
@@ -300,76 +283,13 @@ class CpuProvider(Provider):
             what=what,
         )
         allocation.data = data
-        self.live = [a for a in self.live if not a.freed]
-        self.live.append(allocation)
         return allocation
 
-    def check_stream(self, stream: Stream | None, op: Operation | None) -> None:
-        if stream is None or stream.handle == 0 or stream.handle in self.streams:
-            return
-        raise ProviderError(
-            op, f"cpu: {stream} does not exist (never created, or destroyed)", "invalid stream"
-        )
-
-    def alloc(self, nbytes, pointee, extent=None, *, stream=None, op=None) -> Pointer:
-        self.check_open(op)
-        self.check_stream(stream, op)
-        allocation = self.new_allocation(nbytes, pointee, extent, op, "global allocation")
-        return Pointer(allocation, 0, pointee)
-
-    def free(self, ptr, *, stream=None, op=None) -> None:
-        self.check_open(op)
-        self.check_stream(stream, op)
-        memory.free(ptr, op, GLOBAL)
-
-    def _copy(
-        self, dst: Pointer, src: Pointer, nbytes: int, spaces: tuple[int, int], op: Operation | None
-    ) -> None:
-        for ptr, space, role in ((src, spaces[0], "source"), (dst, spaces[1], "destination")):
-            if ptr.allocation is not None and ptr.space != space:
-                raise ProviderError(
-                    op,
-                    f"cpu: the copy's {role} is {space_name(ptr.space or 0)} memory, "
-                    f"expected {space_name(space)} memory",
-                    "invalid value",
-                )
+    def _transfer(self, dst: Pointer, src: Pointer, nbytes: int, op: Operation | None) -> None:
         source, start = memory.check_access(src, nbytes, op, f"reads {nbytes} bytes from")
         target, offset = memory.check_access(dst, nbytes, op, f"writes {nbytes} bytes to")
         data = memory.host_bytes(source, op)[start : start + nbytes]
         memory.host_bytes(target, op)[offset : offset + nbytes] = data
-
-    def copy_to_device(self, dst, src, nbytes, *, stream=None, op=None) -> None:
-        self.check_open(op)
-        self.check_stream(stream, op)
-        self._copy(dst, src, nbytes, (HOST, GLOBAL), op)
-
-    def copy_to_host(self, dst, src, nbytes, *, stream=None, op=None) -> None:
-        self.check_open(op)
-        self.check_stream(stream, op)
-        self._copy(dst, src, nbytes, (GLOBAL, HOST), op)
-
-    # streams
-
-    def create_stream(self, *, op=None) -> Stream:
-        self.check_open(op)
-        handle = self.next_stream
-        self.next_stream += 1
-        self.streams.add(handle)
-        return Stream(handle)
-
-    def sync_stream(self, stream, *, op=None) -> None:
-        self.check_open(op)
-        self.check_stream(stream, op)
-
-    def destroy_stream(self, stream, *, op=None) -> None:
-        self.check_open(op)
-        if stream.handle == 0:
-            raise ProviderError(op, "cpu: the default stream cannot be destroyed", "invalid stream")
-        self.check_stream(stream, op)
-        self.streams.discard(stream.handle)
-
-    def synchronize(self, *, op=None) -> None:
-        self.check_open(op)
 
     # code
 

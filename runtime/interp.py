@@ -58,12 +58,11 @@ from xdsl.ir import Attribute, Operation
 from gpuir.dialects import gpu
 from gpuir.dialects.mem import CONST, GLOBAL, HOST, LOCAL, SHARED, ArrayType, PtrType
 from gpuir.runtime import memory
+from gpuir.runtime.eager import EagerHostProvider
 from gpuir.runtime.memory import Allocation, Pointer, size_of, space_name, store_size
 from gpuir.runtime.provider import (
     LoadedModule,
-    Provider,
     ProviderError,
-    Stream,
     check_launch,
     describe_op,
     kernels_of,
@@ -727,111 +726,26 @@ def _extent(pointee: Attribute, nbytes: int) -> int | None:
 # --- the provider ----------------------------------------------------------------------------
 
 
-class InterpProvider(Provider):
+class InterpProvider(EagerHostProvider):
     """The reference provider (module docstring). `out` receives the output of kernels'
     `printf` (default: `sys.stdout` at the time of the launch)."""
 
     name = "interp"
-    host_visible = True
 
     def __init__(self, out: IO[str] | None = None) -> None:
         super().__init__()
         self.out = out
-        self.streams: set[int] = set()
-        self.next_stream = 1
-        self.live: list[Allocation] = []
 
     def output(self) -> IO[str]:
         return self.out if self.out is not None else sys.stdout
 
-    def open(self, *, op: Operation | None = None) -> None:
-        if self.is_open:
-            raise ProviderError(op, "interp: the device is open already", "already open")
-        self.is_open = True
-        self.streams = set()
-
-    def close(self, *, op: Operation | None = None) -> None:
-        self.check_open(op)
-        for allocation in self.live:
-            if not allocation.freed:
-                allocation.mark_freed(op)
-        self.live = []
-        self.streams = set()
-        self.is_open = False
-
-    def new_allocation(
+    def _make_allocation(
         self, nbytes: int, pointee: Attribute, extent: int | None, op: Operation | None, what: str
     ) -> Allocation:
-        allocation = Allocation(GLOBAL, nbytes, pointee, extent, op=op, what=what)
-        self.live = [a for a in self.live if not a.freed]
-        self.live.append(allocation)
-        return allocation
+        return Allocation(GLOBAL, nbytes, pointee, extent, op=op, what=what)
 
-    def check_stream(self, stream: Stream | None, op: Operation | None) -> None:
-        if stream is None or stream.handle == 0 or stream.handle in self.streams:
-            return
-        raise ProviderError(
-            op, f"interp: {stream} does not exist (never created, or destroyed)", "invalid stream"
-        )
-
-    def alloc(self, nbytes, pointee, extent=None, *, stream=None, op=None) -> Pointer:
-        self.check_open(op)
-        self.check_stream(stream, op)
-        return Pointer(
-            self.new_allocation(nbytes, pointee, extent, op, "global allocation"), 0, pointee
-        )
-
-    def free(self, ptr, *, stream=None, op=None) -> None:
-        self.check_open(op)
-        self.check_stream(stream, op)
-        memory.free(ptr, op, GLOBAL)
-
-    def _copy(
-        self, dst: Pointer, src: Pointer, nbytes: int, spaces: tuple[int, int], op: Operation | None
-    ) -> None:
-        for ptr, space, role in ((src, spaces[0], "source"), (dst, spaces[1], "destination")):
-            if ptr.allocation is not None and ptr.space != space:
-                raise ProviderError(
-                    op,
-                    f"interp: the copy's {role} is {space_name(ptr.space or 0)} memory, "
-                    f"expected {space_name(space)} memory",
-                    "invalid value",
-                )
-        data = memory.read_bytes(src, nbytes, op)
-        memory.write_bytes(dst, data, op)
-
-    def copy_to_device(self, dst, src, nbytes, *, stream=None, op=None) -> None:
-        self.check_open(op)
-        self.check_stream(stream, op)
-        self._copy(dst, src, nbytes, (HOST, GLOBAL), op)
-
-    def copy_to_host(self, dst, src, nbytes, *, stream=None, op=None) -> None:
-        self.check_open(op)
-        self.check_stream(stream, op)
-        self._copy(dst, src, nbytes, (GLOBAL, HOST), op)
-
-    def create_stream(self, *, op=None) -> Stream:
-        self.check_open(op)
-        handle = self.next_stream
-        self.next_stream += 1
-        self.streams.add(handle)
-        return Stream(handle)
-
-    def sync_stream(self, stream, *, op=None) -> None:
-        self.check_open(op)
-        self.check_stream(stream, op)
-
-    def destroy_stream(self, stream, *, op=None) -> None:
-        self.check_open(op)
-        if stream.handle == 0:
-            raise ProviderError(
-                op, "interp: the default stream cannot be destroyed", "invalid stream"
-            )
-        self.check_stream(stream, op)
-        self.streams.discard(stream.handle)
-
-    def synchronize(self, *, op=None) -> None:
-        self.check_open(op)
+    def _transfer(self, dst: Pointer, src: Pointer, nbytes: int, op: Operation | None) -> None:
+        memory.write_bytes(dst, memory.read_bytes(src, nbytes, op), op)
 
     def load_module(self, module: ModuleOp, *, op=None) -> LoadedModule:
         self.check_open(op)
