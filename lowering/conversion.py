@@ -37,11 +37,13 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
     i64,
 )
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
 from gpuir.diagnostics import OpError
+from gpuir.dialects.gpu import KERNEL_TOKENS
 from gpuir.dialects.mem import ArrayType, PtrType
 
 DEVICE_ATTR = "gpu.device"
@@ -53,6 +55,23 @@ NVVM_KERNEL_ATTR = "nvvm.kernel"
 translation to LLVM IR gives such a function the `ptx_kernel` calling convention."""
 
 FLOAT_TYPES = (Float16Type, Float32Type, Float64Type)
+
+
+def check_kernel_signature(kernel: FuncOp) -> None:
+    """A kernel takes the four device tokens and the two ids first, returns the tokens, and has
+    a body; anything else is an error at the kernel."""
+    inputs = kernel.function_type.inputs.data
+    outputs = kernel.function_type.outputs.data
+    prefix = (*KERNEL_TOKENS, IndexType(), IndexType())
+    if inputs[:6] != prefix or outputs != KERNEL_TOKENS:
+        raise OpError(
+            kernel,
+            f"the kernel @{kernel.sym_name.data} must take "
+            f"({', '.join(map(str, prefix))}, …) and return "
+            f"({', '.join(map(str, KERNEL_TOKENS))}), found {kernel.function_type}",
+        )
+    if kernel.is_declaration:
+        raise OpError(kernel, f"the kernel @{kernel.sym_name.data} has no body")
 
 
 def device_modules(op: ModuleOp, pass_name: str) -> list[ModuleOp]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IndexType, ModuleOp, UnitAttr, i8, i32, i64
+from xdsl.dialects.builtin import ModuleOp, UnitAttr, i8, i32, i64
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import BlockArgument, Operation
 from xdsl.passes import ModulePass
@@ -40,10 +40,10 @@ from xdsl.traits import SymbolTable
 
 from gpuir.diagnostics import OpError
 from gpuir.dialects import gpu
-from gpuir.dialects.gpu import KERNEL_TOKENS
 from gpuir.dialects.mem import SHARED, PtrType
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,
+    check_kernel_signature,
     constant,
     device_modules,
     from_llvm,
@@ -96,18 +96,7 @@ def first_calls(module: ModuleOp) -> dict[str, CallOp]:
 
 
 def check_kernel(kernel: FuncOp, calls: dict[str, CallOp]) -> None:
-    inputs = kernel.function_type.inputs.data
-    outputs = kernel.function_type.outputs.data
-    prefix = (*KERNEL_TOKENS, IndexType(), IndexType())
-    if inputs[:6] != prefix or outputs != KERNEL_TOKENS:
-        raise OpError(
-            kernel,
-            f"the kernel @{kernel.sym_name.data} must take "
-            f"({', '.join(map(str, prefix))}, …) and return "
-            f"({', '.join(map(str, KERNEL_TOKENS))}), found {kernel.function_type}",
-        )
-    if kernel.is_declaration:
-        raise OpError(kernel, f"the kernel @{kernel.sym_name.data} has no body")
+    check_kernel_signature(kernel)
     call = calls.get(kernel.sym_name.data)
     if call is not None:
         raise OpError(

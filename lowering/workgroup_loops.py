@@ -87,7 +87,12 @@ from gpuir.diagnostics import OpError
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
-from gpuir.lowering.conversion import KERNEL_ATTR, device_modules, size_and_align
+from gpuir.lowering.conversion import (
+    KERNEL_ATTR,
+    check_kernel_signature,
+    device_modules,
+    size_and_align,
+)
 
 WORKGROUP_ATTR = "gpu.workgroup"
 """The unit attribute of a work-group function."""
@@ -228,21 +233,6 @@ def per_item_type(value: SSAValue, op: Operation) -> PtrType:
             f"barrier on the cpu provider",
         ) from None
     return PtrType(ArrayType(DYNAMIC_INDEX, value.type), LOCAL)
-
-
-def check_signature(kernel: func.FuncOp) -> None:
-    inputs = kernel.function_type.inputs.data
-    outputs = kernel.function_type.outputs.data
-    prefix = (*KERNEL_TOKENS, IndexType(), IndexType())
-    if inputs[:6] != prefix or outputs != KERNEL_TOKENS:
-        raise OpError(
-            kernel,
-            f"the kernel @{kernel.sym_name.data} must take "
-            f"({', '.join(map(str, prefix))}, …) and return "
-            f"({', '.join(map(str, KERNEL_TOKENS))}), found {kernel.function_type}",
-        )
-    if kernel.is_declaration:
-        raise OpError(kernel, f"the kernel @{kernel.sym_name.data} has no body")
 
 
 def takes_smem(kernel: func.FuncOp) -> bool:
@@ -1188,7 +1178,7 @@ def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
         if name not in names:
             continue
         try:
-            check_signature(function)
+            check_kernel_signature(function)
             calls = [op for op in function.walk() if isinstance(op, func.CallOp)]
             for call in calls:
                 if call.callee.root_reference.data in bad:
