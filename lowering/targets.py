@@ -58,14 +58,12 @@ def lowered_device_module(ctx: Context, module: ModuleOp) -> ModuleOp:
 
 
 @dataclass(frozen=True)
-class LlvmTarget(Target):
-    """The device module as LLVM IR for NVPTX; `opt` > 0 links libdevice and optimizes."""
+class DeviceTarget(Target):
+    """The options the LLVM IR and PTX targets share, checked on construction by `PtxOptions`."""
 
-    name = "llvm"
-
-    opt: int = 0
     sm: int = 80
     ptx: float = 8.0
+    opt: int = 3
     fast_math: bool = False
 
     def __post_init__(self) -> None:
@@ -73,6 +71,15 @@ class LlvmTarget(Target):
 
     def options(self) -> PtxOptions:
         return PtxOptions(sm=self.sm, ptx=self.ptx, opt=self.opt, fast_math=self.fast_math)
+
+
+@dataclass(frozen=True)
+class LlvmTarget(DeviceTarget):
+    """The device module as LLVM IR for NVPTX; `opt` > 0 links libdevice and optimizes."""
+
+    name = "llvm"
+
+    opt: int = 0
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from gpuir.lowering.llvm_ir import to_llvm
@@ -86,21 +93,10 @@ class LlvmTarget(Target):
 
 
 @dataclass(frozen=True)
-class PtxTarget(Target):
+class PtxTarget(DeviceTarget):
     """The device module as PTX."""
 
     name = "ptx"
-
-    sm: int = 80
-    ptx: float = 8.0
-    opt: int = 3
-    fast_math: bool = False
-
-    def __post_init__(self) -> None:
-        self.options()
-
-    def options(self) -> PtxOptions:
-        return PtxOptions(sm=self.sm, ptx=self.ptx, opt=self.opt, fast_math=self.fast_math)
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from gpuir.lowering.ptx import compile_ptx
