@@ -37,6 +37,19 @@ def callees(op: Operation) -> Iterable[str]:
             yield inner.callee.root_reference.data
 
 
+def reachable(funcs: dict[str, FuncOp], roots: list[str]) -> set[str]:
+    """`roots` and every function of `funcs` they call, transitively."""
+    found: set[str] = set()
+    worklist = list(roots)
+    while worklist:
+        name = worklist.pop()
+        if name in found:
+            continue
+        found.add(name)
+        worklist.extend(c for c in callees(funcs[name]) if c in funcs and c not in found)
+    return found
+
+
 def kernels(module: ModuleOp) -> set[str]:
     """Names of the functions launched anywhere in `module` or marked `gpu.kernel`."""
     names = {launched_name(op.kernel) for op in module.walk() if isinstance(op, LaunchOp)}
@@ -47,15 +60,7 @@ def kernels(module: ModuleOp) -> set[str]:
 def device_functions(module: ModuleOp) -> set[str]:
     """The kernels of `module` and, transitively, every function they call."""
     funcs = functions(module)
-    found: set[str] = set()
-    worklist = [name for name in kernels(module) if name in funcs]
-    while worklist:
-        name = worklist.pop()
-        if name in found:
-            continue
-        found.add(name)
-        worklist.extend(c for c in callees(funcs[name]) if c in funcs and c not in found)
-    return found
+    return reachable(funcs, [name for name in kernels(module) if name in funcs])
 
 
 def host_functions(module: ModuleOp) -> set[str]:
@@ -63,15 +68,7 @@ def host_functions(module: ModuleOp) -> set[str]:
     function they call (which may be device code too)."""
     funcs = functions(module)
     device = device_functions(module)
-    found: set[str] = set()
-    worklist = [name for name in funcs if name not in device]
-    while worklist:
-        name = worklist.pop()
-        if name in found:
-            continue
-        found.add(name)
-        worklist.extend(c for c in callees(funcs[name]) if c in funcs and c not in found)
-    return found
+    return reachable(funcs, [name for name in funcs if name not in device])
 
 
 def is_device_function(func: FuncOp) -> bool:
