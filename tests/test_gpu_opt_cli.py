@@ -24,12 +24,13 @@ import pytest
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 
 from gpuir.diagnostics import OpError, OpWarning
-from gpuir.dialects import get_all_dialects
+from gpuir.dialects import get_all_dialects, make_context
 from gpuir.passes import get_all_passes
-from gpuir.tools.gpu_opt import GpuOptError, GpuOptMain, main
+from gpuir.tools.gpu_opt import GpuOptError, GpuOptMain, main, op_text
 
 T = TypeVar("T")
 
@@ -124,14 +125,23 @@ def test_verifier_error_uses_an_explicit_loc(tmp_path: Path, capsys: pytest.Capt
     assert capsys.readouterr().err.startswith("kernel.py:42:7: error: Expected arguments")
 
 
-def test_a_failing_module_is_shown_cut(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    path = write(tmp_path, "twice.mlir", GOOD * 20)  # @f defined 20 times
+def test_a_redefinition_points_at_the_second_definition(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    path = write(tmp_path, "twice.mlir", GOOD * 20)  # @f defined 20 times, 5 lines each
     assert main([str(path)]) == 1
     err = capsys.readouterr().err.splitlines()
-    assert err[0] == f'{path}: error: Redefinition of symbol "f"'
-    assert err[1] == 'note: see current operation: "builtin.module"() ({'
-    assert err[-1] == "... (90 more lines)"  # 20 functions of 5 lines, the module: 102 lines
-    assert len(err) == 2 + 11 + 1
+    assert err[0] == f'{path}:5:1: error: Redefinition of symbol "f"'
+    assert err[3].startswith('note: see current operation: "func.func"() <{sym_name = "f"')
+    assert len(err) == 4 + 4  # the function, not the module of 20
+
+
+def test_a_failing_op_is_shown_cut():
+    module = Parser(make_context(), GOOD * 20).parse_module()
+    lines = op_text(module).splitlines()
+    assert lines[0] == '"builtin.module"() ({'
+    assert lines[-1] == "... (90 more lines)"  # 20 functions of 5 lines, the module: 102 lines
+    assert len(lines) == 12 + 1
 
 
 def test_split_input_file_offsets_line_numbers(tmp_path: Path, capsys):

@@ -37,6 +37,7 @@ import argparse
 import gc
 import inspect
 import os
+import re
 import sys
 import warnings
 from collections.abc import Sequence
@@ -74,6 +75,8 @@ DEBUG_ENV = "GPUIR_DEBUG"
 SPLIT_MARKER = b"// -----"
 OP_TEXT_LINES = 12
 """A diagnostic shows at most this many lines of the failing op."""
+REDEFINITION = re.compile(r'Redefinition of symbol "(.*)"')
+"""xDSL's symbol-table message; the diagnostic points at the second definition."""
 GC_THRESHOLDS = (100_000, 20, 10)
 """The cyclic garbage collector's thresholds while gpu-opt runs (Python's default: 700, 10, 10).
 The IR is millions of small objects in reference cycles; at the default, the collections took
@@ -412,7 +415,24 @@ def failing_op(error: DiagnosticException, module: ModuleOp) -> Operation | None
     if isinstance(error, OpError):
         return error.op
     if isinstance(error, VerifyException):
-        return find_failing_op(module, str(error))
+        op = find_failing_op(module, str(error))
+        redefined = REDEFINITION.fullmatch(str(error))
+        if op is not None and redefined is not None:
+            return second_definition(op, redefined.group(1)) or op
+        return op
+    return None
+
+
+def second_definition(table: Operation, symbol: str) -> Operation | None:
+    """The second op of symbol table `table` that defines `symbol`: where a redefinition is."""
+    seen = False
+    for region in table.regions:
+        for op in region.ops:
+            name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+            if isinstance(name, StringAttr) and name.data == symbol:
+                if seen:
+                    return op
+                seen = True
     return None
 
 

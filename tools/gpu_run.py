@@ -291,7 +291,12 @@ def execute(parsed: ParsedChunk, provider: Provider, args: Sequence[str], timer:
         raise GpuRunError(f"{parsed.name}: error: the program has no function @main to run")
     main = executor.function("main")
     check_entry(main)
-    values = read_arguments(args, scalar_params(main), "main")
+    try:
+        values = read_arguments(args, scalar_params(main), "main")
+    except GpuRunError as e:  # at @main's definition, which says what it takes
+        parsed.set_locations()
+        message = str(e).removeprefix(f"{PROG}: error: ")
+        raise GpuRunError(locate(main, parsed, "error", message)) from None
     results = executor.run_main(values)
     sys.stdout.flush()
     timer.lap("run")

@@ -31,10 +31,12 @@
 // EDGES-EMPTY:
 
 // An i8 argument may be written signed or unsigned (128 reads as -128), but no wider.
-// RANGE: gpu-run: error: argument 1 of @main: 256 does not fit in i8 (from -128 to 255)
+// RANGE: {{.*}}arguments.mlir:{{[0-9]+}}:1: error: argument 1 of @main: 256 does not fit in i8 (from -128 to 255)
 
-// COUNT: gpu-run: error: @main takes 8 argument(s) (i8, i64, index, f32, f32, f64, f64, f16), got 3
-// FLOAT: gpu-run: error: argument 4 of @main: 'x' is not a number (expected f32)
+// Argument errors point at @main's definition, which says what it takes.
+// COUNT: {{.*}}arguments.mlir:{{[0-9]+}}:1: error: @main takes 8 argument(s) (i8, i64, index, f32, f32, f64, f64, f16), got 3
+// COUNT-NEXT: func.func @main(%m: !mem.M<0>, %a: i8
+// FLOAT: {{.*}}arguments.mlir:{{[0-9]+}}:1: error: argument 4 of @main: 'x' is not a number (expected f32)
 
 func.func @main(%m: !mem.M<0>, %a: i8, %b: i64, %c: index, %x: f32, %y: f32, %p: f64, %q: f64,
                 %h: f16) -> (!mem.M<0>, i8, i64, index, f32, f64, f16) {
