@@ -11,7 +11,11 @@ In each device module (see `gpuir.lowering` for the kernel ABI):
   module, as every kernel's dynamic shared memory starts at the same place);
 - `gpu.sync_work_items` becomes `llvm.nvvm.barrier.cta.sync.aligned.all(0)` (PTX `bar.sync 0`);
   its tokens pass through;
-- `gpu.workgroup_reduce` / `gpu.workgroup_scan` are an error: they are not lowered yet.
+- `gpu.workgroup_reduce` / `gpu.workgroup_scan` become calls of device functions made for them
+  (`@__gpuir_workgroup_reduce_<kind>_<T>`, `@__gpuir_workgroup_scan_<kind>_<T>`) that work in
+  a static shared-memory scratch per element type (`@__gpuir_wg_scratch_<T>`, 1024 elements)
+  with barriers: bit-identical to interp and cpu (see `gpuir.lowering.collectives`); their
+  tokens pass through.
 
 The kernels keep `gpu.kernel`; `convert-func-to-llvm` turns it into `nvvm.kernel`. A kernel
 called from device code is an error: its parameters are not those of a function any more.
@@ -41,6 +45,7 @@ from xdsl.traits import SymbolTable
 from gpuir.diagnostics import OpError
 from gpuir.dialects import gpu
 from gpuir.dialects.mem import SHARED, PtrType
+from gpuir.lowering.collectives import Collectives
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,
     check_kernel_signature,
@@ -56,6 +61,7 @@ BARRIER = "llvm.nvvm.barrier.cta.sync.aligned.all"
 GROUP_ID = "llvm.nvvm.read.ptx.sreg.ctaid.x"
 ITEM_ID = "llvm.nvvm.read.ptx.sreg.tid.x"
 COMPOSITES = (gpu.SyncedScopeOp, gpu.WithStreamsOp, gpu.AllocCopyBlockOp, gpu.AllocCopyAsynOp)
+DEVICE_OPS = (gpu.SyncWorkItemsOp, gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp, gpu.YieldOp)
 
 
 class SyncWorkItemsToBarrier(RewritePattern):
@@ -66,17 +72,22 @@ class SyncWorkItemsToBarrier(RewritePattern):
         rewriter.replace(op, [], [op.m1, op.m3])
 
 
+class CollectiveToCall(RewritePattern):
+    def __init__(self, collectives: Collectives):
+        self.collectives = collectives
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        if not isinstance(op, gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp):
+            return
+        result = self.collectives.call(rewriter, op)
+        rewriter.replace(op, [], [op.m1, op.m3, result])
+
+
 def reject_unlowerable(module: ModuleOp) -> None:
     for op in module.walk():
-        if isinstance(op, gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp):
-            raise OpError(
-                op,
-                f"'{op.name}' is not lowered yet: the NVPTX lowering of the work-group "
-                "collectives comes with a later issue",
-            )
         if isinstance(op, COMPOSITES):
             raise OpError(op, f"'{op.name}' is a composite: run expand-gpu-composites first")
-        if op.dialect_name() == "gpu" and not isinstance(op, gpu.SyncWorkItemsOp | gpu.YieldOp):
+        if op.dialect_name() == "gpu" and not isinstance(op, DEVICE_OPS):
             raise OpError(op, f"'{op.name}' is host code; it cannot be lowered for the device")
 
 
@@ -154,7 +165,8 @@ def lower_kernel_parameters(kernel: FuncOp, module: ModuleOp, calls: dict[str, C
 
 @dataclass(frozen=True)
 class ConvertGpuToNvvmPass(ModulePass):
-    """Kernel ids and dynamic shared memory from NVVM, barriers to the NVVM intrinsic."""
+    """Kernel ids and dynamic shared memory from NVVM, barriers to the NVVM intrinsic, the
+    collectives to calls of functions made for them."""
 
     name = "convert-gpu-to-nvvm"
 
@@ -168,6 +180,10 @@ class ConvertGpuToNvvmPass(ModulePass):
             for kernel in kernels:
                 assert isinstance(kernel, FuncOp)
                 lower_kernel_parameters(kernel, module, calls)
+            collectives = Collectives(module)
             PatternRewriteWalker(
-                GreedyRewritePatternApplier([SyncWorkItemsToBarrier()])
+                GreedyRewritePatternApplier(
+                    [SyncWorkItemsToBarrier(), CollectiveToCall(collectives)]
+                ),
+                apply_recursively=False,
             ).rewrite_module(module)

@@ -1,25 +1,42 @@
 // RUN: gpu-opt %s -p convert-gpu-to-nvvm --verify-diagnostics --split-input-file | filecheck %s
 
-// The work-group collectives are not lowered yet.
+// A collective on a type that NVPTX has no lowering for.
 builtin.module attributes {gpu.device} {
-  func.func @f(%m1: !mem.M<1>, %m3: !mem.M<3>, %v: f32) -> (!mem.M<1>, !mem.M<3>, f32) {
-    %a1, %a3, %r = gpu.workgroup_reduce "add" %m1, %m3, %v : f32
-    func.return %a1, %a3, %r : !mem.M<1>, !mem.M<3>, f32
+  func.func @f(%m1: !mem.M<1>, %m3: !mem.M<3>, %v: f128) -> (!mem.M<1>, !mem.M<3>, f128) {
+    %a1, %a3, %r = gpu.workgroup_reduce "add" %m1, %m3, %v : f128
+    func.return %a1, %a3, %r : !mem.M<1>, !mem.M<3>, f128
   }
 }
 
-// CHECK: 'gpu.workgroup_reduce' is not lowered yet: the NVPTX lowering of the work-group collectives comes with a later issue
+// CHECK: 'gpu.workgroup_reduce' on f128 has no NVPTX lowering
 
 // -----
 
+// The name of a collective's function is taken by the program's own.
 builtin.module attributes {gpu.device} {
+  func.func @__gpuir_workgroup_scan_add_i32(%v: i32) -> i32 {
+    func.return %v : i32
+  }
   func.func @f(%m1: !mem.M<1>, %m3: !mem.M<3>, %v: i32) -> (!mem.M<1>, !mem.M<3>, i32) {
     %a1, %a3, %r = gpu.workgroup_scan "add" %m1, %m3, %v : i32
     func.return %a1, %a3, %r : !mem.M<1>, !mem.M<3>, i32
   }
 }
 
-// CHECK: 'gpu.workgroup_scan' is not lowered yet
+// CHECK: 'gpu.workgroup_scan' needs the symbol @__gpuir_workgroup_scan_add_i32, which the module uses
+
+// -----
+
+// ... and the name of a scratch global.
+builtin.module attributes {gpu.device} {
+  llvm.mlir.global internal @__gpuir_wg_scratch_f32() {addr_space = 3 : i32} : !llvm.array<4 x f32>
+  func.func @f(%m1: !mem.M<1>, %m3: !mem.M<3>, %v: f32) -> (!mem.M<1>, !mem.M<3>, f32) {
+    %a1, %a3, %r = gpu.workgroup_reduce "min" %m1, %m3, %v : f32
+    func.return %a1, %a3, %r : !mem.M<1>, !mem.M<3>, f32
+  }
+}
+
+// CHECK: 'gpu.workgroup_reduce' needs the symbol @__gpuir_wg_scratch_f32, which the module uses
 
 // -----
 

@@ -11,14 +11,13 @@
 // OPT: gpu-opt: error: bad target 'llvm{opt=7}': opt must be 0, 1, 2 or 3, found 7
 
 func.func @sum(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-               %group: index, %item: index, %out: !mem.ptr<f32, 1>)
+               %group: index, %item: index, %one: f128, %out: !mem.ptr<f128, 1>)
     -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
-  %one = arith.constant 1.0 : f32
-  %a1, %a3, %total = gpu.workgroup_reduce "add" %m1, %m3, %one : f32
-  %b1 = mem.store %a1, %out, %total : !mem.ptr<f32, 1>
+  %a1, %a3, %total = gpu.workgroup_reduce "add" %m1, %m3, %one : f128
+  %b1 = mem.store %a1, %out, %total : !mem.ptr<f128, 1>
   func.return %b1, %a3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 }
 
-// REDUCE:      target-ptx-invalid.mlir:17:3: error: 'gpu.workgroup_reduce' is not lowered yet: the NVPTX lowering of the work-group collectives comes with a later issue
-// REDUCE-NEXT:   %a1, %a3, %total = gpu.workgroup_reduce "add" %m1, %m3, %one : f32
+// REDUCE:      target-ptx-invalid.mlir:16:3: error: 'gpu.workgroup_reduce' on f128 has no NVPTX lowering
+// REDUCE-NEXT:   %a1, %a3, %total = gpu.workgroup_reduce "add" %m1, %m3, %one : f128
 // REDUCE-NEXT:   ^

@@ -1,0 +1,220 @@
+"""The NVPTX lowering of the work-group collectives, for `convert-gpu-to-nvvm`.
+
+`gpu.workgroup_reduce "k" … : T` becomes a call of `@__gpuir_workgroup_reduce_<k>_<T>(T) -> T`
+and `gpu.workgroup_scan` one of `@__gpuir_workgroup_scan_<k>_<T>`: device functions made on
+first use (`Collectives`), of `arith`, `math` and `llvm` ops (their `scf` is lowered to `cf`
+right away; the later stages of `device-to-llvm` lower the rest, as for any device function).
+They read the item's id and the group's size from `%tid.x` / `%ntid.x` and work in
+`@__gpuir_wg_scratch_<T>`, a static `addrspace(3)` global of 1024 `T`s (CUDA's most threads per
+block), aligned to 16, shared by every collective on `T` of the module (never the launch's
+dynamic shared memory). Barriers are `bar.sync 0`, always reached by the whole group (the
+loops' bounds depend on `%ntid.x` only). No warp shuffles.
+
+Reduce, IR.md's fixed tree `t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`, `mid = (lo + hi) >> 1`, one
+level per barrier, deepest first: every item stores its value at `scratch[item]`; then for
+`d = ceil(log2 n) - 1` down to `0`, item `j < 2^d` finds node `j` of depth `d` by walking down
+from the root `[0, n)` along the `d` bits of `j` (most significant first: a 0 goes to
+`[lo, mid)`, a 1 to `[mid, hi)`), and if the node has two items or more does
+`scratch[lo] = scratch[lo] ⊕ scratch[mid]` (both halves are done: they are one level deeper);
+at the end everyone reads `scratch[0]`. The closed form `lo = floor(j n / 2^d)` is not this
+tree (n = 11: `[2, 5)` splits at 3, the formula at 4), so the walk it is; `O(log² n)` integer
+steps per item (`tests/test_collective_schedule.py` checks the schedule against the recursion
+for n = 1..1024).
+
+Scan, the left fold in item order (`docs/ir-extensions.md`): every item stores its value, item 0
+folds `scratch[1..n)` in order in place, everyone reads its slot. The same for integer kinds
+(a parallel scan would give the same bits; this one is simpler).
+
+Each collective ends with a barrier, so the next one may overwrite the scratch. `⊕` is
+`workgroup_loops.combine`: integers wrap and compare signed, float min/max are
+`arith.minimumf`/`maximumf` (LLVM's `llvm.minimum`/`llvm.maximum`: a NaN wins, -0 < +0), as
+interp. With `fast-math=true` the additions get LLVM's `fast` flags like any other, and the
+bit-exactness is the user's to give up.
+"""
+
+from __future__ import annotations
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func, llvm, math, scf
+from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp, i32
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, PatternRewriteWalker
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
+from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering
+
+from gpuir.diagnostics import OpError
+from gpuir.dialects import gpu
+from gpuir.dialects.mem import SHARED
+from gpuir.lowering.conversion import constant, from_llvm, llvm_type, ptr_type
+from gpuir.lowering.workgroup_loops import combine
+
+MAX_ITEMS = 1024
+"""CUDA's most threads per block: the scratch's length."""
+SCRATCH_ALIGN = 16
+BARRIER = "llvm.nvvm.barrier.cta.sync.aligned.all"
+ITEM_ID = "llvm.nvvm.read.ptx.sreg.tid.x"
+N_ITEMS = "llvm.nvvm.read.ptx.sreg.ntid.x"
+
+
+class Collectives:
+    """The collective functions and scratch globals of one device module, made on first use."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.made: set[str] = set()
+
+    def call(
+        self, b: Builder | PatternRewriter, op: gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp
+    ) -> SSAValue:
+        """A call of the function that computes `op`, at `b`; its result."""
+        kind, type_ = op.kind.data, op.value.type
+        element = llvm_type(type_)
+        if element is None:
+            raise OpError(op, f"'{op.name}' on {type_} has no NVPTX lowering")
+        collective = "reduce" if isinstance(op, gpu.WorkgroupReduceOp) else "scan"
+        name = f"__gpuir_workgroup_{collective}_{kind}_{type_}"
+        if name not in self.made:
+            if SymbolTable.lookup_symbol(self.module, name) is not None:
+                raise OpError(op, f"'{op.name}' needs the symbol @{name}, which the module uses")
+            scratch = self.scratch(element, op)
+            make = make_reduce if collective == "reduce" else make_scan
+            self.module.body.block.add_op(make(name, kind, type_, element, scratch))
+            self.made.add(name)
+        return b.insert(func.CallOp(name, [op.value], [type_])).res[0]
+
+    def scratch(self, element: Attribute, op: gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp) -> str:
+        name = f"__gpuir_wg_scratch_{element}"
+        existing = SymbolTable.lookup_symbol(self.module, name)
+        if existing is not None:
+            if name in self.made:
+                return name
+            raise OpError(op, f"'{op.name}' needs the symbol @{name}, which the module uses")
+        array = llvm.LLVMArrayType(MAX_ITEMS, element)
+        glob = llvm.GlobalOp(array, name, "internal", addr_space=SHARED, alignment=SCRATCH_ALIGN)
+        Rewriter.insert_op(glob, InsertPoint.at_start(self.module.body.block))
+        self.made.add(name)
+        return name
+
+
+class Body:
+    """What both collective functions start with: the value stored at `scratch[item]`, then a
+    barrier. `item` and `n` are `i32`."""
+
+    def __init__(self, value_type: Attribute, element: Attribute, scratch: str):
+        self.block = Block(arg_types=[value_type])
+        self.element = element
+        b = Builder(InsertPoint.at_end(self.block))
+        self.b = b
+        self.value = self.block.args[0]
+        if self.value.type != element:  # index
+            cast = UnrealizedConversionCastOp.get([self.value], [element])
+            self.value = b.insert(cast).results[0]
+        self.item = b.insert(llvm.CallIntrinsicOp(ITEM_ID, [], [i32])).results[0]
+        self.n = b.insert(llvm.CallIntrinsicOp(N_ITEMS, [], [i32])).results[0]
+        self.base = b.insert(llvm.AddressOfOp(scratch, ptr_type(SHARED))).result
+        self.store(b, self.value, self.item)
+        barrier(b)
+
+    def slot(self, b: Builder, index: SSAValue) -> SSAValue:
+        gep = llvm.GEPOp.from_mixed_indices(
+            self.base, [index], self.element, result_type=ptr_type(SHARED), inbounds=True
+        )
+        return b.insert(gep).result
+
+    def load(self, b: Builder, index: SSAValue) -> SSAValue:
+        return b.insert(llvm.LoadOp(self.slot(b, index), self.element)).dereferenced_value
+
+    def store(self, b: Builder, value: SSAValue, index: SSAValue) -> None:
+        b.insert(llvm.StoreOp(value, self.slot(b, index)))
+
+    def finish(self, name: str, value_type: Attribute, index: SSAValue) -> func.FuncOp:
+        """Everyone reads `scratch[index]`, a barrier (the scratch is free again), return it."""
+        b = self.b
+        result = self.load(b, index)
+        barrier(b)
+        b.insert(func.ReturnOp(from_llvm(b, result, value_type)))
+        function = func.FuncOp(name, ([value_type], [value_type]), Region(self.block))
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([IfLowering(), ForLowering()])
+        ).rewrite_region(function.body)
+        return function
+
+
+def barrier(b: Builder) -> None:
+    b.insert(llvm.CallIntrinsicOp(BARRIER, [constant(b, 0, i32)], []))
+
+
+def i32_constant(b: Builder, value: int) -> SSAValue:
+    return b.insert(arith.ConstantOp.from_int_and_width(value, i32)).result
+
+
+def make_reduce(
+    name: str, kind: str, value_type: Attribute, element: Attribute, scratch: str
+) -> func.FuncOp:
+    """`t(0, n)` of the fixed tree, one level per barrier (see the module's docstring)."""
+    body = Body(value_type, element, scratch)
+    b, item, n = body.b, body.item, body.n
+    zero, one = i32_constant(b, 0), i32_constant(b, 1)
+    below = b.insert(arith.SubiOp(n, one)).result
+    zeros = b.insert(math.CountLeadingZerosOp(below)).result
+    depth = b.insert(arith.SubiOp(i32_constant(b, 32), zeros)).result  # ceil(log2 n)
+
+    level = Block(arg_types=[i32])  # i = 0 .. depth-1: depth d = depth - 1 - i
+    lb = Builder(InsertPoint.at_end(level))
+    d = lb.insert(arith.SubiOp(lb.insert(arith.SubiOp(depth, one)).result, level.args[0])).result
+    nodes = lb.insert(arith.ShLIOp(one, d)).result
+    active = lb.insert(arith.CmpiOp(item, nodes, "ult")).result
+
+    node = Block()
+    nb = Builder(InsertPoint.at_end(node))
+    walk = Block(arg_types=[i32, i32, i32])  # k = 0 .. d-1, lo, hi
+    wb = Builder(InsertPoint.at_end(walk))
+    k, lo, hi = walk.args
+    mid = wb.insert(arith.ShRUIOp(wb.insert(arith.AddiOp(lo, hi)).result, one)).result
+    shift = wb.insert(arith.SubiOp(wb.insert(arith.SubiOp(d, one)).result, k)).result
+    bit = wb.insert(arith.AndIOp(wb.insert(arith.ShRUIOp(item, shift)).result, one)).result
+    right = wb.insert(arith.CmpiOp(bit, zero, "ne")).result
+    new_lo = wb.insert(arith.SelectOp(right, mid, lo)).result
+    new_hi = wb.insert(arith.SelectOp(right, hi, mid)).result
+    wb.insert(scf.YieldOp(new_lo, new_hi))
+    found = nb.insert(scf.ForOp(zero, d, one, [zero, n], walk)).results
+    lo, hi = found[0], found[1]
+    size = nb.insert(arith.SubiOp(hi, lo)).result
+    pair = nb.insert(arith.CmpiOp(size, one, "ugt")).result
+    step = Block()
+    sb = Builder(InsertPoint.at_end(step))
+    mid = sb.insert(arith.ShRUIOp(sb.insert(arith.AddiOp(lo, hi)).result, one)).result
+    total = combine(sb, kind, body.load(sb, lo), body.load(sb, mid))
+    body.store(sb, total, lo)
+    sb.insert(scf.YieldOp())
+    nb.insert(scf.IfOp(pair, [], Region(step)))
+    nb.insert(scf.YieldOp())
+    lb.insert(scf.IfOp(active, [], Region(node)))
+    barrier(lb)
+    lb.insert(scf.YieldOp())
+    b.insert(scf.ForOp(zero, depth, one, [], level))
+    return body.finish(name, value_type, zero)
+
+
+def make_scan(
+    name: str, kind: str, value_type: Attribute, element: Attribute, scratch: str
+) -> func.FuncOp:
+    """The left fold in item order, by item 0 in place; each item reads its slot."""
+    body = Body(value_type, element, scratch)
+    b, item, n = body.b, body.item, body.n
+    zero, one = i32_constant(b, 0), i32_constant(b, 1)
+    first = b.insert(arith.CmpiOp(item, zero, "eq")).result
+    fold = Block()
+    fb = Builder(InsertPoint.at_end(fold))
+    step = Block(arg_types=[i32, element])
+    sb = Builder(InsertPoint.at_end(step))
+    i, acc = step.args
+    total = combine(sb, kind, acc, body.load(sb, i))
+    body.store(sb, total, i)
+    sb.insert(scf.YieldOp(total))
+    fb.insert(scf.ForOp(one, n, one, [body.load(fb, zero)], step))
+    fb.insert(scf.YieldOp())
+    b.insert(scf.IfOp(first, [], Region(fold)))
+    barrier(b)
+    return body.finish(name, value_type, item)

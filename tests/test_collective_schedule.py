@@ -1,0 +1,101 @@
+"""The index schedule of the NVPTX work-group collectives (`gpuir.lowering.collectives`), as a
+Python model run against IR.md's recursive definition for every group size CUDA allows.
+
+The model does what the PTX does, item by item and level by level: every item stores its value
+at `scratch[item]`; for each depth `d` from `ceil(log2 n) - 1` down to 0, item `j < 2^d` walks
+from the root `[0, n)` along the bits of `j` to node `j` of depth `d` and, if the node holds two
+items or more, sets `scratch[lo] = scratch[lo] ⊕ scratch[mid]`; the result is `scratch[0]`.
+Values are expression trees (a leaf is the item's index, `(a, b)` is `a ⊕ b`), so the test
+compares the exact order of combination, not a sum that might agree by chance.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+Tree = int | tuple["Tree", "Tree"]
+
+
+def recursive_tree(lo: int, hi: int) -> Tree:
+    """IR.md: `t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`, `mid = (lo + hi) // 2`, `t(i, i+1) = v_i`."""
+    if hi - lo == 1:
+        return lo
+    mid = (lo + hi) // 2
+    return (recursive_tree(lo, mid), recursive_tree(mid, hi))
+
+
+def depth_of(n: int) -> int:
+    """`32 - ctlz32(n - 1)`, as the PTX computes `ceil(log2 n)`."""
+    below = n - 1
+    leading_zeros = 32 - below.bit_length()
+    return 32 - leading_zeros
+
+
+def node(j: int, d: int, n: int) -> tuple[int, int]:
+    """Node `j` of depth `d`: the walk from the root along the `d` bits of `j`."""
+    lo, hi = 0, n
+    for k in range(d):
+        mid = (lo + hi) >> 1
+        if (j >> (d - 1 - k)) & 1:
+            lo = mid
+        else:
+            hi = mid
+    return lo, hi
+
+
+def scheduled_tree(n: int) -> Tree:
+    """What the level-by-level schedule leaves in `scratch[0]`, checking on the way that no
+    level reads a slot that the same level writes (each level is one barrier interval)."""
+    scratch: list[Tree] = list(range(n))
+    for d in reversed(range(depth_of(n))):
+        writes: dict[int, Tree] = {}  # computed from the level's old values: all items at once
+        right_halves: set[int] = set()
+        for j in range(n):  # every item; only j < 2^d has a node
+            if j >= 1 << d:
+                continue
+            lo, hi = node(j, d, n)
+            if hi - lo < 2:
+                continue
+            mid = (lo + hi) >> 1
+            assert lo not in writes, f"n={n} d={d}: two items write scratch[{lo}]"
+            right_halves.add(mid)
+            writes[lo] = (scratch[lo], scratch[mid])
+        assert not right_halves & writes.keys(), f"n={n} d={d}: a slot is read and written"
+        for lo, value in writes.items():
+            scratch[lo] = value
+    return scratch[0]
+
+
+@pytest.mark.parametrize("n", range(1, 1025))
+def test_schedule_is_the_fixed_tree(n: int) -> None:
+    assert scheduled_tree(n) == recursive_tree(0, n)
+
+
+def inner_nodes(lo: int, hi: int) -> list[tuple[int, int]]:
+    if hi - lo < 2:
+        return []
+    mid = (lo + hi) // 2
+    return [(lo, hi), *inner_nodes(lo, mid), *inner_nodes(mid, hi)]
+
+
+def test_every_node_of_the_tree_is_visited_once() -> None:
+    """The nodes the walk reaches (with two items or more) are exactly the tree's inner nodes."""
+    for n in range(1, 1025):
+        inner = inner_nodes(0, n)
+        walked = [node(j, d, n) for d in range(depth_of(n)) for j in range(1 << d) if j < n]
+        walked = [(lo, hi) for lo, hi in walked if hi - lo >= 2]
+        assert sorted(walked) == sorted(inner), n
+
+
+def test_closed_form_split_points_are_not_the_tree() -> None:
+    """Why the walk: `floor(j n / 2^d)` is not where the fixed tree splits (n = 11, depth 2:
+    the tree's node [2, 5) splits at 3; `floor((2j + 1) n / 2^(d+1))` gives 4)."""
+    assert node(1, 2, 11) == (2, 5)
+    assert (2 + 5) // 2 == 3
+    assert (2 * 1 + 1) * 11 // 2**3 == 4
+
+
+def test_depth_is_ceil_log2() -> None:
+    for n in range(1, 1025):
+        assert depth_of(n) == int(np.ceil(np.log2(n))), n
