@@ -35,6 +35,12 @@ Kernel ABI (what a runtime relies on to launch a kernel of the PTX):
   `i8` 1, `i16`/`f16` 2, `i32`/`f32` 4, `i64`/`f64`/`index`/pointers 8, `array<N x T>` N·sizeof(T));
 - static shared memory (`mem.slot` / `mem.mslot` in space 3) is in the PTX (`.shared`
   globals), not the launch's business; local memory (space 5) is the thread's stack;
+- the work-group collectives (`gpu.workgroup_reduce` / `gpu.workgroup_scan`) use static shared
+  memory of their own, one `.shared .align 16` array of 1024 elements per element type that a
+  kernel's collectives use (`__gpuir_wg_scratch_<T>`: 4 KiB for `f32`, 8 KiB for `i64`/`index`/
+  `f64`), never the launch's dynamic shared memory; it counts against the block's shared memory
+  with it. They read the group's size from `%ntid.x`, so a block has at most 1024 threads (CUDA's
+  limit) and every thread of the block takes part;
 - device-side `mem.alloc` / `mem.malloc` / `mem.free` in space 1 call CUDA's device `malloc` /
   `free`, whose heap the runtime may size with `cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, …)`;
 - math functions come from CUDA's libdevice, linked into the PTX (nothing to load at run time).
