@@ -5,12 +5,14 @@ The repository root is this package; its folders are the layers, in the order da
 (providers), with `tools` (the command-line fronts) over all of them.
 
 The Python API (`gpuir.api`) is here too, imported on first use: `gpuir.compile(text)` gives a
-`Program` (`main(...)`, `kernel(name)`), `gpuir.Device(provider)` resident buffers.
+`Program` (`main(...)`, `kernel(name)`), `gpuir.Device(provider)` resident buffers,
+`gpuir.Layout` the strided layouts of their views (`gpuir.layout`).
 """
 
 __version__ = "0.1.0"
 
 _API = ("compile", "Device", "Program", "Kernel", "Buffer", "CompileError", "KernelNotFound")
+_LAYOUT = ("Layout",)
 
 
 def __getattr__(name: str) -> object:
@@ -20,4 +22,8 @@ def __getattr__(name: str) -> object:
         from gpuir import api
 
         return getattr(api, name)
+    if name in _LAYOUT:
+        from gpuir import layout
+
+        return getattr(layout, name)
     raise AttributeError(f"module 'gpuir' has no attribute '{name}'")
