@@ -372,7 +372,7 @@ class Buffer:
             raise ValueError(f"cannot upload an array of shape {data.shape} to {self!r}")
         layout = self.layout
         if layout.is_contiguous:
-            start, host = layout.offset, self._host()
+            start, host = layout.span[0], self._host()
             assert host.allocation is not None and host.allocation.data is not None
             host.allocation.data[:] = data.reshape(-1).view(np.uint8)
         else:

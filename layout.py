@@ -158,6 +158,8 @@ class Layout:
             raise ValueError(
                 f"{self!r} reaches {self.reach} elements, but {what} holds {size} elements"
             )
+        if self.offset > size:  # no elements, but its first one would be past the end
+            raise ValueError(f"{self!r} starts past the end of {what}, which holds {size} elements")
         return self
 
     # --- new layouts over the same storage ---------------------------------------------------

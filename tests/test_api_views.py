@@ -175,6 +175,9 @@ def test_uploads_write_through_the_layout(provider):
         buffer[2].upload(np.arange(7))  # contiguous: one copy of its own bytes
         host[2] = np.arange(7)
         assert np.array_equal(buffer.download(), host)
+        empty = buffer[6:, 2:]  # no elements: nothing moves
+        empty.upload(np.zeros((0, 5)))
+        assert empty.download().shape == (0, 5) and np.array_equal(buffer.download(), host)
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -376,3 +379,27 @@ def test_cuda_views_transfer_and_launch_by_address(fake_cuda):
 
 def test_gpuir_exports_layout():
     assert gpuir.Layout is Layout
+
+
+def test_gpu_views_on_a_cuda_device():
+    """The same on a real device (skipped without PyCUDA and a CUDA device)."""
+    pytest.importorskip("pycuda", reason="PyCUDA is not installed")
+    reason = CudaProvider.unavailable_reason()
+    if reason is not None:
+        pytest.skip(f"the cuda provider is not available: {reason}")
+    with Device("cuda") as device:
+        host = np.arange(70, dtype=np.float32).reshape(7, 10)
+        buffer = device.upload(host)
+        live = device.live_allocations()
+        view = buffer[1:6:2, ::-3].T
+        assert np.array_equal(view.download(), host[1:6:2, ::-3].T)
+        assert device.live_allocations() == live
+        gather = device.compile(KERNELS).kernel("gather2d")
+        rows, cols = view.shape
+        out = device.empty(rows * cols, np.float32)
+        gather(rows, cols, view.strided(), out, cols, *view.strides)
+        device.synchronize()
+        assert np.array_equal(out.download().reshape(rows, cols), host[1:6:2, ::-3].T)
+        buffer[::2, 1::4].upload(np.full((4, 3), -1.0))
+        host[::2, 1::4] = -1
+        assert np.array_equal(buffer.download(), host)

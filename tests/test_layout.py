@@ -177,6 +177,9 @@ def test_applied_to_a_buffer_it_must_fit():
     ):
         layout.check(16)
     assert layout.check(17) is layout
+    with pytest.raises(ValueError, match="starts past the end of the buffer, which holds 3"):
+        Layout((0,), (1,), 4).check(3)
+    assert Layout((0,), (1,), 3).check(3).reach == 0
 
 
 def test_bad_indices_and_broadcasts_are_numpy_errors():
