@@ -26,6 +26,9 @@ from weakref import WeakKeyDictionary
 from xdsl.dialects.builtin import (
     I64,
     AnyFloat,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -614,6 +617,54 @@ def lookup_kernel(op: IRDLOperation, kernel: SymbolRefAttr) -> Operation | None:
     return None
 
 
+def struct_fields(type_: Attribute) -> tuple[Attribute, ...] | None:
+    """The field types of an llvm struct type (`!llvm.struct<(i32, f32)>`), None for any other
+    type (by name: the llvm dialect need not be loaded for a program without structs)."""
+    if type_.name != "llvm.struct":
+        return None
+    return tuple(type_.types.data)  # type: ignore[attr-defined]
+
+
+def field_without_gpu_representation(type_: Attribute) -> tuple[str, Attribute] | None:
+    """For a struct kernel argument, its first field (as `"1"`, or `"0.2"` inside a nested
+    struct) that has no GPU representation, with its type; None when every field has one.
+
+    A field has one when it is an integer (up to 64 bits), `index`, `f16`/`f32`/`f64`, a
+    pointer into global memory (`!mem.ptr<T, 1>`) or an unnamed nested struct of such
+    fields; a host pointer, a token, a buffer, an array, an empty struct have none."""
+    for i, field in enumerate(struct_fields(type_) or ()):
+        inner = struct_fields(field)
+        if inner is not None and inner and not field.struct_name.data:  # type: ignore[attr-defined]
+            found = field_without_gpu_representation(field)
+            if found is not None:
+                return f"{i}.{found[0]}", found[1]
+            continue
+        scalar = isinstance(field, Float16Type | Float32Type | Float64Type | IndexType) or (
+            isinstance(field, IntegerType) and field.width.data <= 64
+        )
+        if not scalar and not (isinstance(field, PtrType) and field.space.data == GLOBAL):
+            return str(i), field
+    return None
+
+
+def check_struct_argument(type_: Attribute, where: str) -> None:
+    """A `VerifyException` when `type_` is a struct that cannot be a kernel argument: an empty
+    or named one, or one with a field that has no GPU representation. `where`:
+    `argument 2 of gpu.launch @k`."""
+    fields = struct_fields(type_)
+    if fields is None:
+        return
+    if not fields or type_.struct_name.data:  # type: ignore[attr-defined]
+        raise VerifyException(
+            f"{where} has type {type_}: a kernel argument may be a literal struct of one or "
+            "more fields, not an empty or named one"
+        )
+    if (found := field_without_gpu_representation(type_)) is not None:
+        raise VerifyException(
+            f"field {found[0]} of {where} has type {found[1]}, which has no GPU representation"
+        )
+
+
 def kernel_prefix(smem: Attribute | None) -> tuple[Attribute, ...]:
     """The parameter types every kernel starts with (and its shared pointer, if any)."""
     fixed = (*KERNEL_TOKENS, IndexType(), IndexType())
@@ -720,6 +771,8 @@ class LaunchOp(IRDLOperation):
             )
         expected_args = inputs[len(prefix) :]
         found_args = tuple(self.args.types)
+        for i, type_ in enumerate(found_args):
+            check_struct_argument(type_, f"argument {i} of {self.name} {self.kernel}")
         if expected_args != found_args:
             raise VerifyException(
                 f"{where}: the kernel takes arguments ({', '.join(map(str, expected_args))}), "

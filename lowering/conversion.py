@@ -14,6 +14,7 @@ Types (`llvm_type`):
 | `iN`, `f16`, `f32`, `f64` | the same |
 | `!mem.ptr<T, a>` | `!llvm.ptr<a>` (`!llvm.ptr` for `a = 0`, the generic space) |
 | `!mem.array<N x T>` (a pointee) | `!llvm.array<N x T'>` |
+| `!llvm.struct<(T, …)>` (a struct argument) | `!llvm.struct<(T', …)>` |
 | `!mem.M<a>` | none: `erase-mem-tokens` removes the tokens |
 """
 
@@ -24,6 +25,7 @@ from collections.abc import Sequence
 from xdsl.builder import Builder
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     BFloat16Type,
     Float16Type,
     Float32Type,
@@ -41,9 +43,10 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import VerifyException
 
 from gpuir.diagnostics import OpError
-from gpuir.dialects.gpu import KERNEL_TOKENS
+from gpuir.dialects.gpu import KERNEL_TOKENS, check_struct_argument
 from gpuir.dialects.mem import ArrayType, PtrType
 
 DEVICE_ATTR = "gpu.device"
@@ -72,6 +75,11 @@ def check_kernel_signature(kernel: FuncOp) -> None:
         )
     if kernel.is_declaration:
         raise OpError(kernel, f"the kernel @{kernel.sym_name.data} has no body")
+    for i, type_ in enumerate(inputs[6:]):
+        try:
+            check_struct_argument(type_, f"parameter {i + 6} of the kernel @{kernel.sym_name.data}")
+        except VerifyException as e:
+            raise OpError(kernel, str(e)) from None
 
 
 def device_modules(op: ModuleOp, pass_name: str) -> list[ModuleOp]:
@@ -111,7 +119,12 @@ def llvm_type(t: Attribute) -> Attribute | None:
         if t.is_dynamic or element is None:
             return None
         return llvm.LLVMArrayType(t.size.data, element)
-    if isinstance(t, llvm.LLVMPointerType | llvm.LLVMArrayType | llvm.LLVMStructType):
+    if isinstance(t, llvm.LLVMStructType):  # a struct argument: its fields converted
+        fields = [llvm_type(field) for field in t.types.data]
+        if any(field is None for field in fields):
+            return None
+        return llvm.LLVMStructType(t.struct_name, ArrayAttr(fields))  # type: ignore[arg-type]
+    if isinstance(t, llvm.LLVMPointerType | llvm.LLVMArrayType):
         return t
     return None
 

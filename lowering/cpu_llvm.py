@@ -19,7 +19,8 @@ left alone):
    is the group's static shared memory (`HostKernel.shared_bytes`, 16-aligned) and `smem` its
    dynamic shared memory; a runtime gives each thread its own. `args` points to one 8-byte
    slot per kernel argument, the value in its low bytes (little-endian): integers (`i1` as 0/1),
-   floats, pointers as addresses;
+   floats, pointers as addresses; for a struct argument, the address of its bytes, in C's
+   layout (`gpuir.runtime.structs`), which the entry loads by value;
 4. `optimize`: LLVM's `default<O3>` for the host CPU (`host_machine()`).
 
 Address spaces stay as they are: x86-64 treats `addrspace(1/3/5)` pointers as plain pointers and
@@ -229,6 +230,7 @@ def add_launch_entry(out: ir.Module, name: str) -> None:
     for arg, arg_name in zip(entry.args, names, strict=True):
         arg.name = arg_name
     params = workgroup.function_type.args
+    layout = host_machine().target_data
     start = entry.append_basic_block("entry")
     head = entry.append_basic_block("head")
     body = entry.append_basic_block("body")
@@ -237,6 +239,10 @@ def add_launch_entry(out: ir.Module, name: str) -> None:
     values = [b.addrspacecast(shared, params[2]), b.addrspacecast(smem, params[3])]
     for i, type_ in enumerate(params[4:]):
         slot = b.gep(argv, [ir.Constant(i64, i)], inbounds=True, source_etype=i64)
+        if isinstance(type_, ir.LiteralStructType):  # the slot holds the struct's address
+            bytes_ = b.load(slot, typ=opaque, align=ARG_SLOT)
+            values.append(b.load(bytes_, typ=type_, align=type_.get_abi_alignment(layout)))
+            continue
         values.append(b.load(slot, typ=type_, align=ARG_SLOT))
     b.branch(head)
     b.position_at_end(head)

@@ -4,6 +4,11 @@ Signatures take llvm types (`index` → `i64`, `!mem.ptr<T, a>` → `!llvm.ptr<a
 with several results returns a literal struct of them (packed with `llvm.insertvalue`, unpacked
 at each call with `llvm.extractvalue`), one result is returned as is, none is `void`.
 
+Struct values (a struct kernel argument, `!llvm.struct<(i32, index)>`) get their fields' llvm
+types (`index` → `i64`, `!mem.ptr<T, a>` → `!llvm.ptr<a>`), and the llvm ops that build and
+read them (`llvm.mlir.undef`, `llvm.mlir.zero`, `llvm.insertvalue`, `llvm.extractvalue`) are
+rebuilt on the converted struct.
+
 Linkage: kernels and declarations are `external`; every other function with a body is
 `internal` (device code is a closed world: `split-apply` put every device function in this
 module, so LLVM may inline and drop them). A kernel keeps `gpu.kernel` and gets `nvvm.kernel`,
@@ -18,7 +23,7 @@ from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, UnitAttr, i64
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -37,7 +42,9 @@ from gpuir.lowering.conversion import (
     all_to_llvm,
     device_modules,
     from_llvm,
+    is_legal,
     llvm_type,
+    to_llvm,
 )
 
 
@@ -130,6 +137,35 @@ class ReturnLowering(RewritePattern):
         rewriter.replace(op, llvm.ReturnOp(values[0] if values else None))
 
 
+class StructOpLowering(RewritePattern):
+    """`llvm.mlir.undef` / `llvm.mlir.zero` / `llvm.insertvalue` / `llvm.extractvalue` on a
+    struct whose fields are not all llvm types yet (`index`, `!mem.ptr`): rebuilt on the
+    converted struct, with casts to the types their users still expect."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if not isinstance(
+            op, llvm.UndefOp | llvm.ZeroOp | llvm.InsertValueOp | llvm.ExtractValueOp
+        ) or all(is_legal(v.type) for v in (*op.operands, *op.results)):
+            return
+        if isinstance(op, llvm.UndefOp | llvm.ZeroOp):
+            new: Operation = type(op)(converted_type(op, op.res.type))
+        elif isinstance(op, llvm.InsertValueOp):
+            container, value = all_to_llvm(rewriter, [op.container, op.value], op)
+            new = llvm.InsertValueOp(op.position, container, value)
+        else:
+            container = to_llvm(rewriter, op.container, op)
+            new = llvm.ExtractValueOp(op.position, container, converted_type(op, op.res.type))
+        rewriter.insert(new)
+        rewriter.replace(op, [], [from_llvm(rewriter, new.results[0], op.results[0].type)])
+
+
+def converted_type(op: Operation, type_: Attribute) -> Attribute:
+    converted = llvm_type(type_)
+    if converted is None:
+        raise OpError(op, f"'{op.name}': a value of type {type_} has no LLVM equivalent")
+    return converted
+
+
 @dataclass(frozen=True)
 class ConvertFuncToLlvmPass(ModulePass):
     """`func` functions, calls and returns to their llvm dialect forms."""
@@ -141,6 +177,6 @@ class ConvertFuncToLlvmPass(ModulePass):
             for function in [f for f in module.ops if isinstance(f, func.FuncOp)]:
                 convert_function(function)
             PatternRewriteWalker(
-                GreedyRewritePatternApplier([CallLowering(), ReturnLowering()]),
+                GreedyRewritePatternApplier([CallLowering(), ReturnLowering(), StructOpLowering()]),
                 apply_recursively=False,
             ).rewrite_module(module)

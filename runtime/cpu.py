@@ -32,6 +32,7 @@ import ctypes
 import ctypes.util
 import itertools
 import os
+import struct
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -44,7 +45,7 @@ from xdsl.ir import Attribute, Operation
 
 from gpuir.diagnostics import OpError
 from gpuir.dialects.mem import GLOBAL, HOST, PtrType
-from gpuir.runtime import memory
+from gpuir.runtime import memory, structs
 from gpuir.runtime.eager import EagerHostProvider
 from gpuir.runtime.memory import Allocation, Pointer, space_name
 from gpuir.runtime.provider import (
@@ -83,10 +84,62 @@ EntryFunction = ctypes.CFUNCTYPE(
 
 @dataclass
 class CompiledKernel:
+    """A kernel's machine code and its argument buffer, made once: one 8-byte slot per
+    argument, and for a struct argument its bytes (the slot holds their address). A launch
+    fills them in place, under `lock` (a kernel's code is shared by every cpu provider of the
+    process)."""
+
     name: str
     entry: ctypes._CFuncPtr  # type: ignore[name-defined]
     shared_bytes: int
     params: tuple[Attribute, ...]
+    slots: ctypes.Array = field(init=False)  # type: ignore[type-arg]
+    argv: int = field(init=False)
+    writers: tuple[tuple[str, object], ...] = field(init=False)
+    """Per argument how a launch fills its slot: `("pointer", None)`, `("int", mask)`,
+    `("float", struct.Struct)` (packs into the slot's low bytes) or `("struct", bytes)`."""
+    lock: threading.Lock = field(init=False, default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.slots = (ctypes.c_uint64 * max(len(self.params), 1))()
+        self.argv = ctypes.addressof(self.slots)
+        writers: list[tuple[str, object]] = []
+        for i, type_ in enumerate(self.params):
+            if isinstance(type_, PtrType):
+                writers.append(("pointer", None))
+            elif (width := int_width(type_)) is not None:
+                writers.append(("int", 1 if width == 1 else 2**64 - 1))
+            elif (dtype := float_dtype(type_)) is not None:
+                char = {np.float16: "e", np.float32: "f", np.float64: "d"}[dtype]
+                writers.append(("float", struct.Struct("<" + char)))
+            elif structs.is_struct(type_):
+                data = aligned_bytes(structs.layout(type_).size)
+                self.slots[i] = data.ctypes.data
+                writers.append(("struct", data))
+            else:
+                writers.append(("unsupported", None))
+        self.writers = tuple(writers)
+
+    def fill(self, args: Sequence[tuple[object, Attribute]], op: Operation | None) -> None:
+        """Write the arguments into the argument buffer (under `lock`)."""
+        slots = self.slots
+        for i, ((value, type_), (kind, how)) in enumerate(zip(args, self.writers, strict=True)):
+            if kind == "pointer":
+                slots[i] = _address(value, i, self.name, op)
+            elif kind == "int":
+                slots[i] = value & how  # type: ignore[operator]
+            elif kind == "float":
+                how.pack_into(slots, 8 * i, value)  # type: ignore[attr-defined]
+            elif kind == "struct":
+                structs.pack_into(
+                    how,  # type: ignore[arg-type]
+                    0,
+                    value,  # type: ignore[arg-type]
+                    type_,
+                    lambda ptr, field, i=i: _address(ptr, i, self.name, op, field),
+                )
+            else:
+                raise ProviderError(op, f"cpu: cannot pass a value of type {type_} to @{self.name}")
 
     def accepts(self, n_groups: int, n_items: int, args: Sequence[tuple[object, Attribute]]):
         """The checks of `check_launch`, fast, for a launch that passes them (the parameter
@@ -194,38 +247,32 @@ def _compile(module: ModuleOp) -> CompiledModule:
 # --- arguments -----------------------------------------------------------------------------------
 
 
-def _pack(value: object, type_: Attribute, index: int, kernel: str, op: Operation | None) -> int:
-    """An argument as the unsigned 64-bit content of its slot."""
-    if isinstance(type_, PtrType):
-        assert isinstance(value, Pointer)
-        allocation = value.allocation
-        if allocation is None:
-            return value.offset & (2**64 - 1)
-        where = f"cpu: argument {index} of @{kernel}"
-        if allocation.freed:
-            freed = f" by {describe_op(allocation.freed_by)}" if allocation.freed_by else ""
-            raise ProviderError(
-                op,
-                f"use after free: {where} points into {allocation.describe()}, freed{freed}",
-                "use after free",
-                [(allocation.freed_by, "freed here")] if allocation.freed_by else [],
-            )
-        if allocation.space == HOST or allocation.address >= memory.VIRTUAL_BASE:
-            raise ProviderError(
-                op,
-                f"{where} points into {allocation.describe()}, which device code cannot access "
-                f"({space_name(allocation.space)} memory)",
-                "invalid address space",
-            )
-        return (allocation.address + value.offset) & (2**64 - 1)
-    if (width := int_width(type_)) is not None:
-        assert isinstance(value, int)
-        return value & (2**64 - 1) if width > 1 else value & 1
-    dtype = float_dtype(type_)
-    if dtype is None:
-        raise ProviderError(op, f"cpu: cannot pass a value of type {type_} to @{kernel}")
-    raw = np.array(value, dtype)
-    return int(raw.view(f"u{raw.itemsize}"))
+def _address(
+    value: object, index: int, kernel: str, op: Operation | None, field: int | None = None
+) -> int:
+    """A pointer argument (or pointer field `field` of a struct argument) as the address
+    compiled code uses; an error when it points into freed or host memory."""
+    assert isinstance(value, Pointer)
+    allocation = value.allocation
+    if allocation is None:
+        return value.offset & (2**64 - 1)
+    where = f"cpu: {'' if field is None else f'field {field} of '}argument {index} of @{kernel}"
+    if allocation.freed:
+        freed = f" by {describe_op(allocation.freed_by)}" if allocation.freed_by else ""
+        raise ProviderError(
+            op,
+            f"use after free: {where} points into {allocation.describe()}, freed{freed}",
+            "use after free",
+            [(allocation.freed_by, "freed here")] if allocation.freed_by else [],
+        )
+    if allocation.space == HOST or allocation.address >= memory.VIRTUAL_BASE:
+        raise ProviderError(
+            op,
+            f"{where} points into {allocation.describe()}, which device code cannot access "
+            f"({space_name(allocation.space)} memory)",
+            "invalid address space",
+        )
+    return (allocation.address + value.offset) & (2**64 - 1)
 
 
 # --- the provider --------------------------------------------------------------------------------
@@ -310,10 +357,9 @@ class CpuProvider(EagerHostProvider):
         if code is None or not code.accepts(n_groups, n_items, args):
             check_launch(self.name, module, kernel, n_groups, n_items, args, op)
             code = compiled.kernel(kernel, op)
-        slots = (ctypes.c_uint64 * max(len(args), 1))()
-        for i, (value, type_) in enumerate(args):
-            slots[i] = _pack(value, type_, i, kernel, op)
-        self._run(code, n_groups, n_items, smem_bytes, ctypes.addressof(slots))
+        with code.lock:  # the kernel's argument buffer, filled in place
+            code.fill(args, op)
+            self._run(code, n_groups, n_items, smem_bytes, code.argv)
 
     def _run(
         self, code: CompiledKernel, n_groups: int, n_items: int, smem_bytes: int, argv: int

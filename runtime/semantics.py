@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import IO, Any
 
 import numpy as np
-from xdsl.dialects import arith, cf, func, printf, scf
+from xdsl.dialects import arith, cf, func, llvm, printf, scf
 from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import (
@@ -62,6 +62,7 @@ from gpuir.runtime.scalars import (
     unsigned,
     wrap,
 )
+from gpuir.runtime.structs import undef
 
 
 def fail(op: Operation, message: str, name: str = "error") -> ProviderError:
@@ -814,6 +815,53 @@ class MemFunctions(InterpreterFunctions):
         return (TOKEN,)
 
 
+# --- llvm structs ------------------------------------------------------------------------------
+
+
+def _struct_path(op: Operation, value: tuple, position: tuple[int, ...]) -> None:
+    """A diagnostic when `position` is not a field of the struct `value`."""
+    inner: object = value
+    for i in position:
+        if not isinstance(inner, tuple) or not 0 <= i < len(inner):
+            raise fail(op, f"'{op.name}': position {list(position)} is not a field of the struct")
+        inner = inner[i]
+
+
+def _insert(value: tuple, position: tuple[int, ...], field: object) -> tuple:
+    head, rest = position[0], position[1:]
+    replaced = field if not rest else _insert(value[head], rest, field)
+    return (*value[:head], replaced, *value[head + 1 :])
+
+
+@register_impls
+class LlvmStructFunctions(InterpreterFunctions):
+    """The llvm ops that build and read struct values (Python tuples, `runtime.structs`):
+    `llvm.mlir.undef` / `llvm.mlir.zero` (zeros), `llvm.insertvalue`, `llvm.extractvalue`."""
+
+    @impl(llvm.UndefOp)
+    def run_undef(self, machine: Machine, op: llvm.UndefOp, args: PythonValues):
+        return (undef(op.res.type),)
+
+    @impl(llvm.ZeroOp)
+    def run_zero(self, machine: Machine, op: llvm.ZeroOp, args: PythonValues):
+        return (undef(op.res.type),)
+
+    @impl(llvm.InsertValueOp)
+    def run_insertvalue(self, machine: Machine, op: llvm.InsertValueOp, args: PythonValues):
+        position = tuple(op.position.get_values())
+        _struct_path(op, args[0], position)
+        return (_insert(args[0], position, args[1]),)
+
+    @impl(llvm.ExtractValueOp)
+    def run_extractvalue(self, machine: Machine, op: llvm.ExtractValueOp, args: PythonValues):
+        position = tuple(op.position.get_values())
+        _struct_path(op, args[0], position)
+        value = args[0]
+        for i in position:
+            value = value[i]
+        return (value,)
+
+
 STANDARD_FUNCTIONS: tuple[type[InterpreterFunctions], ...] = (
     ArithFunctions,
     MathFunctions,
@@ -822,6 +870,7 @@ STANDARD_FUNCTIONS: tuple[type[InterpreterFunctions], ...] = (
     FuncFunctions,
     PrintfFunctions,
     MemFunctions,
+    LlvmStructFunctions,
 )
 
 
