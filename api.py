@@ -30,20 +30,21 @@ lists the kernels there are), `TypeError` for arguments that do not fit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, MemType, PtrType
 from gpuir.layout import Index, Layout
-from gpuir.runtime import get_provider
+from gpuir.runtime import get_provider, structs
 from gpuir.runtime.host import HostExecutor, scalar_params, split_modules
 from gpuir.runtime.memory import Allocation, Pointer, size_of
 from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream, kernels_of
@@ -497,7 +498,13 @@ class Program:
 
 
 class Kernel:
-    """A kernel of a program: `kernel(n_groups, n_items, *args, smem_bytes=, stream=)`."""
+    """A kernel of a program: `kernel(n_groups, n_items, *args, smem_bytes=, stream=)`.
+
+    What does not change between launches is prepared once, here: one converter per parameter
+    (a buffer's pointer is kept for the next launch with the same buffer), the default shared
+    memory size; the device keeps the loaded module and the provider its prepared kernel (the
+    `cpu` provider: the argument buffer it fills in place). A launch allocates no device
+    memory and keeps nothing (`tests/test_launch_allocations.py`, `benchmarks/launch.py`)."""
 
     def __init__(self, program: Program, func: FuncOp):
         self.program = program
@@ -508,6 +515,8 @@ class Kernel:
             len(inputs) > 6 and isinstance(inputs[6], PtrType) and inputs[6].space.data == 3
         )
         self.params: tuple[Attribute, ...] = tuple(inputs[7 if self.takes_smem else 6 :])
+        self._convert = _converters(func, self.params, program.device)
+        self._default_smem = self._smem_bytes(None) if not self._dynamic_smem() else None
 
     def __repr__(self) -> str:
         return f"Kernel(@{self.name}, ({', '.join(map(str, self.params))}))"
@@ -521,21 +530,31 @@ class Kernel:
         stream: Stream | None = None,
     ) -> None:
         """Launch on a 1-D grid of `n_groups` x `n_items`. Buffers pass as pointers; numbers
-        as the parameter's type. `smem_bytes`: the dynamic shared memory (default: the size of
-        a static shared pointee)."""
+        as the parameter's type; a struct as a tuple (or numpy structured scalar) of its
+        fields. `smem_bytes`: the dynamic shared memory (default: the size of a static shared
+        pointee)."""
+        if len(args) != len(self.params):
+            _wrong_arity(self.func, self.params, args)
+        values = [convert(arg) for convert, arg in zip(self._convert, args, strict=True)]
+        smem = self._default_smem
+        if smem_bytes is not None or smem is None:
+            smem = self._smem_bytes(smem_bytes)
         device = self.program.device
-        values = convert_args(self.func, list(self.params), args, device)
-        smem = self._smem_bytes(smem_bytes)
-        loaded = device.load(self.program)
         provider = device.provider
         provider.launch(
-            loaded,
+            device.load(self.program),
             self.name,
             int(n_groups),
             int(n_items),
             smem,
             stream if stream is not None else provider.default_stream(),
             list(zip(values, self.params, strict=True)),
+        )
+
+    def _dynamic_smem(self) -> bool:
+        pointee = self.func.function_type.inputs.data[6] if self.takes_smem else None
+        return isinstance(pointee, PtrType) and (
+            isinstance(pointee.pointee, ArrayType) and pointee.pointee.is_dynamic
         )
 
     def _smem_bytes(self, requested: int | None) -> int:
@@ -552,27 +571,80 @@ class Kernel:
         return size_of(pointee.pointee)
 
 
+Converter = Callable[[object], object]
+
+
 def convert_args(
     func: FuncOp, types: Sequence[Attribute], args: Sequence[object], device: Device
 ) -> list[object]:
-    """Python arguments as run-time values of `types` (buffers as pointers)."""
-    name = func.sym_name.data
+    """Python arguments as run-time values of `types` (buffers as pointers, structs as
+    tuples)."""
     if len(args) != len(types):
-        expected = ", ".join(map(str, types)) or "none"
-        raise TypeError(f"@{name} takes {len(types)} argument(s) ({expected}), got {len(args)}")
-    values: list[object] = []
-    for i, (arg, type_) in enumerate(zip(args, types, strict=True)):
-        where = f"argument {i} of @{name}"
-        if isinstance(type_, PtrType):
-            values.append(_pointer_arg(arg, type_, device, where))
-            continue
-        if isinstance(type_, MemType):
+        _wrong_arity(func, types, args)
+    converters = _converters(func, types, device)
+    return [convert(arg) for convert, arg in zip(converters, args, strict=True)]
+
+
+def _wrong_arity(func: FuncOp, types: Sequence[Attribute], args: Sequence[object]) -> None:
+    expected = ", ".join(map(str, types)) or "none"
+    raise TypeError(
+        f"@{func.sym_name.data} takes {len(types)} argument(s) ({expected}), got {len(args)}"
+    )
+
+
+def _converters(func: FuncOp, types: Sequence[Attribute], device: Device) -> list[Converter]:
+    """One function per parameter that turns a Python argument into its run-time value, or
+    raises a `TypeError` that names the argument (and the field of a struct)."""
+    name = func.sym_name.data
+    return [_converter(type_, device, f"argument {i} of @{name}") for i, type_ in enumerate(types)]
+
+
+def _converter(type_: Attribute, device: Device, where: str) -> Converter:
+    if isinstance(type_, PtrType):
+        return _pointer_converter(type_, device, where)
+    if isinstance(type_, MemType):
+
+        def token(arg: object) -> object:
             raise TypeError(f"{where} is a memory token, which cannot be passed")
+
+        return token
+    if structs.is_struct(type_):
+
+        def pointer_field(arg: object, field: PtrType, field_where: str) -> object:
+            return _pointer_arg(arg, field, device, field_where)
+
+        return lambda arg: structs.from_python(arg, type_, pointer_field, where)
+    exact = {np.float16: Float16Type, np.float32: Float32Type, np.float64: Float64Type}
+
+    def scalar(arg: object) -> object:
+        kind = exact.get(type(arg))  # type: ignore[call-overload]
+        if kind is not None and isinstance(type_, kind):
+            return arg  # a numpy float of the parameter's type is its run-time value
         try:
-            values.append(from_python(arg, type_))
+            return from_python(arg, type_)
         except ValueError as e:
             raise TypeError(f"{where}: {e}") from None
-    return values
+
+    return scalar
+
+
+def _pointer_converter(type_: PtrType, device: Device, where: str) -> Converter:
+    """`_pointer_arg`, remembered for the last buffer passed (by identity, weakly: a launch
+    with the same buffer as the last one converts nothing)."""
+    last: list[object] = [None, None]
+
+    def pointer(arg: object) -> object:
+        ref = last[0]
+        if ref is not None and ref() is arg:  # type: ignore[operator]
+            return last[1]
+        converted = _pointer_arg(arg, type_, device, where)
+        try:
+            last[0], last[1] = weakref.ref(arg), converted
+        except TypeError:  # no weak reference to it (a Pointer): convert it each time
+            last[0] = last[1] = None
+        return converted
+
+    return pointer
 
 
 def _pointer_arg(arg: object, type_: PtrType, device: Device, where: str) -> Pointer:
