@@ -12,19 +12,24 @@ addition (MimIR's lit tests print through `print_int_matrix`), with the same out
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
     ArrayAttr,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntAttr,
     IntegerAttr,
+    NoneAttr,
+    StridedLayoutAttr,
     TensorType,
+    i64,
 )
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
@@ -37,7 +42,7 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
@@ -47,16 +52,74 @@ from gpuir.dialects.mem import HOST, MemType
 M0 = MemType(HOST)
 
 
+def row_major_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    """The strides (in elements) of a dense row-major buffer of static `shape`."""
+    strides: list[int] = []
+    step = 1
+    for extent in reversed(shape):
+        strides.append(step)
+        step *= extent
+    return tuple(reversed(strides))
+
+
+def is_row_major(shape: Sequence[int], strides: Sequence[int], offset: int) -> bool:
+    """Whether `strides`/`offset` address `shape` exactly as the dense layout does (the stride
+    of an extent-1 dimension never moves, so it does not matter)."""
+    dense = row_major_strides(shape)
+    return offset == 0 and all(
+        extent == 1 or stride == expected
+        for extent, stride, expected in zip(shape, strides, dense, strict=True)
+    )
+
+
+def normalised_layout(
+    shape: Sequence[int], layout: StridedLayoutAttr | NoneAttr
+) -> StridedLayoutAttr | NoneAttr:
+    """No layout for one that is the dense row-major one; `layout` itself otherwise (also when
+    it is malformed: the type's verifier says what is wrong)."""
+    if not isinstance(layout, StridedLayoutAttr):
+        return layout
+    strides, offset = layout.get_strides(), layout.get_offset()
+    if DYNAMIC_INDEX in shape or len(strides) != len(shape) or offset is None:
+        return layout
+    if any(s is None for s in strides):
+        return layout
+    if is_row_major(shape, cast(Sequence[int], strides), offset):
+        return NoneAttr()
+    return layout
+
+
 @irdl_attr_definition
 class BufType(ParametrizedAttribute, TypeAttribute):
-    """`!buffer.buf<S0xS1x…xT>`: a host buffer; each extent static or `?`."""
+    """`!buffer.buf<S0xS1x…xT>`: a host buffer; each extent static or `?`.
+
+    With a layout, `!buffer.buf<4x8xf32, strided<[1, 4], offset: 2>>`, it is a view: element
+    `(i0, i1, …)` is element `offset + Σ i_k·stride_k` of the storage it views (the storage of
+    the dense buffer the view ops started from). A layout is static, its strides and offset
+    `>= 0`, on a static shape. Without one the buffer is dense row-major at offset 0; a layout
+    that addresses like that is dropped (`normalised_layout`), so both spellings are one type.
+    """
 
     name = "buffer.buf"
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
+    layout: StridedLayoutAttr | NoneAttr
 
-    def __init__(self, shape: Sequence[int], element_type: Attribute):
-        super().__init__(ArrayAttr(IntAttr(d) for d in shape), element_type)
+    def __init__(
+        self,
+        shape: Sequence[int],
+        element_type: Attribute,
+        layout: StridedLayoutAttr | NoneAttr | None = None,
+    ):
+        layout = normalised_layout(shape, layout or NoneAttr())
+        super().__init__(ArrayAttr(IntAttr(d) for d in shape), element_type, layout)
+
+    @staticmethod
+    def strided(
+        shape: Sequence[int], element_type: Attribute, strides: Sequence[int], offset: int = 0
+    ) -> BufType:
+        """A view type; dense when `strides`/`offset` are the row-major ones."""
+        return BufType(shape, element_type, StridedLayoutAttr(strides, offset))
 
     def get_shape(self) -> tuple[int, ...]:
         return tuple(d.data for d in self.shape.data)
@@ -69,30 +132,100 @@ class BufType(ParametrizedAttribute, TypeAttribute):
     def dynamic_dims(self) -> int:
         return sum(1 for d in self.get_shape() if d == DYNAMIC_INDEX)
 
+    def is_dense(self) -> bool:
+        return isinstance(self.layout, NoneAttr)
+
+    def strides(self) -> tuple[int, ...]:
+        """The strides in elements (the row-major ones of a dense buffer, whose inner extents
+        must be static)."""
+        if isinstance(self.layout, StridedLayoutAttr):
+            return tuple(cast(Sequence[int], self.layout.get_strides()))
+        return row_major_strides(self.get_shape())
+
+    def offset(self) -> int:
+        if isinstance(self.layout, StridedLayoutAttr):
+            return cast(int, self.layout.get_offset())
+        return 0
+
+    def storage_span(self) -> int:
+        """How many elements of its storage a static buffer reaches, from the first: one past
+        the last reachable element (0 when the buffer is empty)."""
+        shape = self.get_shape()
+        if 0 in shape:
+            return 0
+        return (
+            self.offset() + sum((n - 1) * s for n, s in zip(shape, self.strides(), strict=True)) + 1
+        )
+
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
             shape, element_type = parser.parse_ranked_shape()
-        return (ArrayAttr(IntAttr(d) for d in shape), element_type)
+            layout: Attribute = NoneAttr()
+            if parser.parse_optional_punctuation(",") is not None:
+                pos = parser.pos
+                layout = parser.parse_attribute()
+                if not isinstance(layout, StridedLayoutAttr):
+                    parser.raise_error(
+                        f"expected a strided layout (strided<[…], offset: …>), found {layout}",
+                        pos,
+                        parser.pos,
+                    )
+        return (
+            ArrayAttr(IntAttr(d) for d in shape),
+            element_type,
+            normalised_layout(shape, layout),
+        )
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")
         for extent in self.get_shape():
             printer.print_string("?x" if extent == DYNAMIC_INDEX else f"{extent}x")
         printer.print_attribute(self.element_type)
+        if isinstance(self.layout, StridedLayoutAttr):
+            printer.print_string(", ")
+            printer.print_attribute(self.layout)
         printer.print_string(">")
 
     def verify(self) -> None:
-        for extent in self.get_shape():
+        shape = self.get_shape()
+        for extent in shape:
             if extent < 0 and extent != DYNAMIC_INDEX:
                 raise VerifyException(f"!buffer.buf extents must be ? or >= 0, found {extent}")
+        layout = self.layout
+        if not isinstance(layout, StridedLayoutAttr):
+            return
+        strides, offset = layout.get_strides(), layout.get_offset()
+        if DYNAMIC_INDEX in shape:
+            raise VerifyException(f"a strided !buffer.buf needs a static shape, found {self}")
+        if len(strides) != len(shape):
+            raise VerifyException(
+                f"!buffer.buf layout {layout} needs {len(shape)} strides (one per dimension), "
+                f"found {len(strides)}"
+            )
+        if any(s is None or s < 0 for s in strides) or offset is None or offset < 0:
+            raise VerifyException(
+                f"!buffer.buf layout strides and offset must be static and >= 0, found {layout}"
+            )
+        if is_row_major(shape, cast(Sequence[int], strides), offset):
+            raise VerifyException(
+                f"!buffer.buf layout {layout} is the dense one of {list(shape)}: spell the type "
+                "without it"
+            )
 
 
 def expect_static(op: IRDLOperation, buf: Attribute) -> BufType:
     assert isinstance(buf, BufType)
+    expect_dense(op, buf)
     if buf.dynamic_dims:
         raise VerifyException(f"'{op.name}' needs a buffer of static shape, found {buf}")
     return buf
+
+
+def expect_dense(op: IRDLOperation, buf: BufType) -> None:
+    """A new buffer owns its storage: it has no layout."""
+    if not buf.is_dense():
+        raise VerifyException(f"'{op.name}' makes a dense buffer, found the view type {buf}")
 
 
 @irdl_op_definition
@@ -112,6 +245,7 @@ class AllocOp(IRDLOperation):
 
     def verify_(self) -> None:
         assert isinstance(self.res.type, BufType)
+        expect_dense(self, self.res.type)
         expected = self.res.type.dynamic_dims
         if len(self.extents) != expected:
             raise VerifyException(
@@ -365,19 +499,54 @@ class ShapeOp(IRDLOperation):
 
 @irdl_op_definition
 class CopyOp(IRDLOperation):
-    """Copy every element of `src` into `dst` (same type)."""
+    """Copy every element of `src` into `dst`: same shape and element type, each with its own
+    layout (dense or a view), element by element in row-major order."""
 
     name = "buffer.copy"
-    T: ClassVar = VarConstraint("T", base(BufType))
     mem = operand_def(M0)
-    dst = operand_def(T)
-    src = operand_def(T)
+    dst = operand_def(BufType)
+    src = operand_def(BufType)
     res_mem = result_def(M0)
-
-    assembly_format = "$mem `,` $dst `,` $src attr-dict `:` type($dst)"
 
     def __init__(self, mem: SSAValue, dst: SSAValue, src: SSAValue):
         super().__init__(operands=[mem, dst, src], result_types=[M0])
+
+    def verify_(self) -> None:
+        dst, src = self.dst.type, self.src.type
+        assert isinstance(dst, BufType) and isinstance(src, BufType)
+        if (dst.get_shape(), dst.element_type) != (src.get_shape(), src.element_type):
+            raise VerifyException(
+                f"'{self.name}' expects a source of the destination's shape and element type, "
+                f"found {src} into {dst}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CopyOp:
+        """`buffer.copy %m, %dst, %src : T` (one type), or `: T_dst, T_src` when they differ."""
+        mem = parser.parse_operand(M0)
+        parser.parse_punctuation(",")
+        dst = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        src = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        dst_type = parser.parse_type()
+        src_type = dst_type
+        if parser.parse_optional_punctuation(",") is not None:
+            src_type = parser.parse_type()
+        op = cls(mem, parser.resolve_operand(dst, dst_type), parser.resolve_operand(src, src_type))
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list((self.mem, self.dst, self.src), printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.dst.type)
+        if self.src.type != self.dst.type:
+            printer.print_string(", ")
+            printer.print_attribute(self.src.type)
 
 
 @irdl_op_definition
@@ -395,8 +564,379 @@ class PrintOp(IRDLOperation):
         super().__init__(operands=[mem, buf], result_types=[M0])
 
 
+# --- views: pure, no token, the result aliases the source's storage --------------------------
+
+
+def parse_int_list(parser: Parser) -> list[int]:
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+    )
+
+
+def i64_array(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, values)
+
+
+class ViewOp(IRDLOperation):
+    """A view of `source`'s storage: a new shape and layout, no allocation, no copy. The
+    result type is what `view_type` computes from the source type and the properties."""
+
+    source = operand_def(BufType)
+    res = result_def(BufType)
+
+    traits = traits_def(Pure())
+
+    def view_type(self, source: BufType) -> BufType:
+        """The result type; raises VerifyException when the properties do not fit `source`."""
+        raise NotImplementedError
+
+    def verify_(self) -> None:
+        source = self.source.type
+        assert isinstance(source, BufType)
+        if source.dynamic_dims:
+            raise VerifyException(f"'{self.name}' needs a source of static shape, found {source}")
+        expected = self.view_type(source)
+        if self.res.type != expected:
+            raise VerifyException(
+                f"'{self.name}' expects the result type {expected}, found {self.res.type}"
+            )
+
+    def print_types(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.res.type)
+
+    @staticmethod
+    def parse_types(
+        parser: Parser, source: UnresolvedOperand
+    ) -> tuple[SSAValue, Attribute, dict[str, Attribute]]:
+        """`attr-dict : T_source to T_result`: the source resolved, the result type, attrs."""
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source_type = parser.parse_type()
+        parser.parse_keyword("to")
+        return parser.resolve_operand(source, source_type), parser.parse_type(), attributes
+
+
+def expect_length(op: IRDLOperation, what: str, values: Sequence[int], rank: int) -> None:
+    if len(values) != rank:
+        raise VerifyException(
+            f"'{op.name}' expects {rank} {what} (the source's rank), found {len(values)}"
+        )
+
+
+@irdl_op_definition
+class SubviewOp(ViewOp):
+    """The box `offsets + k·strides`, `0 <= k < sizes`, of each dimension (as
+    `memref.subview`, static only, no rank reduction):
+
+    `%v = buffer.subview %a[0, 1] [4, 3] [1, 2] : !buffer.buf<4x6xf32>
+        to !buffer.buf<4x3xf32, strided<[6, 2], offset: 1>>`
+    """
+
+    name = "buffer.subview"
+    offsets = prop_def(DenseArrayBase.constr(i64))
+    sizes = prop_def(DenseArrayBase.constr(i64))
+    strides = prop_def(DenseArrayBase.constr(i64))
+
+    def __init__(
+        self,
+        source: SSAValue,
+        offsets: Sequence[int],
+        sizes: Sequence[int],
+        strides: Sequence[int],
+        result_type: BufType | None = None,
+    ):
+        properties = {
+            "offsets": i64_array(offsets),
+            "sizes": i64_array(sizes),
+            "strides": i64_array(strides),
+        }
+        if result_type is None:
+            assert isinstance(source.type, BufType)
+            result_type = subview_type(source.type, offsets, sizes, strides)
+        super().__init__(operands=[source], properties=properties, result_types=[result_type])
+
+    def view_type(self, source: BufType) -> BufType:
+        offsets = cast(tuple[int, ...], self.offsets.get_values())
+        sizes = cast(tuple[int, ...], self.sizes.get_values())
+        strides = cast(tuple[int, ...], self.strides.get_values())
+        for what, values in (("offsets", offsets), ("sizes", sizes), ("strides", strides)):
+            expect_length(self, what, values, source.rank)
+        for d, (offset, size, stride, extent) in enumerate(
+            zip(offsets, sizes, strides, source.get_shape(), strict=True)
+        ):
+            if offset < 0 or size < 0 or stride < 1:
+                raise VerifyException(
+                    f"'{self.name}' expects offsets >= 0, sizes >= 0 and strides >= 1, found "
+                    f"offset {offset}, size {size}, stride {stride} in dimension {d}"
+                )
+            last = offset + (size - 1) * stride if size else offset - 1
+            if last >= extent or offset > extent:
+                raise VerifyException(
+                    f"'{self.name}' reaches index {max(last, offset)} of dimension {d}, outside "
+                    f"the source's extent {extent}"
+                )
+        return subview_type(source, offsets, sizes, strides)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SubviewOp:
+        source = parser.parse_unresolved_operand()
+        offsets, sizes, strides = (
+            parse_int_list(parser),
+            parse_int_list(parser),
+            parse_int_list(parser),
+        )
+        resolved, result_type, attributes = cls.parse_types(parser, source)
+        op = cls(resolved, offsets, sizes, strides, cast(BufType, result_type))
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        for values in (self.offsets, self.sizes, self.strides):
+            printer.print_string("[" if values is self.offsets else " [")
+            printer.print_list(values.get_values(), lambda v: printer.print_string(str(v)))
+            printer.print_string("]")
+        self.print_types(printer)
+
+
+def subview_type(
+    source: BufType, offsets: Sequence[int], sizes: Sequence[int], strides: Sequence[int]
+) -> BufType:
+    base = source.strides()
+    offset = source.offset() + sum(o * s for o, s in zip(offsets, base, strict=True))
+    result = [s * step for s, step in zip(base, strides, strict=True)]
+    return BufType.strided(sizes, source.element_type, result, offset)
+
+
+@irdl_op_definition
+class TransposeOp(ViewOp):
+    """Result dimension `k` is source dimension `permutation[k]`:
+
+    `%t = buffer.transpose %a [1, 0] : !buffer.buf<4x6xf32> to !buffer.buf<6x4xf32, strided<[1, 6]>>`
+    """
+
+    name = "buffer.transpose"
+    permutation = prop_def(DenseArrayBase.constr(i64))
+
+    def __init__(
+        self, source: SSAValue, permutation: Sequence[int], result_type: BufType | None = None
+    ):
+        if result_type is None:
+            assert isinstance(source.type, BufType)
+            result_type = transpose_type(source.type, permutation)
+        super().__init__(
+            operands=[source],
+            properties={"permutation": i64_array(permutation)},
+            result_types=[result_type],
+        )
+
+    def view_type(self, source: BufType) -> BufType:
+        permutation = cast(tuple[int, ...], self.permutation.get_values())
+        if sorted(permutation) != list(range(source.rank)):
+            raise VerifyException(
+                f"'{self.name}' expects a permutation of [0, {source.rank}) (the source's "
+                f"rank), found {list(permutation)}"
+            )
+        return transpose_type(source, permutation)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TransposeOp:
+        source = parser.parse_unresolved_operand()
+        permutation = parse_int_list(parser)
+        resolved, result_type, attributes = cls.parse_types(parser, source)
+        op = cls(resolved, permutation, cast(BufType, result_type))
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string(" [")
+        printer.print_list(self.permutation.get_values(), lambda v: printer.print_string(str(v)))
+        printer.print_string("]")
+        self.print_types(printer)
+
+
+def transpose_type(source: BufType, permutation: Sequence[int]) -> BufType:
+    shape, strides = source.get_shape(), source.strides()
+    return BufType.strided(
+        [shape[p] for p in permutation],
+        source.element_type,
+        [strides[p] for p in permutation],
+        source.offset(),
+    )
+
+
+@irdl_op_definition
+class BroadcastOp(ViewOp):
+    """The source broadcast to the result's (larger) shape by numpy's rules: the shapes are
+    aligned at the last dimension; a new leading dimension, or a source extent 1 against a
+    larger one, gets stride 0 (every index reads the same element):
+
+    `%r = buffer.broadcast %v : !buffer.buf<6xf32> to !buffer.buf<4x6xf32, strided<[0, 1]>>`
+    """
+
+    name = "buffer.broadcast"
+
+    assembly_format = "$source attr-dict `:` type($source) `to` type($res)"
+
+    def __init__(self, source: SSAValue, shape: Sequence[int]):
+        assert isinstance(source.type, BufType)
+        super().__init__(operands=[source], result_types=[broadcast_type(self, source.type, shape)])
+
+    def view_type(self, source: BufType) -> BufType:
+        result = self.res.type
+        assert isinstance(result, BufType)
+        if result.dynamic_dims:
+            raise VerifyException(f"'{self.name}' needs a result of static shape, found {result}")
+        return broadcast_type(self, source, result.get_shape())
+
+
+def broadcast_type(op: IRDLOperation, source: BufType, shape: Sequence[int]) -> BufType:
+    new = len(shape) - source.rank
+    if new < 0:
+        raise VerifyException(
+            f"'{op.name}' cannot broadcast {source} to the smaller rank {len(shape)}"
+        )
+    strides = [0] * new
+    for d, (extent, stride) in enumerate(zip(source.get_shape(), source.strides(), strict=True)):
+        target = shape[new + d]
+        if extent == target:
+            strides.append(stride)
+        elif extent == 1:
+            strides.append(0)
+        else:
+            raise VerifyException(
+                f"'{op.name}' cannot broadcast extent {extent} of {source} to {target} (an "
+                "extent broadcasts to itself, or from 1)"
+            )
+    return BufType.strided(shape, source.element_type, strides, source.offset())
+
+
+@irdl_op_definition
+class ViewStorageOp(ViewOp):
+    """The storage of a dense `source` (its elements in row-major order) seen through the
+    result type's shape and layout, which every reachable element must lie inside:
+
+    `%v = buffer.view %a : !buffer.buf<24xf32> to !buffer.buf<4x3xf32, strided<[6, 2], offset: 1>>`
+    """
+
+    name = "buffer.view"
+
+    assembly_format = "$source attr-dict `:` type($source) `to` type($res)"
+
+    def __init__(self, source: SSAValue, result_type: BufType):
+        super().__init__(operands=[source], result_types=[result_type])
+
+    def view_type(self, source: BufType) -> BufType:
+        result = self.res.type
+        assert isinstance(result, BufType)
+        if not source.is_dense():
+            raise VerifyException(
+                f"'{self.name}' views the storage of a dense buffer, found the view {source}"
+            )
+        if result.dynamic_dims:
+            raise VerifyException(f"'{self.name}' needs a result of static shape, found {result}")
+        if result.element_type != source.element_type:
+            raise VerifyException(
+                f"'{self.name}' expects the element type {source.element_type}, found "
+                f"{result.element_type}"
+            )
+        size = 1
+        for extent in source.get_shape():
+            size *= extent
+        if result.storage_span() > size:
+            raise VerifyException(
+                f"'{self.name}' reaches element {result.storage_span() - 1} of the storage of "
+                f"{source}, which has {size}"
+            )
+        return result
+
+
+def view_root(value: SSAValue) -> SSAValue:
+    """The buffer whose storage `value` views: through view ops (and writes, whose result is
+    their buffer) to the first value that is neither; `value` itself for a buffer that is not
+    a view op's result."""
+    while True:
+        owner = value.owner
+        if isinstance(owner, ViewOp):
+            value = owner.source
+        elif isinstance(owner, WriteOp):
+            value = owner.buf
+        else:
+            return value
+
+
+def is_view(value: SSAValue) -> bool:
+    """Whether `value` is a view op's result (directly or through `buffer.write`s)."""
+    while isinstance(value.owner, WriteOp):
+        value = value.owner.buf
+    return isinstance(value.owner, ViewOp)
+
+
+def storage_map(view: BufType, root: BufType) -> AffineMap:
+    """Where element `(d0, d1, …)` of `view` lies in the dense `root` whose storage it views:
+    one affine expression of the view's indices per dimension of `root`.
+
+    The linear position is `offset + Σ d_k·stride_k`. When every stride is a multiple of one of
+    `root`'s row-major strides and no sum can carry into the next dimension (the view's extents
+    bound it), each root index is a plain sum (`(d0, d1) -> (d1, d0)` for a transpose);
+    otherwise the position is split with `floordiv` and `mod`."""
+    shape, strides, offset = view.get_shape(), view.strides(), view.offset()
+    extents = root.get_shape()
+    if not extents:
+        return AffineMap(len(shape), 0, ())
+    root_strides = row_major_strides(extents)
+    if 0 in root_strides:  # an empty root: nothing is ever read
+        return AffineMap(len(shape), 0, tuple(AffineExpr.constant(0) for _ in extents))
+    digits: list[AffineExpr] = []
+    rest = offset
+    for step in root_strides:
+        digits.append(AffineExpr.constant(rest // step))
+        rest %= step
+    largest = [digit.value for digit in cast(list[AffineConstantExpr], digits)]
+    terms: list[list[AffineExpr]] = [[] for _ in extents]
+    for k, (extent, stride) in enumerate(zip(shape, strides, strict=True)):
+        if extent <= 1 or stride == 0:
+            continue
+        j = next(j for j, step in enumerate(root_strides) if stride % step == 0)
+        terms[j].append(AffineExpr.dimension(k) * (stride // root_strides[j]))
+        largest[j] += (extent - 1) * (stride // root_strides[j])
+    for j, added in enumerate(terms):
+        for term in reversed(added):
+            digits[j] = term + digits[j]
+    if all(top < extent for top, extent in zip(largest[1:], extents[1:], strict=True)):
+        return AffineMap(len(shape), 0, tuple(digits))
+    position: AffineExpr = AffineExpr.constant(offset)
+    for k, stride in enumerate(strides):
+        position = AffineExpr.dimension(k) * stride + position
+    results: list[AffineExpr] = []
+    for j, (step, extent) in enumerate(zip(root_strides, extents, strict=True)):
+        index = position if step == 1 else position // step
+        results.append(index if j == 0 else index % extent)
+    return AffineMap(len(shape), 0, tuple(results))
+
+
 Buffer = Dialect(
     "buffer",
-    [AllocOp, LitOp, InitOp, ReadOp, WriteOp, ShapeOp, CopyOp, PrintOp],
+    [
+        AllocOp,
+        LitOp,
+        InitOp,
+        ReadOp,
+        WriteOp,
+        ShapeOp,
+        CopyOp,
+        PrintOp,
+        SubviewOp,
+        TransposeOp,
+        BroadcastOp,
+        ViewStorageOp,
+    ],
     [BufType],
 )

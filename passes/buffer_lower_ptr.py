@@ -14,6 +14,12 @@
 - `buffer.copy` → a loop nest of loads and stores;
 - `buffer.print` → a loop nest of `printf.print_format`: one row (the innermost dimension) per
   line, each element followed by `, ` (MimIR's `print_int_matrix`); see `print_element`;
+- views (`buffer.subview`, `buffer.transpose`, `buffer.broadcast`, `buffer.view`) allocate
+  nothing: first, a `buffer.copy` or `buffer.print` of a view becomes its loop nest of
+  `buffer.read`/`buffer.write` of the view, and every `buffer.read`/`buffer.write` of a view
+  becomes one of the dense buffer whose storage it views (`buffer.view_root`), at the indices
+  `buffer.storage_map` computes from the view's layout (`offset + Σ i_k·stride_k`, as root
+  indices); `buffer.shape` of a view is a constant. Then the view ops are erased;
 - `gpu.buf_alloc_copy` → `gpu.alloc.block` + `gpu.copy_to_device.block`, and
   `gpu.buf_copy_to_host` → `gpu.copy_to_host.block` (IR.md: they are `alloc_copy.block` /
   `copy_to_host.block` once buffers are pointers; the extent of a `?` buffer is passed on).
@@ -25,6 +31,9 @@ Limitations (user errors, reported at the op):
   and `gpu.buf_alloc_copy` of a buffer whose outermost extent is `?` need the `buffer.alloc` it
   comes from (directly or through `buffer.write`), in the same function. A `?` buffer that is a
   function argument, a loop-carried value or a call's result cannot be measured;
+- a view is lowered only where the ops above use it, in the function that makes it: it may not
+  be a function or block argument, a call's argument or result, yielded, or copied to the
+  device (copy it into a dense buffer first);
 - the `btensor` ops must be lowered first (`lower-btensor-map-reduce`,
   `btensor-lower-map-reduce`).
 """
@@ -66,7 +75,7 @@ from xdsl.pattern_rewriter import (
     TypeConversionPattern,
     op_type_rewrite_pattern,
 )
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.diagnostics import OpError
 from gpuir.dialects import buffer, gpu, mem
@@ -74,6 +83,7 @@ from gpuir.dialects.btensor import MapReduceBase
 from gpuir.dialects.buffer import BufType
 from gpuir.dialects.gpu import buffer_array_type
 from gpuir.dialects.mem import HOST, ArrayType, PtrType
+from gpuir.passes.btensor_lower_map_reduce import IndexConstants, affine_values
 from gpuir.passes.locations import KeepLocations
 
 INDEX = IndexType()
@@ -292,6 +302,7 @@ def check_lowerable(module: ModuleOp) -> None:
                     f"cannot lower {found} to a pointer: only the outermost extent of a "
                     "buffer may be '?'",
                 )
+        check_views(op)
         buffers = measured(op)
         if buffers and all(run_time_extent(b) is None for b in buffers):
             raise OpError(
@@ -308,12 +319,158 @@ def check_lowerable(module: ModuleOp) -> None:
             )
 
 
+VIEW_USERS = (
+    buffer.ReadOp,
+    buffer.WriteOp,
+    buffer.ShapeOp,
+    buffer.CopyOp,
+    buffer.PrintOp,
+    buffer.ViewOp,
+)
+
+
+def check_views(op: Operation) -> None:
+    """A view may only come from a view op and be used where `LowerViews` lowers it."""
+    for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
+        if not isinstance(value.type, BufType):
+            continue
+        if not value.type.is_dense() and not buffer.is_view(value):
+            raise OpError(
+                op,
+                f"cannot lower the view {value.type}: buffer-lower-ptr lowers a view only in "
+                "the function whose view op makes it",
+            )
+        if not buffer.is_view(value):
+            continue
+        for use in value.uses:
+            user = use.operation
+            if not isinstance(user, VIEW_USERS) or (
+                isinstance(user, buffer.WriteOp) and use.index != 1
+            ):
+                raise OpError(
+                    user,
+                    f"'{user.name}' uses the view {value.type}, which buffer-lower-ptr lowers "
+                    "only for buffer.read/write/shape/copy/print and other views in its "
+                    "function (copy it into a dense buffer first)",
+                )
+
+
 def element_of(buf: SSAValue) -> Attribute:
     return cast(BufType, buf.type).element_type
 
 
 def is_scalar(type_: Attribute) -> bool:
     return isinstance(type_, IntegerType | IndexType | AnyFloat)
+
+
+# --- views (before the type changes: a view's layout is in its buffer type) --------------------
+
+
+def static_for_nest(
+    b: Builder,
+    const: Constants,
+    shape: Sequence[int],
+    token: SSAValue,
+    body: Callable[[Builder, list[SSAValue], SSAValue], SSAValue],
+) -> SSAValue:
+    """A loop nest over the static `shape`, threading the host token through `body`."""
+
+    def step(b: Builder, indices: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
+        return [body(b, indices, args[0])]
+
+    return for_nest(b, const, [const(e) for e in shape], [token], step)[0]
+
+
+class ExpandViewCopy(RewritePattern):
+    """A copy from or into a view: a loop nest reading the source, writing the destination."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: buffer.CopyOp, rewriter: PatternRewriter, /) -> None:
+        if not (buffer.is_view(op.src) or buffer.is_view(op.dst)):
+            return
+        shape = cast(BufType, op.src.type).get_shape()
+
+        def body(b: Builder, indices: list[SSAValue], token: SSAValue) -> SSAValue:
+            read = b.insert(buffer.ReadOp(token, op.src, indices))
+            return b.insert(buffer.WriteOp(read.res_mem, op.dst, indices, read.res)).res_mem
+
+        rewriter.replace(
+            op, [], [static_for_nest(rewriter, Constants(rewriter), shape, op.mem, body)]
+        )
+
+
+class ExpandViewPrint(RewritePattern):
+    """Printing a view: the loop nest of `LowerPrint`, reading with `buffer.read`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: buffer.PrintOp, rewriter: PatternRewriter, /) -> None:
+        if not buffer.is_view(op.buf):
+            return
+        const = Constants(rewriter)
+        shape = cast(BufType, op.buf.type).get_shape()
+        rows, columns = shape[:-1], shape[-1:]  # rank 0: neither, one element
+
+        def row_body(b: Builder, row: list[SSAValue], token: SSAValue) -> SSAValue:
+            def element(b: Builder, column: list[SSAValue], token: SSAValue) -> SSAValue:
+                read = b.insert(buffer.ReadOp(token, op.buf, [*row, *column]))
+                print_element(b, const, read.res)
+                return read.res_mem
+
+            token = static_for_nest(b, const, columns, token, element)
+            b.insert(PrintFormatOp("\n"))
+            return token
+
+        rewriter.replace(op, [], [static_for_nest(rewriter, const, rows, op.mem, row_body)])
+
+
+def root_indices(
+    b: Builder, view: SSAValue, indices: Sequence[SSAValue]
+) -> tuple[SSAValue, list[SSAValue]]:
+    """The dense buffer `view` views and the indices of element `indices` of `view` in it."""
+    root = buffer.view_root(view)
+    amap = buffer.storage_map(cast(BufType, view.type), cast(BufType, root.type))
+    return root, affine_values(b, IndexConstants(b), amap, indices)
+
+
+class FoldViewRead(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: buffer.ReadOp, rewriter: PatternRewriter, /) -> None:
+        if buffer.is_view(op.buf):
+            root, indices = root_indices(rewriter, op.buf, op.indices)
+            rewriter.replace(op, buffer.ReadOp(op.mem, root, indices))
+
+
+class FoldViewWrite(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: buffer.WriteOp, rewriter: PatternRewriter, /) -> None:
+        if buffer.is_view(op.buf):
+            root, indices = root_indices(rewriter, op.buf, op.indices)
+            write = rewriter.insert(buffer.WriteOp(op.mem, root, indices, op.value))
+            rewriter.replace(op, [], [write.res_mem, op.buf])
+
+
+class FoldViewShape(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: buffer.ShapeOp, rewriter: PatternRewriter, /) -> None:
+        if buffer.is_view(op.buf):
+            extent = cast(BufType, op.buf.type).get_shape()[op.dim.value.data]
+            rewriter.replace(op, [], [Constants(rewriter)(extent)])
+
+
+def lower_views(module: ModuleOp) -> None:
+    """Accesses to views become accesses to the buffers they view; then the view ops, unused
+    now (`check_views` made sure), are erased."""
+    for patterns in (
+        [ExpandViewCopy(), ExpandViewPrint()],
+        [FoldViewRead(), FoldViewWrite(), FoldViewShape()],
+    ):
+        PatternRewriteWalker(
+            KeepLocations(GreedyRewritePatternApplier(patterns, dce_enabled=False)),
+            apply_recursively=False,
+        ).rewrite_module(module)
+    views = [op for op in module.walk() if isinstance(op, buffer.ViewOp)]
+    for view in reversed(views):
+        Rewriter.erase_op(view)
 
 
 # --- the type ----------------------------------------------------------------------------------
@@ -489,6 +646,7 @@ class BufferLowerPtrPass(ModulePass):
         if not mentions_buffers(op):  # the type conversion walks every op: skip it when idle
             return
         check_lowerable(op)
+        lower_views(op)
         PatternRewriteWalker(
             KeepLocations(
                 GreedyRewritePatternApplier([LowerBufferType(recursive=True)], dce_enabled=False)

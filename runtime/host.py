@@ -16,7 +16,10 @@ was not split is both its own host and device module. Host code runs on a `HostM
   `gpu.launch`, which loads the device module once per session and passes the launch's
   arguments as `(value, type)`;
 - `buffer` ops, when no pass lowered them: a buffer is a pointer to its nested arrays in host
-  memory, exactly as `buffer-lower-ptr` makes it, and prints as that pass's loops print.
+  memory, exactly as `buffer-lower-ptr` makes it, and prints as that pass's loops print. A view
+  is a pointer to the start of the storage it views (typed as nested arrays of its own shape);
+  its elements are where its type's layout puts them. A view goes to the device only through
+  a dense copy (`gpu.buf_alloc_copy` of a strided buffer is an error).
 """
 
 from __future__ import annotations
@@ -243,11 +246,15 @@ class GpuHostFunctions(InterpreterFunctions):
     run_alloc_copy_asyn = impl(gpu.AllocCopyAsynOp)(_alloc_copy_op)
 
     @impl(gpu.BufAllocCopyOp)
-    def run_buf_alloc_copy(self, machine: HostMachine, op: Operation, args: PythonValues):
+    def run_buf_alloc_copy(self, machine: HostMachine, op: gpu.BufAllocCopyOp, args: PythonValues):
+        _expect_dense(op, op.buf.type)
         return (TOKEN, TOKEN, _alloc_copy(machine, op, args[2], None))
 
     @impl(gpu.BufCopyToHostOp)
-    def run_buf_copy_to_host(self, machine: HostMachine, op: Operation, args: PythonValues):
+    def run_buf_copy_to_host(
+        self, machine: HostMachine, op: gpu.BufCopyToHostOp, args: PythonValues
+    ):
+        _expect_dense(op, op.dst.type)
         src, dst = args[2], args[3]
         machine.executor.provider.copy_to_host(dst, src, copy_size(src), op=op)
         return (TOKEN, TOKEN)
@@ -317,10 +324,22 @@ def _buffer_shape(buf: Pointer, type_: Attribute, op: Operation) -> list[int]:
     return shape
 
 
-def _element(buf: Pointer, indices: Sequence[int]) -> Pointer:
+def _element(buf: Pointer, indices: Sequence[int], type_: Attribute | None = None) -> Pointer:
+    """Element `indices` of the buffer `buf` of type `type_` (dense when not given)."""
+    if isinstance(type_, BufType) and not type_.is_dense():
+        position = type_.offset() + sum(
+            i * s for i, s in zip(indices, type_.strides(), strict=True)
+        )
+        element = type_.element_type
+        return Pointer(buf.allocation, buf.offset + position * size_of(element), element)
     for index in indices:
         buf = buf.lea(index)
     return buf
+
+
+def _expect_dense(op: Operation, type_: Attribute) -> None:
+    if isinstance(type_, BufType) and not type_.is_dense():
+        raise fail(op, f"'{op.name}' copies dense buffers only, found the view {type_}")
 
 
 def _new_buffer(machine: HostMachine, op: Operation, type_: Attribute, extent: int | None):
@@ -333,6 +352,14 @@ def _print_element(value: object, type_: Attribute) -> str:
     if float_dtype(type_) is not None:
         return f"{float(value):.2f}, "  # type: ignore[arg-type]  # C's %.2f, as buffer-lower-ptr
     return f"{value}, "
+
+
+def _run_view(
+    self: InterpreterFunctions, machine: HostMachine, op: buffer.ViewOp, args: PythonValues
+) -> PythonValues:
+    """A view is the pointer to its storage, typed as nested arrays of the view's shape."""
+    assert isinstance(op.res.type, BufType)
+    return (args[0].with_pointee(buffer_array_type(op.res.type)),)
 
 
 @register_impls
@@ -364,11 +391,11 @@ class BufferHostFunctions(InterpreterFunctions):
 
     @impl(buffer.ReadOp)
     def run_read(self, machine: HostMachine, op: buffer.ReadOp, args: PythonValues):
-        return (TOKEN, machine.load(op, _element(args[1], args[2:])))
+        return (TOKEN, machine.load(op, _element(args[1], args[2:], op.buf.type)))
 
     @impl(buffer.WriteOp)
     def run_write(self, machine: HostMachine, op: buffer.WriteOp, args: PythonValues):
-        machine.store(op, _element(args[1], args[2:-1]), args[-1])
+        machine.store(op, _element(args[1], args[2:-1], op.buf.type), args[-1])
         return (TOKEN, args[1])
 
     @impl(buffer.ShapeOp)
@@ -378,8 +405,15 @@ class BufferHostFunctions(InterpreterFunctions):
     @impl(buffer.CopyOp)
     def run_copy(self, machine: HostMachine, op: buffer.CopyOp, args: PythonValues):
         dst, src = args[1], args[2]
-        data = memory.read_bytes(src, src.extent_bytes(), op, machine.who)
-        memory.write_bytes(dst, data, op, machine.who)
+        dst_type, src_type = op.dst.type, op.src.type
+        assert isinstance(dst_type, BufType) and isinstance(src_type, BufType)
+        if dst_type.is_dense() and src_type.is_dense():
+            data = memory.read_bytes(src, src.extent_bytes(), op, machine.who)
+            memory.write_bytes(dst, data, op, machine.who)
+            return (TOKEN,)
+        for index in product(*map(range, src_type.get_shape())):  # views are static
+            value = machine.load(op, _element(src, index, src_type))
+            machine.store(op, _element(dst, index, dst_type), value)
         return (TOKEN,)
 
     @impl(buffer.PrintOp)
@@ -391,11 +425,18 @@ class BufferHostFunctions(InterpreterFunctions):
         rows, columns = shape[:-1], shape[-1:]
         for row in product(*map(range, rows)):
             line = "".join(
-                _print_element(machine.load(op, _element(buf, (*row, *column))), type_.element_type)
+                _print_element(
+                    machine.load(op, _element(buf, (*row, *column), type_)), type_.element_type
+                )
                 for column in product(*map(range, columns))
             )
             machine.write(line + "\n")
         return (TOKEN,)
+
+    run_subview = impl(buffer.SubviewOp)(_run_view)
+    run_transpose = impl(buffer.TransposeOp)(_run_view)
+    run_broadcast = impl(buffer.BroadcastOp)(_run_view)
+    run_view = impl(buffer.ViewStorageOp)(_run_view)
 
 
 def _count(shape: Sequence[int]) -> int:

@@ -36,3 +36,10 @@
 %a0, %c = buffer.write %m0, %b[%i], %v : !mem.ptr<f32, 0>
 
 // CHECK: expected a !buffer.buf type, found !mem.ptr<f32, 0>
+
+// -----
+
+// A buffer's layout is a strided one.
+%b = "test.op"() : () -> !buffer.buf<4xf32, affine_map<(d0) -> (d0)>>
+
+// CHECK: expected a strided layout (strided<[…], offset: …>), found affine_map<(d0) -> (d0)>

@@ -170,12 +170,19 @@
 
 // -----
 
-// buffer.copy copies between buffers of one type.
+// buffer.copy copies between buffers of one shape and element type ...
 %m0, %b, %c = "test.op"() : () -> (!mem.M<0>, !buffer.buf<4xf32>, !buffer.buf<4xf64>)
 %a0 = "buffer.copy"(%m0, %b, %c) : (!mem.M<0>, !buffer.buf<4xf32>, !buffer.buf<4xf64>) -> !mem.M<0>
 
-// CHECK:      operand 'src' at position 2 does not verify:
-// CHECK-NEXT: attribute !buffer.buf<4xf32> expected from variable 'T', but got !buffer.buf<4xf64>
+// CHECK: 'buffer.copy' expects a source of the destination's shape and element type, found !buffer.buf<4xf64> into !buffer.buf<4xf32>
+
+// -----
+
+// ... whatever their layouts.
+%m0, %b, %c = "test.op"() : () -> (!mem.M<0>, !buffer.buf<4x2xf32>, !buffer.buf<2x4xf32, strided<[1, 2]>>)
+%a0 = buffer.copy %m0, %b, %c : !buffer.buf<4x2xf32>, !buffer.buf<2x4xf32, strided<[1, 2]>>
+
+// CHECK: 'buffer.copy' expects a source of the destination's shape and element type, found !buffer.buf<2x4xf32, strided<[1, 2]>> into !buffer.buf<4x2xf32>
 
 // -----
 
