@@ -35,7 +35,10 @@ grid's extent and the dynamic shared memory.
 
 Kernel arguments follow the kernel ABI (`gpuir.lowering`): each launch argument in order,
 `index` as `u64`, pointers as their 64-bit device address, `f16` as its 16 bits, other scalars
-as they are; `arg_format` gives the `struct` format PyCUDA packs them with.
+as they are, a struct as its bytes in C's layout (`gpuir.runtime.structs`, the same bytes the
+`cpu` provider passes); `arg_format` gives the `struct` format PyCUDA packs them with,
+computed once per kernel (PyCUDA packs the bytes of each launch into a new buffer that the
+driver copies; nothing of a launch is kept but its entry in `pending`, until the next sync).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import importlib
+import struct
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -56,7 +60,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import DiagnosticException
 
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, PtrType
-from gpuir.runtime import memory
+from gpuir.runtime import memory, structs
 from gpuir.runtime.memory import Allocation, Pointer, size_of, space_name
 from gpuir.runtime.provider import (
     LoadedModule,
@@ -262,9 +266,18 @@ def choose_target(capability: tuple[int, int], driver_version: int) -> tuple[int
 def arg_format(types: Sequence[Attribute]) -> str:
     """The `struct` format (native alignment, as PyCUDA's `Function.prepare` takes it) of a
     kernel's parameters: `P` for pointers, `Q` for `index`, `B`/`H`/`I`/`Q` for `i1`/`i8`,
-    `i16`, `i32`, `i64`, `H` for `f16` (its bits), `f`, `d`. A `ValueError` names a type that
-    cannot be passed."""
-    return "".join(_arg_char(type_) for type_ in types)
+    `i16`, `i32`, `i64`, `H` for `f16` (its bits), `f`, `d`; a struct is its bytes (`12s`),
+    after `x` pad bytes up to its alignment (`gpuir.runtime.structs.layout`: the
+    `.param .align A .b8 name[size]` of the PTX). A `ValueError` names a type that cannot be
+    passed."""
+    fmt = ""
+    for type_ in types:
+        if structs.is_struct(type_):
+            shape = structs.layout(type_)
+            fmt += "x" * (-struct.calcsize(fmt) % shape.align) + f"{shape.size}s"
+        else:
+            fmt += _arg_char(type_)
+    return fmt
 
 
 def _arg_char(type_: Attribute) -> str:
@@ -288,8 +301,14 @@ def _arg_char(type_: Attribute) -> str:
     raise ValueError(f"a value of type {type_} cannot be a kernel argument")
 
 
-def arg_value(value: object, type_: Attribute) -> int | float:
-    """`value` (a run-time value of `type_`) as PyCUDA packs it by `arg_format`."""
+def arg_value(
+    value: object, type_: Attribute, address: Callable[[object, int], int] | None = None
+) -> int | float | bytes:
+    """`value` (a run-time value of `type_`) as PyCUDA packs it by `arg_format`; a struct's
+    bytes (`address(pointer, field)`: the device address of a pointer field, checked)."""
+    if structs.is_struct(type_):
+        assert isinstance(value, tuple)
+        return structs.pack(value, type_, address or (lambda ptr, _: ptr.address))  # type: ignore[attr-defined]
     if isinstance(type_, PtrType):
         assert isinstance(value, Pointer)
         return value.address & (2**64 - 1)
@@ -728,7 +747,17 @@ class CudaProvider(Provider):
         for i, (value, type_) in enumerate(args):
             if isinstance(value, Pointer) and value.allocation is not None:
                 self._check_pointer_arg(value.allocation, kernel, i, op)
-            values.append(arg_value(value, type_))
+            if not structs.is_struct(type_):
+                values.append(arg_value(value, type_))
+                continue
+
+            def address(ptr: object, field: int, i: int = i) -> int:
+                assert isinstance(ptr, Pointer)
+                if ptr.allocation is not None:
+                    self._check_pointer_arg(ptr.allocation, kernel, i, op, field)
+                return ptr.address
+
+            values.append(arg_value(value, type_, address))
         self._call(
             op,
             prepared.function.prepared_async_call,
@@ -771,20 +800,25 @@ class CudaProvider(Provider):
             prepared.dynamic_smem_allowed = smem_bytes
 
     def _check_pointer_arg(
-        self, allocation: Allocation, kernel: str, index: int, op: Operation | None
+        self,
+        allocation: Allocation,
+        kernel: str,
+        index: int,
+        op: Operation | None,
+        field: int | None = None,
     ) -> None:
+        where = f"{'' if field is None else f'field {field} of '}argument {index} of @{kernel}"
         if allocation.space == HOST:
             raise ProviderError(
                 op,
-                f"cuda: argument {index} of @{kernel} points to {allocation.describe()}, which "
-                "device code cannot access",
+                f"cuda: {where} points to {allocation.describe()}, which device code cannot access",
                 "invalid address space",
             )
         if allocation.serial not in self.live and not allocation.freed:
             raise ProviderError(
                 op,
-                f"cuda: argument {index} of @{kernel} points to {allocation.describe()}, which is "
-                f"not memory of this device",
+                f"cuda: {where} points to {allocation.describe()}, which is not memory of this "
+                "device",
                 "invalid value",
             )
 
