@@ -8,7 +8,10 @@ and the interpreter fail on it with internal errors. Each failure is an `OpError
   empty last block of a function;
 - `scf.if`: what each region's `scf.yield` yields has the op's result types (xDSL's parser gives
   a region without a terminator an empty `scf.yield`, and nothing compares them), and an
-  `scf.if` with results has an else region.
+  `scf.if` with results has an else region;
+- `llvm.extractvalue` / `llvm.insertvalue` (struct kernel arguments): the position names a
+  field of the container, and the value extracted or inserted has that field's type (xDSL
+  checks neither; the interpreter and the lowering failed on it).
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ def verify_input(root: Operation) -> None:
             verify_terminators(op)
         if isinstance(op, scf.IfOp):
             verify_if(op)
+        elif op.name in ("llvm.extractvalue", "llvm.insertvalue"):
+            verify_aggregate_access(op)
     verify_dominance(root)
 
 
@@ -62,3 +67,39 @@ def verify_if(op: scf.IfOp) -> None:
                 f"'scf.if' has results ({', '.join(map(str, results))}) but its {which} region "
                 f"yields ({', '.join(map(str, yielded))})",
             )
+
+
+def verify_aggregate_access(op: Operation) -> None:
+    """`position` walks into the container's type (struct fields, array elements) and the
+    extracted or inserted value has the type it finds there."""
+    container = op.operands[0].type
+    field = container
+    position = list(op.properties["position"].get_values())  # type: ignore[attr-defined]
+    for index in position:
+        if field.name == "llvm.struct":
+            fields = field.types.data  # type: ignore[attr-defined]
+            if not 0 <= index < len(fields):
+                raise OpError(op, f"'{op.name}': position {position} is not a field of {container}")
+            field = fields[index]
+        elif field.name == "llvm.array":
+            if not 0 <= index < field.size.data:  # type: ignore[attr-defined]
+                raise OpError(
+                    op, f"'{op.name}': position {position} is not an element of {container}"
+                )
+            field = field.type  # type: ignore[attr-defined]
+        else:
+            raise OpError(op, f"'{op.name}': position {position} indexes into {field}")
+    if op.name == "llvm.extractvalue":
+        found, what = op.results[0].type, "extracts"
+    else:
+        found, what = op.operands[1].type, "inserts"
+        if op.results[0].type != container:
+            raise OpError(
+                op, f"'{op.name}' into {container} must return it, found {op.results[0].type}"
+            )
+    if found != field:
+        raise OpError(
+            op,
+            f"'{op.name}' {what} {found} at {position} of {container}, "
+            f"whose field there is {field}",
+        )

@@ -148,7 +148,7 @@ class StructOpLowering(RewritePattern):
         ) or all(is_legal(v.type) for v in (*op.operands, *op.results)):
             return
         if isinstance(op, llvm.UndefOp | llvm.ZeroOp):
-            new: Operation = type(op)(converted_type(op, op.res.type))
+            new: Operation = type(op).create(result_types=[converted_type(op, op.res.type)])
         elif isinstance(op, llvm.InsertValueOp):
             container, value = all_to_llvm(rewriter, [op.container, op.value], op)
             new = llvm.InsertValueOp(op.position, container, value)
