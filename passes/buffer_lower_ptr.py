@@ -330,7 +330,15 @@ VIEW_USERS = (
 
 
 def check_views(op: Operation) -> None:
-    """A view may only come from a view op and be used where `LowerViews` lowers it."""
+    """A view may only come from a view op and be used where `lower_views` lowers it."""
+    for attr in (*op.properties.values(), *op.attributes.values()):
+        for found in buffer_types(attr):
+            if not found.is_dense():
+                raise OpError(
+                    op,
+                    f"cannot lower the view {found} in a signature: buffer-lower-ptr lowers a "
+                    "view only in the function whose view op makes it",
+                )
     for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
         if not isinstance(value.type, BufType):
             continue

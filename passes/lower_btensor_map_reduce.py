@@ -33,6 +33,14 @@ Departures from MimIR:
 - the output shape is a static property here, so MimIR's "no lowering-time known output shape"
   fallback cannot occur.
 
+Views (an addition; MimIR has none). An input or post input that is a view (`buffer.subview`,
+`transpose`, `broadcast`, `view`) is not packed on the host: transfers stay dense. The dense
+buffer whose storage it views (`buffer.view_root`) is copied to the device as it is (once per op,
+however many inputs view it), and the kernel reads it through the view's layout composed with
+the input's map (`buffer.storage_map(view) ∘ map`): a transpose reads at swapped indices, a
+broadcast at fewer, a strided slice at scaled ones. A strided buffer that is no view op's
+result in sight (a function argument) keeps the op on the CPU path, with a warning.
+
 Like MimIR, a program that contains an explicit `gpu.init` is left unchanged, with a warning
 (only when it has map-reduce ops to lower); so is, with a warning, an op whose output is empty.
 Those ops stay for `btensor-lower-map-reduce`.
@@ -58,8 +66,9 @@ from typing import cast
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, IndexType, ModuleOp
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, ArrayAttr, IndexType, ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import Pure, SymbolTable
@@ -141,18 +150,36 @@ def load_all(
     const: IndexConstants,
     token: SSAValue,
     ptrs: Sequence[SSAValue],
-    maps: Sequence[AffineMapAttr],
+    maps: Sequence[AffineMap],
     loop: list[SSAValue],
 ) -> tuple[SSAValue, list[SSAValue]]:
     """Load `ptrs[i][maps[i](loop)]` on the global token."""
     elements: list[SSAValue] = []
     for ptr, amap in zip(ptrs, maps, strict=True):
-        for index in affine_values(b, const, amap.data, loop):
+        for index in affine_values(b, const, amap, loop):
             ptr = b.insert(mem.LeaOp(ptr, index)).res
         load = b.insert(mem.LoadOp(token, ptr))
         token = load.res_mem
         elements.append(load.res)
     return token, elements
+
+
+def storage(value: SSAValue) -> tuple[SSAValue, AffineMap | None]:
+    """The dense buffer the kernel reads for the input `value`: the one a view views, with the
+    map from the view's indices to its indices; `value` itself (None) when it is no view."""
+    if not buffer.is_view(value):
+        return value, None
+    root = buffer.view_root(value)
+    return root, buffer.storage_map(cast(BufType, value.type), cast(BufType, root.type))
+
+
+def device_maps(values: Sequence[SSAValue], maps: ArrayAttr[AffineMapAttr]) -> list[AffineMap]:
+    """The maps through which the kernel reads the device copies of `values`' storage."""
+    found: list[AffineMap] = []
+    for value, amap in zip(values, maps.data, strict=True):
+        _, layout = storage(value)
+        found.append(amap.data if layout is None else layout.compose(amap.data))
+    return found
 
 
 def build_kernel(
@@ -164,7 +191,10 @@ def build_kernel(
     """The kernel: one work-item per output cell, a sequential reduction."""
     post_inputs = op.post_operands()
     out_type = cast(BufType, op.res.type)
-    arg_types = [device_ptr_type(cast(BufType, b.type)) for b in (*op.inputs, *post_inputs)]
+    roots = [storage(b)[0] for b in (*op.inputs, *post_inputs)]
+    arg_types = [device_ptr_type(cast(BufType, b.type)) for b in roots]
+    in_maps = device_maps(op.inputs, op.maps)
+    post_maps = device_maps(post_inputs, op.post_maps) if isinstance(op, MapReducePostOp) else []
     inputs = [*KERNEL_TOKENS, IndexType(), IndexType(), *arg_types, device_ptr_type(out_type)]
     kernel = func.FuncOp(name, (inputs, KERNEL_TOKENS))
     entry = kernel.body.block
@@ -205,13 +235,13 @@ def build_kernel(
 
     def step(b: Builder, reduced: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
         token, acc = args
-        token, elements = load_all(b, const, token, in_ptrs, op.maps.data, [*coords, *reduced])
+        token, elements = load_all(b, const, token, in_ptrs, in_maps, [*coords, *reduced])
         return [token, inline_region(b, op.combiner, [acc, *elements], outer)]
 
     reduction_extents = [const(e) for e in reduction_shape]
     token, acc = for_nest(t, const, reduction_extents, [m1, init], step)
     if isinstance(op, MapReducePostOp):
-        token, elements = load_all(t, const, token, post_ptrs, op.post_maps.data, coords)
+        token, elements = load_all(t, const, token, post_ptrs, post_maps, coords)
         acc = inline_region(t, op.epilogue, [acc, *elements], outer)
     target = out_ptr
     for index in affine_values(t, const, op.out_map.data, coords):
@@ -236,8 +266,12 @@ def fallback_reason(op: MapReduceOp | MapReducePostOp) -> str | None:
     if total == 0:
         return "has a zero-sized output"
     for value in (*op.inputs, *op.post_operands()):
-        if DYNAMIC_INDEX in cast(BufType, value.type).get_shape():
-            return f"reads a buffer of run-time shape ({value.type})"
+        root, _ = storage(value)
+        root_type = cast(BufType, root.type)
+        if not root_type.is_dense():
+            return f"reads the view {root_type}, whose view op is not in sight"
+        if DYNAMIC_INDEX in root_type.get_shape():
+            return f"reads a buffer of run-time shape ({root_type})"
     if captured_definitions(op) is None:
         return (
             "doesn't have a lowering-time known combiner/epilogue (its init or regions use a "
@@ -325,17 +359,19 @@ def lower_op(
     else:
         m0, (m1, m4) = op.mem, state.session
     ptrs: list[SSAValue] = []
-    uploaded: set[SSAValue] = set()
+    uploaded: dict[SSAValue, SSAValue] = {}  # host buffer -> its device copy, one per buffer
     for value in buffers:
         if value in state.resident:
             ptrs.append(state.resident[value].ptr)
             continue
-        copy = b.insert(gpu.BufAllocCopyOp(m0, m1, value))
-        m0, m1 = copy.res_m0, copy.res_m1
-        ptrs.append(copy.res)
-        uploaded.add(copy.res)
-        if value.name_hint:  # %a on the host, %a_dev on the device
-            copy.res.name_hint = f"{value.name_hint}_dev"
+        root, _ = storage(value)  # a view: the storage it views, as it is
+        if root not in uploaded:
+            copy = b.insert(gpu.BufAllocCopyOp(m0, m1, root))
+            m0, m1 = copy.res_m0, copy.res_m1
+            uploaded[root] = copy.res
+            if root.name_hint:  # %a on the host, %a_dev on the device
+                copy.res.name_hint = f"{root.name_hint}_dev"
+        ptrs.append(uploaded[root])
     out = b.insert(gpu.AllocBlockOp(m1, device_ptr_type(out_type)))
     if op.res.name_hint:
         out.res.name_hint = f"{op.res.name_hint}_dev"
@@ -351,10 +387,11 @@ def lower_op(
 
     freed: set[SSAValue] = set()
     for value, ptr in zip(buffers, ptrs, strict=True):
-        if ptr in uploaded:
-            m1 = b.insert(gpu.FreeBlockOp(m1, ptr)).res_mem
-            continue
         if ptr in freed:  # an input read twice
+            continue
+        if ptr in uploaded.values():
+            m1 = b.insert(gpu.FreeBlockOp(m1, ptr)).res_mem
+            freed.add(ptr)
             continue
         resident = state.resident[value]
         resident.waiting.discard(op)

@@ -108,3 +108,39 @@ func.func @print(%m: !mem.M<0>, %b: !buffer.buf<3xcomplex<f64>>) -> !mem.M<0> {
 }
 
 // CHECK: 'buffer.print' can only print integer, index or float elements, found complex<f64>
+
+// -----
+
+// A view is lowered in the function whose view op makes it: not as a parameter ...
+
+func.func @takes_view(%m: !mem.M<0>, %v: !buffer.buf<3x2xf32, strided<[1, 3]>>) -> !mem.M<0> {
+  func.return %m : !mem.M<0>
+}
+
+// CHECK: cannot lower the view !buffer.buf<3x2xf32, strided<[1, 3]>> in a signature: buffer-lower-ptr lowers a view only in the function whose view op makes it
+
+// -----
+
+// ... nor passed on (copy it into a dense buffer first) ...
+
+func.func private @consume(!buffer.buf<2x6xf32>)
+
+func.func @passes_view(%a: !buffer.buf<4x6xf32>) {
+  %d = buffer.subview %a[0, 0] [2, 6] [1, 1] : !buffer.buf<4x6xf32> to !buffer.buf<2x6xf32>
+  func.call @consume(%d) : (!buffer.buf<2x6xf32>) -> ()
+  func.return
+}
+
+// CHECK: 'func.call' uses the view !buffer.buf<2x6xf32>, which buffer-lower-ptr lowers only for buffer.read/write/shape/copy/print and other views in its function (copy it into a dense buffer first)
+
+// -----
+
+// ... nor copied to the device: transfers are dense.
+
+func.func @uploads_view(%m0: !mem.M<0>, %m1: !mem.M<1>, %a: !buffer.buf<4x6xf32>) -> !mem.M<0> {
+  %t = buffer.transpose %a [1, 0] : !buffer.buf<4x6xf32> to !buffer.buf<6x4xf32, strided<[1, 6]>>
+  %n0, %n1, %p = gpu.buf_alloc_copy %m0, %m1, %t : !buffer.buf<6x4xf32, strided<[1, 6]>> -> !mem.ptr<!mem.array<6 x !mem.array<4 x f32>>, 1>
+  func.return %n0 : !mem.M<0>
+}
+
+// CHECK: 'gpu.buf_alloc_copy' uses the view !buffer.buf<6x4xf32, strided<[1, 6]>>, which buffer-lower-ptr lowers only for buffer.read/write/shape/copy/print and other views in its function (copy it into a dense buffer first)
