@@ -21,7 +21,8 @@ Every figure is a ratio ours / peer, both measured in this run (the GPU rows: in
    and `synchronize()`d: saxpy, a sum and the launch overhead (`cpu_provider.py`'s kernels),
    the 3-map chain fused and unfused (`fusion.py`'s program), against numpy and Numba
    (`@njit(parallel=True)`, compiled before timing), run in turn, the best of the repeats
-   (wall time); every result is checked against numpy's first.
+   (wall time); every result is checked against numpy's first. The launch path
+   (`launch.py`): µs per `Kernel.__call__` against a Numba call, and the bytes a launch keeps.
 3. PTX quality: `ptx_quality.py`'s kernels, ptxas registers and PTX instructions against
    `nvcc -O3`, goal ≤ 1.0.
 4. GPU: `benchmarks/gpu.py` when a CUDA device is here, else the figures of its last run
@@ -487,6 +488,7 @@ def cpu_section(n: int, repeats: int) -> list[Row]:
             ("sum", cpu_sum),
             ("3-map chain", cpu_chain),
             ("launch overhead", cpu_launch),
+            ("launch path (benchmarks/launch.py)", cpu_launch_path),
         )
         for name, measure in measures:
             say(f"cpu provider: {name}")
@@ -590,6 +592,30 @@ def cpu_launch(device, n: int, repeats: int, numba: Numba) -> list[Row]:
             f"numpy {np.__version__}",
             "s",
         )
+    ]
+
+
+def cpu_launch_path(device, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """`benchmarks/launch.py`: `Kernel.__call__` of a kernel with a buffer and an f32 argument
+    on the cpu provider against a call of a trivial `@njit(parallel=True)` function with a
+    numpy array and a float (time per launch), and the bytes either keeps after its calls
+    (tracemalloc, after a collection: 0 is the goal of both)."""
+    import launch
+
+    found = launch.measure(launch.LAUNCHES, max(3, repeats // 2))
+    ours, peer = found["cpu"], found["numba"]
+    name = str(found["numba_name"])
+    label = "cpu launch, Kernel.__call__ of @tiny(buffer, f32) (Numba: a parallel njit call)"
+    kept = f"bytes kept per {launch.LAUNCHES:,} launches (tracemalloc)"
+    if peer is None:
+        note = str(found["numba_missing"])
+        return [
+            Row(label, ours.seconds, None, "", "s", note=note),
+            Row(kept, ours.kept_bytes * launch.LAUNCHES, None, "", "B", note=note),
+        ]
+    return [
+        Row(label, ours.seconds, peer.seconds, name, "s"),
+        Row(kept, ours.kept_bytes * launch.LAUNCHES, peer.kept_bytes * launch.LAUNCHES, name, "B"),
     ]
 
 
