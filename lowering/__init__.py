@@ -24,7 +24,10 @@ Kernel ABI (what a runtime relies on to launch a kernel of the PTX):
   `gpu.launch` names) is a PTX entry (`.visible .entry`) of the same name, returning nothing;
 - its parameters are the launch's `args`, in order, with their lowered types: `index` → `i64`
   (`.u64`), `iN`/`f16`/`f32`/`f64` as they are, `!mem.ptr<T, a>` → `ptr addrspace(a)` (a 64-bit
-  address: for space 1 the device pointer that `cuMemAlloc` returns). There is no parameter
+  address: for space 1 the device pointer that `cuMemAlloc` returns), a struct
+  `!llvm.struct<(…)>` → one by-value parameter `.param .align A .b8 name[size]` holding its
+  bytes in C's layout (each field aligned to its size, `A` the largest field alignment, `size`
+  rounded up to `A`; `index` and pointer fields 8 bytes; `gpuir.runtime.structs`). There is no parameter
   for the memory tokens, for `group_id` / `item_id` (read from `%ctaid.x` / `%tid.x`) or for
   the shared-memory pointer `smem`;
 - the grid is 1-D: `n_groups` blocks (`gridDim.x`) of `n_items` threads (`blockDim.x`);

@@ -15,8 +15,11 @@ launch of one group, else on `os.cpu_count()` threads: the calling thread and th
 `ThreadPoolExecutor` take chunks (`CHUNKS_PER_WORKER` per thread) until none is left; ctypes
 releases the GIL while the machine code runs. Each thread has its own shared-memory buffer
 (the kernel's static shared memory, then the launch's dynamic shared memory), reused by the
-groups it runs one after another; `args` is one 8-byte slot per argument. Launches are
-synchronous: stream-ordered work runs eagerly, in call order (as `interp`).
+groups it runs one after another; `args` is one 8-byte slot per argument (a struct argument's
+slot holds the address of its bytes, in C's layout: `gpuir.runtime.structs`). Each kernel has
+one argument buffer, made when it compiles and filled in place by each launch (under a lock),
+so a launch allocates nothing. Launches are synchronous: stream-ordered work runs eagerly, in
+call order (as `interp`).
 
 Memory. Device allocations are host memory (`host_visible`): 64-byte aligned numpy bytes whose
 real address is the allocation's address, so a pointer passed to (or stored for) compiled code

@@ -1,5 +1,7 @@
-"""Run-time semantics of the standard dialects (`arith`, `math`, `scf`, `cf`, `func`, `printf`)
-and of `mem`, on xDSL's interpreter framework, for host code and `interp` kernels alike.
+"""Run-time semantics of the standard dialects (`arith`, `math`, `scf`, `cf`, `func`, `printf`),
+of `mem`, and of the llvm ops that build and read struct kernel arguments (values: tuples,
+`gpuir.runtime.structs`), on xDSL's interpreter framework, for host code and `interp` kernels
+alike.
 
 `Machine` is xDSL's `Interpreter` with four changes:
 - values are those of `gpuir.runtime.scalars` (Python ints, numpy floats), not xDSL's
