@@ -24,6 +24,11 @@ The fused op has C's kind, loop box, out_map, post inputs and epilogue. Its inpu
 with P's inputs and post inputs (read through P's maps composed with C's map) in the place of
 the first read of P's output; an input that is already there with the same map is read once.
 
+Views: a producer that reads views fuses like any other (the fused op reads the views, through
+the producer's maps composed with the consumer's read: `lower-btensor-map-reduce` and
+`buffer-lower-ptr` apply their layouts). A view of the producer's output is a use other than the
+consumer's, so a consumer that reads one is not fused.
+
 Not fused (the ops stay as they are): a producer that reduces, or stores through another
 `out_map`; an output that something else uses too (the host, another op, the consumer's post
 inputs or its token chain); a transposed read (a permutation), a broadcast read (a loop index of

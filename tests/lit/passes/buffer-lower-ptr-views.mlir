@@ -74,16 +74,16 @@ func.func @copy_print(%m0: !mem.M<0>, %a: !buffer.buf<2x3xi32>) -> !mem.M<0> {
 // CHECK:      func.func @copy_print(%m0: !mem.M<0>, %a: !mem.ptr<!mem.array<2 x !mem.array<3 x i32>>, 0>) -> !mem.M<0> {
 // CHECK-NEXT:   %m1, %d = mem.alloc %m0 : !mem.ptr<!mem.array<3 x !mem.array<2 x i32>>, 0>
 // CHECK-NOT:    mem.alloc
-// CHECK:        scf.for %[[I:.*]] = {{.*}} iter_args
-// CHECK-NEXT:     scf.for %[[J:.*]] = {{.*}} iter_args(%[[M:.*]] = {{.*}})
+// CHECK:        scf.for %[[I:[0-9a-z_]+]] = {{.*}} iter_args
+// CHECK-NEXT:     scf.for %[[J:[0-9a-z_]+]] = {{.*}} iter_args(%[[M:[0-9a-z_]+]] = {{.*}})
 // CHECK-NEXT:       [[A0:%.*]] = mem.lea %a, %[[J]] : !mem.ptr<!mem.array<2 x !mem.array<3 x i32>>, 0>
 // CHECK-NEXT:       [[A1:%.*]] = mem.lea [[A0]], %[[I]] : !mem.ptr<!mem.array<3 x i32>, 0>
 // CHECK-NEXT:       [[L:%.*]], [[V:%.*]] = mem.load %[[M]], [[A1]] : !mem.ptr<i32, 0>
 // CHECK-NEXT:       [[D0:%.*]] = mem.lea %d, %[[I]] : !mem.ptr<!mem.array<3 x !mem.array<2 x i32>>, 0>
 // CHECK-NEXT:       [[D1:%.*]] = mem.lea [[D0]], %[[J]] : !mem.ptr<!mem.array<2 x i32>, 0>
 // CHECK-NEXT:       mem.store [[L]], [[D1]], [[V]] : !mem.ptr<i32, 0>
-// CHECK:        scf.for %[[R:.*]] = {{.*}} iter_args
-// CHECK-NEXT:     scf.for %[[C:.*]] = {{.*}} iter_args(%[[M2:.*]] = {{.*}})
+// CHECK:        scf.for %[[R:[0-9a-z_]+]] = {{.*}} iter_args
+// CHECK-NEXT:     scf.for %[[C:[0-9a-z_]+]] = {{.*}} iter_args(%[[M2:[0-9a-z_]+]] = {{.*}})
 // CHECK-NEXT:       [[P0:%.*]] = mem.lea %a, %[[C]] : !mem.ptr<!mem.array<2 x !mem.array<3 x i32>>, 0>
 // CHECK-NEXT:       [[P1:%.*]] = mem.lea [[P0]], %[[R]] : !mem.ptr<!mem.array<3 x i32>, 0>
 // CHECK-NEXT:       {{.*}} = mem.load %[[M2]], [[P1]] : !mem.ptr<i32, 0>
