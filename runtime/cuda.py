@@ -37,8 +37,10 @@ Kernel arguments follow the kernel ABI (`gpuir.lowering`): each launch argument 
 `index` as `u64`, pointers as their 64-bit device address, `f16` as its 16 bits, other scalars
 as they are, a struct as its bytes in C's layout (`gpuir.runtime.structs`, the same bytes the
 `cpu` provider passes); `arg_format` gives the `struct` format PyCUDA packs them with,
-computed once per kernel (PyCUDA packs the bytes of each launch into a new buffer that the
-driver copies; nothing of a launch is kept but its entry in `pending`, until the next sync).
+computed once per kernel, with the kernel's argument buffer: each launch packs its arguments
+into it and hands it to `Function._launch_kernel` (what PyCUDA's `prepared_async_call` calls
+after packing a new buffer; `cuLaunchKernel` copies the bytes). Nothing of a launch is kept
+but its entry in `pending`, until the next sync.
 """
 
 from __future__ import annotations
@@ -341,13 +343,17 @@ def min_smem_bytes(pointee: Attribute) -> int:
 
 @dataclass
 class PreparedKernel:
-    """A kernel ready to launch: its PyCUDA function, prepared with the argument format, and its
-    limits on this device."""
+    """A kernel ready to launch: its PyCUDA function, prepared with the argument format, its
+    limits on this device, and its argument buffer (`params`: the format as a `struct.Struct`,
+    `buffer`: the bytes each launch packs its arguments into and hands to `cuLaunchKernel`,
+    which copies them)."""
 
     function: Any
     max_items: int
     max_dynamic_smem: int
     dynamic_smem_allowed: int
+    params: struct.Struct | None = None
+    buffer: bytearray = field(default_factory=bytearray)
 
 
 @dataclass
@@ -709,6 +715,9 @@ class CudaProvider(Provider):
         prepared = PreparedKernel(
             function, min(max_items, self.max_items), self.max_smem - static_smem, default_smem
         )
+        if hasattr(function, "_launch_kernel"):  # PyCUDA's launch of a packed buffer
+            prepared.params = struct.Struct(fmt)
+            prepared.buffer = bytearray(prepared.params.size)
         payload.prepared[kernel] = prepared
         return prepared
 
@@ -758,15 +767,27 @@ class CudaProvider(Provider):
                 return ptr.address
 
             values.append(arg_value(value, type_, address))
-        self._call(
-            op,
-            prepared.function.prepared_async_call,
-            (n_groups, 1),
-            (n_items, 1, 1),
-            cu_stream,
-            *values,
-            shared_size=smem_bytes,
-        )
+        if prepared.params is not None:  # the kernel's buffer, packed in place
+            prepared.params.pack_into(prepared.buffer, 0, *values)
+            self._call(
+                op,
+                prepared.function._launch_kernel,  # noqa: SLF001  # what prepared_async_call calls
+                (n_groups, 1),
+                (n_items, 1, 1),
+                prepared.buffer,
+                smem_bytes,
+                cu_stream,
+            )
+        else:
+            self._call(
+                op,
+                prepared.function.prepared_async_call,
+                (n_groups, 1),
+                (n_items, 1, 1),
+                cu_stream,
+                *values,
+                shared_size=smem_bytes,
+            )
         self.pending.append((stream.handle, kernel, op))
 
     def _check_smem(

@@ -225,3 +225,46 @@ def test_array_pointee_of_pointer_field_must_fit():
         wrong = device.upload(np.zeros(4, np.float32))
         with pytest.raises(TypeError, match="field 2 of argument 0 of @mixed"):
             mixed(1, 1, (1, 0, wrong, (0, 0.0)))
+
+
+# --- the cuda provider on the fake driver of test_cuda_provider (no GPU) -------------------------
+
+
+def test_cuda_packs_a_struct_into_the_kernels_argument_buffer(monkeypatch):
+    """Each launch packs its arguments into the prepared kernel's one buffer (the struct's C
+    bytes at their offset) and hands that buffer to PyCUDA's `_launch_kernel`."""
+    from test_cuda_provider import FakeDriver
+
+    from gpuir.runtime import cuda
+
+    fake = FakeDriver()
+    monkeypatch.setattr(cuda, "driver", lambda: fake)
+    real = fake.Module.get_function
+    buffers: list[bytearray] = []
+
+    def get_function(module: object, name: str) -> object:
+        function = real(module, name)
+
+        def launch_kernel(grid, block, buffer, shared_size, stream) -> None:
+            fake.launches.append({"grid": grid, "block": block, "bytes": bytes(buffer)})
+            buffers.append(buffer)
+
+        function._launch_kernel = launch_kernel  # noqa: SLF001
+        return function
+
+    monkeypatch.setattr(fake.Module, "get_function", get_function)
+    with gpuir.Device(cuda.CudaProvider()) as device:
+        mixed = device.compile(KERNELS).kernel("mixed")
+        out = device.upload(np.zeros(6, np.float64))
+        mixed(1, 4, (3, 2, out, (-1, 0.25)))
+        mixed(2, 8, (4, 0, out, (5, -1.0)))
+        inner = c_struct(literal(i8, f64))
+        mixed_type = literal(i32, IndexType(), PTR, literal(i8, f64))
+        address = out.pointer.address
+        expected = [
+            bytes(c_struct(mixed_type)(3, 2, address, inner(-1, 0.25))),
+            bytes(c_struct(mixed_type)(4, 0, address, inner(5, -1.0))),
+        ]
+        assert [launch["bytes"] for launch in fake.launches] == expected
+        assert [launch["grid"] for launch in fake.launches] == [(1, 1), (2, 1)]
+        assert buffers[0] is buffers[1]
