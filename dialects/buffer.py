@@ -5,8 +5,15 @@ Every op threads the host token `!mem.M<0>`. `buffer-lower-ptr` turns a buffer i
 `!mem.ptr<!mem.array<…>, 0>` (nested arrays, outermost dimension first) and the ops into `mem`
 ops, so only the outermost extent may be `?` by then.
 
+A buffer type may carry a strided layout (`!buffer.buf<4x3xf32, strided<[6, 2], offset: 1>>`,
+MLIR's strided memref layout): it is then a view of another buffer's storage, made by the view
+ops `buffer.subview`, `buffer.transpose`, `buffer.broadcast` and `buffer.view`, which allocate
+nothing. Every other op reads and writes through the layout; `storage_map` says where a view's
+element lies in the dense buffer it views (`docs/ir-extensions.md`, "Layouts and views").
+
 Departures from MimIR: MimIR's `constant` is `buffer.lit` (its later name); `buffer.print` is an
-addition (MimIR's lit tests print through `print_int_matrix`), with the same output format.
+addition (MimIR's lit tests print through `print_int_matrix`), with the same output format; so are
+layouts and views.
 """
 
 from __future__ import annotations
