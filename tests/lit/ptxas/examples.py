@@ -56,6 +56,7 @@ if __name__ == "__main__":
 # SM80-DAG: simple.mlir: sm_80: 1 kernels: kernel
 # SM80-DAG: two-arguments.mlir: sm_80: 1 kernels: kernel
 # SM80-DAG: two-configurations.mlir: sm_80: 1 kernels: group_ids
+# SM80-DAG: views.mlir: sm_80: 2 kernels: map_reduce_kernel_0 map_reduce_kernel_1
 # SM80-DAG: workgroup-collectives.mlir: sm_80: 1 kernels: collectives
 # SM80-NOT: failed
 
@@ -71,5 +72,6 @@ if __name__ == "__main__":
 # SM90-DAG: simple.mlir: sm_90: 1 kernels: kernel
 # SM90-DAG: two-arguments.mlir: sm_90: 1 kernels: kernel
 # SM90-DAG: two-configurations.mlir: sm_90: 1 kernels: group_ids
+# SM90-DAG: views.mlir: sm_90: 2 kernels: map_reduce_kernel_0 map_reduce_kernel_1
 # SM90-DAG: workgroup-collectives.mlir: sm_90: 1 kernels: collectives
 # SM90-NOT: failed
