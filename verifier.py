@@ -11,13 +11,16 @@ and the interpreter fail on it with internal errors. Each failure is an `OpError
   `scf.if` with results has an else region;
 - `llvm.extractvalue` / `llvm.insertvalue` (struct kernel arguments): the position names a
   field of the container, and the value extracted or inserted has that field's type (xDSL
-  checks neither; the interpreter and the lowering failed on it).
+  checks neither; the interpreter and the lowering failed on it);
+- float attributes of `f80` / `f128` (an `arith.constant 1.0 : f128`): xDSL can neither print
+  nor pack them, so every later step (printing the result, a diagnostic that shows the op, a
+  lowering) failed without saying where.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.dialects.builtin import Float80Type, Float128Type, FloatAttr, UnregisteredOp
 from xdsl.ir import Operation
 from xdsl.traits import IsTerminator, NoTerminator
 
@@ -34,7 +37,19 @@ def verify_input(root: Operation) -> None:
             verify_if(op)
         elif op.name in ("llvm.extractvalue", "llvm.insertvalue"):
             verify_aggregate_access(op)
+        verify_float_attributes(op)
     verify_dominance(root)
+
+
+def verify_float_attributes(op: Operation) -> None:
+    for attr in (*op.properties.values(), *op.attributes.values()):
+        if isinstance(attr, FloatAttr) and isinstance(attr.type, Float80Type | Float128Type):
+            raise OpError(
+                op,
+                f"'{op.name}' has a float attribute of type {attr.type}: gpuir supports float "
+                "attributes of f16, bf16, f32 and f64 only (xDSL cannot print or store the "
+                "wider ones)",
+            )
 
 
 def verify_terminators(op: Operation) -> None:

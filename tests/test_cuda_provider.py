@@ -709,8 +709,7 @@ def test_fake_a_fault_is_reported_at_the_next_call_and_ends_the_session(fake):
 
 def test_fake_a_kernel_that_is_not_lowered_is_a_compile_error(fake):
     collective = f"""
-    func.func @reduce({TOKENS}) -> {RESULTS} attributes {{gpu.kernel}} {{
-      %one = arith.constant 1.0 : f128
+    func.func @reduce({TOKENS}, %one: f128) -> {RESULTS} attributes {{gpu.kernel}} {{
       %n1, %n3, %s = gpu.workgroup_reduce "add" %m1, %m3, %one : f128
       func.return %n1, %n3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
     }}"""

@@ -469,7 +469,10 @@ def locate(op: Operation, parsed: ParsedChunk, severity: str, message: str) -> s
 def op_text(op: Operation) -> str:
     """The op in generic form, cut after `OP_TEXT_LINES` lines (a module can be huge)."""
     stream = StringIO()
-    Printer(stream=stream, print_generic_format=True).print_op(op)
+    try:
+        Printer(stream=stream, print_generic_format=True).print_op(op)
+    except Exception:  # xDSL cannot print some attributes (an f80/f128 float, for one)
+        return f'"{op.name}" (xDSL cannot print it)'
     lines = stream.getvalue().splitlines()
     if len(lines) <= OP_TEXT_LINES:
         return "\n".join(lines)
