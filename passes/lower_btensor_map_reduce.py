@@ -47,7 +47,8 @@ Those ops stay for `btensor-lower-map-reduce`.
 
 Device-resident chaining (the later upstream's DeviceOnly / HostVisible calls, reference §3.7).
 The ops of a block are lowered in order. When an op's output is an input (or post input) of
-later ops of the same block that are lowered too, and no other use of it comes before them (a
+later ops of the same block that are lowered too (directly or through views made in the block,
+which they then read on the device through their layouts), and no other use of it comes before them (a
 use inside an op counts at that op), those consumers read the producer's device pointer: no copy
 back, no upload. The producer's device output is freed after the last such consumer's launch.
 The copy back to a host buffer stays only when the output has other uses (after the consumers).
@@ -67,7 +68,7 @@ from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, ArrayAttr, IndexType, ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue, Use
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -296,10 +297,19 @@ def device_consumers(
     """The ops that read `op`'s output on the device, and whether the host needs it too.
 
     The consumers are the lowered ops of `op`'s block that read the output as an input or post
-    input, up to its first other use (a use inside an op counts at that op)."""
+    input, directly or through views made in the block (a view op is no use of its own), up to
+    its first other use (a use inside an op counts at that op)."""
     block = op.parent_block()
     assert block is not None
-    uses = [(block.find_ancestor_op_in_block(use.operation), use) for use in op.res.uses]
+    reads: list[Use] = []
+    pending = list(op.res.uses)
+    while pending:
+        use = pending.pop()
+        if isinstance(use.operation, buffer.ViewOp) and use.operation.parent_block() is block:
+            pending.extend(use.operation.res.uses)
+        else:
+            reads.append(use)
+    uses = [(block.find_ancestor_op_in_block(use.operation), use) for use in reads]
     uses.sort(key=lambda found: block.get_operation_index(cast(Operation, found[0])))
     consumers: dict[Operation, None] = {}
     for ancestor, use in uses:
@@ -307,6 +317,14 @@ def device_consumers(
             return list(consumers), True
         consumers[ancestor] = None
     return list(consumers), not consumers
+
+
+def erase_views(value: SSAValue) -> None:
+    """Erase the view ops of `value` (views of views first): their readers are lowered."""
+    for use in list(value.uses):
+        assert isinstance(use.operation, buffer.ViewOp)
+        erase_views(use.operation.res)
+        Rewriter.erase_op(use.operation)
 
 
 @dataclass
@@ -361,10 +379,10 @@ def lower_op(
     ptrs: list[SSAValue] = []
     uploaded: dict[SSAValue, SSAValue] = {}  # host buffer -> its device copy, one per buffer
     for value in buffers:
-        if value in state.resident:
-            ptrs.append(state.resident[value].ptr)
-            continue
         root, _ = storage(value)  # a view: the storage it views, as it is
+        if root in state.resident:
+            ptrs.append(state.resident[root].ptr)
+            continue
         if root not in uploaded:
             copy = b.insert(gpu.BufAllocCopyOp(m0, m1, root))
             m0, m1 = copy.res_m0, copy.res_m1
@@ -393,12 +411,13 @@ def lower_op(
             m1 = b.insert(gpu.FreeBlockOp(m1, ptr)).res_mem
             freed.add(ptr)
             continue
-        resident = state.resident[value]
+        root, _ = storage(value)
+        resident = state.resident[root]
         resident.waiting.discard(op)
         if not resident.waiting:  # after its last consumer's launch
             m1 = b.insert(gpu.FreeBlockOp(m1, ptr)).res_mem
             freed.add(ptr)
-            del state.resident[value]
+            del state.resident[root]
     if consumers:
         key = host if host is not None else op.res
         state.resident[key] = Resident(out.res, set(consumers))
@@ -452,4 +471,5 @@ class LowerBTensorMapReducePass(ModulePass):
                 kept.append(o)
         assert all(s.session is None for s in states.values())
         for o in reversed(kept):  # their consumers are lowered: nothing reads them now
+            erase_views(o.results[1])
             Rewriter.erase_op(o)

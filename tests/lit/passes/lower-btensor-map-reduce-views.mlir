@@ -1,5 +1,6 @@
 // RUN: gpu-opt %s -p lower-btensor-map-reduce --split-input-file 2>/dev/null | filecheck %s
 // RUN: gpu-opt %s -p lower-btensor-map-reduce --split-input-file 2>&1 >/dev/null | filecheck %s --check-prefix=WARN
+// RUN: gpu-opt %S/../run/views-chaining.mlir -p lower-btensor-map-reduce | filecheck %s --check-prefix=IR
 
 // Views on the GPU path: transfers stay dense. %t and %c view %a, %row views %r: %a and %r are
 // copied to the device as they are, once each, freed once each; the kernel reads them through
@@ -78,3 +79,19 @@ func.func @param(%m: !mem.M<0>, %t: !buffer.buf<4x3xf32, strided<[1, 4]>>) -> (!
 // CHECK:      func.func @param(
 // CHECK-NOT:  gpu.
 // CHECK:      btensor.map_reduce
+
+// Device-resident chaining through a view (tests/lit/run/views-chaining.mlir): y is never
+// copied to the host nor uploaded again; the third kernel reads y_dev at [j][i]; the view op is
+// gone with y's op; y_dev is freed after the last launch.
+// IR:      func.func @map_reduce_kernel_2(
+// IR:        scf.for %[[J:[0-9a-z_]+]] = {{.*}} iter_args
+// IR-NEXT:     [[Y0:%.*]] = mem.lea %in0, %[[J]] : !mem.ptr<!mem.array<2 x !mem.array<3 x f32>>, 1>
+// IR-NEXT:     [[Y1:%.*]] = mem.lea [[Y0]], %flat : !mem.ptr<!mem.array<3 x f32>, 1>
+// IR-LABEL: func.func @main(
+// IR-NOT:    buffer.transpose
+// IR:        gpu.buf_alloc_copy {{.*}} %a :
+// IR-NOT:    gpu.buf_alloc_copy
+// IR-NOT:    gpu.buf_copy_to_host {{.*}} %y_dev
+// IR:        gpu.launch @map_reduce_kernel_2 {{.*}} args(%y_dev, %c_dev)
+// IR:        gpu.free.block {{.*}}, %y_dev
+// IR-NOT:    buffer.transpose
