@@ -18,10 +18,11 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([\w.$-]+)')
 """The name at the start of an op's text (after its results)."""
-REJECTED_BY_XDSL = (AssertionError, ValueError, OverflowError, MemoryError)
+REJECTED_BY_XDSL = (AssertionError, ValueError, OverflowError, MemoryError, IndexError)
 """What some of xDSL's op parsers raise on bad input instead of a ParseError: `cf.switch`
 asserts that its flag is an integer and builds its case values without a range check; a dense
-literal checks its elements' range only when it is built, and stores every element of a splat."""
+literal checks its elements' range only when it is built, and stores every element of a splat;
+`llvm.extractvalue`/`insertvalue` index the struct's fields with the position unchecked."""
 
 
 class LocatingParser(Parser):
@@ -102,6 +103,8 @@ def rejected(error: BaseException, text: str) -> str:
     if isinstance(error, MemoryError):
         return f"'{name}' is too large to hold in memory (a dense literal of a huge shape?)"
     detail = str(error).strip()
+    if isinstance(error, IndexError):
+        return f"'{name}' is malformed: a position or index is out of range"
     if isinstance(error, AssertionError) or not detail:
         return f"'{name}' is malformed: xDSL's parser rejects it (an operand of the wrong type?)"
     return f"'{name}': {detail}"

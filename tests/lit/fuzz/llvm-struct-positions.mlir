@@ -44,3 +44,13 @@ func.func @f(%p: !llvm.struct<(i32)>, %v: i32) -> !llvm.struct<(i64)> {
   func.return %q : !llvm.struct<(i64)>
 }
 // CHECK: error: 'llvm.insertvalue' into !llvm.struct<(i32)> must return it, found !llvm.struct<(i64)>
+
+// -----
+
+// The custom syntax: xDSL's parser indexes the struct's fields with the position unchecked
+// (an IndexError, reported as an internal error); now a parse error at the op.
+func.func @f(%p: !llvm.struct<(i32, f32)>) -> i32 {
+  %x = llvm.extractvalue %p[5] : !llvm.struct<(i32, f32)>
+  func.return %x : i32
+}
+// CHECK: llvm-struct-positions.mlir:[[# @LINE - 3]]:3: error: 'llvm.extractvalue' is malformed: a position or index is out of range
