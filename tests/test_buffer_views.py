@@ -23,6 +23,7 @@ from gpuir.dialects.buffer import (
 )
 from gpuir.runtime.host import HostExecutor
 from gpuir.runtime.interp import InterpProvider
+from gpuir.runtime.provider import ProviderError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -161,3 +162,20 @@ def test_storage_map_of_explicit_layouts_matches_numpy_as_strided(seed: int):
         storage[view.offset() :], view.get_shape(), [s * 8 for s in view.strides()]
     )
     assert np.array_equal(elements(view, root, storage), expected)
+
+
+def test_host_executor_copies_only_dense_buffers_to_the_device():
+    text = """
+    func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
+      %m0, %a = buffer.init %m dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+      %t = buffer.transpose %a [1, 0] : !buffer.buf<2x2xf32> to !buffer.buf<2x2xf32, strided<[1, 2]>>
+      %h0, %d1, %c4 = gpu.init %m0
+      %h1, %d2, %p = gpu.buf_alloc_copy %h0, %d1, %t
+          : !buffer.buf<2x2xf32, strided<[1, 2]>> -> !mem.ptr<!mem.array<2 x !mem.array<2 x f32>>, 1>
+      %h2 = gpu.deinit %h1, %d2, %c4
+      func.return %h2 : !mem.M<0>
+    }"""
+    module = Parser(make_context(), text, "views.mlir").parse_module()
+    module.verify()
+    with pytest.raises(ProviderError, match="copies dense buffers only, found the view"):
+        HostExecutor(module, InterpProvider(), io.StringIO()).run_main([])
