@@ -55,7 +55,6 @@ from gpuir.runtime.provider import (
     LoadedModule,
     ProviderError,
     check_launch,
-    describe_op,
     kernels_of,
 )
 from gpuir.runtime.scalars import float_dtype, int_width
@@ -261,13 +260,7 @@ def _address(
         return value.offset & (2**64 - 1)
     where = f"cpu: {'' if field is None else f'field {field} of '}argument {index} of @{kernel}"
     if allocation.freed:
-        freed = f" by {describe_op(allocation.freed_by)}" if allocation.freed_by else ""
-        raise ProviderError(
-            op,
-            f"use after free: {where} points into {allocation.describe()}, freed{freed}",
-            "use after free",
-            [(allocation.freed_by, "freed here")] if allocation.freed_by else [],
-        )
+        raise memory.use_after_free(op, f"{where} points into", allocation)
     if allocation.space == HOST or allocation.address >= memory.VIRTUAL_BASE:
         raise ProviderError(
             op,

@@ -260,6 +260,18 @@ def null_pointer(pointee: Attribute) -> Pointer:
     return Pointer(None, 0, pointee)
 
 
+def use_after_free(op: Operation | None, what: str, allocation: Allocation) -> ProviderError:
+    """The error for `what` ("item 3 reads") touching `allocation` after it was freed, with a
+    note at the op that freed it."""
+    freed = f" by {describe_op(allocation.freed_by)}" if allocation.freed_by else ""
+    return ProviderError(
+        op,
+        f"use after free: {what} {allocation.describe()}, freed{freed}",
+        "use after free",
+        [(allocation.freed_by, "freed here")] if allocation.freed_by else [],
+    )
+
+
 def check_access(
     ptr: Pointer, nbytes: int, op: Operation | None, verb: str, who: str = ""
 ) -> tuple[Allocation, int]:
@@ -276,13 +288,7 @@ def check_access(
             "out of bounds",
         )
     if allocation.freed:
-        freed = f" by {describe_op(allocation.freed_by)}" if allocation.freed_by else ""
-        raise ProviderError(
-            op,
-            f"use after free: {subject}{verb} {allocation.describe()}, freed{freed}",
-            "use after free",
-            [(allocation.freed_by, "freed here")] if allocation.freed_by else [],
-        )
+        raise use_after_free(op, f"{subject}{verb}", allocation)
     if ptr.offset < 0 or ptr.offset + nbytes > allocation.nbytes:
         raise ProviderError(
             op,
