@@ -510,6 +510,11 @@ class AllocCopyAsynOp(AllocCopyOp):
 def expect_buffer_array(op: IRDLOperation, buf: Attribute, ptr: PtrType) -> None:
     """Check that `ptr` points to the nested arrays of the buffer type `buf`."""
     assert isinstance(buf, BufType)
+    if not buf.is_dense():
+        raise VerifyException(
+            f"'{op.name}' copies dense buffers only (transfers are dense), found the view {buf}: "
+            "buffer.copy it into a dense buffer first"
+        )
     shape = buf.get_shape()
     if any(extent < 0 for extent in shape[1:]):
         raise VerifyException(

@@ -143,4 +143,4 @@ func.func @uploads_view(%m0: !mem.M<0>, %m1: !mem.M<1>, %a: !buffer.buf<4x6xf32>
   func.return %n0 : !mem.M<0>
 }
 
-// CHECK: 'gpu.buf_alloc_copy' uses the view !buffer.buf<6x4xf32, strided<[1, 6]>>, which buffer-lower-ptr lowers only for buffer.read/write/shape/copy/print and other views in its function (copy it into a dense buffer first)
+// CHECK: 'gpu.buf_alloc_copy' copies dense buffers only (transfers are dense), found the view !buffer.buf<6x4xf32, strided<[1, 6]>>: buffer.copy it into a dense buffer first

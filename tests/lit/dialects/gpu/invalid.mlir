@@ -306,6 +306,21 @@ gpu.yield %m1 : !mem.M<1>
 
 // -----
 
+// ... of a dense buffer: transfers are dense, a view is copied into a dense buffer first ...
+%m0, %m1, %b = "test.op"() : () -> (!mem.M<0>, !mem.M<1>, !buffer.buf<2x4xf32, strided<[1, 2]>>)
+%a0, %a1, %p = gpu.buf_alloc_copy %m0, %m1, %b : !buffer.buf<2x4xf32, strided<[1, 2]>> -> !mem.ptr<!mem.array<2 x !mem.array<4 x f32>>, 1>
+
+// CHECK: 'gpu.buf_alloc_copy' copies dense buffers only (transfers are dense), found the view !buffer.buf<2x4xf32, strided<[1, 2]>>: buffer.copy it into a dense buffer first
+
+// -----
+
+%m0, %m1, %p, %b = "test.op"() : () -> (!mem.M<0>, !mem.M<1>, !mem.ptr<!mem.array<2 x !mem.array<4 x f32>>, 1>, !buffer.buf<2x4xf32, strided<[8, 2]>>)
+%a0, %a1 = gpu.buf_copy_to_host %m0, %m1, %p -> %b : !mem.ptr<!mem.array<2 x !mem.array<4 x f32>>, 1> -> !buffer.buf<2x4xf32, strided<[8, 2]>>
+
+// CHECK: 'gpu.buf_copy_to_host' copies dense buffers only (transfers are dense), found the view !buffer.buf<2x4xf32, strided<[8, 2]>>: buffer.copy it into a dense buffer first
+
+// -----
+
 // ... nested arrays of the buffer's shape, outermost dimension first ...
 %m0, %m1, %b = "test.op"() : () -> (!mem.M<0>, !mem.M<1>, !buffer.buf<4x2xf32>)
 %a0, %a1, %p = gpu.buf_alloc_copy %m0, %m1, %b : !buffer.buf<4x2xf32> -> !mem.ptr<!mem.array<2 x !mem.array<4 x f32>>, 1>
