@@ -49,7 +49,7 @@ from gpuir.passes.device_code import launched_name
 from gpuir.runtime import memory
 from gpuir.runtime.memory import Allocation, Pointer, alloc_size, size_of, space_name
 from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream, describe_op
-from gpuir.runtime.scalars import TOKEN, float_dtype, from_attr, is_scalar_type
+from gpuir.runtime.scalars import TOKEN, float_dtype, format_fixed2, from_attr, is_scalar_type
 from gpuir.runtime.semantics import STANDARD_FUNCTIONS, Machine, fail, make_machine
 
 
@@ -350,7 +350,7 @@ def _new_buffer(machine: HostMachine, op: Operation, type_: Attribute, extent: i
 
 def _print_element(value: object, type_: Attribute) -> str:
     if float_dtype(type_) is not None:
-        return f"{float(value):.2f}, "  # type: ignore[arg-type]  # C's %.2f, as buffer-lower-ptr
+        return f"{format_fixed2(value, type_)}, "  # C's %.2f, as buffer-lower-ptr
     return f"{value}, "
 
 

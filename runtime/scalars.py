@@ -244,3 +244,16 @@ def format_value(value: object, type_: Attribute) -> str:
     if (dtype := float_dtype(type_)) is not None:
         return str(dtype(value))
     return repr(value)
+
+
+def format_fixed2(value: object, type_: Attribute) -> str:
+    """A float as C's `printf("%.2f", (double)v)` prints it with glibc (how `buffer.print`
+    prints a float element): exact decimal digits, rounded half to even, `-` for a set sign bit
+    (`-0.00`, `-nan`), `inf`, `nan`. Python's `.2f` is the same, except that it drops a NaN's
+    sign."""
+    dtype = float_dtype(type_)
+    assert dtype is not None
+    number = dtype(value)
+    if np.isnan(number):
+        return "-nan" if np.signbit(number) else "nan"
+    return f"{float(number):.2f}"

@@ -245,8 +245,11 @@ func.func @print_ints(%m: !mem.M<0>, %a: !buffer.buf<2x3x4xi32>, %b: !buffer.buf
 
 // -----
 
-// A float prints with two decimals, as C's "%.2f": widened to f64, `-` for a set sign bit,
-// |v| * 100 as an exact sum (Veltkamp split), rounded half to even, printed as integers.
+// A float prints as C's "%.2f" (glibc's text): the sign bit of the value itself prints `-`; NaN
+// and infinity print `nan` / `inf`; from 2^53 on the integer m * 2^s is built in a base-10^18
+// limb array (a mem.slot made once, before the loops), multiplied by powers of two in i128, and
+// printed limb by limb with leading zeros; below 2^53 the integer part and the fraction times
+// 100 (an exact sum: Veltkamp split) are rounded half to even and printed as integers.
 
 func.func @print_floats(%m: !mem.M<0>, %a: !buffer.buf<3xf32>) -> !mem.M<0> {
   %m1 = buffer.print %m, %a : !buffer.buf<3xf32>
@@ -255,55 +258,61 @@ func.func @print_floats(%m: !mem.M<0>, %a: !buffer.buf<3xf32>) -> !mem.M<0> {
 
 // CHECK:      func.func @print_floats(%m: !mem.M<0>, %a: !mem.ptr<!mem.array<3 x f32>, 0>) -> !mem.M<0> {
 // CHECK-NEXT:   [[C3:%.*]] = arith.constant 3 : index
-// CHECK-NEXT:   [[Ki64:%.*]] = arith.constant 0 : i64
-// CHECK-NEXT:   [[F64:%.*]] = arith.constant 0x41A0000002000000 : f64
-// CHECK-NEXT:   [[F64_2:%.*]] = arith.constant 1.000000e+02 : f64
-// CHECK-NEXT:   [[F64_3:%.*]] = arith.constant 5.000000e-01 : f64
-// CHECK-NEXT:   [[F64_4:%.*]] = arith.constant 0.000000e+00 : f64
-// CHECK-NEXT:   [[Ki64_2:%.*]] = arith.constant 100 : i64
-// CHECK-NEXT:   [[Ki64_3:%.*]] = arith.constant 10 : i64
-// CHECK-NEXT:   [[C0:%.*]] = arith.constant 0 : index
-// CHECK-NEXT:   [[C1:%.*]] = arith.constant 1 : index
-// CHECK-NEXT:   %m1 = scf.for [[I:%.*]] = [[C0]] to [[C3]] step [[C1]] iter_args([[ARG:%.*]] = %m) -> (!mem.M<0>) {
+// CHECK-NEXT:   [[M:%.*]], [[LIMBS:%.*]] = mem.slot %m : !mem.ptr<!mem.array<19 x i64>, 0>
+// CHECK-NEXT:   [[Ki32:%.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   [[INF:%.*]] = arith.constant 0x7ff0000000000000 : f64
+// CHECK-NEXT:   [[TWO53:%.*]] = arith.constant 0x4340000000000000 : f64
+// CHECK:        [[LIMB:%.*]] = arith.constant 1000000000000000000 : i128
+// CHECK:        %m1 = scf.for [[I:%.*]] = {{%.*}} to [[C3]] step {{%.*}} iter_args([[ARG:%.*]] = [[M]]) -> (!mem.M<0>) {
 // CHECK-NEXT:     [[P:%.*]] = mem.lea %a, [[I]] : !mem.ptr<!mem.array<3 x f32>, 0>
-// CHECK-NEXT:     [[LD:%.*]], [[LD_2:%.*]] = mem.load [[ARG]], [[P]] : !mem.ptr<f32, 0>
-// CHECK-NEXT:     [[EXTF:%.*]] = arith.extf [[LD_2]] : f32 to f64
-// CHECK-NEXT:     [[BITCAST:%.*]] = arith.bitcast [[EXTF]] : f64 to i64
-// CHECK-NEXT:     [[CMPI:%.*]] = arith.cmpi slt, [[BITCAST]], [[Ki64]] : i64
-// CHECK-NEXT:     [[NEGF:%.*]] = arith.negf [[EXTF]] : f64
-// CHECK-NEXT:     [[SELECT:%.*]] = arith.select [[CMPI]], [[NEGF]], [[EXTF]] : f64
-// CHECK-NEXT:     [[MULF:%.*]] = arith.mulf [[SELECT]], [[F64]] : f64
-// CHECK-NEXT:     [[SUBF:%.*]] = arith.subf [[MULF]], [[SELECT]] : f64
-// CHECK-NEXT:     [[SUBF_2:%.*]] = arith.subf [[MULF]], [[SUBF]] : f64
-// CHECK-NEXT:     [[SUBF_3:%.*]] = arith.subf [[SELECT]], [[SUBF_2]] : f64
-// CHECK-NEXT:     [[MULF_2:%.*]] = arith.mulf [[SUBF_2]], [[F64_2]] : f64
-// CHECK-NEXT:     [[MULF_3:%.*]] = arith.mulf [[SUBF_3]], [[F64_2]] : f64
-// CHECK-NEXT:     [[ADDF:%.*]] = arith.addf [[MULF_2]], [[MULF_3]] : f64
-// CHECK-NEXT:     [[SUBF_4:%.*]] = arith.subf [[ADDF]], [[MULF_2]] : f64
-// CHECK-NEXT:     [[SUBF_5:%.*]] = arith.subf [[MULF_3]], [[SUBF_4]] : f64
-// CHECK-NEXT:     [[FPTOUI:%.*]] = arith.fptoui [[ADDF]] : f64 to i64
-// CHECK-NEXT:     [[UITOFP:%.*]] = arith.uitofp [[FPTOUI]] : i64 to f64
-// CHECK-NEXT:     [[SUBF_6:%.*]] = arith.subf [[ADDF]], [[UITOFP]] : f64
-// CHECK-NEXT:     [[CMPF:%.*]] = arith.cmpf ogt, [[SUBF_6]], [[F64_3]] : f64
-// CHECK-NEXT:     [[CMPF_2:%.*]] = arith.cmpf oeq, [[SUBF_6]], [[F64_3]] : f64
-// CHECK-NEXT:     [[CMPF_3:%.*]] = arith.cmpf ogt, [[SUBF_5]], [[F64_4]] : f64
-// CHECK-NEXT:     [[CMPF_4:%.*]] = arith.cmpf oeq, [[SUBF_5]], [[F64_4]] : f64
-// CHECK-NEXT:     [[TRUNCI:%.*]] = arith.trunci [[FPTOUI]] : i64 to i1
-// CHECK-NEXT:     [[ANDI:%.*]] = arith.andi [[CMPF_4]], [[TRUNCI]] : i1
-// CHECK-NEXT:     [[ORI:%.*]] = arith.ori [[CMPF_3]], [[ANDI]] : i1
-// CHECK-NEXT:     [[ANDI_2:%.*]] = arith.andi [[CMPF_2]], [[ORI]] : i1
-// CHECK-NEXT:     [[ORI_2:%.*]] = arith.ori [[CMPF]], [[ANDI_2]] : i1
-// CHECK-NEXT:     [[EXTUI:%.*]] = arith.extui [[ORI_2]] : i1 to i64
-// CHECK-NEXT:     [[ADDI:%.*]] = arith.addi [[FPTOUI]], [[EXTUI]] : i64
-// CHECK-NEXT:     [[REMUI:%.*]] = arith.remui [[ADDI]], [[Ki64_2]] : i64
-// CHECK-NEXT:     [[DIVUI:%.*]] = arith.divui [[ADDI]], [[Ki64_2]] : i64
-// CHECK-NEXT:     [[DIVUI_2:%.*]] = arith.divui [[REMUI]], [[Ki64_3]] : i64
-// CHECK-NEXT:     [[REMUI_2:%.*]] = arith.remui [[REMUI]], [[Ki64_3]] : i64
-// CHECK-NEXT:     scf.if [[CMPI]] {
+// CHECK-NEXT:     [[LD:%.*]], [[V:%.*]] = mem.load [[ARG]], [[P]] : !mem.ptr<f32, 0>
+// CHECK-NEXT:     [[X:%.*]] = arith.extf [[V]] : f32 to f64
+// CHECK-NEXT:     [[BITS:%.*]] = arith.bitcast [[V]] : f32 to i32
+// CHECK-NEXT:     [[NEG:%.*]] = arith.cmpi slt, [[BITS]], [[Ki32]] : i32
+// CHECK-NEXT:     [[ABS:%.*]] = math.absf [[X]] : f64
+// CHECK-NEXT:     scf.if [[NEG]] {
 // CHECK-NEXT:       printf.print_format "-"
 // CHECK-NEXT:     }
-// CHECK-NEXT:     printf.print_format "{}.{}{}, ", [[DIVUI]] : i64, [[DIVUI_2]] : i64, [[REMUI_2]] : i64
-// CHECK-NEXT:     scf.yield [[LD]] : !mem.M<0>
+// CHECK-NEXT:     [[SPECIAL:%.*]] = arith.cmpf ueq, [[ABS]], [[INF]] : f64
+// CHECK-NEXT:     [[T:%.*]] = scf.if [[SPECIAL]] -> (!mem.M<0>) {
+// CHECK-NEXT:       [[NAN:%.*]] = arith.cmpf uno, [[X]], [[X]] : f64
+// CHECK-NEXT:       scf.if [[NAN]] {
+// CHECK-NEXT:         printf.print_format "nan, "
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:         printf.print_format "inf, "
+// CHECK-NEXT:       }
+// CHECK-NEXT:       scf.yield [[LD]] : !mem.M<0>
+// CHECK-NEXT:     } else {
+// CHECK-NEXT:       [[HUGE:%.*]] = arith.cmpf oge, [[ABS]], [[TWO53]] : f64
+// CHECK-NEXT:       [[T2:%.*]] = scf.if [[HUGE]] -> (!mem.M<0>) {
+// CHECK-NEXT:         [[IB:%.*]] = arith.bitcast [[ABS]] : f64 to i64
+// CHECK:              [[L0:%.*]] = mem.lea [[LIMBS]], {{%.*}} : !mem.ptr<!mem.array<19 x i64>, 0>
+// CHECK-NEXT:         [[ST:%.*]] = mem.store [[LD]], [[L0]], {{%.*}} : !mem.ptr<i64, 0>
+// CHECK-NEXT:         [[PS:%.*]], [[USED:%.*]] = scf.for {{.*}} iter_args({{%.*}} = [[ST]], {{.*}}) -> (!mem.M<0>, index) {
+// CHECK:                scf.for {{.*}} -> (!mem.M<0>, i128) {
+// CHECK:                  arith.muli {{%.*}}, {{%.*}} : i128
+// CHECK:                  arith.remui {{%.*}}, [[LIMB]] : i128
+// CHECK:                  arith.divui {{%.*}}, [[LIMB]] : i128
+// CHECK:              [[TOP:%.*]] = arith.subi [[USED]], {{%.*}} : index
+// CHECK-NEXT:         [[TL:%.*]] = mem.lea [[LIMBS]], [[TOP]] : !mem.ptr<!mem.array<19 x i64>, 0>
+// CHECK-NEXT:         {{%.*}}, [[TV:%.*]] = mem.load [[PS]], [[TL]] : !mem.ptr<i64, 0>
+// CHECK-NEXT:         printf.print_format "{}", [[TV]] : i64
+// CHECK-NEXT:         [[PAD:%.*]] = scf.for {{.*}} to [[TOP]] {{.*}} -> (!mem.M<0>) {
+// CHECK:                scf.for
+// CHECK:                    printf.print_format "0"
+// CHECK:                printf.print_format "{}", {{%.*}} : i64
+// CHECK:              printf.print_format ".00, "
+// CHECK-NEXT:         scf.yield [[PAD]] : !mem.M<0>
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:         [[W:%.*]] = arith.fptoui [[ABS]] : f64 to i64
+// CHECK-NEXT:         [[WF:%.*]] = arith.uitofp [[W]] : i64 to f64
+// CHECK-NEXT:         [[FR:%.*]] = arith.subf [[ABS]], [[WF]] : f64
+// CHECK:              printf.print_format "{}.{}{}, ", {{%.*}} : i64, {{%.*}} : i64, {{%.*}} : i64
+// CHECK-NEXT:         scf.yield [[LD]] : !mem.M<0>
+// CHECK-NEXT:       }
+// CHECK-NEXT:       scf.yield [[T2]] : !mem.M<0>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     scf.yield [[T]] : !mem.M<0>
 // CHECK-NEXT:   }
 // CHECK-NEXT:   printf.print_format "\0A"
 // CHECK-NEXT:   func.return %m1 : !mem.M<0>
@@ -387,59 +396,19 @@ func.func @untouched(%m: !mem.M<0>, %p: !mem.ptr<!mem.array<4 x f32>, 0>, %i: in
 // MATMUL-CPU-NEXT:     scf.yield [[FOR]] : !mem.M<0>
 // MATMUL-CPU-NEXT:   }
 // MATMUL-CPU-NEXT:   [[C4_4:%.*]] = arith.constant 4 : index
-// MATMUL-CPU-NEXT:   [[Ki64:%.*]] = arith.constant 0 : i64
-// MATMUL-CPU-NEXT:   [[F64:%.*]] = arith.constant 0x41A0000002000000 : f64
-// MATMUL-CPU-NEXT:   [[F64_2:%.*]] = arith.constant 1.000000e+02 : f64
-// MATMUL-CPU-NEXT:   [[F64_3:%.*]] = arith.constant 5.000000e-01 : f64
-// MATMUL-CPU-NEXT:   [[F64_4:%.*]] = arith.constant 0.000000e+00 : f64
-// MATMUL-CPU-NEXT:   [[Ki64_2:%.*]] = arith.constant 100 : i64
-// MATMUL-CPU-NEXT:   [[Ki64_3:%.*]] = arith.constant 10 : i64
-// MATMUL-CPU-NEXT:   [[C0_4:%.*]] = arith.constant 0 : index
-// MATMUL-CPU-NEXT:   [[C1_4:%.*]] = arith.constant 1 : index
-// MATMUL-CPU-NEXT:   %m4 = scf.for [[I_4:%.*]] = [[C0_4]] to [[C4_4]] step [[C1_4]] iter_args([[ARG_5:%.*]] = %m3) -> (!mem.M<0>) {
+// MATMUL-CPU-NEXT:   [[M3:%.*]], [[LIMBS:%.*]] = mem.slot %m3 : !mem.ptr<!mem.array<19 x i64>, 0>
+// MATMUL-CPU:        %m4 = scf.for [[I_4:%.*]] = [[C0_4:%.*]] to [[C4_4]] step [[C1_4:%.*]] iter_args([[ARG_5:%.*]] = [[M3]]) -> (!mem.M<0>) {
 // MATMUL-CPU-NEXT:     [[P_83:%.*]] = mem.lea %c, [[I_4]] : !mem.ptr<!mem.array<4 x !mem.array<4 x f32>>, 0>
 // MATMUL-CPU-NEXT:     [[FOR_4:%.*]] = scf.for [[I_5:%.*]] = [[C0_4]] to [[C4_4]] step [[C1_4]] iter_args([[ARG_6:%.*]] = [[ARG_5]]) -> (!mem.M<0>) {
 // MATMUL-CPU-NEXT:       [[P_84:%.*]] = mem.lea [[P_83]], [[I_5]] : !mem.ptr<!mem.array<4 x f32>, 0>
 // MATMUL-CPU-NEXT:       [[LD_5:%.*]], [[LD_6:%.*]] = mem.load [[ARG_6]], [[P_84]] : !mem.ptr<f32, 0>
 // MATMUL-CPU-NEXT:       [[EXTF:%.*]] = arith.extf [[LD_6]] : f32 to f64
-// MATMUL-CPU-NEXT:       [[BITCAST:%.*]] = arith.bitcast [[EXTF]] : f64 to i64
-// MATMUL-CPU-NEXT:       [[CMPI:%.*]] = arith.cmpi slt, [[BITCAST]], [[Ki64]] : i64
-// MATMUL-CPU-NEXT:       [[NEGF:%.*]] = arith.negf [[EXTF]] : f64
-// MATMUL-CPU-NEXT:       [[SELECT:%.*]] = arith.select [[CMPI]], [[NEGF]], [[EXTF]] : f64
-// MATMUL-CPU-NEXT:       [[MULF:%.*]] = arith.mulf [[SELECT]], [[F64]] : f64
-// MATMUL-CPU-NEXT:       [[SUBF:%.*]] = arith.subf [[MULF]], [[SELECT]] : f64
-// MATMUL-CPU-NEXT:       [[SUBF_2:%.*]] = arith.subf [[MULF]], [[SUBF]] : f64
-// MATMUL-CPU-NEXT:       [[SUBF_3:%.*]] = arith.subf [[SELECT]], [[SUBF_2]] : f64
-// MATMUL-CPU-NEXT:       [[MULF_2:%.*]] = arith.mulf [[SUBF_2]], [[F64_2]] : f64
-// MATMUL-CPU-NEXT:       [[MULF_3:%.*]] = arith.mulf [[SUBF_3]], [[F64_2]] : f64
-// MATMUL-CPU-NEXT:       [[ADDF:%.*]] = arith.addf [[MULF_2]], [[MULF_3]] : f64
-// MATMUL-CPU-NEXT:       [[SUBF_4:%.*]] = arith.subf [[ADDF]], [[MULF_2]] : f64
-// MATMUL-CPU-NEXT:       [[SUBF_5:%.*]] = arith.subf [[MULF_3]], [[SUBF_4]] : f64
-// MATMUL-CPU-NEXT:       [[FPTOUI:%.*]] = arith.fptoui [[ADDF]] : f64 to i64
-// MATMUL-CPU-NEXT:       [[UITOFP:%.*]] = arith.uitofp [[FPTOUI]] : i64 to f64
-// MATMUL-CPU-NEXT:       [[SUBF_6:%.*]] = arith.subf [[ADDF]], [[UITOFP]] : f64
-// MATMUL-CPU-NEXT:       [[CMPF:%.*]] = arith.cmpf ogt, [[SUBF_6]], [[F64_3]] : f64
-// MATMUL-CPU-NEXT:       [[CMPF_2:%.*]] = arith.cmpf oeq, [[SUBF_6]], [[F64_3]] : f64
-// MATMUL-CPU-NEXT:       [[CMPF_3:%.*]] = arith.cmpf ogt, [[SUBF_5]], [[F64_4]] : f64
-// MATMUL-CPU-NEXT:       [[CMPF_4:%.*]] = arith.cmpf oeq, [[SUBF_5]], [[F64_4]] : f64
-// MATMUL-CPU-NEXT:       [[TRUNCI:%.*]] = arith.trunci [[FPTOUI]] : i64 to i1
-// MATMUL-CPU-NEXT:       [[ANDI:%.*]] = arith.andi [[CMPF_4]], [[TRUNCI]] : i1
-// MATMUL-CPU-NEXT:       [[ORI:%.*]] = arith.ori [[CMPF_3]], [[ANDI]] : i1
-// MATMUL-CPU-NEXT:       [[ANDI_2:%.*]] = arith.andi [[CMPF_2]], [[ORI]] : i1
-// MATMUL-CPU-NEXT:       [[ORI_2:%.*]] = arith.ori [[CMPF]], [[ANDI_2]] : i1
-// MATMUL-CPU-NEXT:       [[EXTUI:%.*]] = arith.extui [[ORI_2]] : i1 to i64
-// MATMUL-CPU-NEXT:       [[ADDI:%.*]] = arith.addi [[FPTOUI]], [[EXTUI]] : i64
-// MATMUL-CPU-NEXT:       [[REMUI:%.*]] = arith.remui [[ADDI]], [[Ki64_2]] : i64
-// MATMUL-CPU-NEXT:       [[DIVUI:%.*]] = arith.divui [[ADDI]], [[Ki64_2]] : i64
-// MATMUL-CPU-NEXT:       [[DIVUI_2:%.*]] = arith.divui [[REMUI]], [[Ki64_3]] : i64
-// MATMUL-CPU-NEXT:       [[REMUI_2:%.*]] = arith.remui [[REMUI]], [[Ki64_3]] : i64
-// MATMUL-CPU-NEXT:       scf.if [[CMPI]] {
-// MATMUL-CPU-NEXT:         printf.print_format "-"
-// MATMUL-CPU-NEXT:       }
-// MATMUL-CPU-NEXT:       printf.print_format "{}.{}{}, ", [[DIVUI]] : i64, [[DIVUI_2]] : i64, [[REMUI_2]] : i64
-// MATMUL-CPU-NEXT:       scf.yield [[LD_5]] : !mem.M<0>
-// MATMUL-CPU-NEXT:     }
-// MATMUL-CPU-NEXT:     printf.print_format "\0A"
+// MATMUL-CPU:            printf.print_format "nan, "
+// MATMUL-CPU:            printf.print_format "inf, "
+// MATMUL-CPU:            mem.lea [[LIMBS]]
+// MATMUL-CPU:            printf.print_format ".00, "
+// MATMUL-CPU:            printf.print_format "{}.{}{}, "
+// MATMUL-CPU:          printf.print_format "\0A"
 // MATMUL-CPU-NEXT:     scf.yield [[FOR_4]] : !mem.M<0>
 // MATMUL-CPU-NEXT:   }
 // MATMUL-CPU-NEXT:   func.return %m4 : !mem.M<0>
