@@ -1,7 +1,9 @@
-"""`convert-arith-to-llvm`: `arith` ops of device code to the llvm dialect (`index` is `i64`).
+"""`convert-arith-to-llvm`: `arith` ops of device code to the llvm dialect (`index` is `i64`, or
+`i32` in a module with `gpu.index_bitwidth = 32`: `gpuir.lowering.conversion`).
 
 Binary ops, comparisons, `select`, constants and casts map one to one (keeping `nsw`/`nuw` and
-fast-math flags); `index_cast` is a `sext`/`trunc` (or nothing) between `i64` and `iN`;
+fast-math flags); `index_cast` is a `sext`/`trunc` (or nothing) between the index type and
+`iN`; an `index` constant must fit the index type (as a signed or an unsigned number);
 `fptosi`, `fptoui`, `uitofp` are gpuir's llvm extension ops (`gpuir.lowering.llvm_ext`);
 `max*`/`min*` are calls of LLVM's `smax`/`umax`/`maximum`/`maxnum`/… intrinsics; `ceildivsi`,
 `ceildivui` and `floordivsi` expand into plain integer arithmetic, as MLIR's `arith-expand`
@@ -39,6 +41,7 @@ from gpuir.lowering.conversion import (
     constant,
     device_modules,
     from_llvm,
+    index_type,
     llvm_type,
 )
 from gpuir.lowering.llvm_ext import FPToSIOp, FPToUIOp, UIToFPOp
@@ -113,7 +116,7 @@ def fastmath(op: Operation) -> llvm.FastMathAttr:
 
 
 def lowered_type(op: Operation, t: Attribute) -> Attribute:
-    converted = llvm_type(t)
+    converted = llvm_type(t, index_type(op))
     if converted is None:
         raise OpError(op, f"'{op.name}' on {t} is not lowered (only scalars are)")
     return converted
@@ -147,7 +150,7 @@ def emit_cast(op: Operation, rewriter: PatternRewriter) -> list[SSAValue]:
 
 
 def index_cast(rewriter: PatternRewriter, arg: SSAValue, target: Attribute) -> SSAValue:
-    """`arith.index_cast` between `i64` (an index) and `iN`: sign-extend or truncate."""
+    """`arith.index_cast` between the index type and `iN`: sign-extend or truncate."""
     assert isinstance(arg.type, IntegerType) and isinstance(target, IntegerType)
     width, target_width = arg.type.width.data, target.width.data
     if width == target_width:
@@ -161,10 +164,24 @@ def emit_constant(op: arith.ConstantOp, rewriter: PatternRewriter) -> list[SSAVa
     value = op.value
     target = lowered_type(op, op.result.type)
     if isinstance(value, IntegerAttr) and isinstance(value.type, IndexType):
-        value = IntegerAttr(value.value.data, i64)
+        assert isinstance(target, IntegerType)
+        value = IntegerAttr(index_constant(op, value.value.data, target), target)
     if not isinstance(value, IntegerAttr | FloatAttr):
         raise OpError(op, f"'{op.name}' of {value} is not lowered (only scalars are)")
     return [rewriter.insert(llvm.ConstantOp(value, target)).result]
+
+
+def index_constant(op: Operation, value: int, index: IntegerType) -> int:
+    """`value` as a signed `index` constant of `index`'s width; one that does not fit (as a
+    signed or an unsigned number) is an error at `op`."""
+    width = index.width.data
+    if not -(2 ** (width - 1)) <= value < 2**width:
+        raise OpError(
+            op,
+            f"'{op.name}': the index constant {value} does not fit in {width} bits "
+            f"(index-bitwidth={width})",
+        )
+    return value - 2**width if value >= 2 ** (width - 1) else value
 
 
 def emit_cmpi(op: arith.CmpiOp, rewriter: PatternRewriter) -> list[SSAValue]:

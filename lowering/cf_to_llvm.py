@@ -1,6 +1,6 @@
 """`convert-cf-to-llvm`: `cf` branches of device code to `llvm.br` / `llvm.cond_br`.
 
-The arguments of every non-entry block take their llvm types (`index` → `i64`, …; a cast back
+The arguments of every non-entry block take their llvm types (`index` → `i64` or `i32`, …; a cast back
 serves the users that are not converted yet). `cf.switch` becomes a chain of `llvm.icmp eq` and
 `llvm.cond_br` (xDSL's llvm dialect has no `llvm.switch`; LLVM turns the chain back into a
 switch where that pays). `cf.assert` is not lowered.
@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import cf, llvm
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnrealizedConversionCastOp, i64
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    UnrealizedConversionCastOp,
+    i64,
+)
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -26,14 +32,22 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
 
 from gpuir.diagnostics import OpError
-from gpuir.lowering.conversion import all_to_llvm, constant, device_modules, llvm_type, to_llvm
+from gpuir.lowering.conversion import (
+    all_to_llvm,
+    constant,
+    device_modules,
+    index_type,
+    llvm_type,
+    to_llvm,
+)
 
 
-def convert_block_arguments(block: Block) -> None:
-    """Give the block's arguments their llvm types; cast back for their current users."""
+def convert_block_arguments(block: Block, index: IntegerType) -> None:
+    """Give the block's arguments their llvm types (`index` → `index`); cast back for their
+    current users."""
     b = Builder(InsertPoint.at_start(block))
     for arg in block.args:
-        new_type = llvm_type(arg.type)
+        new_type = llvm_type(arg.type, index)
         if new_type is None:
             user = block.first_op or block.parent_op()
             assert user is not None
@@ -116,10 +130,11 @@ class ConvertCfToLlvmPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in device_modules(op, self.name):
+            index = index_type(module)
             for inner in module.walk():
                 for region in inner.regions:
                     for block in list(region.blocks)[1:]:
-                        convert_block_arguments(block)
+                        convert_block_arguments(block, index)
             PatternRewriteWalker(
                 GreedyRewritePatternApplier(
                     [BranchLowering(), CondBranchLowering(), SwitchLowering(), AssertRejection()]

@@ -10,12 +10,21 @@ Types (`llvm_type`):
 
 | gpuir | llvm dialect |
 | --- | --- |
-| `index` | `i64` |
+| `index` | `i64`; `i32` in a module with `gpu.index_bitwidth = 32` (see below) |
 | `iN`, `f16`, `f32`, `f64` | the same |
 | `!mem.ptr<T, a>` | `!llvm.ptr<a>` (`!llvm.ptr` for `a = 0`, the generic space) |
 | `!mem.array<N x T>` (a pointee) | `!llvm.array<N x T'>` |
 | `!llvm.struct<(T, …)>` (a struct argument) | `!llvm.struct<(T', …)>` |
 | `!mem.M<a>` | none: `erase-mem-tokens` removes the tokens |
+
+Index bitwidth. A device module with the attribute `gpu.index_bitwidth = 32 : i64` (which
+`device-to-llvm{index-bitwidth=32}` sets) has 32-bit `index` *values*: index arithmetic,
+comparisons, block arguments, device function parameters and results are `i32` (MLIR's
+`index-bitwidth` option). What is laid out in memory or passed by the runtime keeps 64 bits:
+an `index` in memory (a load, a store, a struct field, an array element) is 8 bytes, loaded
+as `i64` and truncated, sign-extended before a store; a kernel's `index` parameter is an
+`i64` (the kernel ABI), truncated once at the kernel's entry (`func_to_llvm`). `index_type(op)`
+is the llvm type of `index` values where `op` is.
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NoneAttr,
     UnrealizedConversionCastOp,
+    i32,
     i64,
 )
 from xdsl.dialects.func import FuncOp
@@ -56,6 +66,11 @@ KERNEL_ATTR = "gpu.kernel"
 NVVM_KERNEL_ATTR = "nvvm.kernel"
 """The kernel marker on an `llvm.func`, as MLIR's `convert-gpu-to-nvvm` sets it; the
 translation to LLVM IR gives such a function the `ptx_kernel` calling convention."""
+
+INDEX_BITWIDTH_ATTR = "gpu.index_bitwidth"
+"""The device module's attribute that makes `index` values 32-bit (an `i64` attribute, 32 or
+64; absent means 64)."""
+INDEX_BITWIDTHS = (32, 64)
 
 FLOAT_TYPES = (Float16Type, Float32Type, Float64Type)
 
@@ -106,10 +121,32 @@ def ptr_space(ptr: llvm.LLVMPointerType) -> int:
     return ptr.addr_space.data if isinstance(ptr.addr_space, IntAttr) else 0
 
 
-def llvm_type(t: Attribute) -> Attribute | None:
-    """The llvm dialect type of a gpuir type; None when there is none (tokens, streams, …)."""
-    if isinstance(t, IndexType):
+def index_type(op: Operation) -> IntegerType:
+    """The llvm type of `index` values in the module of `op` (`op` itself when it is a module):
+    `i32` where the module has `gpu.index_bitwidth = 32`, else `i64`."""
+    module = op
+    while not isinstance(module, ModuleOp):
+        parent = module.parent_op()
+        if parent is None:
+            return i64
+        module = parent
+    width = module.attributes.get(INDEX_BITWIDTH_ATTR)
+    if width is None:
         return i64
+    if not isinstance(width, IntegerAttr) or width.value.data not in INDEX_BITWIDTHS:
+        raise OpError(
+            module,
+            f"{INDEX_BITWIDTH_ATTR} must be 32 : i64 or 64 : i64, found {width}",
+        )
+    return i32 if width.value.data == 32 else i64
+
+
+def llvm_type(t: Attribute, index: IntegerType = i64) -> Attribute | None:
+    """The llvm dialect type of a gpuir type; None when there is none (tokens, streams, …).
+    `index` is what `index` values become (`index_type`); in memory (array elements, struct
+    fields) an `index` is always `i64`."""
+    if isinstance(t, IndexType):
+        return index
     if isinstance(t, IntegerType | Float16Type | Float32Type | Float64Type | BFloat16Type):
         return t
     if isinstance(t, PtrType):
@@ -127,6 +164,11 @@ def llvm_type(t: Attribute) -> Attribute | None:
     if isinstance(t, llvm.LLVMPointerType | llvm.LLVMArrayType):
         return t
     return None
+
+
+def memory_type(t: Attribute) -> Attribute | None:
+    """The llvm type of a `t` in memory: `llvm_type` with 64-bit `index`."""
+    return llvm_type(t, i64)
 
 
 def is_legal(t: Attribute) -> bool:
@@ -148,7 +190,7 @@ def element_type(pointee: Attribute, op: Operation) -> Attribute:
 def to_llvm(b: Builder, value: SSAValue, op: Operation) -> SSAValue:
     """`value` as a value of its llvm type: itself when its type is legal, else the input of
     the cast that made it, else a new `unrealized_conversion_cast`."""
-    target = llvm_type(value.type)
+    target = llvm_type(value.type, index_type(op))
     if target is None:
         raise OpError(op, f"'{op.name}': a value of type {value.type} has no LLVM equivalent")
     if target == value.type:
@@ -172,6 +214,22 @@ def from_llvm(b: Builder, value: SSAValue, old_type: Attribute) -> SSAValue:
     if value.type == old_type:
         return value
     return b.insert(UnrealizedConversionCastOp.get([value], [old_type])).results[0]
+
+
+def to_memory(b: Builder, value: SSAValue, op: Operation) -> SSAValue:
+    """`value` as it is stored in memory: `to_llvm`, an `index` sign-extended to `i64`."""
+    lowered = to_llvm(b, value, op)
+    if isinstance(value.type, IndexType) and lowered.type != i64:
+        return b.insert(llvm.SExtOp(lowered, i64)).results[0]
+    return lowered
+
+
+def from_memory(b: Builder, value: SSAValue, old_type: Attribute, op: Operation) -> SSAValue:
+    """A value read from memory (an `index` is an `i64` there) as a value of `old_type`."""
+    index = index_type(op)
+    if isinstance(old_type, IndexType) and value.type != index:
+        value = b.insert(llvm.TruncOp(value, index)).results[0]
+    return from_llvm(b, value, old_type)
 
 
 def constant(b: Builder, value: int, type_: Attribute = i64) -> SSAValue:

@@ -6,6 +6,15 @@ the host module is left alone. Every stage is a pass of its own that `gpu-opt -p
 the IR between two stages is valid; `--print-between-passes` does not see inside this pipeline,
 so to watch the stages run them one by one (`-p convert-gpu-to-nvvm,convert-mem-to-llvm,…`).
 
+Option `index-bitwidth` (32 or 64, default 64), as MLIR's `convert-gpu-to-nvvm` has it:
+`device-to-llvm{index-bitwidth=32}` gives the device modules the attribute
+`gpu.index_bitwidth = 32 : i64`, which every stage reads (`conversion.index_type`): `index`
+values, their arithmetic, comparisons, loop counters and the ids are `i32` (as nvcc's `int`);
+an index value must fit in 32 bits, and arithmetic on it wraps at 32 bits. Memory layout and
+the kernel ABI do not change (an `index` in memory and a kernel's `index` parameter are 64-bit;
+the parameter is truncated at the kernel's entry). The default leaves a module's own attribute
+(if any) in effect.
+
 At the end every op of the device module must be an `llvm` op: the first that is not is an
 error at that op, so the translation to LLVM IR (`gpuir.lowering.llvm_ir`) only ever sees IR it
 can emit.
@@ -16,12 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnrealizedConversionCastOp, i64
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from gpuir.diagnostics import OpError
-from gpuir.lowering.conversion import device_modules
+from gpuir.lowering.conversion import INDEX_BITWIDTH_ATTR, INDEX_BITWIDTHS, device_modules
 
 DEVICE_TO_LLVM: tuple[str, ...] = (
     "expand-gpu-composites",  # gpu.synced_scope → barriers around its region
@@ -30,7 +39,7 @@ DEVICE_TO_LLVM: tuple[str, ...] = (
     "convert-gpu-to-nvvm",  # kernel ids and smem from NVVM; gpu.sync_work_items → barrier
     "convert-mem-to-llvm",  # mem ops → loads, stores, GEPs, globals, allocas, malloc/free
     "erase-mem-tokens",  # !mem.M values vanish
-    "convert-arith-to-llvm",  # arith → llvm (index is i64)
+    "convert-arith-to-llvm",  # arith → llvm (index is i64, or i32: gpu.index_bitwidth)
     "convert-math-to-llvm",  # math → intrinsics and libdevice calls
     "convert-cf-to-llvm",  # cf → llvm branches
     "convert-func-to-llvm",  # func → llvm.func (kernels marked nvvm.kernel)
@@ -79,15 +88,33 @@ def not_lowered_message(op: Operation) -> str:
     return f"'{op.name}' is not lowered to the llvm dialect: device-to-llvm has no lowering for it"
 
 
+def check_index_bitwidth(width: object) -> None:
+    if isinstance(width, bool) or width not in INDEX_BITWIDTHS:
+        raise ValueError(f"index-bitwidth must be 32 or 64, found {width!r}")
+
+
+def set_index_bitwidth(module: ModuleOp, width: int) -> None:
+    """Give `module` 32-bit index values (`gpu.index_bitwidth = 32`); 64 leaves it as it is."""
+    if width != 64:
+        module.attributes[INDEX_BITWIDTH_ATTR] = IntegerAttr(width, i64)
+
+
 @dataclass(frozen=True)
 class DeviceToLlvmPass(ModulePass):
     """Run the stages of `DEVICE_TO_LLVM` on the device modules, then check the result."""
 
     name = "device-to-llvm"
 
+    index_bitwidth: int = 64
+    """The width of `index` values in device code: 64, or 32 (module docstring)."""
+
+    def __post_init__(self) -> None:
+        check_index_bitwidth(self.index_bitwidth)
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         stages = stage_passes()
         for module in device_modules(op, self.name):
+            set_index_bitwidth(module, self.index_bitwidth)
             for name in DEVICE_TO_LLVM:
                 stages[name]().apply(ctx, module)
             check_lowered(module)

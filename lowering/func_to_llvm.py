@@ -1,13 +1,19 @@
 """`convert-func-to-llvm`: `func.func`/`call`/`return` of device code to `llvm.func`/`call`/`return`.
 
-Signatures take llvm types (`index` → `i64`, `!mem.ptr<T, a>` → `!llvm.ptr<a>`); a function
+Signatures take llvm types (`index` → `i64`, or `i32` in a module with
+`gpu.index_bitwidth = 32`; `!mem.ptr<T, a>` → `!llvm.ptr<a>`); a function
 with several results returns a literal struct of them (packed with `llvm.insertvalue`, unpacked
 at each call with `llvm.extractvalue`), one result is returned as is, none is `void`.
 
+A kernel's `index` parameters are `i64` whatever the index type (the kernel ABI): with 32-bit
+index values each is truncated to `i32` once, at the kernel's entry. Device functions that are
+not kernels take and return the index type.
+
 Struct values (a struct kernel argument, `!llvm.struct<(i32, index)>`) get their fields' llvm
-types (`index` → `i64`, `!mem.ptr<T, a>` → `!llvm.ptr<a>`), and the llvm ops that build and
-read them (`llvm.mlir.undef`, `llvm.mlir.zero`, `llvm.insertvalue`, `llvm.extractvalue`) are
-rebuilt on the converted struct.
+types (`index` → `i64` always: a struct is laid out in memory; `!mem.ptr<T, a>` →
+`!llvm.ptr<a>`), and the llvm ops that build and read them (`llvm.mlir.undef`, `llvm.mlir.zero`,
+`llvm.insertvalue`, `llvm.extractvalue`) are rebuilt on the converted struct (an `index` field
+read or written with 32-bit index values is truncated or sign-extended).
 
 Linkage: kernels and declarations are `external`; every other function with a body is
 `internal` (device code is a closed world: `split-apply` put every device function in this
@@ -22,8 +28,16 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import func, llvm
-from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, UnitAttr, i64
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IndexType,
+    IntegerType,
+    ModuleOp,
+    UnitAttr,
+    UnrealizedConversionCastOp,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -42,15 +56,19 @@ from gpuir.lowering.conversion import (
     all_to_llvm,
     device_modules,
     from_llvm,
+    from_memory,
+    index_type,
     is_legal,
     llvm_type,
     to_llvm,
+    to_memory,
 )
 
 
 def result_type(op: func.FuncOp | func.CallOp, types: tuple[Attribute, ...]) -> Attribute:
     """`void`, the one result's llvm type, or a struct of the results' llvm types."""
-    converted = [llvm_type(t) for t in types]
+    index = index_type(op)
+    converted = [llvm_type(t, index) for t in types]
     for original, new in zip(types, converted, strict=True):
         if new is None:
             raise OpError(op, f"'{op.name}': a result of type {original} has no LLVM equivalent")
@@ -62,9 +80,11 @@ def result_type(op: func.FuncOp | func.CallOp, types: tuple[Attribute, ...]) -> 
 
 
 def convert_function(function: func.FuncOp) -> None:
+    index = index_type(function)
+    kernel = KERNEL_ATTR in function.attributes
     inputs = []
     for t in function.function_type.inputs.data:
-        new = llvm_type(t)
+        new = llvm_type(t, i64 if kernel else index)  # a kernel's index parameter: the ABI's i64
         if new is None:
             raise OpError(
                 function,
@@ -73,7 +93,6 @@ def convert_function(function: func.FuncOp) -> None:
             )
         inputs.append(new)
     output = result_type(function, function.function_type.outputs.data)
-    kernel = KERNEL_ATTR in function.attributes
     linkage = "external" if kernel or function.is_declaration else "internal"
     body = Rewriter.move_region_contents_to_new_regions(function.body)
     new = llvm.FuncOp(
@@ -85,9 +104,28 @@ def convert_function(function: func.FuncOp) -> None:
     new.attributes |= {k: v for k, v in function.attributes.items() if k not in ("sym_visibility",)}
     if kernel:
         new.attributes[NVVM_KERNEL_ATTR] = UnitAttr()
+    if new.body.blocks and kernel:
+        truncate_index_parameters(new.body.blocks[0], index)
     if new.body.blocks:
-        convert_block_arguments(new.body.blocks[0])
+        convert_block_arguments(new.body.blocks[0], index)
     Rewriter.replace_op(function, new)
+
+
+def truncate_index_parameters(entry: Block, index: IntegerType) -> None:
+    """A kernel's `index` parameters become `i64` (the ABI); with a narrower index type each is
+    truncated to it once, at the entry, for its users."""
+    if index == i64:
+        return
+    b = Builder(InsertPoint.at_start(entry))
+    for arg in entry.args:
+        if not isinstance(arg.type, IndexType):
+            continue
+        param = Rewriter.replace_value_with_new_type(arg, i64)
+        if not param.uses:
+            continue
+        narrow = b.insert(llvm.TruncOp(param, index))
+        cast = b.insert(UnrealizedConversionCastOp.get([narrow.results[0]], [IndexType()]))
+        param.replace_uses_with_if(cast.results[0], lambda use, t=narrow: use.operation is not t)
 
 
 class CallLowering(RewritePattern):
@@ -150,16 +188,17 @@ class StructOpLowering(RewritePattern):
         if isinstance(op, llvm.UndefOp | llvm.ZeroOp):
             new: Operation = type(op).create(result_types=[converted_type(op, op.res.type)])
         elif isinstance(op, llvm.InsertValueOp):
-            container, value = all_to_llvm(rewriter, [op.container, op.value], op)
-            new = llvm.InsertValueOp(op.position, container, value)
+            container = to_llvm(rewriter, op.container, op)
+            new = llvm.InsertValueOp(op.position, container, to_memory(rewriter, op.value, op))
         else:
             container = to_llvm(rewriter, op.container, op)
             new = llvm.ExtractValueOp(op.position, container, converted_type(op, op.res.type))
         rewriter.insert(new)
-        rewriter.replace(op, [], [from_llvm(rewriter, new.results[0], op.results[0].type)])
+        rewriter.replace(op, [], [from_memory(rewriter, new.results[0], op.results[0].type, op)])
 
 
 def converted_type(op: Operation, type_: Attribute) -> Attribute:
+    """The llvm type of a struct or a struct field (`index` is `i64` in a struct)."""
     converted = llvm_type(type_)
     if converted is None:
         raise OpError(op, f"'{op.name}': a value of type {type_} has no LLVM equivalent")

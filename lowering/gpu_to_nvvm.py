@@ -5,7 +5,8 @@ In each device module (see `gpuir.lowering` for the kernel ABI):
 
 - a kernel (a `func.func` marked `gpu.kernel`) loses its `group_id` and `item_id` parameters:
   their uses read `llvm.nvvm.read.ptx.sreg.ctaid.x` / `llvm.nvvm.read.ptx.sreg.tid.x`
-  (`llvm.call_intrinsic`, an `i32` zero-extended to the `i64` that `index` becomes);
+  (`llvm.call_intrinsic`, an `i32` zero-extended to the `i64` that `index` becomes, or used as
+  it is in a module with `gpu.index_bitwidth = 32`);
 - its dynamic shared-memory parameter (`smem`), where it has one, becomes the address of
   `@__dynamic_smem`, an external `addrspace(3)` array that the launch sizes (one for the whole
   module, as every kernel's dynamic shared memory starts at the same place);
@@ -15,7 +16,8 @@ In each device module (see `gpuir.lowering` for the kernel ABI):
   (`@__gpuir_workgroup_reduce_<kind>_<T>`, `@__gpuir_workgroup_scan_<kind>_<T>`) that work in
   a static shared-memory scratch per element type (`@__gpuir_wg_scratch_<T>`, 1024 elements)
   with barriers: bit-identical to interp and cpu (see `gpuir.lowering.collectives`); their
-  tokens pass through.
+  tokens pass through. With 32-bit index values a collective on `index` is computed on `i32`
+  (`arith.index_cast` to `i32` and back: the same wrapping sums and signed comparisons).
 
 The kernels keep `gpu.kernel`; `convert-func-to-llvm` turns it into `nvvm.kernel`. A kernel
 called from device code is an error: its parameters are not those of a function any more.
@@ -27,8 +29,8 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import llvm
-from xdsl.dialects.builtin import ModuleOp, UnitAttr, i8, i32, i64
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp, UnitAttr, i8, i32, i64
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import BlockArgument, Operation
 from xdsl.passes import ModulePass
@@ -52,6 +54,7 @@ from gpuir.lowering.conversion import (
     constant,
     device_modules,
     from_llvm,
+    index_type,
     ptr_type,
 )
 
@@ -73,11 +76,20 @@ class SyncWorkItemsToBarrier(RewritePattern):
 
 
 class CollectiveToCall(RewritePattern):
-    def __init__(self, collectives: Collectives):
+    def __init__(self, collectives: Collectives, index: IntegerType):
         self.collectives = collectives
+        self.index = index
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if not isinstance(op, gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp):
+            return
+        if isinstance(op.value.type, IndexType) and self.index != i64:  # on the index type
+            narrow = rewriter.insert(arith.IndexCastOp(op.value, self.index)).result
+            on_narrow = type(op)(op.kind.data, op.m1, op.m3, narrow)  # never inserted
+            result = self.collectives.call(rewriter, on_narrow)
+            on_narrow.erase()
+            back = rewriter.insert(arith.IndexCastOp(result, IndexType())).result
+            rewriter.replace(op, [], [op.m1, op.m3, back])
             return
         result = self.collectives.call(rewriter, op)
         rewriter.replace(op, [], [op.m1, op.m3, result])
@@ -117,13 +129,15 @@ def check_kernel(kernel: FuncOp, calls: dict[str, CallOp]) -> None:
         )
 
 
-def read_sreg(b: Builder, intrinsic: str, arg: BlockArgument) -> None:
-    """Replace the uses of the id parameter `arg` by a read of the special register."""
+def read_sreg(b: Builder, intrinsic: str, arg: BlockArgument, index: IntegerType) -> None:
+    """Replace the uses of the id parameter `arg` by a read of the special register (an `i32`,
+    zero-extended when `index` is wider)."""
     if not arg.uses:
         return
-    read = b.insert(llvm.CallIntrinsicOp(intrinsic, [], [i32]))
-    wide = b.insert(llvm.ZExtOp(read.results[0], i64, non_neg=UnitAttr()))
-    arg.replace_all_uses_with(from_llvm(b, wide.res, arg.type))
+    value = b.insert(llvm.CallIntrinsicOp(intrinsic, [], [i32])).results[0]
+    if index != i32:
+        value = b.insert(llvm.ZExtOp(value, index, non_neg=UnitAttr())).res
+    arg.replace_all_uses_with(from_llvm(b, value, arg.type))
 
 
 def declare_dynamic_smem(module: ModuleOp) -> None:
@@ -145,8 +159,9 @@ def lower_kernel_parameters(kernel: FuncOp, module: ModuleOp, calls: dict[str, C
     check_kernel(kernel, calls)
     entry = kernel.body.blocks[0]
     b = Builder(InsertPoint.at_start(entry))
-    read_sreg(b, GROUP_ID, entry.args[4])
-    read_sreg(b, ITEM_ID, entry.args[5])
+    index = index_type(module)
+    read_sreg(b, GROUP_ID, entry.args[4], index)
+    read_sreg(b, ITEM_ID, entry.args[5], index)
     dropped = [4, 5]
     if kernel_takes_smem(kernel):
         smem = entry.args[6]
@@ -183,7 +198,7 @@ class ConvertGpuToNvvmPass(ModulePass):
             collectives = Collectives(module)
             PatternRewriteWalker(
                 GreedyRewritePatternApplier(
-                    [SyncWorkItemsToBarrier(), CollectiveToCall(collectives)]
+                    [SyncWorkItemsToBarrier(), CollectiveToCall(collectives, index_type(module))]
                 ),
                 apply_recursively=False,
             ).rewrite_module(module)

@@ -5,11 +5,11 @@ tokens stay until `erase-mem-tokens`). Per op:
 
 | op | becomes |
 | --- | --- |
-| `mem.load` / `mem.store` | `llvm.load` / `llvm.store` through the `addrspace(a)` pointer |
-| `mem.lea %p, %i` | `llvm.getelementptr inbounds %p[%i]` over the element type |
+| `mem.load` / `mem.store` | `llvm.load` / `llvm.store` through the `addrspace(a)` pointer (an `index` is an `i64` in memory: truncated after a load, sign-extended before a store when index values are `i32`) |
+| `mem.lea %p, %i` | `llvm.getelementptr inbounds %p[%i]` over the element type (an `i32` index is sign-extended by the GEP) |
 | `mem.slot` / `mem.mslot`, space 3 | the address of an `internal addrspace(3)` global, one per op (`@__shared_<function>_<n>`); a `mem.mslot` needs a constant size |
 | `mem.slot` / `mem.mslot`, spaces 5 and 0 | an `llvm.alloca` (at the function's entry when its size is static), then `llvm.addrspacecast` to `addrspace(5)` for space 5 |
-| `mem.alloc` / `mem.malloc`, spaces 1 and 0 | a call of the device `malloc(i64) -> ptr` (size in bytes), then `llvm.addrspacecast` to `addrspace(1)` for space 1 |
+| `mem.alloc` / `mem.malloc`, spaces 1 and 0 | a call of the device `malloc(i64) -> ptr` (size in bytes, an `i32` index sign-extended), then `llvm.addrspacecast` to `addrspace(1)` for space 1 |
 | `mem.free`, spaces 1 and 0 | `llvm.addrspacecast` to the generic space, a call of the device `free(ptr)` |
 | `mem.remem` | its operand |
 
@@ -47,11 +47,13 @@ from gpuir.lowering.conversion import (
     device_modules,
     element_type,
     from_llvm,
+    from_memory,
     llvm_type,
     parent_module,
     ptr_type,
     size_and_align,
     to_llvm,
+    to_memory,
 )
 from gpuir.lowering.llvm_ext import AddrSpaceCastOp
 
@@ -104,7 +106,7 @@ class LoadLowering(RewritePattern):
         assert isinstance(op.ptr.type, PtrType)
         ptr = to_llvm(rewriter, op.ptr, op)
         load = rewriter.insert(llvm.LoadOp(ptr, element_type(op.ptr.type.pointee, op)))
-        value = from_llvm(rewriter, load.dereferenced_value, op.res.type)
+        value = from_memory(rewriter, load.dereferenced_value, op.res.type, op)
         rewriter.replace(op, [], [op.mem, value])
 
 
@@ -112,7 +114,7 @@ class StoreLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mem.StoreOp, rewriter: PatternRewriter):
         ptr = to_llvm(rewriter, op.ptr, op)
-        value = to_llvm(rewriter, op.value, op)
+        value = to_memory(rewriter, op.value, op)
         rewriter.insert(llvm.StoreOp(value, ptr))
         rewriter.replace(op, [], [op.mem])
 
@@ -201,6 +203,13 @@ def heap_space(op: Operation, space: int) -> int:
     return space
 
 
+def wide(rewriter: PatternRewriter, value: SSAValue) -> SSAValue:
+    """An index value as the `i64` that sizes take: sign-extended when it is narrower."""
+    if value.type == i64:
+        return value
+    return rewriter.insert(llvm.SExtOp(value, i64)).results[0]
+
+
 def call_malloc(rewriter: PatternRewriter, op: Operation, size: SSAValue, space: int) -> SSAValue:
     declare_function(parent_module(op), "malloc", [i64], ptr_type(GENERIC), op)
     call = rewriter.insert(llvm.CallOp("malloc", size, return_type=ptr_type(GENERIC)))
@@ -217,7 +226,7 @@ class AllocLowering(RewritePattern):
         if isinstance(pointee, ArrayType) and pointee.is_dynamic:
             assert op.extent is not None
             element_size, _ = size_and_align(pointee.element_type, op)
-            extent = to_llvm(rewriter, op.extent, op)
+            extent = wide(rewriter, to_llvm(rewriter, op.extent, op))
             size = rewriter.insert(llvm.MulOp(extent, constant(rewriter, element_size))).res
         else:
             size = constant(rewriter, size_and_align(pointee, op)[0])
@@ -230,7 +239,7 @@ class MallocLowering(RewritePattern):
     def match_and_rewrite(self, op: mem.MallocOp, rewriter: PatternRewriter):
         assert isinstance(op.res.type, PtrType)
         space = heap_space(op, op.res.type.space.data)
-        address = call_malloc(rewriter, op, to_llvm(rewriter, op.size, op), space)
+        address = call_malloc(rewriter, op, wide(rewriter, to_llvm(rewriter, op.size, op)), space)
         rewriter.replace(op, [], [op.mem, from_llvm(rewriter, address, op.res.type)])
 
 

@@ -73,7 +73,12 @@ class PtxOptions:
     - `opt`: LLVM's optimization level, 0 to 3;
     - `fast_math`: the `fast` flags on every floating-point instruction (approximate division
       and square root, contraction, no NaN/inf/signed-zero guarantees) and libdevice's
-      flush-to-zero variants.
+      flush-to-zero variants;
+    - `index_bitwidth`: 64, or 32 for 32-bit `index` values in device code (index arithmetic
+      as nvcc's `int`; values must fit in 32 bits, overflow wraps; the kernel ABI is the same).
+      It applies where the device module is lowered (`device-to-llvm{index-bitwidth=32}`, done
+      by the `llvm`/`ptx` targets and the cuda provider); `compile_ptx` takes a module that is
+      lowered already.
 
     Without fast math no `a * b + c` is contracted into an FMA (nvcc does that by default), so
     that float results are those of the CPU providers, bit for bit.
@@ -83,6 +88,7 @@ class PtxOptions:
     ptx: float = 8.0
     opt: int = 3
     fast_math: bool = False
+    index_bitwidth: int = 64
 
     def __post_init__(self) -> None:
         if isinstance(self.sm, bool) or not isinstance(self.sm, int):
@@ -106,6 +112,8 @@ class PtxOptions:
             raise ValueError(f"opt must be 0, 1, 2 or 3, found {self.opt!r}")
         if not isinstance(self.fast_math, bool):
             raise ValueError(f"fast_math must be true or false, found {self.fast_math!r}")
+        if isinstance(self.index_bitwidth, bool) or self.index_bitwidth not in (32, 64):
+            raise ValueError(f"index-bitwidth must be 32 or 64, found {self.index_bitwidth!r}")
 
     @property
     def ptx_version(self) -> tuple[int, int]:

@@ -10,9 +10,11 @@ it is. Only the device module is emitted; the host module is the runtime's.
     gpu-opt prog.mlir -t llvm{opt=3}          # … after libdevice and LLVM's optimizer
     gpu-opt prog.mlir -t ptx                  # PTX for sm_80, PTX ISA 8.0, -O3
     gpu-opt prog.mlir -t ptx{sm=90 ptx=8.0 opt=2 fast-math=true}
+    gpu-opt prog.mlir -t ptx{sm=90 index-bitwidth=32}   # 32-bit index values in device code
 
 The options are `PtxOptions`' (`gpuir.lowering.ptx`) and are checked before any work:
-`-t ptx{sm=42}` is an error.
+`-t ptx{sm=42}` is an error. `index-bitwidth` is `device-to-llvm`'s option: it applies when the
+target lowers the device module (an input already in the llvm dialect keeps its types).
 """
 
 from __future__ import annotations
@@ -40,8 +42,9 @@ def is_lowered(module: ModuleOp) -> bool:
     return all(op is module or op.name.startswith("llvm.") for op in module.walk())
 
 
-def lowered_device_module(ctx: Context, module: ModuleOp) -> ModuleOp:
-    """The device module of `module`, split and lowered to the llvm dialect if need be."""
+def lowered_device_module(ctx: Context, module: ModuleOp, index_bitwidth: int = 64) -> ModuleOp:
+    """The device module of `module`, split and lowered to the llvm dialect if need be (with
+    `index_bitwidth`-bit index values)."""
     from gpuir.lowering.device_to_llvm import DeviceToLlvmPass
     from gpuir.passes.gpu_pipeline import GpuPipelinePass
 
@@ -53,7 +56,7 @@ def lowered_device_module(ctx: Context, module: ModuleOp) -> ModuleOp:
         device = device_module(module)
         assert device is not None
     if not is_lowered(device):
-        DeviceToLlvmPass().apply(ctx, device)
+        DeviceToLlvmPass(index_bitwidth=index_bitwidth).apply(ctx, device)
     return device
 
 
@@ -65,12 +68,19 @@ class DeviceTarget(Target):
     ptx: float = 8.0
     opt: int = 3
     fast_math: bool = False
+    index_bitwidth: int = 64
 
     def __post_init__(self) -> None:
         self.options()
 
     def options(self) -> PtxOptions:
-        return PtxOptions(sm=self.sm, ptx=self.ptx, opt=self.opt, fast_math=self.fast_math)
+        return PtxOptions(
+            sm=self.sm,
+            ptx=self.ptx,
+            opt=self.opt,
+            fast_math=self.fast_math,
+            index_bitwidth=self.index_bitwidth,
+        )
 
 
 @dataclass(frozen=True)
@@ -85,7 +95,7 @@ class LlvmTarget(DeviceTarget):
         from gpuir.lowering.llvm_ir import to_llvm
         from gpuir.lowering.ptx import llvm_module
 
-        device = lowered_device_module(ctx, module)
+        device = lowered_device_module(ctx, module, self.index_bitwidth)
         if self.opt == 0:
             output.write(str(to_llvm(device, fast_math=self.fast_math)))
         else:
@@ -101,4 +111,5 @@ class PtxTarget(DeviceTarget):
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from gpuir.lowering.ptx import compile_ptx
 
-        output.write(compile_ptx(lowered_device_module(ctx, module), self.options()))
+        device = lowered_device_module(ctx, module, self.index_bitwidth)
+        output.write(compile_ptx(device, self.options()))

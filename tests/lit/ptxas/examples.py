@@ -1,7 +1,10 @@
 # RUN: python %s 80 %t | filecheck %s --check-prefix=SM80
 # RUN: python %s 90 %t | filecheck %s --check-prefix=SM90
+# RUN: python %s 80 %t index-bitwidth=32 | filecheck %s --check-prefix=SM80
+# RUN: python %s 90 %t index-bitwidth=32 | filecheck %s --check-prefix=SM90
 """Every kernel of every example program, compiled by `gpu-opt -t ptx{sm=N}` and assembled by
-`ptxas -arch=sm_N`: one line per example with the kernels it assembled.
+`ptxas -arch=sm_N`: one line per example with the kernels it assembled. A third argument adds
+target options (`index-bitwidth=32`: 32-bit index values in device code).
 
 The `invalid-*` examples are meant to fail earlier; any other failure fails the test.
 """
@@ -15,18 +18,21 @@ from pathlib import Path
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 
-def main(sm: str, scratch: str) -> int:
+def main(sm: str, scratch: str, options: str = "") -> int:
     os.makedirs(scratch, exist_ok=True)
     for example in sorted(EXAMPLES.glob("*.mlir")):
         if example.name.startswith("invalid-"):
             continue
         compiled = subprocess.run(
-            ["gpu-opt", str(example), "-t", f"ptx{{sm={sm}}}"], capture_output=True, text=True
+            ["gpu-opt", str(example), "-t", f"ptx{{sm={sm} {options}}}".replace(" }", "}")],
+            capture_output=True,
+            text=True,
         )
         if compiled.returncode != 0:
             print(f"{example.name}: gpu-opt failed:\n{compiled.stderr}")
             return 1
-        ptx = os.path.join(scratch, f"{example.stem}.sm{sm}.ptx")
+        suffix = "".join(c for c in options if c.isalnum())
+        ptx = os.path.join(scratch, f"{example.stem}.sm{sm}{suffix}.ptx")
         with open(ptx, "w") as f:
             f.write(compiled.stdout)
         cubin = ptx.removesuffix(".ptx") + ".cubin"
@@ -42,7 +48,7 @@ def main(sm: str, scratch: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    sys.exit(main(*sys.argv[1:]))
 
 # SM80-DAG: array.mlir: sm_80: 1 kernels: array_kernel
 # SM80-DAG: bias_relu.mlir: sm_80: 1 kernels: map_reduce_kernel_0
