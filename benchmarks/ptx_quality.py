@@ -7,6 +7,8 @@ LLVM -O3, NVPTX) and nvcc's PTX (`nvcc -ptx -O3 -arch=sm_80`) are both assembled
 the table shows what ptxas reports (registers, spilled bytes) and the number of PTX
 instructions of each entry (a proxy: the CUDA wheel ships no cuobjdump/nvdisasm to count SASS
 instructions), as ratios ours / nvcc. The goal is a ratio of at most 1.0. Nothing is asserted.
+Ours is measured twice: with 64-bit `index` values (the default) and with
+`index-bitwidth=32` (32-bit index arithmetic, as nvcc's `int`; `gpuir.lowering.device_to_llvm`).
 
     python benchmarks/ptx_quality.py                 # sm_80
     python benchmarks/ptx_quality.py --sm 90 --fast-math
@@ -297,7 +299,7 @@ def ptx_instructions(ptx: str, name: str) -> int:
 def ours(kernel: Kernel, options: PtxOptions) -> str:
     ctx = make_context()
     module = Parser(ctx, kernel.gpuir).parse_module()
-    return compile_ptx(lowered_device_module(ctx, module), options)
+    return compile_ptx(lowered_device_module(ctx, module, options.index_bitwidth), options)
 
 
 def nvcc_ptx(kernel: Kernel, sm: int, flags: list[str], scratch: str) -> str:
@@ -331,55 +333,75 @@ def figures(ptx: str, name: str, sm: int) -> tuple[int, int, int]:
     )
 
 
+INDEX_BITWIDTHS = (64, 32)
+"""Ours with each index bitwidth, in the table's order."""
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sm", type=int, default=80)
     parser.add_argument("--fast-math", action="store_true", help="gpuir with fast-math=true")
     parser.add_argument("--nvcc-flags", default="-O3", help="nvcc's flags (default: -O3)")
-    parser.add_argument("--show-ptx", metavar="KERNEL", help="print both PTX texts of KERNEL")
+    parser.add_argument(
+        "--show-ptx",
+        metavar="KERNEL",
+        help="print the PTX texts of KERNEL (ours with each index bitwidth, nvcc's)",
+    )
     args = parser.parse_args()
 
     if ptxas.find_ptxas() is None:
         print("ptxas not found: install nvidia-cuda-nvcc; nothing to measure")
         return 1
-    options = PtxOptions(sm=args.sm, fast_math=args.fast_math)
     flags = shlex.split(args.nvcc_flags)
-    print(f"gpuir: -t ptx{{sm={args.sm} fast-math={str(args.fast_math).lower()}}} (LLVM -O3)")
+    print(
+        f"gpuir: -t ptx{{sm={args.sm} fast-math={str(args.fast_math).lower()} "
+        "index-bitwidth=64|32} (LLVM -O3)"
+    )
     print(f"nvcc:  nvcc -ptx {args.nvcc_flags} -arch=sm_{args.sm}")
     print(
-        "columns: ptxas registers, spilled bytes (stores + loads), PTX instructions; ours / nvcc\n"
+        "columns: ptxas registers, spilled bytes (stores + loads), PTX instructions; ours with "
+        "64-bit and 32-bit index (i64, i32), nvcc, ratios ours / nvcc\n"
     )
     header = (
-        f"{'kernel':<22}{'regs':>6}{'nvcc':>6}{'ratio':>7}"
-        f"{'spill':>7}{'nvcc':>6}{'ptx ins':>9}{'nvcc':>6}{'ratio':>7}"
+        f"{'kernel':<22}{'regs':>6}{'i32':>5}{'nvcc':>6}{'ratio':>7}{'i32':>6}"
+        f"{'spill':>7}{'i32':>5}{'nvcc':>6}"
+        f"{'ptx ins':>9}{'i32':>5}{'nvcc':>6}{'ratio':>7}{'i32':>6}"
     )
     print(header)
     print("-" * len(header))
     nvcc_missing: str | None = None
     with tempfile.TemporaryDirectory(prefix="gpuir-ptx-quality-") as scratch:
         for kernel in KERNELS:
-            mine = ours(kernel, options)
-            regs, spills, instructions = figures(mine, kernel.name, args.sm)
+            mine: list[tuple[int, int, int]] = []
+            for width in INDEX_BITWIDTHS:
+                options = PtxOptions(sm=args.sm, fast_math=args.fast_math, index_bitwidth=width)
+                text = ours(kernel, options)
+                mine.append(figures(text, kernel.name, args.sm))
+                if args.show_ptx == kernel.name:
+                    print(f"--- gpuir, index-bitwidth={width}\n{entry_body(text, kernel.name)}\n}}")
             theirs = None
             if nvcc_missing is None:
                 try:
                     theirs = nvcc_ptx(kernel, args.sm, flags, scratch)
                 except RuntimeError as e:
                     nvcc_missing = str(e)
-            if args.show_ptx == kernel.name:
-                print(f"--- gpuir\n{entry_body(mine, kernel.name)}\n}}")
-                if theirs is not None:
-                    print(f"--- nvcc\n{entry_body(theirs, kernel.name)}\n}}")
+            if args.show_ptx == kernel.name and theirs is not None:
+                print(f"--- nvcc\n{entry_body(theirs, kernel.name)}\n}}")
+            (regs, spills, instructions), (regs32, spills32, instructions32) = mine
             if theirs is None:
                 print(
-                    f"{kernel.name:<22}{regs:>6}{'-':>6}{'-':>7}{spills:>7}{'-':>6}{instructions:>9}"
+                    f"{kernel.name:<22}{regs:>6}{regs32:>5}{'-':>6}{'-':>7}{'-':>6}"
+                    f"{spills:>7}{spills32:>5}{'-':>6}"
+                    f"{instructions:>9}{instructions32:>5}{'-':>6}{'-':>7}{'-':>6}"
                 )
                 continue
             n_regs, n_spills, n_instructions = figures(theirs, kernel.name, args.sm)
             print(
-                f"{kernel.name:<22}{regs:>6}{n_regs:>6}{ratio(regs, n_regs):>7}"
-                f"{spills:>7}{n_spills:>6}{instructions:>9}{n_instructions:>6}"
-                f"{ratio(instructions, n_instructions):>7}"
+                f"{kernel.name:<22}{regs:>6}{regs32:>5}{n_regs:>6}"
+                f"{ratio(regs, n_regs):>7}{ratio(regs32, n_regs):>6}"
+                f"{spills:>7}{spills32:>5}{n_spills:>6}"
+                f"{instructions:>9}{instructions32:>5}{n_instructions:>6}"
+                f"{ratio(instructions, n_instructions):>7}{ratio(instructions32, n_instructions):>6}"
             )
     if nvcc_missing is not None:
         print(f"\nno nvcc comparison: {nvcc_missing}")

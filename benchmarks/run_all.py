@@ -24,7 +24,7 @@ Every figure is a ratio ours / peer, both measured in this run (the GPU rows: in
    (wall time); every result is checked against numpy's first. The launch path
    (`launch.py`): µs per `Kernel.__call__` against a Numba call, and the bytes a launch keeps.
 3. PTX quality: `ptx_quality.py`'s kernels, ptxas registers and PTX instructions against
-   `nvcc -O3`, goal ≤ 1.0.
+   `nvcc -O3`, goal ≤ 1.0; ours as by default (64-bit index) and with `index-bitwidth=32`.
 4. GPU: `benchmarks/gpu.py` when a CUDA device is here, else the figures of its last run
    (`results/gpu_bench.json`, written by `make gpu-check`), else a row "no GPU here".
 
@@ -707,11 +707,14 @@ def ptx_section(sm: int) -> list[Row]:
         ]
     rows: list[Row] = []
     spills = [0, 0]
+    spills32 = 0
     nvcc_missing: str | None = None
     with tempfile.TemporaryDirectory(prefix="gpuir-bench-ptx-") as scratch:
         for kernel in ptx_quality.KERNELS:
             say(f"PTX quality: {kernel.name}")
             mine = ptx_quality.figures(ptx_quality.ours(kernel, PtxOptions(sm=sm)), kernel.name, sm)
+            options32 = PtxOptions(sm=sm, index_bitwidth=32)
+            mine32 = ptx_quality.figures(ptx_quality.ours(kernel, options32), kernel.name, sm)
             theirs: tuple[int, int, int] | None = None
             if nvcc_missing is None:
                 try:
@@ -720,14 +723,17 @@ def ptx_section(sm: int) -> list[Row]:
                 except RuntimeError as e:
                     nvcc_missing = str(e).splitlines()[0]
             spills[0] += mine[1]
-            for what, index in (("registers", 0), ("PTX instructions", 2)):
-                measure = f"PTX {kernel.name} sm_{sm}: {what}"
-                if theirs is None:
-                    rows.append(
-                        Row(measure, mine[index], None, "nvcc -O3", "", note=nvcc_missing or "")
-                    )
-                else:
-                    rows.append(Row(measure, mine[index], theirs[index], "nvcc -O3", "", "<= 1.0"))
+            spills32 += mine32[1]
+            for label, figures in (("", mine), (" index-bitwidth=32", mine32)):
+                for what, index in (("registers", 0), ("PTX instructions", 2)):
+                    measure = f"PTX {kernel.name} sm_{sm}{label}: {what}"
+                    if theirs is None:
+                        note = nvcc_missing or ""
+                        rows.append(Row(measure, figures[index], None, "nvcc -O3", "", note=note))
+                    else:
+                        rows.append(
+                            Row(measure, figures[index], theirs[index], "nvcc -O3", "", "<= 1.0")
+                        )
             if theirs is not None:
                 spills[1] += theirs[1]
     names = len(ptx_quality.KERNELS)
@@ -736,6 +742,16 @@ def ptx_section(sm: int) -> list[Row]:
             Row(
                 f"PTX spilled bytes, all {names} kernels",
                 spills[0],
+                spills[1],
+                "nvcc -O3",
+                "",
+                "<= 1.0",
+            )
+        )
+        rows.append(
+            Row(
+                f"PTX spilled bytes, all {names} kernels, index-bitwidth=32",
+                spills32,
                 spills[1],
                 "nvcc -O3",
                 "",
