@@ -13,7 +13,8 @@
   `buffer.alloc` the buffer comes from;
 - `buffer.copy` → a loop nest of loads and stores;
 - `buffer.print` → a loop nest of `printf.print_format`: one row (the innermost dimension) per
-  line, each element followed by `, ` (MimIR's `print_int_matrix`); see `print_element`;
+  line, each element followed by `, ` (MimIR's `print_int_matrix`), a float as C's `%.2f`
+  (with a `mem.slot` for huge floats' digits, made before the loops); see `print_element`;
 - views (`buffer.subview`, `buffer.transpose`, `buffer.broadcast`, `buffer.view`) allocate
   nothing: first, a `buffer.copy` or `buffer.print` of a view becomes its loop nest of
   `buffer.read`/`buffer.write` of the view, and every `buffer.read`/`buffer.write` of a view
@@ -270,7 +271,7 @@ def if_else(
     otherwise: Callable[[Builder, SSAValue], SSAValue],
 ) -> SSAValue:
     """`scf.if` threading the token: each branch takes it and yields the next one."""
-    blocks = []
+    blocks: list[Block] = []
     for branch in (then, otherwise):
         block = Block()
         inner = Builder(InsertPoint.at_end(block))
