@@ -8,18 +8,40 @@ They read the item's id and the group's size from `%tid.x` / `%ntid.x` and work 
 `@__gpuir_wg_scratch_<T>`, a static `addrspace(3)` global of 1024 `T`s (CUDA's most threads per
 block), aligned to 16, shared by every collective on `T` of the module (never the launch's
 dynamic shared memory). Barriers are `bar.sync 0`, always reached by the whole group (the
-loops' bounds depend on `%ntid.x` only). No warp shuffles.
+branches around them and the loops' bounds depend on `%ntid.x` only).
 
-Reduce, IR.md's fixed tree `t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`, `mid = (lo + hi) >> 1`, one
-level per barrier, deepest first: every item stores its value at `scratch[item]`; then for
-`d = ceil(log2 n) - 1` down to `0`, item `j < 2^d` finds node `j` of depth `d` by walking down
-from the root `[0, n)` along the `d` bits of `j` (most significant first: a 0 goes to
-`[lo, mid)`, a 1 to `[mid, hi)`), and if the node has two items or more does
+Reduce, IR.md's fixed tree `t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`, `mid = (lo + hi) >> 1`,
+branches on whether `n` is a power of two (`n & (n - 1) == 0`, the same for the whole group).
+
+Power of two, warp shuffles. For `n = 2^k` every node of the tree is an aligned power-of-two
+range split in halves, so its lowest `min(k, 5)` levels lie inside aligned warps (a 1-D block's
+warp `w` is items `32w .. 32w + 31`, lane = item & 31). With `width = min(n, 32)`, member mask
+`0xffffffff >> (32 - width)` (the lanes that exist) and clamp `((32 - width) << 8) | 31` (CUDA's
+`__shfl_down_sync(…, width)`: a source beyond the lane's segment reads its own value): for
+`o = 1, 2, 4, 8, 16` while `o < width`, every lane does `own = own ⊕ shfl.down(own, o)`, its own
+(lower) item on the left: lane `i` with `i % 2o == 0` then holds `t(i, i + 2o)` of its warp; the
+other lanes compute values that are never used. The level branches depend on `width` only, so
+every lane of the mask runs every `shfl.sync`. Lane 0 of each warp stores its warp's tree at
+`scratch[warp]`; a barrier. If `n > 32`, the `n / 32` partials (a power of two, at most 32) are
+the leaves of the tree's upper levels (a power-of-two tree over the warps' trees is the fixed
+tree over `n`); warp 0 loads `scratch[lane]` (lanes past the partials load slots never written:
+unused) and does the same rounds with the full mask and `width = n / 32`; item 0 stores the root
+at `scratch[0]`; a barrier. Three barriers in all for `n > 32`, two for `n <= 32`, instead of
+`ceil(log2 n) + 2`. `shfl.sync.down` moves 32 bits: an `f32` goes as it is, anything else as
+the 32-bit words of its bits (bitcast to an integer, zero-extended to whole words, one shuffle
+per word, rebuilt with shifts and ors, truncated and bitcast back), so 64-bit types take two
+shuffles and `f16` / `i8` one. `tests/test_collective_schedule.py` checks this schedule, lane
+by lane with PTX's clamp, against the recursion for n = 1 .. 1024.
+
+Any other `n`, shared memory, one level per barrier, deepest first: every item stores its value
+at `scratch[item]`; then for `d = ceil(log2 n) - 1` down to `0`, item `j < 2^d` finds node `j`
+of depth `d` by walking down from the root `[0, n)` along the `d` bits of `j` (most significant
+first: a 0 goes to `[lo, mid)`, a 1 to `[mid, hi)`), and if the node has two items or more does
 `scratch[lo] = scratch[lo] ⊕ scratch[mid]` (both halves are done: they are one level deeper);
 at the end everyone reads `scratch[0]`. The closed form `lo = floor(j n / 2^d)` is not this
 tree (n = 11: `[2, 5)` splits at 3, the formula at 4), so the walk it is; `O(log² n)` integer
 steps per item (`tests/test_collective_schedule.py` checks the schedule against the recursion
-for n = 1..1024).
+for n = 1..1024). Both paths end with everyone reading `scratch[0]`.
 
 Scan, the left fold in item order (`docs/ir-extensions.md`): every item stores its value, item 0
 folds `scratch[1..n)` in order in place, everyone reads its slot. The same for integer kinds
@@ -36,7 +58,7 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, llvm, math, scf
-from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp, i32
+from xdsl.dialects.builtin import IntegerType, ModuleOp, UnrealizedConversionCastOp, f32, i32
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -55,6 +77,8 @@ SCRATCH_ALIGN = 16
 BARRIER = "llvm.nvvm.barrier.cta.sync.aligned.all"
 ITEM_ID = "llvm.nvvm.read.ptx.sreg.tid.x"
 N_ITEMS = "llvm.nvvm.read.ptx.sreg.ntid.x"
+SHUFFLE_DOWN = "llvm.nvvm.shfl.sync.down"
+WARP = 32
 
 
 class Collectives:
@@ -98,8 +122,8 @@ class Collectives:
 
 
 class Body:
-    """What both collective functions start with: the value stored at `scratch[item]`, then a
-    barrier. `item` and `n` are `i32`."""
+    """What both collective functions start with: the item's value (as `element`), its id, the
+    group's size (`i32` both) and the scratch's address."""
 
     def __init__(self, value_type: Attribute, element: Attribute, scratch: str):
         self.block = Block(arg_types=[value_type])
@@ -113,6 +137,9 @@ class Body:
         self.item = b.insert(llvm.CallIntrinsicOp(ITEM_ID, [], [i32])).results[0]
         self.n = b.insert(llvm.CallIntrinsicOp(N_ITEMS, [], [i32])).results[0]
         self.base = b.insert(llvm.AddressOfOp(scratch, ptr_type(SHARED))).result
+
+    def publish(self, b: Builder) -> None:
+        """Every item stores its value at `scratch[item]`, then a barrier."""
         self.store(b, self.value, self.item)
         barrier(b)
 
@@ -152,9 +179,141 @@ def i32_constant(b: Builder, value: int) -> SSAValue:
 def make_reduce(
     name: str, kind: str, value_type: Attribute, element: Attribute, scratch: str
 ) -> func.FuncOp:
-    """`t(0, n)` of the fixed tree, one level per barrier (see the module's docstring)."""
+    """`t(0, n)` of the fixed tree: with warp shuffles when `n` is a power of two, else one level
+    per barrier in the scratch (see the module's docstring). Both leave it in `scratch[0]`."""
     body = Body(value_type, element, scratch)
-    b, item, n = body.b, body.item, body.n
+    b, n = body.b, body.n
+    zero, one = i32_constant(b, 0), i32_constant(b, 1)
+    below = b.insert(arith.SubiOp(n, one)).result
+    power_of_two = b.insert(
+        arith.CmpiOp(b.insert(arith.AndIOp(n, below)).result, zero, "eq")
+    ).result
+    warps = Block()
+    warp_reduce(body, Builder(InsertPoint.at_end(warps)), kind)
+    levels = Block()
+    tree_reduce(body, Builder(InsertPoint.at_end(levels)), kind)
+    b.insert(scf.IfOp(power_of_two, [], Region(warps), Region(levels)))
+    return body.finish(name, value_type, zero)
+
+
+def warp_reduce(body: Body, b: Builder, kind: str) -> None:
+    """For `n = 2^k`: the tree's lowest levels (aligned pairs within a warp) by shuffles, the
+    warps' partials through `scratch[warp]`, their tree by shuffles in warp 0 when `n > 32`."""
+    item, n = body.item, body.n
+    zero, lanes = i32_constant(b, 0), i32_constant(b, WARP)
+    width = b.insert(arith.MinUIOp(n, lanes)).result  # the lanes of a warp in the group
+    unused = b.insert(arith.SubiOp(lanes, width)).result
+    mask = b.insert(arith.ShRUIOp(i32_constant(b, -1), unused)).result
+    total = warp_tree(b, kind, body.value, mask, width)
+    lane = b.insert(arith.AndIOp(item, i32_constant(b, WARP - 1))).result
+    leader = b.insert(arith.CmpiOp(lane, zero, "eq")).result
+    warp = b.insert(arith.ShRUIOp(item, i32_constant(b, 5))).result
+    store = Block()
+    body.store(Builder(InsertPoint.at_end(store)), total, warp)
+    store.add_op(scf.YieldOp())
+    b.insert(scf.IfOp(leader, [], Region(store)))
+    barrier(b)
+
+    partials = Block()  # n > 32: the n / 32 partials, a power-of-two tree in warp 0
+    pb = Builder(InsertPoint.at_end(partials))
+    first_warp = pb.insert(arith.CmpiOp(item, lanes, "ult")).result
+    in_warp_0 = Block()
+    wb = Builder(InsertPoint.at_end(in_warp_0))
+    count = wb.insert(arith.ShRUIOp(n, i32_constant(wb, 5))).result
+    partial = body.load(wb, item)  # slots count.. 31 hold no partial: never used
+    total = warp_tree(wb, kind, partial, i32_constant(wb, -1), count)
+    first = wb.insert(arith.CmpiOp(item, zero, "eq")).result
+    root = Block()
+    body.store(Builder(InsertPoint.at_end(root)), total, zero)
+    root.add_op(scf.YieldOp())
+    wb.insert(scf.IfOp(first, [], Region(root)))
+    wb.insert(scf.YieldOp())
+    pb.insert(scf.IfOp(first_warp, [], Region(in_warp_0)))
+    barrier(pb)
+    pb.insert(scf.YieldOp())
+    many = b.insert(arith.CmpiOp(n, lanes, "ugt")).result
+    b.insert(scf.IfOp(many, [], Region(partials)))
+    b.insert(scf.YieldOp())
+
+
+def warp_tree(b: Builder, kind: str, value: SSAValue, mask: SSAValue, width: SSAValue) -> SSAValue:
+    """The aligned pairwise tree over each `width` lanes (a power of two, at most 32) of the
+    warp: at offset `o = 1, 2, 4, …, width / 2` lane `i` does `own ⊕ shfl.down(own, o)`, lower
+    item on the left. Valid in lane `i` only where `i % 2o == 0` (so lane 0 ends with the whole
+    tree); the others compute values never used. Every lane of `mask` runs every shuffle: the
+    branches depend on `width` only, the same in the whole warp."""
+    clamp = b.insert(
+        arith.OrIOp(
+            b.insert(
+                arith.ShLIOp(
+                    b.insert(arith.SubiOp(i32_constant(b, WARP), width)).result, i32_constant(b, 8)
+                )
+            ).result,
+            i32_constant(b, WARP - 1),
+        )
+    ).result  # as CUDA's __shfl_down_sync(mask, v, o, width): lanes stay in their segment
+    offset = 1
+    while offset < WARP:
+        distance = i32_constant(b, offset)
+        deeper = b.insert(arith.CmpiOp(distance, width, "ult")).result
+        level = Block()
+        lb = Builder(InsertPoint.at_end(level))
+        other = shuffle_down(lb, value, mask, distance, clamp)
+        lb.insert(scf.YieldOp(combine(lb, kind, value, other)))
+        keep = Block()
+        keep.add_op(scf.YieldOp(value))
+        value = b.insert(scf.IfOp(deeper, [value.type], Region(level), Region(keep))).results[0]
+        offset *= 2
+    return value
+
+
+def shuffle_down(
+    b: Builder, value: SSAValue, mask: SSAValue, offset: SSAValue, clamp: SSAValue
+) -> SSAValue:
+    """`shfl.sync.down` of a value of any element type: an `f32` as it is, anything else as the
+    32-bit words of its bits (zero-extended to whole words), one shuffle per word."""
+    type_ = value.type
+    if type_ == f32:
+        call = llvm.CallIntrinsicOp(SHUFFLE_DOWN + ".f32", [mask, value, offset, clamp], [f32])
+        return b.insert(call).results[0]
+    bits = type_.width.data if isinstance(type_, IntegerType) else type_.bitwidth
+    as_int = IntegerType(bits)
+    x = value if type_ == as_int else b.insert(arith.BitcastOp(value, as_int)).result
+    words = (bits + WARP - 1) // WARP
+    wide = IntegerType(WARP * words)
+    if wide != as_int:
+        x = b.insert(arith.ExtUIOp(x, wide)).result
+    result: SSAValue | None = None
+    for w in range(words):
+        word = x
+        if w:
+            word = b.insert(arith.ShRUIOp(word, b.insert(const(wide, WARP * w)).result)).result
+        if wide != i32:
+            word = b.insert(arith.TruncIOp(word, i32)).result
+        call = llvm.CallIntrinsicOp(SHUFFLE_DOWN + ".i32", [mask, word, offset, clamp], [i32])
+        got = b.insert(call).results[0]
+        if wide != i32:
+            got = b.insert(arith.ExtUIOp(got, wide)).result
+        if w:
+            got = b.insert(arith.ShLIOp(got, b.insert(const(wide, WARP * w)).result)).result
+            got = b.insert(arith.OrIOp(result, got)).result  # type: ignore[arg-type]
+        result = got
+    assert result is not None
+    if wide != as_int:
+        result = b.insert(arith.TruncIOp(result, as_int)).result
+    if type_ != as_int:
+        result = b.insert(arith.BitcastOp(result, type_)).result
+    return result
+
+
+def const(type_: IntegerType, value: int) -> arith.ConstantOp:
+    return arith.ConstantOp.from_int_and_width(value, type_)
+
+
+def tree_reduce(body: Body, b: Builder, kind: str) -> None:
+    """Any `n`: every item stores its value, then one level of the tree per barrier."""
+    item, n = body.item, body.n
+    body.publish(b)
     zero, one = i32_constant(b, 0), i32_constant(b, 1)
     below = b.insert(arith.SubiOp(n, one)).result
     zeros = b.insert(math.CountLeadingZerosOp(below)).result
@@ -194,7 +353,7 @@ def make_reduce(
     barrier(lb)
     lb.insert(scf.YieldOp())
     b.insert(scf.ForOp(zero, depth, one, [], level))
-    return body.finish(name, value_type, zero)
+    b.insert(scf.YieldOp())
 
 
 def make_scan(
@@ -203,6 +362,7 @@ def make_scan(
     """The left fold in item order, by item 0 in place; each item reads its slot."""
     body = Body(value_type, element, scratch)
     b, item, n = body.b, body.item, body.n
+    body.publish(b)
     zero, one = i32_constant(b, 0), i32_constant(b, 1)
     first = b.insert(arith.CmpiOp(item, zero, "eq")).result
     fold = Block()

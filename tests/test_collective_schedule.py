@@ -7,6 +7,13 @@ from the root `[0, n)` along the bits of `j` to node `j` of depth `d` and, if th
 items or more, sets `scratch[lo] = scratch[lo] ⊕ scratch[mid]`; the result is `scratch[0]`.
 Values are expression trees (a leaf is the item's index, `(a, b)` is `a ⊕ b`), so the test
 compares the exact order of combination, not a sum that might agree by chance.
+
+For `n = 2^k` the lowering takes the warp-shuffle path instead, modelled lane by lane as well:
+in each warp, at offset `o = 1, 2, …, width / 2` (`width = min(n, 32)`), every lane does
+`own ⊕ shfl.down(own, o)` (PTX's clamp keeps a source inside its `width`-lane segment, else it
+is the lane's own value; a lane outside the member mask gives garbage, `None`); lane 0 of each
+warp writes `scratch[warp]`; for `n > 32` warp 0 loads `scratch[lane]` (garbage beyond the
+`n / 32` partials) and does the same with `width = n / 32`. The result is lane 0's value.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import numpy as np
 import pytest
 
 Tree = int | tuple["Tree", "Tree"]
+WARP = 32
 
 
 def recursive_tree(lo: int, hi: int) -> Tree:
@@ -99,3 +107,67 @@ def test_closed_form_split_points_are_not_the_tree() -> None:
 def test_depth_is_ceil_log2() -> None:
     for n in range(1, 1025):
         assert depth_of(n) == int(np.ceil(np.log2(n))), n
+
+
+def shuffle_levels(
+    lanes: list[Tree | None], width: int, base: int = 0, scale: int = 1
+) -> list[Tree | None]:
+    """`warp_tree` of the lowering over one warp's lanes (`len(lanes)` of them are in the mask),
+    checking after each level `o` that lane `i` with `i % 2o == 0` holds the fixed tree's node
+    of items `[base + scale i, base + scale (i + 2o))` (`scale = 32` for the warps' partials)."""
+    segment = WARP - width
+    offset = 1
+    while offset < width:
+        shuffled: list[Tree | None] = []
+        for lane, own in enumerate(lanes):
+            source = lane + offset
+            if source > (lane & segment) | (WARP - 1 & ~segment):
+                source = lane  # PTX's clamp: the lane's own value
+            other = lanes[source] if source < len(lanes) else None  # outside the mask
+            shuffled.append(None if own is None or other is None else (own, other))
+        lanes = shuffled
+        offset *= 2
+        for lane in range(0, width, offset):
+            node = recursive_tree(base + scale * lane, base + scale * (lane + offset))
+            assert lanes[lane] == node, (base, lane, offset)
+    return lanes
+
+
+def warp_scheduled_tree(n: int) -> Tree | None:
+    """What the warp-shuffle path leaves in `scratch[0]` for a power of two `n`."""
+    width = min(n, WARP)
+    scratch: list[Tree | None] = [None] * WARP  # slots no partial is written to: garbage
+    for warp in range(0, n, WARP):
+        lanes = shuffle_levels(list(range(warp, warp + width)), width, warp)
+        scratch[warp // WARP] = lanes[0]
+    if n <= WARP:
+        return scratch[0]
+    return shuffle_levels(scratch, n // WARP, 0, WARP)[0]
+
+
+@pytest.mark.parametrize("n", [1 << k for k in range(11)])
+def test_warp_shuffles_are_the_fixed_tree(n: int) -> None:
+    assert warp_scheduled_tree(n) == recursive_tree(0, n)
+
+
+def substitute(tree: Tree, leaves: list[Tree]) -> Tree:
+    if isinstance(tree, int):
+        return leaves[tree]
+    return (substitute(tree[0], leaves), substitute(tree[1], leaves))
+
+
+def test_tree_of_warp_partials_is_the_upper_levels() -> None:
+    """For `n = 32 m`, `m` a power of two: the fixed tree over `m` items whose leaves are the
+    warps' trees `t(32 w, 32 w + 32)` is the fixed tree over `n`."""
+    for k in range(6, 11):
+        n = 1 << k
+        partials = [recursive_tree(w, w + WARP) for w in range(0, n, WARP)]
+        assert substitute(recursive_tree(0, n // WARP), partials) == recursive_tree(0, n)
+
+
+def test_not_a_power_of_two_is_not_the_aligned_tree() -> None:
+    """Why only powers of two take the shuffles: for n = 48 the tree splits at 24, not at the
+    warp boundary 32, so no warp holds a node of it."""
+    tree = recursive_tree(0, 48)
+    assert isinstance(tree, tuple)
+    assert tree[0] == recursive_tree(0, 24)

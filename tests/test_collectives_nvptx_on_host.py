@@ -3,12 +3,17 @@
 
 The NVPTX-specific parts of the IR are replaced by host equivalents, textually: the shared
 scratch (`addrspace(3)`) becomes an ordinary global, `%tid.x` / `%ntid.x` calls of functions
-that return the calling thread's item id and the group size, and `bar.sync 0` a call of a
-`threading.Barrier` of the group. Everything else, the index schedule, the loops, the combining
-ops, is the lowering's own IR, compiled by LLVM for the host. Each collective's results must be
-bit-identical to interp's reference (`tree_reduce`, `left_scan`) for groups of many sizes.
-This checks the lowering's logic, not NVPTX's code generation (ptxas tests and the cuda lit
-tests do that).
+that return the calling thread's item id and the group size, `bar.sync 0` a call of a
+`threading.Barrier` of the group, and `shfl.sync.down` (`.i32`, `.f32`) a call of `Warp.shuffle`,
+which does what PTX says among the 32 threads of the caller's warp (items `32w .. 32w + 31`): it
+checks the member mask is the warp's lanes, waits for all of them, returns the value of lane
+`lane + offset` (its own beyond the clamp's segment) and a recognisable garbage value for a
+lane outside the mask. Everything else, the index schedule, the loops, the combining ops, is the
+lowering's own IR, compiled by LLVM for the host. Each collective's results must be
+bit-identical to interp's reference (`tree_reduce`, `left_scan`) for groups of many sizes:
+reduce for every power of two up to 1024 (the warp-shuffle path) and sizes that are not (the
+shared-memory tree). `f16` goes through an `i16` wrapper (ctypes has no half). This checks the
+lowering's logic, not NVPTX's code generation (ptxas tests and the cuda lit tests do that).
 """
 
 from __future__ import annotations
@@ -23,18 +28,23 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType
 
 from gpuir.runtime.interp import left_scan, tree_reduce
 
 GPU_OPT = Path(sys.executable).parent / "gpu-opt"
 SIZES = (1, 2, 3, 5, 7, 11, 32, 33, 64, 100, 127, 130)
+REDUCE_SIZES = sorted({*SIZES, *(1 << k for k in range(11))})  # 1 .. 1024: the shuffle path
 TYPES = {
+    "i8": (ctypes.c_int8, np.int8, IntegerType(8)),
     "i32": (ctypes.c_int32, np.int32, IntegerType(32)),
     "i64": (ctypes.c_int64, np.int64, IntegerType(64)),
+    "f16": (ctypes.c_uint16, np.float16, Float16Type()),  # through host_f16_<name>(i16)
     "f32": (ctypes.c_float, np.float32, Float32Type()),
     "f64": (ctypes.c_double, np.float64, Float64Type()),
 }
+WARP = 32
+GARBAGE = 0x7F7F1234  # what a shuffle returns from a lane outside the mask (PTX: undefined)
 INT_KINDS = ("add", "mul", "min", "max", "and", "or", "xor")
 FLOAT_KINDS = ("add", "mul", "min", "max")
 CASES = [
@@ -81,47 +91,112 @@ def host_ir(nvptx_ir: str) -> str:
         ("@llvm.nvvm.read.ptx.sreg.tid.x", "@host_item_id"),
         ("@llvm.nvvm.read.ptx.sreg.ntid.x", "@host_n_items"),
         ("@llvm.nvvm.barrier.cta.sync.aligned.all", "@host_barrier"),
+        ("@llvm.nvvm.shfl.sync.down.i32", "@host_shuffle_i32"),
+        ("@llvm.nvvm.shfl.sync.down.f32", "@host_shuffle_f32"),
     ):
         text = text.replace(old, new)
     assert "nvvm" not in text, "an NVVM intrinsic without a host stand-in"
+    for collective, kind, t in CASES:  # ctypes has no half: an i16 wrapper
+        if t == "f16":
+            name = f"__gpuir_workgroup_{collective}_{kind}_f16"
+            text += (
+                f"\ndefine i16 @host_f16_{name}(i16 %x) {{\n"
+                f"  %h = bitcast i16 %x to half\n  %r = call half @{name}(half %h)\n"
+                f"  %b = bitcast half %r to i16\n  ret i16 %b\n}}\n"
+            )
     return text
 
 
+class Warp:
+    """`shfl.sync.down` among the `lanes` threads of one warp of the group."""
+
+    def __init__(self, lanes: int) -> None:
+        self.lanes = lanes
+        self.slots: list[list[object]] = [[None] * WARP, [None] * WARP]  # alternate shuffles
+        self.turn = [0] * WARP
+        self.barrier = threading.Barrier(lanes)
+
+    def shuffle(self, lane: int, mask: int, value: object, offset: int, clamp: int) -> object:
+        """Each lane writes its slot, all wait, each reads its source. The next shuffle uses the
+        other slots, and the one after can only write these once everyone has passed the next
+        barrier, that is, has read."""
+        mask &= 0xFFFFFFFF
+        members = (1 << self.lanes) - 1
+        assert mask == members, f"member mask {mask:#x}, the warp's lanes are {members:#x}"
+        slots = self.slots[self.turn[lane]]
+        self.turn[lane] ^= 1
+        slots[lane] = value
+        self.barrier.wait(timeout=30)  # every lane of the mask runs this shuffle
+        segment, last = (clamp >> 8) & 31, clamp & 31
+        max_lane = (lane & segment) | (last & ~segment)
+        source = lane + (offset & 31)
+        if source > max_lane:
+            source = lane
+        return slots[source] if mask >> source & 1 else GARBAGE
+
+
 class Group:
-    """The host stand-ins: the calling thread's item id, the group size, the barrier."""
+    """The host stand-ins: the calling thread's item id, the group size, the barrier, the
+    shuffles. An error in a stand-in (ctypes would only print it) breaks the barriers and is
+    reported by `run`."""
 
     def __init__(self) -> None:
         self.local = threading.local()
         self.n = 1
         self.barrier = threading.Barrier(1)
+        self.warps: list[Warp] = []
+        self.errors: list[BaseException] = []
         self.item_id = ctypes.CFUNCTYPE(ctypes.c_int32)(lambda: self.local.item)
         self.n_items = ctypes.CFUNCTYPE(ctypes.c_int32)(lambda: self.n)
         self.sync = ctypes.CFUNCTYPE(None, ctypes.c_int32)(lambda _: self.wait())
+        i32 = ctypes.c_int32
+        self.shuffle_i32 = ctypes.CFUNCTYPE(i32, i32, i32, i32, i32)(self.shuffle)
+        self.shuffle_f32 = ctypes.CFUNCTYPE(ctypes.c_float, i32, ctypes.c_float, i32, i32)(
+            self.shuffle
+        )
 
     def wait(self) -> None:
-        self.barrier.wait(timeout=30)
+        try:
+            self.barrier.wait(timeout=30)
+        except BaseException as e:  # noqa: BLE001
+            self.fail(e)
+
+    def shuffle(self, mask: int, value: object, offset: int, clamp: int) -> object:
+        item = self.local.item
+        try:
+            return self.warps[item // WARP].shuffle(item % WARP, mask, value, offset, clamp)
+        except BaseException as e:  # noqa: BLE001
+            self.fail(e)
+            return GARBAGE
+
+    def fail(self, error: BaseException) -> None:
+        self.errors.append(error)
+        self.barrier.abort()
+        for warp in self.warps:
+            warp.barrier.abort()
 
     def run(self, function: Callable[[object], object], values: list[object]) -> list[object]:
         """`function(values[i])` on item `i` of a group of `len(values)` threads."""
         self.n = len(values)
         self.barrier = threading.Barrier(self.n)
+        self.warps = [Warp(min(WARP, self.n - w)) for w in range(0, self.n, WARP)]
+        self.errors = []
         results: list[object] = [None] * self.n
-        errors: list[BaseException] = []
+        errors = self.errors
 
         def item(i: int) -> None:
             self.local.item = i
             try:
                 results[i] = function(values[i])
             except BaseException as e:  # noqa: BLE001
-                errors.append(e)
-                self.barrier.abort()
+                self.fail(e)
 
         threads = [threading.Thread(target=item, args=(i,)) for i in range(self.n)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-        assert not errors, errors
+        assert not errors, errors[:3]
         return results
 
 
@@ -143,6 +218,9 @@ def compiled(tmp_path_factory: pytest.TempPathFactory):
     binding.add_symbol("host_item_id", ctypes.cast(group.item_id, ctypes.c_void_p).value)
     binding.add_symbol("host_n_items", ctypes.cast(group.n_items, ctypes.c_void_p).value)
     binding.add_symbol("host_barrier", ctypes.cast(group.sync, ctypes.c_void_p).value)
+    for name in ("shuffle_i32", "shuffle_f32"):
+        address = ctypes.cast(getattr(group, name), ctypes.c_void_p).value
+        binding.add_symbol(f"host_{name}", address)
     module = binding.parse_assembly(host_ir(nvptx))
     module.verify()
     engine = binding.create_mcjit_compiler(module, new_host_machine())
@@ -156,7 +234,8 @@ def sample(t: str, n: int, rng: np.random.Generator) -> list[object]:
     if t.startswith("i"):
         info = np.iinfo(dtype)
         return [dtype(x) for x in rng.integers(info.min, info.max, size=n, dtype=dtype)]
-    magnitudes = rng.choice([1e-3, 1.0, 1e3, 1e7], size=n)
+    scales = [1e-3, 1.0, 1e3, 1e7] if t != "f16" else [1e-2, 1.0, 10.0, 100.0]
+    magnitudes = rng.choice(scales, size=n)
     values = [dtype(x) for x in rng.standard_normal(n) * magnitudes]
     if n > 3:
         values[1], values[2] = dtype(-0.0), dtype(0.0)
@@ -167,18 +246,24 @@ def sample(t: str, n: int, rng: np.random.Generator) -> list[object]:
 def test_collective_matches_interp(compiled, collective: str, kind: str, t: str) -> None:
     engine, group = compiled
     c_type, dtype, type_ = TYPES[t]
-    address = engine.get_function_address(f"__gpuir_workgroup_{collective}_{kind}_{t}")
+    name = f"__gpuir_workgroup_{collective}_{kind}_{t}"
+    address = engine.get_function_address(f"host_f16_{name}" if t == "f16" else name)
     function = ctypes.CFUNCTYPE(c_type, c_type)(address)
+    bits = f"u{np.dtype(dtype).itemsize}"
     rng = np.random.default_rng(zlib.crc32(f"{collective} {kind} {t}".encode()))
-    for n in SIZES:
+    for n in REDUCE_SIZES if collective == "reduce" else SIZES:
         values = sample(t, n, rng)
-        got = [dtype(x) for x in group.run(function, values)]
+        if t == "f16":  # the wrapper takes and gives the bits
+            raw_bits = [int(x) for x in np.array(values, dtype).view(bits)]
+            got_bits = np.array(group.run(function, raw_bits), bits)
+            got = [dtype(x) for x in got_bits.view(dtype)]
+        else:
+            got = [dtype(x) for x in group.run(function, values)]
         raw = [x.item() for x in values]
         if collective == "reduce":
             want = [dtype(tree_reduce(kind, raw, type_))] * n
         else:
             want = [dtype(x) for x in left_scan(kind, raw, type_)]
-        bits = f"u{np.dtype(dtype).itemsize}"
         assert (
             np.array(got, dtype).view(bits).tolist() == np.array(want, dtype).view(bits).tolist()
         ), f"n={n}: {got} != {want}"
