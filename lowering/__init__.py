@@ -12,18 +12,23 @@ The stages, each printable (Triton-style named stages):
 | gpuir IR, split into `@host` / `@device` | `gpu-opt FILE -p gpu-pipeline` |
 | llvm dialect | `gpu-opt FILE -p gpu-pipeline,device-to-llvm` (stage by stage: the passes of `DEVICE_TO_LLVM` in `device_to_llvm.py`) |
 | LLVM IR (NVPTX) | `gpu-opt FILE -t llvm` (`-t llvm{opt=3}`: after LLVM's optimizer) |
-| PTX | `gpu-opt FILE -t ptx` (`-t ptx{sm=90 ptx=8.0 opt=3 fast-math=true}`) |
+| PTX | `gpu-opt FILE -t ptx` (`-t ptx{sm=90 ptx=8.0 opt=3 fast-math=true index-bitwidth=32}`) |
 | cubin | `gpuir.lowering.ptxas.assemble(ptx, sm)` (needs `ptxas`) |
 
 `-t llvm` and `-t ptx` take any of the first two stages: a module that is not split yet goes
 through `gpu-pipeline` first, a device module that is not lowered yet through `device-to-llvm`.
+
+`index-bitwidth=32` (an option of `device-to-llvm` and of both targets; `PtxOptions`) lowers
+`index` values in device code to `i32` (index arithmetic, loop counters, the ids without a
+zero-extension), as MLIR's option of that name; index values must fit in 32 bits, and their
+arithmetic wraps there. The default, 64, is `i64`. The kernel ABI below is the same either way.
 
 Kernel ABI (what a runtime relies on to launch a kernel of the PTX):
 
 - every kernel of the device module (a `func.func` marked `gpu.kernel`, i.e. one that a
   `gpu.launch` names) is a PTX entry (`.visible .entry`) of the same name, returning nothing;
 - its parameters are the launch's `args`, in order, with their lowered types: `index` → `i64`
-  (`.u64`), `iN`/`f16`/`f32`/`f64` as they are, `!mem.ptr<T, a>` → `ptr addrspace(a)` (a 64-bit
+  (`.u64`; with `index-bitwidth=32` too, truncated at the kernel's entry), `iN`/`f16`/`f32`/`f64` as they are, `!mem.ptr<T, a>` → `ptr addrspace(a)` (a 64-bit
   address: for space 1 the device pointer that `cuMemAlloc` returns), a struct
   `!llvm.struct<(…)>` → one by-value parameter `.param .align A .b8 name[size]` holding its
   bytes in C's layout (each field aligned to its size, `A` the largest field alignment, `size`

@@ -23,6 +23,13 @@ left alone):
    layout (`gpuir.runtime.structs`), which the entry loads by value;
 4. `optimize`: LLVM's `default<O3>` for the host CPU (`host_machine()`).
 
+`host_program(device, index_bitwidth=32)` lowers with 32-bit index values, as
+`device-to-llvm{index-bitwidth=32}` does for NVPTX (the same stages read the module's
+`gpu.index_bitwidth`): the launch entry keeps its `i64` parameters and argument slots and
+truncates for the work-group function, whose `index` parameters are `i32` (an `index` argument
+is read from the low 4 bytes of its slot). It runs the NVPTX lowering's 32-bit index semantics
+on the CPU (the cpu provider's `index_bitwidth`).
+
 Address spaces stay as they are: x86-64 treats `addrspace(1/3/5)` pointers as plain pointers and
 `addrspacecast` as a no-op. Device `malloc`/`free` are libc's. No fast math and no contraction
 (LLVM fuses no `fmul` + `fadd` by default), so float results are those of `interp`.
@@ -43,7 +50,7 @@ from xdsl.ir import Attribute
 
 from gpuir.diagnostics import OpError
 from gpuir.lowering.conversion import DEVICE_ATTR, KERNEL_ATTR
-from gpuir.lowering.device_to_llvm import check_lowered
+from gpuir.lowering.device_to_llvm import check_index_bitwidth, check_lowered, set_index_bitwidth
 from gpuir.lowering.workgroup_loops import SHARED_BYTES_ATTR, WORKGROUP_ATTR, workgroup_loops
 
 if TYPE_CHECKING:
@@ -120,11 +127,13 @@ def lower(module: ModuleOp) -> None:
     check_lowered(module)
 
 
-def host_program(device: ModuleOp) -> HostProgram:
-    """The device module compiled for the host (module docstring). A structural error of a
-    kernel is kept in `errors`; an error of the module as a whole (an op that cannot be
-    lowered) is raised as an `OpError`."""
+def host_program(device: ModuleOp, index_bitwidth: int = 64) -> HostProgram:
+    """The device module compiled for the host (module docstring), with `index_bitwidth`-bit
+    index values. A structural error of a kernel is kept in `errors`; an error of the module as
+    a whole (an op that cannot be lowered) is raised as an `OpError`."""
+    check_index_bitwidth(index_bitwidth)
     module = device_only(device)
+    set_index_bitwidth(module, index_bitwidth)
     errors = workgroup_loops(module)
     kernels: dict[str, HostKernel] = {}
     for op in module.ops:
@@ -250,7 +259,10 @@ def add_launch_entry(out: ir.Module, name: str) -> None:
     group.add_incoming(first, start)
     b.cbranch(b.icmp_signed("<", group, end), body, done)
     b.position_at_end(body)
-    b.call(workgroup, [group, n_items, *values])
+    ids = [group, n_items]
+    if params[0] != i64:  # 32-bit index values: the work-group function takes i32 ids
+        ids = [b.trunc(group, params[0]), b.trunc(n_items, params[1])]
+    b.call(workgroup, [*ids, *values])
     following = b.add(group, ir.Constant(i64, 1), flags=["nsw"])
     group.add_incoming(following, body)
     b.branch(head)

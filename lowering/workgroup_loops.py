@@ -91,6 +91,7 @@ from gpuir.lowering.conversion import (
     KERNEL_ATTR,
     check_kernel_signature,
     device_modules,
+    index_type,
     size_and_align,
 )
 
@@ -361,7 +362,8 @@ class Helpers:
         sb.insert(scf.YieldOp())
         lvb.insert(scf.IfOp(more, [], Region(step)))
         lvb.insert(scf.YieldOp())
-        vb.insert(scf.ForOp(zero, index_constant(vb, 64), one, [], level))
+        bits = index_constant(vb, index_type(self.module).width.data)  # shifts stay in range
+        vb.insert(scf.ForOp(zero, bits, one, [], level))
         vb.insert(scf.YieldOp(load(vb, scratch, zero)))
         tree_value = tb.insert(scf.IfOp(single, [type_], Region(leaf), Region(levels))).results[0]
         tb.insert(scf.YieldOp(tree_value))
@@ -894,8 +896,8 @@ class Fission:
         """A guarded segment (`guard`) as one loop over the items for which the guard holds,
         `[0, limit)`, with no test per item, so that it vectorizes without masks:
         `limit = bound > u ? min(bound - u, n_items) : 0` for `<`,
-        `limit = bound >= u ? min(bound - u, n_items - 1) + 1 : 0` for `<=` (exact in 64 bits,
-        also where `bound - u` overflows the signed range). That the items passing the test are
+        `limit = bound >= u ? min(bound - u, n_items - 1) + 1 : 0` for `<=` (exact in the
+        index width, also where `bound - u` overflows the signed range). That the items passing the test are
         a prefix needs `u + item` not to wrap for the items: when `u + (n_items - 1)` would,
         the segment runs as it is, with the test."""
         found = self.guard(items)
@@ -921,7 +923,8 @@ class Fission:
         if offset is None:
             self.emit_prefix(b, body, limit)
             return True
-        top = index_constant(b, (1 << 63) - 1 if signed else -1)
+        width = index_type(branch).width.data  # 64, or 32 (`gpu.index_bitwidth`)
+        top = index_constant(b, (1 << (width - 1)) - 1 if signed else -1)
         highest = b.insert(arith.SubiOp(top, last)).result
         fits = b.insert(arith.CmpiOp(start, highest, "sle" if signed else "ule")).result
         prefix, tested = Block(), Block()

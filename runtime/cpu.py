@@ -48,7 +48,7 @@ from xdsl.ir import Attribute, Operation
 
 from gpuir.diagnostics import OpError
 from gpuir.dialects.mem import GLOBAL, HOST, PtrType
-from gpuir.runtime import memory, structs
+from gpuir.runtime import ProviderUnavailable, memory, structs
 from gpuir.runtime.eager import EagerHostProvider
 from gpuir.runtime.memory import Allocation, Pointer, space_name
 from gpuir.runtime.provider import (
@@ -181,18 +181,21 @@ def compile_error(error: Exception, kernel: str, launch: Operation | None) -> Pr
     return ProviderError(launch, f"cpu: cannot compile @{kernel}: {error}", "compile error")
 
 
+INDEX_BITWIDTH_ENV = "GPUIR_CPU_INDEX_BITWIDTH"
+"""Environment variable: 32 runs the cpu provider's device code with 32-bit index values."""
+
 _cache: dict[str, CompiledModule] = {}
 _cache_lock = threading.Lock()
 
 
-def compile_module(module: ModuleOp) -> CompiledModule:
-    """The machine code of a device module (cached by its text)."""
-    text = str(module)
+def compile_module(module: ModuleOp, index_bitwidth: int = 64) -> CompiledModule:
+    """The machine code of a device module (cached by its text and the index bitwidth)."""
+    text = f"{index_bitwidth}:{module}"
     with _cache_lock:
         found = _cache.get(text)
         if found is not None:
             return found
-        compiled = _compile(module)
+        compiled = _compile(module, index_bitwidth)
         if len(_cache) >= CACHE_SIZE:
             del _cache[next(iter(_cache))]
         _cache[text] = compiled
@@ -210,14 +213,14 @@ def load_libraries() -> None:
             binding.load_library_permanently(path)
 
 
-def _compile(module: ModuleOp) -> CompiledModule:
+def _compile(module: ModuleOp, index_bitwidth: int) -> CompiledModule:
     from llvmlite import binding
 
     from gpuir.lowering.cpu_llvm import host_program, new_host_machine
 
     load_libraries()
     try:
-        program = host_program(module)
+        program = host_program(module, index_bitwidth)
         parsed = binding.parse_assembly(program.llvm_ir)
         missing = [
             f.name
@@ -289,8 +292,21 @@ class CpuProvider(EagerHostProvider):
             return f"LLVM cannot compile for this machine ({type(e).__name__}: {e})"
         return None
 
-    def __init__(self) -> None:
+    def __init__(self, index_bitwidth: int | None = None) -> None:
+        """`index_bitwidth`: 64, or 32 to run device code with 32-bit index values, as
+        `device-to-llvm{index-bitwidth=32}` lowers it (default: `$GPUIR_CPU_INDEX_BITWIDTH`,
+        else 64)."""
         super().__init__()
+        if index_bitwidth is None:
+            setting = os.environ.get(INDEX_BITWIDTH_ENV) or "64"
+            index_bitwidth = int(setting) if setting in ("32", "64") else 0
+        if index_bitwidth not in (32, 64):
+            found = os.environ.get(INDEX_BITWIDTH_ENV) if index_bitwidth == 0 else index_bitwidth
+            raise ProviderUnavailable(
+                f"cpu: the index bitwidth must be 32 or 64, found {found!r} "
+                f"(${INDEX_BITWIDTH_ENV} or CpuProvider(index_bitwidth=…))"
+            )
+        self.index_bitwidth = index_bitwidth
         self.workers = os.cpu_count() or 1
         self.pool: ThreadPoolExecutor | None = None
         self.local = threading.local()
@@ -339,7 +355,8 @@ class CpuProvider(EagerHostProvider):
     def load_module(self, module: ModuleOp, *, op=None) -> LoadedModule:
         self.check_open(op)
         kernels, functions = kernels_of(module)
-        return LoadedModule(module, kernels, compile_module(module), functions)
+        compiled = compile_module(module, self.index_bitwidth)
+        return LoadedModule(module, kernels, compiled, functions)
 
     def launch(
         self, module, kernel, n_groups, n_items, smem_bytes, stream, args, *, op=None
