@@ -9,6 +9,11 @@ instructions of each entry (a proxy: the CUDA wheel ships no cuobjdump/nvdisasm 
 instructions), as ratios ours / nvcc. The goal is a ratio of at most 1.0. Nothing is asserted.
 Ours is measured twice: with 64-bit `index` values (the default) and with
 `index-bitwidth=32` (32-bit index arithmetic, as nvcc's `int`; `gpuir.lowering.device_to_llvm`).
+What still differs with 32-bit index (sm_80): shared-memory addresses are 64-bit in our PTX where
+nvcc's are 32-bit (LLVM's `--nvptx-short-ptr`, which gpuir does not set: with it block_sum has
+nvcc's 12 registers and transpose 36 instructions); map_reduce_kernel_0's reference is 64-bit C
+(`unsigned long long`), so the index width is not what its 3 extra registers come from (nvcc
+has 29 also with `--fmad=false`; our loop is unrolled by 8, nvcc's by 16).
 
     python benchmarks/ptx_quality.py                 # sm_80
     python benchmarks/ptx_quality.py --sm 90 --fast-math
