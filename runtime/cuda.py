@@ -408,6 +408,9 @@ class CudaProvider(Provider):
 
     def __init__(self) -> None:
         super().__init__()
+        self.index_bitwidth = 64
+        """64, or 32: device code with 32-bit index values (`PtxOptions.index_bitwidth`; the
+        kernel ABI is the same, so nothing else here changes)."""
         self.session = 0
         self.live: dict[int, tuple[Allocation, Any]] = {}
         self.streams: dict[int, Any] = {}
@@ -676,8 +679,9 @@ class CudaProvider(Provider):
         from gpuir.lowering.targets import lowered_device_module
 
         try:
-            options = PtxOptions(sm=sm, ptx=ptx_version)
-            return compile_ptx(lowered_device_module(make_context(), module.clone()), options)
+            options = PtxOptions(sm=sm, ptx=ptx_version, index_bitwidth=self.index_bitwidth)
+            device = lowered_device_module(make_context(), module.clone(), options.index_bitwidth)
+            return compile_ptx(device, options)
         except Exception as e:  # a lowering diagnostic, an option the lowering rejects, LLVM
             anchor = getattr(e, "op", None) if isinstance(e, DiagnosticException) else None
             located = anchor is not None and isinstance(anchor.location, FileLineColLoc)

@@ -205,3 +205,20 @@ def test_a_bad_index_bitwidth_is_refused(monkeypatch: pytest.MonkeyPatch):
     with pytest.raises(ProviderUnavailable, match="found 48"):
         CpuProvider(index_bitwidth=48)
     assert CpuProvider(index_bitwidth=32).index_bitwidth == 32
+
+
+def test_gpu_run_selects_the_index_bitwidth(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    program = tmp_path / "wraps.mlir"
+    program.write_text(WRAPS)
+    argv = [str(program), "--provider", "cpu", "--index-bitwidth", "32"]
+    status, out, err = run(argv, capsys, monkeypatch, "64")  # the flag wins over the default
+    assert status == 0, err
+    assert [int(line) for line in out.split()] == expected_slots(32)
+    argv = [str(program), "--provider", "interp", "--index-bitwidth", "32"]
+    status, out, err = run(argv, capsys, monkeypatch, "64")
+    assert (status, out) == (1, "")
+    assert (
+        "--index-bitwidth is an option of the compiled providers (cpu, cuda), not of interp" in err
+    )

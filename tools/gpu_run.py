@@ -20,7 +20,9 @@ Providers: `interp` (the reference interpreter, with memory, race and barrier ch
 Flags:
 - `--print-ir-after-all`: the IR after each pipeline stage, to stderr;
 - `--time`: the time of each phase (parse, compile, run), to stderr;
-- `-p PIPELINE`: run this pass pipeline instead of the default one (gpu-opt's syntax).
+- `-p PIPELINE`: run this pass pipeline instead of the default one (gpu-opt's syntax);
+- `--index-bitwidth 32`: the compiled providers (`cpu`, `cuda`) lower device code with 32-bit
+  index values (`device-to-llvm{index-bitwidth=32}`; the kernel ABI is the same).
 
 Debug knobs: `GPUIR_DEBUG=1` shows the Python traceback behind a diagnostic or internal error.
 """
@@ -83,6 +85,7 @@ class Options:
     pipeline: str | None = None
     print_ir_after_all: bool = False
     time: bool = False
+    index_bitwidth: int | None = None
 
 
 @dataclass
@@ -140,6 +143,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--time", action="store_true", help="print the time of each phase to stderr"
     )
+    parser.add_argument(
+        "--index-bitwidth",
+        type=int,
+        choices=(32, 64),
+        help="index values in device code on the cpu and cuda providers (default: 64)",
+    )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} (gpuir)")
     return parser
 
@@ -178,6 +187,7 @@ def parse_args(argv: Sequence[str]) -> Options:
         pipeline=namespace.pipeline,
         print_ir_after_all=namespace.print_ir_after_all,
         time=namespace.time,
+        index_bitwidth=namespace.index_bitwidth,
     )
 
 
@@ -326,6 +336,13 @@ def run(options: Options) -> int:
         provider = get_provider(name)
     except ProviderUnavailable as e:
         raise GpuRunError(f"{PROG}: error: {e}") from e
+    if options.index_bitwidth is not None:
+        if not hasattr(provider, "index_bitwidth"):
+            raise GpuRunError(
+                f"{PROG}: error: --index-bitwidth is an option of the compiled providers "
+                f"(cpu, cuda), not of {name}"
+            )
+        provider.index_bitwidth = options.index_bitwidth  # type: ignore[attr-defined]
     stages = pipeline_stages(options.pipeline)
     timer.lap("setup")
     parsed = read_program(options.file)
