@@ -20,9 +20,9 @@ warp `w` is items `32w .. 32w + 31`, lane = item & 31). With `width = min(n, 32)
 `__shfl_down_sync(…, width)`: a source beyond the lane's segment reads its own value): for
 `o = 1, 2, 4, 8, 16` while `o < width`, every lane does `own = own ⊕ shfl.down(own, o)`, its own
 (lower) item on the left: lane `i` with `i % 2o == 0` then holds `t(i, i + 2o)` of its warp; the
-other lanes compute values that are never used. The level branches depend on `width` only, so
-every lane of the mask runs every `shfl.sync`. Lane 0 of each warp stores its warp's tree at
-`scratch[warp]`; a barrier. If `n > 32`, the `n / 32` partials (a power of two, at most 32) are
+other lanes compute values that are never used. The levels are a loop of `log2(width)` trips,
+the same in the whole warp, so every lane of the mask runs every `shfl.sync`. Lane 0 of each
+warp stores its warp's tree at `scratch[warp]`; a barrier. If `n > 32`, the `n / 32` partials (a power of two, at most 32) are
 the leaves of the tree's upper levels (a power-of-two tree over the warps' trees is the fixed
 tree over `n`); warp 0 loads `scratch[lane]` (lanes past the partials load slots never written:
 unused) and does the same rounds with the full mask and `width = n / 32`; item 0 stores the root
@@ -43,9 +43,15 @@ tree (n = 11: `[2, 5)` splits at 3, the formula at 4), so the walk it is; `O(log
 steps per item (`tests/test_collective_schedule.py` checks the schedule against the recursion
 for n = 1..1024). Both paths end with everyone reading `scratch[0]`.
 
-Scan, the left fold in item order (`docs/ir-extensions.md`): every item stores its value, item 0
-folds `scratch[1..n)` in order in place, everyone reads its slot. The same for integer kinds
-(a parallel scan would give the same bits; this one is simpler).
+Scan, the left fold in item order (`docs/ir-extensions.md`). Floats: every item stores its
+value, item 0 folds `scratch[1..n)` in order in place, everyone reads its slot. Integers (every
+kind is exact and associative, so any bracketing of the same items in the same order has the
+left fold's bits), any `n`: a Kogge–Stone scan in each warp, over its `min(n - 32w, 32)` lanes
+(the member mask): for `o = 1 .. 16` every lane takes `shfl.up(own, o)` (clamp 0: below lane 0
+a lane gets its own value) and lanes `>= o` keep `other ⊕ own`, no branch around the shuffles;
+the warp's last lane stores the warp's total at `scratch[warp]`; a barrier; item 0 folds the
+`ceil(n / 32)` totals in place; a barrier; items of warp `w > 0` do `scratch[w - 1] ⊕ own`.
+Item 0 folds at most 32 values instead of `n`; three barriers either way.
 
 Each collective ends with a barrier, so the next one may overwrite the scratch. `⊕` is
 `workgroup_loops.combine`: integers wrap and compare signed, float min/max are
@@ -77,7 +83,7 @@ SCRATCH_ALIGN = 16
 BARRIER = "llvm.nvvm.barrier.cta.sync.aligned.all"
 ITEM_ID = "llvm.nvvm.read.ptx.sreg.tid.x"
 N_ITEMS = "llvm.nvvm.read.ptx.sreg.ntid.x"
-SHUFFLE_DOWN = "llvm.nvvm.shfl.sync.down"
+SHUFFLE = "llvm.nvvm.shfl.sync"  # .down / .up, .i32 / .f32
 WARP = 32
 
 
@@ -157,8 +163,11 @@ class Body:
 
     def finish(self, name: str, value_type: Attribute, index: SSAValue) -> func.FuncOp:
         """Everyone reads `scratch[index]`, a barrier (the scratch is free again), return it."""
+        return self.finish_with(name, value_type, self.load(self.b, index))
+
+    def finish_with(self, name: str, value_type: Attribute, result: SSAValue) -> func.FuncOp:
+        """A barrier (the scratch is free again), return `result`."""
         b = self.b
-        result = self.load(b, index)
         barrier(b)
         b.insert(func.ReturnOp(from_llvm(b, result, value_type)))
         function = func.FuncOp(name, ([value_type], [value_type]), Region(self.block))
@@ -241,40 +250,32 @@ def warp_tree(b: Builder, kind: str, value: SSAValue, mask: SSAValue, width: SSA
     warp: at offset `o = 1, 2, 4, …, width / 2` lane `i` does `own ⊕ shfl.down(own, o)`, lower
     item on the left. Valid in lane `i` only where `i % 2o == 0` (so lane 0 ends with the whole
     tree); the others compute values never used. Every lane of `mask` runs every shuffle: the
-    branches depend on `width` only, the same in the whole warp."""
-    clamp = b.insert(
-        arith.OrIOp(
-            b.insert(
-                arith.ShLIOp(
-                    b.insert(arith.SubiOp(i32_constant(b, WARP), width)).result, i32_constant(b, 8)
-                )
-            ).result,
-            i32_constant(b, WARP - 1),
-        )
-    ).result  # as CUDA's __shfl_down_sync(mask, v, o, width): lanes stay in their segment
-    offset = 1
-    while offset < WARP:
-        distance = i32_constant(b, offset)
-        deeper = b.insert(arith.CmpiOp(distance, width, "ult")).result
-        level = Block()
-        lb = Builder(InsertPoint.at_end(level))
-        other = shuffle_down(lb, value, mask, distance, clamp)
-        lb.insert(scf.YieldOp(combine(lb, kind, value, other)))
-        keep = Block()
-        keep.add_op(scf.YieldOp(value))
-        value = b.insert(scf.IfOp(deeper, [value.type], Region(level), Region(keep))).results[0]
-        offset *= 2
-    return value
+    loop's bound, `log2(width)`, is the same in the whole warp."""
+    zero, one = i32_constant(b, 0), i32_constant(b, 1)
+    unused = b.insert(arith.SubiOp(i32_constant(b, WARP), width)).result
+    segment = b.insert(arith.ShLIOp(unused, i32_constant(b, 8))).result
+    # as CUDA's __shfl_down_sync(mask, v, o, width): a source stays in the lane's segment
+    clamp = b.insert(arith.OrIOp(segment, i32_constant(b, WARP - 1))).result
+    zeros = b.insert(math.CountLeadingZerosOp(width)).result
+    levels = b.insert(arith.SubiOp(i32_constant(b, WARP - 1), zeros)).result  # log2(width)
+    level = Block(arg_types=[i32, value.type])
+    lb = Builder(InsertPoint.at_end(level))
+    k, own = level.args
+    offset = lb.insert(arith.ShLIOp(one, k)).result
+    other = shuffle(lb, "down", own, mask, offset, clamp)
+    lb.insert(scf.YieldOp(combine(lb, kind, own, other)))
+    return b.insert(scf.ForOp(zero, levels, one, [value], level)).results[0]
 
 
-def shuffle_down(
-    b: Builder, value: SSAValue, mask: SSAValue, offset: SSAValue, clamp: SSAValue
+def shuffle(
+    b: Builder, mode: str, value: SSAValue, mask: SSAValue, offset: SSAValue, clamp: SSAValue
 ) -> SSAValue:
-    """`shfl.sync.down` of a value of any element type: an `f32` as it is, anything else as the
-    32-bit words of its bits (zero-extended to whole words), one shuffle per word."""
+    """`shfl.sync.<mode>` of a value of any element type: an `f32` as it is, anything else as
+    the 32-bit words of its bits (zero-extended to whole words), one shuffle per word."""
     type_ = value.type
+    intrinsic = f"{SHUFFLE}.{mode}"
     if type_ == f32:
-        call = llvm.CallIntrinsicOp(SHUFFLE_DOWN + ".f32", [mask, value, offset, clamp], [f32])
+        call = llvm.CallIntrinsicOp(f"{intrinsic}.f32", [mask, value, offset, clamp], [f32])
         return b.insert(call).results[0]
     bits = type_.width.data if isinstance(type_, IntegerType) else type_.bitwidth
     as_int = IntegerType(bits)
@@ -290,7 +291,7 @@ def shuffle_down(
             word = b.insert(arith.ShRUIOp(word, b.insert(const(wide, WARP * w)).result)).result
         if wide != i32:
             word = b.insert(arith.TruncIOp(word, i32)).result
-        call = llvm.CallIntrinsicOp(SHUFFLE_DOWN + ".i32", [mask, word, offset, clamp], [i32])
+        call = llvm.CallIntrinsicOp(f"{intrinsic}.i32", [mask, word, offset, clamp], [i32])
         got = b.insert(call).results[0]
         if wide != i32:
             got = b.insert(arith.ExtUIOp(got, wide)).result
@@ -359,22 +360,80 @@ def tree_reduce(body: Body, b: Builder, kind: str) -> None:
 def make_scan(
     name: str, kind: str, value_type: Attribute, element: Attribute, scratch: str
 ) -> func.FuncOp:
-    """The left fold in item order, by item 0 in place; each item reads its slot."""
+    """Integers: warp scans and a fold of the warps' totals. Floats: the left fold in item
+    order, by item 0 in place; each item reads its slot."""
     body = Body(value_type, element, scratch)
+    if isinstance(element, IntegerType):
+        return body.finish_with(name, value_type, warp_scan(body, kind))
     b, item, n = body.b, body.item, body.n
     body.publish(b)
-    zero, one = i32_constant(b, 0), i32_constant(b, 1)
-    first = b.insert(arith.CmpiOp(item, zero, "eq")).result
+    first = b.insert(arith.CmpiOp(item, i32_constant(b, 0), "eq")).result
     fold = Block()
-    fb = Builder(InsertPoint.at_end(fold))
-    step = Block(arg_types=[i32, element])
+    fold_in_place(body, Builder(InsertPoint.at_end(fold)), kind, n)
+    b.insert(scf.IfOp(first, [], Region(fold)))
+    barrier(b)
+    return body.finish(name, value_type, item)
+
+
+def fold_in_place(body: Body, b: Builder, kind: str, count: SSAValue) -> None:
+    """`scratch[i] = scratch[i - 1] ⊕ scratch[i]` for `i = 1 .. count - 1`, in order: the
+    body of an `scf.if`, which this ends with its yield."""
+    zero, one = i32_constant(b, 0), i32_constant(b, 1)
+    step = Block(arg_types=[i32, body.element])
     sb = Builder(InsertPoint.at_end(step))
     i, acc = step.args
     total = combine(sb, kind, acc, body.load(sb, i))
     body.store(sb, total, i)
     sb.insert(scf.YieldOp(total))
-    fb.insert(scf.ForOp(one, n, one, [body.load(fb, zero)], step))
-    fb.insert(scf.YieldOp())
+    b.insert(scf.ForOp(one, count, one, [body.load(b, zero)], step))
+    b.insert(scf.YieldOp())
+
+
+def warp_scan(body: Body, kind: str) -> SSAValue:
+    """The inclusive scan of an integer kind (associative and exact, so any bracketing gives
+    the left fold's bits): a Kogge–Stone scan in each warp (`shfl.sync.up`), the last lane of
+    each warp stores the warp's total at `scratch[warp]`, item 0 folds the totals in place, and
+    each item of warp `w > 0` combines `scratch[w - 1]` on its left."""
+    b, item, n = body.b, body.item, body.n
+    zero, lanes = i32_constant(b, 0), i32_constant(b, WARP)
+    lane = b.insert(arith.AndIOp(item, i32_constant(b, WARP - 1))).result
+    warp = b.insert(arith.ShRUIOp(item, i32_constant(b, 5))).result
+    left = b.insert(arith.SubiOp(n, b.insert(arith.SubiOp(item, lane)).result)).result
+    width = b.insert(arith.MinUIOp(left, lanes)).result  # the lanes of this warp
+    unused = b.insert(arith.SubiOp(lanes, width)).result
+    mask = b.insert(arith.ShRUIOp(i32_constant(b, -1), unused)).result
+    one = i32_constant(b, 1)
+    level = Block(arg_types=[i32, body.element])  # o = 1 << k, k = 0 .. 4, in every lane
+    lb = Builder(InsertPoint.at_end(level))
+    k, own = level.args
+    offset = lb.insert(arith.ShLIOp(one, k)).result
+    other = shuffle(lb, "up", own, mask, offset, zero)
+    has = lb.insert(arith.CmpiOp(lane, offset, "uge")).result  # below lane o: own value
+    lb.insert(scf.YieldOp(lb.insert(arith.SelectOp(has, combine(lb, kind, other, own), own))))
+    levels = i32_constant(b, 5)
+    value = b.insert(scf.ForOp(zero, levels, one, [body.value], level)).results[0]
+    last = b.insert(arith.CmpiOp(lane, b.insert(arith.SubiOp(width, one)).result, "eq")).result
+    store = Block()
+    body.store(Builder(InsertPoint.at_end(store)), value, warp)
+    store.add_op(scf.YieldOp())
+    b.insert(scf.IfOp(last, [], Region(store)))
+    barrier(b)
+    first = b.insert(arith.CmpiOp(item, zero, "eq")).result
+    fold = Block()
+    fb = Builder(InsertPoint.at_end(fold))
+    warps = fb.insert(
+        arith.ShRUIOp(
+            fb.insert(arith.AddiOp(n, i32_constant(fb, WARP - 1))).result, i32_constant(fb, 5)
+        )
+    ).result
+    fold_in_place(body, fb, kind, warps)
     b.insert(scf.IfOp(first, [], Region(fold)))
     barrier(b)
-    return body.finish(name, value_type, item)
+    later = b.insert(arith.CmpiOp(warp, zero, "ne")).result
+    add_before = Block()
+    ab = Builder(InsertPoint.at_end(add_before))
+    before = body.load(ab, ab.insert(arith.SubiOp(warp, i32_constant(ab, 1))).result)
+    ab.insert(scf.YieldOp(combine(ab, kind, before, value)))
+    keep = Block()
+    keep.add_op(scf.YieldOp(value))
+    return b.insert(scf.IfOp(later, [value.type], Region(add_before), Region(keep))).results[0]

@@ -14,6 +14,10 @@ in each warp, at offset `o = 1, 2, …, width / 2` (`width = min(n, 32)`), every
 is the lane's own value; a lane outside the member mask gives garbage, `None`); lane 0 of each
 warp writes `scratch[warp]`; for `n > 32` warp 0 loads `scratch[lane]` (garbage beyond the
 `n / 32` partials) and does the same with `width = n / 32`. The result is lane 0's value.
+
+Integer scans (exact and associative: only which items, in which order, matter) run a
+Kogge–Stone scan per warp with `shfl.up` and fold the warps' totals; their model works on item
+ranges, `(lo, hi)` for `v_lo ⊕ … ⊕ v_(hi-1)`, where combining checks the two ranges meet.
 """
 
 from __future__ import annotations
@@ -171,3 +175,45 @@ def test_not_a_power_of_two_is_not_the_aligned_tree() -> None:
     tree = recursive_tree(0, 48)
     assert isinstance(tree, tuple)
     assert tree[0] == recursive_tree(0, 24)
+
+
+Range = tuple[int, int]
+
+
+def joined(left: Range, right: Range) -> Range:
+    """`left ⊕ right` of two adjacent item ranges, the lower one on the left."""
+    assert left[1] == right[0], f"{left} ⊕ {right} skips or repeats items"
+    return (left[0], right[1])
+
+
+def warp_scanned(n: int) -> list[Range]:
+    """What `warp_scan` of the lowering gives each item: per warp, for `o = 1 .. 16` every lane
+    takes `shfl.up(own, o)` (its own value below lane 0, PTX's clamp 0) and lanes `>= o` do
+    `other ⊕ own`; the last lane of each warp stores its total at `scratch[warp]`; item 0 folds
+    the totals in place; items of warp `w > 0` do `scratch[w - 1] ⊕ own`."""
+    result: list[Range] = []
+    scratch: list[Range] = []
+    for first in range(0, n, WARP):
+        lanes: list[Range] = [(i, i + 1) for i in range(first, min(n, first + WARP))]
+        offset = 1
+        while offset < WARP:
+            shuffled = [
+                lanes[lane - offset] if lane >= offset else own for lane, own in enumerate(lanes)
+            ]
+            lanes = [
+                joined(other, own) if lane >= offset else own
+                for lane, (own, other) in enumerate(zip(lanes, shuffled, strict=True))
+            ]
+            offset *= 2
+        scratch.append(lanes[-1])
+        result.extend(lanes)
+    for w in range(1, len(scratch)):
+        scratch[w] = joined(scratch[w - 1], scratch[w])
+    return [
+        joined(scratch[i // WARP - 1], own) if i >= WARP else own for i, own in enumerate(result)
+    ]
+
+
+def test_warp_scan_is_the_inclusive_scan() -> None:
+    for n in range(1, 1025):
+        assert warp_scanned(n) == [(0, i + 1) for i in range(n)], n

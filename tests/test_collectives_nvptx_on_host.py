@@ -4,16 +4,17 @@
 The NVPTX-specific parts of the IR are replaced by host equivalents, textually: the shared
 scratch (`addrspace(3)`) becomes an ordinary global, `%tid.x` / `%ntid.x` calls of functions
 that return the calling thread's item id and the group size, `bar.sync 0` a call of a
-`threading.Barrier` of the group, and `shfl.sync.down` (`.i32`, `.f32`) a call of `Warp.shuffle`,
-which does what PTX says among the 32 threads of the caller's warp (items `32w .. 32w + 31`): it
-checks the member mask is the warp's lanes, waits for all of them, returns the value of lane
-`lane + offset` (its own beyond the clamp's segment) and a recognisable garbage value for a
-lane outside the mask. Everything else, the index schedule, the loops, the combining ops, is the
+`threading.Barrier` of the group, and `shfl.sync.down` / `.up` a call of `Warp.shuffle`, which
+does what PTX says among the threads of the caller's warp (items `32w .. 32w + 31` that exist):
+it checks the member mask is the warp's lanes, waits for all of them, returns the value of lane
+`lane ± offset` (its own past the clamp's bound) and a recognisable garbage value for a lane
+outside the mask. Everything else, the index schedule, the loops, the combining ops, is the
 lowering's own IR, compiled by LLVM for the host. Each collective's results must be
 bit-identical to interp's reference (`tree_reduce`, `left_scan`) for groups of many sizes:
 reduce for every power of two up to 1024 (the warp-shuffle path) and sizes that are not (the
-shared-memory tree). `f16` goes through an `i16` wrapper (ctypes has no half). This checks the
-lowering's logic, not NVPTX's code generation (ptxas tests and the cuda lit tests do that).
+shared-memory tree), integer scans up to 1024 (warp scans, the last warp partial or not).
+`f16` goes through an `i16` wrapper (ctypes has no half). This checks the lowering's logic, not
+NVPTX's code generation (ptxas tests and the cuda lit tests do that).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from gpuir.runtime.interp import left_scan, tree_reduce
 GPU_OPT = Path(sys.executable).parent / "gpu-opt"
 SIZES = (1, 2, 3, 5, 7, 11, 32, 33, 64, 100, 127, 130)
 REDUCE_SIZES = sorted({*SIZES, *(1 << k for k in range(11))})  # 1 .. 1024: the shuffle path
+INT_SCAN_SIZES = (*SIZES, 1000, 1024)  # warp scans (the last warp partial or not), 32 totals
 TYPES = {
     "i8": (ctypes.c_int8, np.int8, IntegerType(8)),
     "i32": (ctypes.c_int32, np.int32, IntegerType(32)),
@@ -93,6 +95,7 @@ def host_ir(nvptx_ir: str) -> str:
         ("@llvm.nvvm.barrier.cta.sync.aligned.all", "@host_barrier"),
         ("@llvm.nvvm.shfl.sync.down.i32", "@host_shuffle_i32"),
         ("@llvm.nvvm.shfl.sync.down.f32", "@host_shuffle_f32"),
+        ("@llvm.nvvm.shfl.sync.up.i32", "@host_shuffle_up_i32"),
     ):
         text = text.replace(old, new)
     assert "nvvm" not in text, "an NVVM intrinsic without a host stand-in"
@@ -108,7 +111,7 @@ def host_ir(nvptx_ir: str) -> str:
 
 
 class Warp:
-    """`shfl.sync.down` among the `lanes` threads of one warp of the group."""
+    """`shfl.sync.down` / `.up` among the `lanes` threads of one warp of the group."""
 
     def __init__(self, lanes: int) -> None:
         self.lanes = lanes
@@ -116,7 +119,9 @@ class Warp:
         self.turn = [0] * WARP
         self.barrier = threading.Barrier(lanes)
 
-    def shuffle(self, lane: int, mask: int, value: object, offset: int, clamp: int) -> object:
+    def shuffle(
+        self, lane: int, up: bool, mask: int, value: object, offset: int, clamp: int
+    ) -> object:
         """Each lane writes its slot, all wait, each reads its source. The next shuffle uses the
         other slots, and the one after can only write these once everyone has passed the next
         barrier, that is, has read."""
@@ -128,9 +133,9 @@ class Warp:
         slots[lane] = value
         self.barrier.wait(timeout=30)  # every lane of the mask runs this shuffle
         segment, last = (clamp >> 8) & 31, clamp & 31
-        max_lane = (lane & segment) | (last & ~segment)
-        source = lane + (offset & 31)
-        if source > max_lane:
+        bound = (lane & segment) | (last & ~segment)  # PTX's maxLane
+        source = lane - (offset & 31) if up else lane + (offset & 31)
+        if (source < bound) if up else (source > bound):
             source = lane
         return slots[source] if mask >> source & 1 else GARBAGE
 
@@ -154,6 +159,9 @@ class Group:
         self.shuffle_f32 = ctypes.CFUNCTYPE(ctypes.c_float, i32, ctypes.c_float, i32, i32)(
             self.shuffle
         )
+        self.shuffle_up_i32 = ctypes.CFUNCTYPE(i32, i32, i32, i32, i32)(
+            lambda *args: self.shuffle(*args, up=True)
+        )
 
     def wait(self) -> None:
         try:
@@ -161,10 +169,13 @@ class Group:
         except BaseException as e:  # noqa: BLE001
             self.fail(e)
 
-    def shuffle(self, mask: int, value: object, offset: int, clamp: int) -> object:
+    def shuffle(
+        self, mask: int, value: object, offset: int, clamp: int, up: bool = False
+    ) -> object:
         item = self.local.item
         try:
-            return self.warps[item // WARP].shuffle(item % WARP, mask, value, offset, clamp)
+            warp = self.warps[item // WARP]
+            return warp.shuffle(item % WARP, up, mask, value, offset, clamp)
         except BaseException as e:  # noqa: BLE001
             self.fail(e)
             return GARBAGE
@@ -218,7 +229,7 @@ def compiled(tmp_path_factory: pytest.TempPathFactory):
     binding.add_symbol("host_item_id", ctypes.cast(group.item_id, ctypes.c_void_p).value)
     binding.add_symbol("host_n_items", ctypes.cast(group.n_items, ctypes.c_void_p).value)
     binding.add_symbol("host_barrier", ctypes.cast(group.sync, ctypes.c_void_p).value)
-    for name in ("shuffle_i32", "shuffle_f32"):
+    for name in ("shuffle_i32", "shuffle_f32", "shuffle_up_i32"):
         address = ctypes.cast(getattr(group, name), ctypes.c_void_p).value
         binding.add_symbol(f"host_{name}", address)
     module = binding.parse_assembly(host_ir(nvptx))
@@ -251,7 +262,8 @@ def test_collective_matches_interp(compiled, collective: str, kind: str, t: str)
     function = ctypes.CFUNCTYPE(c_type, c_type)(address)
     bits = f"u{np.dtype(dtype).itemsize}"
     rng = np.random.default_rng(zlib.crc32(f"{collective} {kind} {t}".encode()))
-    for n in REDUCE_SIZES if collective == "reduce" else SIZES:
+    sizes = SIZES if t.startswith("f") else INT_SCAN_SIZES
+    for n in REDUCE_SIZES if collective == "reduce" else sizes:
         values = sample(t, n, rng)
         if t == "f16":  # the wrapper takes and gives the bits
             raw_bits = [int(x) for x in np.array(values, dtype).view(bits)]

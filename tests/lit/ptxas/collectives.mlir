@@ -19,11 +19,14 @@
 // CHECK-DAG: .shared .align 16 .b8 __gpuir_wg_scratch_f64[8192];
 // CHECK-DAG: bar.sync 0;
 // CHECK-DAG: mov.u32 %r{{[0-9]+}}, %ntid.x;
-// Reduce over a power-of-two group shuffles within warps (every type as 32-bit words), with a
-// register member mask and clamp.
-// CHECK-DAG: shfl.sync.down.b32 {{.*}}%r{{[0-9]+}}, 1, %r{{[0-9]+}}, %r{{[0-9]+}};
-// CHECK-DAG: shfl.sync.down.b32 {{.*}}%r{{[0-9]+}}, 16, %r{{[0-9]+}}, %r{{[0-9]+}};
-// CHECK-DAG: shfl.sync.down.b32 {{.*}}, 16, %r{{[0-9]+}}, -1;
+// Reduce over a power-of-two group shuffles within warps (every type as 32-bit words) in a loop
+// of log2(width) levels: offset, clamp and member mask in registers; warp 0's round over the
+// warps' partials has the full mask.
+// CHECK-DAG: shfl.sync.down.b32 {{.*}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}};
+// CHECK-DAG: shfl.sync.down.b32 {{.*}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, -1;
+// Integer scans: shfl.sync.up within warps, clamp 0, offsets 1 .. 16 (LLVM unrolls the loop).
+// CHECK-DAG: shfl.sync.up.b32 {{.*}}, 1, 0, %r{{[0-9]+}};
+// CHECK-DAG: shfl.sync.up.b32 {{.*}}, 16, 0, %r{{[0-9]+}};
 
 builtin.module attributes {gpu.device} {
   func.func @collectives_i8(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
