@@ -77,6 +77,8 @@ OP_TEXT_LINES = 12
 """A diagnostic shows at most this many lines of the failing op."""
 REDEFINITION = re.compile(r'Redefinition of symbol "(.*)"')
 """xDSL's symbol-table message; the diagnostic points at the second definition."""
+EMPTY_BLOCK = re.compile(r"Operation (\S+) contains empty block in single-block region")
+"""xDSL's message for an empty block where a terminator is expected; it names only the op."""
 GC_THRESHOLDS = (100_000, 20, 10)
 """The cyclic garbage collector's thresholds while gpu-opt runs (Python's default: 700, 10, 10).
 The IR is millions of small objects in reference cycles; at the default, the collections took
@@ -419,7 +421,18 @@ def failing_op(error: DiagnosticException, module: ModuleOp) -> Operation | None
         redefined = REDEFINITION.fullmatch(str(error))
         if op is not None and redefined is not None:
             return second_definition(op, redefined.group(1)) or op
+        empty = EMPTY_BLOCK.match(str(error))
+        if op is None and empty is not None:  # raised by the regions' check, not the op's own
+            return first_with_empty_block(module, empty.group(1))
         return op
+    return None
+
+
+def first_with_empty_block(module: ModuleOp, name: str) -> Operation | None:
+    """The first op named `name` that has an empty block: where xDSL's empty-block error is."""
+    for op in module.walk():
+        if op.name == name and any(not b.ops for r in op.regions for b in r.blocks):
+            return op
     return None
 
 
