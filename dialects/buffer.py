@@ -38,6 +38,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     VarConstraint,
     base,
@@ -102,9 +103,12 @@ class BufType(ParametrizedAttribute, TypeAttribute):
 
     With a layout, `!buffer.buf<4x8xf32, strided<[1, 4], offset: 2>>`, it is a view: element
     `(i0, i1, …)` is element `offset + Σ i_k·stride_k` of the storage it views (the storage of
-    the dense buffer the view ops started from). A layout is static, its strides and offset
-    `>= 0`, on a static shape. Without one the buffer is dense row-major at offset 0; a layout
-    that addresses like that is dropped (`normalised_layout`), so both spellings are one type.
+    the dense buffer the view ops started from). A layout's strides are static and `>= 0`; its
+    offset is `>= 0` or `?`, and its shape's extents may be `?` (a dynamic layout: a
+    `buffer.subview` with SSA offsets or sizes makes one; the run-time values come from the
+    view ops, `docs/ir-extensions.md`). Without one the buffer is dense row-major at offset 0; a
+    static layout that addresses like that is dropped (`normalised_layout`), so both spellings
+    are one type.
     """
 
     name = "buffer.buf"
@@ -125,8 +129,10 @@ class BufType(ParametrizedAttribute, TypeAttribute):
     def strided(
         shape: Sequence[int], element_type: Attribute, strides: Sequence[int], offset: int = 0
     ) -> BufType:
-        """A view type; dense when `strides`/`offset` are the row-major ones."""
-        return BufType(shape, element_type, StridedLayoutAttr(strides, offset))
+        """A view type; dense when `strides`/`offset` are the row-major ones (`offset`
+        `DYNAMIC_INDEX`: `?`)."""
+        layout_offset = None if offset == DYNAMIC_INDEX else offset
+        return BufType(shape, element_type, StridedLayoutAttr(strides, layout_offset))
 
     def get_shape(self) -> tuple[int, ...]:
         return tuple(d.data for d in self.shape.data)
@@ -150,9 +156,17 @@ class BufType(ParametrizedAttribute, TypeAttribute):
         return row_major_strides(self.get_shape())
 
     def offset(self) -> int:
+        """The layout's offset; `DYNAMIC_INDEX` for `?`."""
         if isinstance(self.layout, StridedLayoutAttr):
-            return cast(int, self.layout.get_offset())
+            offset = self.layout.get_offset()
+            return DYNAMIC_INDEX if offset is None else offset
         return 0
+
+    def is_dynamic_view(self) -> bool:
+        """Whether this is a view whose offset or an extent is only known at run time."""
+        return not self.is_dense() and (
+            self.offset() == DYNAMIC_INDEX or DYNAMIC_INDEX in self.get_shape()
+        )
 
     def storage_span(self) -> int:
         """How many elements of its storage a static buffer reaches, from the first: one past
@@ -203,17 +217,18 @@ class BufType(ParametrizedAttribute, TypeAttribute):
         if not isinstance(layout, StridedLayoutAttr):
             return
         strides, offset = layout.get_strides(), layout.get_offset()
-        if DYNAMIC_INDEX in shape:
-            raise VerifyException(f"a strided !buffer.buf needs a static shape, found {self}")
         if len(strides) != len(shape):
             raise VerifyException(
                 f"!buffer.buf layout {layout} needs {len(shape)} strides (one per dimension), "
                 f"found {len(strides)}"
             )
-        if any(s is None or s < 0 for s in strides) or offset is None or offset < 0:
+        if any(s is None or s < 0 for s in strides) or (offset is not None and offset < 0):
             raise VerifyException(
-                f"!buffer.buf layout strides and offset must be static and >= 0, found {layout}"
+                f"!buffer.buf layout strides must be static and >= 0, and its offset ? or "
+                f">= 0, found {layout}"
             )
+        if offset is None or DYNAMIC_INDEX in shape:
+            return
         if is_row_major(shape, cast(Sequence[int], strides), offset):
             raise VerifyException(
                 f"!buffer.buf layout {layout} is the dense one of {list(shape)}: spell the type "
@@ -597,15 +612,26 @@ class ViewOp(IRDLOperation):
         """The result type; raises VerifyException when the properties do not fit `source`."""
         raise NotImplementedError
 
+    DYNAMIC_VIEWS: ClassVar[bool] = False
+    """Whether the source may be a dynamic view (`BufType.is_dynamic_view`)."""
+
     def verify_(self) -> None:
-        source = self.source.type
-        assert isinstance(source, BufType)
-        if source.dynamic_dims:
-            raise VerifyException(f"'{self.name}' needs a source of static shape, found {source}")
+        self.expect_source()
+        source = cast(BufType, self.source.type)
         expected = self.view_type(source)
         if self.res.type != expected:
             raise VerifyException(
                 f"'{self.name}' expects the result type {expected}, found {self.res.type}"
+            )
+
+    def expect_source(self) -> None:
+        source = self.source.type
+        assert isinstance(source, BufType)
+        if source.dynamic_dims and not (self.DYNAMIC_VIEWS and source.is_dynamic_view()):
+            raise VerifyException(f"'{self.name}' needs a source of static shape, found {source}")
+        if source.is_dynamic_view() and not self.DYNAMIC_VIEWS:
+            raise VerifyException(
+                f"'{self.name}' needs a source of static layout, found the dynamic view {source}"
             )
 
     def print_types(self, printer: Printer) -> None:
@@ -634,52 +660,116 @@ def expect_length(op: IRDLOperation, what: str, values: Sequence[int], rank: int
         )
 
 
+Mixed = int | SSAValue
+"""An entry of a subview's offsets or sizes: static, or an `index` value (`?` in the type)."""
+
+
 @irdl_op_definition
 class SubviewOp(ViewOp):
     """The box `offsets + k·strides`, `0 <= k < sizes`, of each dimension (as
-    `memref.subview`, static only, no rank reduction):
+    `memref.subview`, no rank reduction). Offsets and sizes are static or `index` values,
+    strides static:
 
     `%v = buffer.subview %a[0, 1] [4, 3] [1, 2] : !buffer.buf<4x6xf32>
         to !buffer.buf<4x3xf32, strided<[6, 2], offset: 1>>`
+    `%r = buffer.subview %a[%i, 0] [1, %n] [1, 1] : !buffer.buf<4x6xf32>
+        to !buffer.buf<1x?xf32, strided<[6, 1], offset: ?>>`
+
+    `static_offsets`/`static_sizes` hold `DYNAMIC_INDEX` (MLIR's `kDynamic`) where the entry is
+    an operand; the `offsets`/`sizes` operands are those entries, in order. The result's offset
+    is `?` when the source's offset or an offset operand is; its extent `k` is `?` when size
+    `k` is an operand. A dynamic box is not checked against the source's extents.
     """
 
     name = "buffer.subview"
-    offsets = prop_def(DenseArrayBase.constr(i64))
-    sizes = prop_def(DenseArrayBase.constr(i64))
-    strides = prop_def(DenseArrayBase.constr(i64))
+    source = operand_def(BufType)
+    offsets = var_operand_def(IndexType)
+    sizes = var_operand_def(IndexType)
+    static_offsets = prop_def(DenseArrayBase.constr(i64))
+    static_sizes = prop_def(DenseArrayBase.constr(i64))
+    static_strides = prop_def(DenseArrayBase.constr(i64))
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    DYNAMIC_VIEWS: ClassVar[bool] = True
 
     def __init__(
         self,
         source: SSAValue,
-        offsets: Sequence[int],
-        sizes: Sequence[int],
+        offsets: Sequence[Mixed],
+        sizes: Sequence[Mixed],
         strides: Sequence[int],
         result_type: BufType | None = None,
     ):
         properties = {
-            "offsets": i64_array(offsets),
-            "sizes": i64_array(sizes),
-            "strides": i64_array(strides),
+            "static_offsets": i64_array([static_entry(v) for v in offsets]),
+            "static_sizes": i64_array([static_entry(v) for v in sizes]),
+            "static_strides": i64_array(strides),
         }
         if result_type is None:
             assert isinstance(source.type, BufType)
-            result_type = subview_type(source.type, offsets, sizes, strides)
-        super().__init__(operands=[source], properties=properties, result_types=[result_type])
+            result_type = subview_type(
+                source.type,
+                [static_entry(v) for v in offsets],
+                [static_entry(v) for v in sizes],
+                strides,
+            )
+        super().__init__(
+            operands=[
+                source,
+                [v for v in offsets if isinstance(v, SSAValue)],
+                [v for v in sizes if isinstance(v, SSAValue)],
+            ],
+            properties=properties,
+            result_types=[result_type],
+        )
+
+    def mixed_offsets(self) -> list[Mixed]:
+        return mixed(self.static_offsets, self.offsets)
+
+    def mixed_sizes(self) -> list[Mixed]:
+        return mixed(self.static_sizes, self.sizes)
+
+    def verify_(self) -> None:
+        for what, static, dynamic in (
+            ("offsets", self.static_offsets, self.offsets),
+            ("sizes", self.static_sizes, self.sizes),
+        ):
+            expected = sum(1 for v in static.get_values() if v == DYNAMIC_INDEX)
+            if len(dynamic) != expected:
+                raise VerifyException(
+                    f"'{self.name}' expects {expected} {what} operands (one per dynamic entry "
+                    f"of static_{what}), found {len(dynamic)}"
+                )
+        if DYNAMIC_INDEX in self.static_strides.get_values():
+            raise VerifyException(f"'{self.name}' needs static strides (no '?' stride)")
+        self.expect_source()
+        source = cast(BufType, self.source.type)
+        expected = self.view_type(source)
+        if self.res.type != expected:
+            raise VerifyException(
+                f"'{self.name}' expects the result type {expected}, found {self.res.type}"
+            )
 
     def view_type(self, source: BufType) -> BufType:
-        offsets = cast(tuple[int, ...], self.offsets.get_values())
-        sizes = cast(tuple[int, ...], self.sizes.get_values())
-        strides = cast(tuple[int, ...], self.strides.get_values())
+        offsets = cast(tuple[int, ...], self.static_offsets.get_values())
+        sizes = cast(tuple[int, ...], self.static_sizes.get_values())
+        strides = cast(tuple[int, ...], self.static_strides.get_values())
         for what, values in (("offsets", offsets), ("sizes", sizes), ("strides", strides)):
             expect_length(self, what, values, source.rank)
         for d, (offset, size, stride, extent) in enumerate(
             zip(offsets, sizes, strides, source.get_shape(), strict=True)
         ):
-            if offset < 0 or size < 0 or stride < 1:
+            if (
+                (offset < 0 and offset != DYNAMIC_INDEX)
+                or (size < 0 and size != DYNAMIC_INDEX)
+                or stride < 1
+            ):
                 raise VerifyException(
                     f"'{self.name}' expects offsets >= 0, sizes >= 0 and strides >= 1, found "
                     f"offset {offset}, size {size}, stride {stride} in dimension {d}"
                 )
+            if DYNAMIC_INDEX in (offset, size, extent):
+                continue
             last = offset + (size - 1) * stride if size else offset - 1
             if last >= extent or offset > extent:
                 raise VerifyException(
@@ -691,11 +781,8 @@ class SubviewOp(ViewOp):
     @classmethod
     def parse(cls, parser: Parser) -> SubviewOp:
         source = parser.parse_unresolved_operand()
-        offsets, sizes, strides = (
-            parse_int_list(parser),
-            parse_int_list(parser),
-            parse_int_list(parser),
-        )
+        offsets, sizes = parse_mixed_list(parser), parse_mixed_list(parser)
+        strides = parse_int_list(parser)
         resolved, result_type, attributes = cls.parse_types(parser, source)
         op = cls(resolved, offsets, sizes, strides, cast(BufType, result_type))
         op.attributes |= attributes
@@ -704,18 +791,56 @@ class SubviewOp(ViewOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.source)
-        for values in (self.offsets, self.sizes, self.strides):
-            printer.print_string("[" if values is self.offsets else " [")
-            printer.print_list(values.get_values(), lambda v: printer.print_string(str(v)))
-            printer.print_string("]")
+        for values in (self.mixed_offsets(), self.mixed_sizes()):
+            printer.print_string("[")
+            printer.print_list(values, lambda v: print_mixed(printer, v))
+            printer.print_string("] ")
+        printer.print_string("[")
+        printer.print_list(self.static_strides.get_values(), lambda v: printer.print_string(str(v)))
+        printer.print_string("]")
         self.print_types(printer)
+
+
+def static_entry(value: Mixed) -> int:
+    return DYNAMIC_INDEX if isinstance(value, SSAValue) else value
+
+
+def mixed(static: DenseArrayBase, dynamic: Sequence[SSAValue]) -> list[Mixed]:
+    """The entries of `static` with each `DYNAMIC_INDEX` replaced by the next of `dynamic`."""
+    values = iter(dynamic)
+    return [
+        next(values) if v == DYNAMIC_INDEX else v
+        for v in cast(tuple[int, ...], static.get_values())
+    ]
+
+
+def parse_mixed_list(parser: Parser) -> list[Mixed]:
+    def entry() -> Mixed:
+        operand = parser.parse_optional_operand(IndexType())
+        if operand is not None:
+            return operand
+        return parser.parse_integer(allow_boolean=False)
+
+    return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, entry)
+
+
+def print_mixed(printer: Printer, value: Mixed) -> None:
+    if isinstance(value, SSAValue):
+        printer.print_operand(value)
+    else:
+        printer.print_string(str(value))
 
 
 def subview_type(
     source: BufType, offsets: Sequence[int], sizes: Sequence[int], strides: Sequence[int]
 ) -> BufType:
+    """The result type (`DYNAMIC_INDEX` in `offsets`/`sizes`: a run-time entry)."""
     base = source.strides()
-    offset = source.offset() + sum(o * s for o, s in zip(offsets, base, strict=True))
+    offset = source.offset()
+    if offset == DYNAMIC_INDEX or DYNAMIC_INDEX in offsets:
+        offset = DYNAMIC_INDEX
+    else:
+        offset += sum(o * s for o, s in zip(offsets, base, strict=True))
     result = [s * step for s, step in zip(base, strides, strict=True)]
     return BufType.strided(sizes, source.element_type, result, offset)
 
@@ -728,6 +853,7 @@ class TransposeOp(ViewOp):
     """
 
     name = "buffer.transpose"
+    DYNAMIC_VIEWS: ClassVar[bool] = True
     permutation = prop_def(DenseArrayBase.constr(i64))
 
     def __init__(
@@ -847,8 +973,10 @@ class ViewStorageOp(ViewOp):
             raise VerifyException(
                 f"'{self.name}' views the storage of a dense buffer, found the view {source}"
             )
-        if result.dynamic_dims:
-            raise VerifyException(f"'{self.name}' needs a result of static shape, found {result}")
+        if result.dynamic_dims or result.offset() == DYNAMIC_INDEX:
+            raise VerifyException(
+                f"'{self.name}' needs a result of static shape and layout, found {result}"
+            )
         if result.element_type != source.element_type:
             raise VerifyException(
                 f"'{self.name}' expects the element type {source.element_type}, found "

@@ -2,10 +2,10 @@
 
 // One case per verifier rule of strided buffer types (checked as they are parsed).
 
-// A layout needs a static shape ...
-%b = "test.op"() : () -> !buffer.buf<?x4xf32, strided<[4, 1], offset: 1>>
+// A layout may have '?' extents and a '?' offset (a dynamic view), but a negative offset ...
+%b = "test.op"() : () -> !buffer.buf<?x4xf32, strided<[4, 1], offset: -1>>
 
-// CHECK: a strided !buffer.buf needs a static shape, found !buffer.buf<?x4xf32, strided<[4, 1], offset: 1>>
+// CHECK: !buffer.buf layout strides must be static and >= 0, and its offset ? or >= 0, found strided<[4, 1], offset: -1>
 
 // -----
 
@@ -19,11 +19,11 @@
 // ... static strides ...
 %b = "test.op"() : () -> !buffer.buf<2x4xf32, strided<[?, 1]>>
 
-// CHECK: !buffer.buf layout strides and offset must be static and >= 0, found strided<[?, 1]>
+// CHECK: !buffer.buf layout strides must be static and >= 0, and its offset ? or >= 0, found strided<[?, 1]>
 
 // -----
 
 // ... and no negative one.
 %b = "test.op"() : () -> !buffer.buf<2x4xf32, strided<[-4, 1], offset: 4>>
 
-// CHECK: !buffer.buf layout strides and offset must be static and >= 0, found strided<[-4, 1], offset: 4>
+// CHECK: !buffer.buf layout strides must be static and >= 0, and its offset ? or >= 0, found strided<[-4, 1], offset: 4>

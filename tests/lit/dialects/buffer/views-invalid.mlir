@@ -108,7 +108,7 @@
 %a = "test.op"() : () -> !buffer.buf<4x6xf32>
 %v = buffer.view %a : !buffer.buf<4x6xf32> to !buffer.buf<?xf32>
 
-// CHECK: 'buffer.view' needs a result of static shape, found !buffer.buf<?xf32>
+// CHECK: 'buffer.view' needs a result of static shape and layout, found !buffer.buf<?xf32>
 
 // -----
 
@@ -117,3 +117,72 @@
 %v = buffer.view %a : !buffer.buf<4x6xf32> to !buffer.buf<3x2xf32, strided<[10, 2], offset: 3>>
 
 // CHECK: 'buffer.view' reaches element 25 of the storage of !buffer.buf<4x6xf32>, which has 24
+
+// -----
+
+// Dynamic subviews: the result type has '?' exactly where the entries are dynamic ...
+%a = "test.op"() : () -> !buffer.buf<4x6xf32>
+%i = "test.op"() : () -> index
+%s = buffer.subview %a[%i, 0] [1, 6] [1, 1] : !buffer.buf<4x6xf32> to !buffer.buf<1x6xf32, strided<[6, 1], offset: 6>>
+
+// CHECK: 'buffer.subview' expects the result type !buffer.buf<1x6xf32, strided<[6, 1], offset: ?>>, found !buffer.buf<1x6xf32, strided<[6, 1], offset: 6>>
+
+// -----
+
+// ... a dynamic size gives a '?' extent ...
+%a = "test.op"() : () -> !buffer.buf<4x6xf32>
+%n = "test.op"() : () -> index
+%s = buffer.subview %a[0, 0] [4, %n] [1, 1] : !buffer.buf<4x6xf32> to !buffer.buf<4x6xf32, strided<[6, 1]>>
+
+// CHECK: 'buffer.subview' expects the result type !buffer.buf<4x?xf32, strided<[6, 1]>>, found !buffer.buf<4x6xf32>
+
+// -----
+
+// ... (static entries still checked against the source) ...
+%a = "test.op"() : () -> !buffer.buf<4x6xf32>
+%i = "test.op"() : () -> index
+%s = buffer.subview %a[%i, 5] [1, 2] [1, 1] : !buffer.buf<4x6xf32> to !buffer.buf<1x2xf32, strided<[6, 1], offset: ?>>
+
+// CHECK: 'buffer.subview' reaches index 6 of dimension 1, outside the source's extent 6
+
+// -----
+
+// ... one operand per dynamic entry (generic form) ...
+%a = "test.op"() : () -> !buffer.buf<4x6xf32>
+%i = "test.op"() : () -> index
+%s = "buffer.subview"(%a, %i) <{static_offsets = array<i64: -9223372036854775808, -9223372036854775808>, static_sizes = array<i64: 1, 6>, static_strides = array<i64: 1, 1>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (!buffer.buf<4x6xf32>, index) -> !buffer.buf<1x6xf32, strided<[6, 1], offset: ?>>
+
+// CHECK: 'buffer.subview' expects 2 offsets operands (one per dynamic entry of static_offsets), found 1
+
+// -----
+
+// ... static strides ...
+%a = "test.op"() : () -> !buffer.buf<4x6xf32>
+%s = "buffer.subview"(%a) <{static_offsets = array<i64: 0, 0>, static_sizes = array<i64: 4, 6>, static_strides = array<i64: 1, -9223372036854775808>, operandSegmentSizes = array<i32: 1, 0, 0>}> : (!buffer.buf<4x6xf32>) -> !buffer.buf<4x6xf32>
+
+// CHECK: 'buffer.subview' needs static strides (no '?' stride)
+
+// -----
+
+// ... and a dense source of static shape.
+%a = "test.op"() : () -> !buffer.buf<?x6xf32>
+%i = "test.op"() : () -> index
+%s = buffer.subview %a[%i, 0] [1, 6] [1, 1] : !buffer.buf<?x6xf32> to !buffer.buf<1x6xf32, strided<[6, 1], offset: ?>>
+
+// CHECK: 'buffer.subview' needs a source of static shape, found !buffer.buf<?x6xf32>
+
+// -----
+
+// Only buffer.subview and buffer.transpose take a dynamic view: not buffer.broadcast ...
+%a = "test.op"() : () -> !buffer.buf<1x6xf32, strided<[6, 1], offset: ?>>
+%b = buffer.broadcast %a : !buffer.buf<1x6xf32, strided<[6, 1], offset: ?>> to !buffer.buf<4x6xf32, strided<[0, 1], offset: ?>>
+
+// CHECK: 'buffer.broadcast' needs a source of static layout, found the dynamic view !buffer.buf<1x6xf32, strided<[6, 1], offset: ?>>
+
+// -----
+
+// ... and buffer.view makes no dynamic view.
+%a = "test.op"() : () -> !buffer.buf<24xf32>
+%v = buffer.view %a : !buffer.buf<24xf32> to !buffer.buf<2x3xf32, strided<[3, 1], offset: ?>>
+
+// CHECK: 'buffer.view' needs a result of static shape and layout, found !buffer.buf<2x3xf32, strided<[3, 1], offset: ?>>

@@ -46,7 +46,7 @@ func.func @views(%m0: !mem.M<0>, %i: index, %f: f32, %a: !buffer.buf<4x6xf32>, %
 // CHECK-NEXT: }
 
 // GENERIC:      %t = "buffer.transpose"(%a) <{permutation = array<i64: 1, 0>}> : (!buffer.buf<4x6xf32>) -> !buffer.buf<6x4xf32, strided<[1, 6]>>
-// GENERIC-NEXT: %c = "buffer.subview"(%a) <{offsets = array<i64: 0, 1>, sizes = array<i64: 4, 3>, strides = array<i64: 1, 2>}> {tag} : (!buffer.buf<4x6xf32>) -> !buffer.buf<4x3xf32, strided<[6, 2], offset: 1>>
+// GENERIC-NEXT: %c = "buffer.subview"(%a) <{static_offsets = array<i64: 0, 1>, static_sizes = array<i64: 4, 3>, static_strides = array<i64: 1, 2>, operandSegmentSizes = array<i32: 1, 0, 0>}> {tag} : (!buffer.buf<4x6xf32>) -> !buffer.buf<4x3xf32, strided<[6, 2], offset: 1>>
 // GENERIC:      %b = "buffer.broadcast"(%row) : (!buffer.buf<1x6xf32, strided<[6, 1], offset: 18>>) -> !buffer.buf<2x4x6xf32, strided<[0, 0, 1], offset: 18>>
 // GENERIC:      %v = "buffer.view"(%a) : (!buffer.buf<4x6xf32>) -> !buffer.buf<3x2xf32, strided<[8, 2], offset: 3>>
 // GENERIC:      %m4 = "buffer.copy"(%m3, %d, %r) : (!mem.M<0>, !buffer.buf<2x6xf32>, !buffer.buf<2x6xf32, strided<[6, 1], offset: 6>>) -> !mem.M<0>
