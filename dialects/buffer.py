@@ -10,6 +10,9 @@ MLIR's strided memref layout): it is then a view of another buffer's storage, ma
 ops `buffer.subview`, `buffer.transpose`, `buffer.broadcast` and `buffer.view`, which allocate
 nothing. Every other op reads and writes through the layout; `storage_map` says where a view's
 element lies in the dense buffer it views (`docs/ir-extensions.md`, "Layouts and views").
+A subview's offsets and sizes may be `index` values (`buffer.subview %a[%i, 0] [1, %n] [1, 1]`,
+MLIR's mixed lists): its type then has a `?` offset or `?` extents (a dynamic view), whose
+run-time values `view_offset` and `view_extent` find in the view ops.
 
 Departures from MimIR: MimIR's `constant` is `buffer.lit` (its later name); `buffer.print` is an
 addition (MimIR's lit tests print through `print_int_matrix`), with the same output format; so are
@@ -522,7 +525,8 @@ class ShapeOp(IRDLOperation):
 @irdl_op_definition
 class CopyOp(IRDLOperation):
     """Copy every element of `src` into `dst`: same shape and element type, each with its own
-    layout (dense or a view), element by element in row-major order."""
+    layout (dense or a view), element by element in row-major order. A `?` extent matches any
+    (it must be the same at run time: the host executor checks, lowered code does not)."""
 
     name = "buffer.copy"
     mem = operand_def(M0)
@@ -536,7 +540,11 @@ class CopyOp(IRDLOperation):
     def verify_(self) -> None:
         dst, src = self.dst.type, self.src.type
         assert isinstance(dst, BufType) and isinstance(src, BufType)
-        if (dst.get_shape(), dst.element_type) != (src.get_shape(), src.element_type):
+        compatible = all(
+            d == s or DYNAMIC_INDEX in (d, s)
+            for d, s in zip(dst.get_shape(), src.get_shape(), strict=False)
+        )
+        if dst.rank != src.rank or not compatible or dst.element_type != src.element_type:
             raise VerifyException(
                 f"'{self.name}' expects a source of the destination's shape and element type, "
                 f"found {src} into {dst}"
@@ -1014,6 +1022,47 @@ def is_view(value: SSAValue) -> bool:
     return isinstance(value.owner, ViewOp)
 
 
+def view_extent(value: SSAValue, dim: int) -> Mixed:
+    """Extent `dim` of the view `value`: static, or the `index` value the view ops give it (a
+    dynamic size of the `buffer.subview` it comes from, through transposes and writes)."""
+    type_ = cast(BufType, value.type)
+    extent = type_.get_shape()[dim]
+    if extent != DYNAMIC_INDEX:
+        return extent
+    owner = value.owner
+    if isinstance(owner, WriteOp):
+        return view_extent(owner.buf, dim)
+    if isinstance(owner, SubviewOp):
+        return owner.mixed_sizes()[dim]
+    if isinstance(owner, TransposeOp):
+        return view_extent(owner.source, cast(int, owner.permutation.get_values()[dim]))
+    raise ValueError(f"{value} of {type_} comes from no view op")
+
+
+def view_offset(value: SSAValue) -> tuple[int, list[tuple[SSAValue, int]]]:
+    """The offset of the view `value` in its storage as `c + Σ v·k`: the constant `c` and the
+    terms `(v, k)`, each an `index` value (an offset operand of a `buffer.subview`) times the
+    stride `k` it moves by. No terms when the type's offset is static."""
+    type_ = cast(BufType, value.type)
+    if type_.offset() != DYNAMIC_INDEX:
+        return type_.offset(), []
+    owner = value.owner
+    if isinstance(owner, WriteOp):
+        return view_offset(owner.buf)
+    if isinstance(owner, TransposeOp):
+        return view_offset(owner.source)
+    if isinstance(owner, SubviewOp):
+        source = cast(BufType, owner.source.type)
+        constant, terms = view_offset(owner.source)
+        for offset, stride in zip(owner.mixed_offsets(), source.strides(), strict=True):
+            if isinstance(offset, SSAValue):
+                terms.append((offset, stride))
+            else:
+                constant += offset * stride
+        return constant, terms
+    raise ValueError(f"{value} of {type_} comes from no view op")
+
+
 def storage_map(view: BufType, root: BufType) -> AffineMap:
     """Where element `(d0, d1, …)` of `view` lies in the dense `root` whose storage it views:
     one affine expression of the view's indices per dimension of `root`.
@@ -1021,14 +1070,25 @@ def storage_map(view: BufType, root: BufType) -> AffineMap:
     The linear position is `offset + Σ d_k·stride_k`. When every stride is a multiple of one of
     `root`'s row-major strides and no sum can carry into the next dimension (the view's extents
     bound it), each root index is a plain sum (`(d0, d1) -> (d1, d0)` for a transpose);
-    otherwise the position is split with `floordiv` and `mod`."""
+    otherwise the position is split with `floordiv` and `mod`.
+
+    For a dynamic view (`BufType.is_dynamic_view`) the map has one more dimension after the
+    view's indices, the run-time offset (`view_offset`), and always splits the position
+    `d_offset + Σ d_k·stride_k`."""
     shape, strides, offset = view.get_shape(), view.strides(), view.offset()
     extents = root.get_shape()
+    dynamic = view.is_dynamic_view()
+    dims = len(shape) + dynamic
     if not extents:
-        return AffineMap(len(shape), 0, ())
+        return AffineMap(dims, 0, ())
     root_strides = row_major_strides(extents)
     if 0 in root_strides:  # an empty root: nothing is ever read
-        return AffineMap(len(shape), 0, tuple(AffineExpr.constant(0) for _ in extents))
+        return AffineMap(dims, 0, tuple(AffineExpr.constant(0) for _ in extents))
+    if dynamic:
+        position: AffineExpr = AffineExpr.dimension(len(shape))
+        for k, stride in enumerate(strides):
+            position = AffineExpr.dimension(k) * stride + position
+        return AffineMap(dims, 0, split_position(position, extents))
     digits: list[AffineExpr] = []
     rest = offset
     for step in root_strides:
@@ -1047,14 +1107,21 @@ def storage_map(view: BufType, root: BufType) -> AffineMap:
             digits[j] = term + digits[j]
     if all(top < extent for top, extent in zip(largest[1:], extents[1:], strict=True)):
         return AffineMap(len(shape), 0, tuple(digits))
-    position: AffineExpr = AffineExpr.constant(offset)
+    position = AffineExpr.constant(offset)
     for k, stride in enumerate(strides):
         position = AffineExpr.dimension(k) * stride + position
+    return AffineMap(len(shape), 0, split_position(position, extents))
+
+
+def split_position(position: AffineExpr, extents: Sequence[int]) -> tuple[AffineExpr, ...]:
+    """The row-major indices of the linear `position` in a dense buffer of `extents`."""
+    if not extents:
+        return ()
     results: list[AffineExpr] = []
-    for j, (step, extent) in enumerate(zip(root_strides, extents, strict=True)):
+    for j, (step, extent) in enumerate(zip(row_major_strides(extents), extents, strict=True)):
         index = position if step == 1 else position // step
         results.append(index if j == 0 else index % extent)
-    return AffineMap(len(shape), 0, tuple(results))
+    return tuple(results)
 
 
 Buffer = Dialect(

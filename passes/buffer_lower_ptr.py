@@ -20,7 +20,11 @@
   `buffer.read`/`buffer.write` of the view, and every `buffer.read`/`buffer.write` of a view
   becomes one of the dense buffer whose storage it views (`buffer.view_root`), at the indices
   `buffer.storage_map` computes from the view's layout (`offset + Σ i_k·stride_k`, as root
-  indices); `buffer.shape` of a view is a constant. Then the view ops are erased;
+  indices); `buffer.shape` of a view is a constant. A dynamic view (`?` offset or extents, from
+  a `buffer.subview` with `index` offsets or sizes) adds its run-time offset (`buffer.view_offset`,
+  `muli`/`addi` of the subviews' offset operands) and splits the position with floordiv/mod; its
+  `?` extent is the subview's size operand (`buffer.view_extent`), for `buffer.shape` and as a
+  loop bound. Then the view ops are erased;
 - `gpu.buf_alloc_copy` → `gpu.alloc.block` + `gpu.copy_to_device.block`, and
   `gpu.buf_copy_to_host` → `gpu.copy_to_host.block` (IR.md: they are `alloc_copy.block` /
   `copy_to_host.block` once buffers are pointers; the extent of a `?` buffer is passed on).
@@ -431,6 +435,8 @@ def measured(op: Operation) -> Sequence[SSAValue]:
     assert isinstance(buf.type, BufType)
     if not needed or buf.type.get_shape()[:1] != (DYNAMIC_INDEX,):
         return ()
+    if buffer.is_view(buf) or (isinstance(op, buffer.CopyOp) and buffer.is_view(op.dst)):
+        return ()  # `lower_views` measures a view by its view ops
     return (buf, op.dst) if isinstance(op, buffer.CopyOp) else (buf,)
 
 
@@ -449,7 +455,7 @@ def check_lowerable(module: ModuleOp) -> None:
             *op.properties.values(),
             *op.attributes.values(),
         ]
-        for found in (buf for t in types for buf in buffer_types(t)):
+        for found in (buf for t in types for buf in buffer_types(t) if buf.is_dense()):
             if any(extent == DYNAMIC_INDEX for extent in found.get_shape()[1:]):
                 raise OpError(
                     op,
@@ -528,19 +534,25 @@ def is_scalar(type_: Attribute) -> bool:
 # --- views (before the type changes: a view's layout is in its buffer type) --------------------
 
 
-def static_for_nest(
+def view_for_nest(
     b: Builder,
     const: Constants,
-    shape: Sequence[int],
+    shape: Sequence[buffer.Mixed],
     token: SSAValue,
     body: Callable[[Builder, list[SSAValue], SSAValue], SSAValue],
 ) -> SSAValue:
-    """A loop nest over the static `shape`, threading the host token through `body`."""
+    """A loop nest over `shape` (a view's extents: static, or the view ops' `index` values),
+    threading the host token through `body`."""
 
     def step(b: Builder, indices: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
         return [body(b, indices, args[0])]
 
-    return for_nest(b, const, [const(e) for e in shape], [token], step)[0]
+    bounds = [e if isinstance(e, SSAValue) else const(e) for e in shape]
+    return for_nest(b, const, bounds, [token], step)[0]
+
+
+def view_shape(view: SSAValue) -> list[buffer.Mixed]:
+    return [buffer.view_extent(view, d) for d in range(cast(BufType, view.type).rank)]
 
 
 class ExpandViewCopy(RewritePattern):
@@ -550,14 +562,19 @@ class ExpandViewCopy(RewritePattern):
     def match_and_rewrite(self, op: buffer.CopyOp, rewriter: PatternRewriter, /) -> None:
         if not (buffer.is_view(op.src) or buffer.is_view(op.dst)):
             return
-        shape = cast(BufType, op.src.type).get_shape()
+        view = op.src if buffer.is_view(op.src) else op.dst
+        static = cast(BufType, op.src.type).get_shape(), cast(BufType, op.dst.type).get_shape()
+        shape = [  # a static extent of either, or the view's run-time one
+            next((e for e in extents if e != DYNAMIC_INDEX), extent)
+            for extent, *extents in zip(view_shape(view), *static, strict=True)
+        ]
 
         def body(b: Builder, indices: list[SSAValue], token: SSAValue) -> SSAValue:
             read = b.insert(buffer.ReadOp(token, op.src, indices))
             return b.insert(buffer.WriteOp(read.res_mem, op.dst, indices, read.res)).res_mem
 
         rewriter.replace(
-            op, [], [static_for_nest(rewriter, Constants(rewriter), shape, op.mem, body)]
+            op, [], [view_for_nest(rewriter, Constants(rewriter), shape, op.mem, body)]
         )
 
 
@@ -569,7 +586,7 @@ class ExpandViewPrint(RewritePattern):
         if not buffer.is_view(op.buf):
             return
         const = Constants(rewriter)
-        shape = cast(BufType, op.buf.type).get_shape()
+        shape = view_shape(op.buf)
         rows, columns = shape[:-1], shape[-1:]  # rank 0: neither, one element
 
         token, limbs = print_slot(rewriter, op.mem, cast(BufType, op.buf.type).element_type)
@@ -579,20 +596,30 @@ class ExpandViewPrint(RewritePattern):
                 read = b.insert(buffer.ReadOp(token, op.buf, [*row, *column]))
                 return print_element(b, const, read.res_mem, read.res, limbs)
 
-            token = static_for_nest(b, const, columns, token, element)
+            token = view_for_nest(b, const, columns, token, element)
             b.insert(PrintFormatOp("\n"))
             return token
 
-        rewriter.replace(op, [], [static_for_nest(rewriter, const, rows, token, row_body)])
+        rewriter.replace(op, [], [view_for_nest(rewriter, const, rows, token, row_body)])
 
 
 def root_indices(
     b: Builder, view: SSAValue, indices: Sequence[SSAValue]
 ) -> tuple[SSAValue, list[SSAValue]]:
-    """The dense buffer `view` views and the indices of element `indices` of `view` in it."""
+    """The dense buffer `view` views and the indices of element `indices` of `view` in it (of
+    a dynamic view: computed from its run-time offset, `offset + Σ v·k` of `view_offset`)."""
     root = buffer.view_root(view)
-    amap = buffer.storage_map(cast(BufType, view.type), cast(BufType, root.type))
-    return root, affine_values(b, IndexConstants(b), amap, indices)
+    view_type = cast(BufType, view.type)
+    amap = buffer.storage_map(view_type, cast(BufType, root.type))
+    const = IndexConstants(b)
+    if view_type.is_dynamic_view():
+        constant, terms = buffer.view_offset(view)
+        offset = const(constant)
+        for value, stride in terms:
+            term = value if stride == 1 else b.insert(arith.MuliOp(value, const(stride))).result
+            offset = b.insert(arith.AddiOp(offset, term)).result
+        indices = [*indices, offset]
+    return root, affine_values(b, const, amap, indices)
 
 
 class FoldViewRead(RewritePattern):
@@ -616,8 +643,10 @@ class FoldViewShape(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.ShapeOp, rewriter: PatternRewriter, /) -> None:
         if buffer.is_view(op.buf):
-            extent = cast(BufType, op.buf.type).get_shape()[op.dim.value.data]
-            rewriter.replace(op, [], [Constants(rewriter)(extent)])
+            extent = buffer.view_extent(op.buf, op.dim.value.data)
+            if not isinstance(extent, SSAValue):
+                extent = Constants(rewriter)(extent)
+            rewriter.replace(op, [], [extent])
 
 
 def lower_views(module: ModuleOp) -> None:

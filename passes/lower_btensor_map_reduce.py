@@ -39,7 +39,8 @@ buffer whose storage it views (`buffer.view_root`) is copied to the device as it
 however many inputs view it), and the kernel reads it through the view's layout composed with
 the input's map (`buffer.storage_map(view) ∘ map`): a transpose reads at swapped indices, a
 broadcast at fewer, a strided slice at scaled ones. A strided buffer that is no view op's
-result in sight (a function argument) keeps the op on the CPU path, with a warning.
+result in sight (a function argument) keeps the op on the CPU path, with a warning; so does a
+dynamic view (a `?` offset or extent in its type: the kernel's index maps are static).
 
 Like MimIR, a program that contains an explicit `gpu.init` is left unchanged, with a warning
 (only when it has map-reduce ops to lower); so is, with a warning, an op whose output is empty.
@@ -267,6 +268,11 @@ def fallback_reason(op: MapReduceOp | MapReducePostOp) -> str | None:
     if total == 0:
         return "has a zero-sized output"
     for value in (*op.inputs, *op.post_operands()):
+        if cast(BufType, value.type).is_dynamic_view():
+            return (
+                f"reads the view {value.type}, whose layout is only known at run time (no "
+                "kernel index map for it)"
+            )
         root, _ = storage(value)
         root_type = cast(BufType, root.type)
         if not root_type.is_dense():

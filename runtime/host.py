@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import product
 from typing import IO
 
@@ -312,8 +313,30 @@ def _alloc_copy(
 # --- buffers -------------------------------------------------------------------------------------
 
 
-def _buffer_shape(buf: Pointer, type_: Attribute, op: Operation) -> list[int]:
+@dataclass(frozen=True)
+class DynamicView:
+    """A view whose type has a `?` offset or extent (`BufType.is_dynamic_view`): the pointer
+    to the start of the storage it views, with the run-time offset and shape its view ops gave
+    it (its strides are in its type)."""
+
+    root: Pointer
+    offset: int
+    shape: tuple[int, ...]
+
+
+def _view_parts(
+    buf: Pointer | DynamicView, type_: BufType, op: Operation
+) -> tuple[Pointer, int, tuple[int, ...]]:
+    """The storage, offset and shape of the buffer or view `buf` of type `type_`."""
+    if isinstance(buf, DynamicView):
+        return buf.root, buf.offset, buf.shape
+    return buf, type_.offset(), tuple(_buffer_shape(buf, type_, op))
+
+
+def _buffer_shape(buf: Pointer | DynamicView, type_: Attribute, op: Operation) -> list[int]:
     assert isinstance(type_, BufType)
+    if isinstance(buf, DynamicView):
+        return list(buf.shape)
     shape = list(type_.get_shape())
     if any(extent == DYNAMIC_INDEX for extent in shape[1:]):
         raise fail(op, f"cannot run {type_}: only the outermost extent of a buffer may be '?'")
@@ -324,14 +347,18 @@ def _buffer_shape(buf: Pointer, type_: Attribute, op: Operation) -> list[int]:
     return shape
 
 
-def _element(buf: Pointer, indices: Sequence[int], type_: Attribute | None = None) -> Pointer:
+def _element(
+    buf: Pointer | DynamicView, indices: Sequence[int], type_: Attribute | None = None
+) -> Pointer:
     """Element `indices` of the buffer `buf` of type `type_` (dense when not given)."""
     if isinstance(type_, BufType) and not type_.is_dense():
-        position = type_.offset() + sum(
+        root, offset = (buf.root, buf.offset) if isinstance(buf, DynamicView) else (buf, None)
+        position = (type_.offset() if offset is None else offset) + sum(
             i * s for i, s in zip(indices, type_.strides(), strict=True)
         )
         element = type_.element_type
-        return Pointer(buf.allocation, buf.offset + position * size_of(element), element)
+        return Pointer(root.allocation, root.offset + position * size_of(element), element)
+    assert isinstance(buf, Pointer)
     for index in indices:
         buf = buf.lea(index)
     return buf
@@ -357,9 +384,33 @@ def _print_element(value: object, type_: Attribute) -> str:
 def _run_view(
     self: InterpreterFunctions, machine: HostMachine, op: buffer.ViewOp, args: PythonValues
 ) -> PythonValues:
-    """A view is the pointer to its storage, typed as nested arrays of the view's shape."""
-    assert isinstance(op.res.type, BufType)
-    return (args[0].with_pointee(buffer_array_type(op.res.type)),)
+    """A view is the pointer to its storage, typed as nested arrays of the view's shape (a
+    `DynamicView` when its type has a `?`)."""
+    result, source = op.res.type, op.source.type
+    assert isinstance(result, BufType) and isinstance(source, BufType)
+    root, offset, shape = _view_parts(args[0], source, op)
+    if isinstance(op, buffer.SubviewOp):
+        values = iter(args[1:])
+        offsets = [
+            next(values) if o == DYNAMIC_INDEX else o for o in op.static_offsets.get_values()
+        ]
+        sizes = [next(values) if z == DYNAMIC_INDEX else z for z in op.static_sizes.get_values()]
+        for d, (o, z, t, n) in enumerate(
+            zip(offsets, sizes, op.static_strides.get_values(), shape, strict=True)
+        ):
+            if o < 0 or z < 0 or (z and o + (z - 1) * t >= n) or o > n:
+                raise fail(
+                    op,
+                    f"'{op.name}' at offset {o}, size {z}, stride {t} leaves dimension {d} of "
+                    f"extent {n}",
+                )
+        offset += sum(o * s for o, s in zip(offsets, source.strides(), strict=True))
+        shape = tuple(sizes)
+    elif isinstance(op, buffer.TransposeOp):
+        shape = tuple(shape[p] for p in op.permutation.get_values())
+    if result.is_dynamic_view():
+        return (DynamicView(root, offset, shape),)
+    return (root.with_pointee(buffer_array_type(result)),)  # its type has the whole offset
 
 
 @register_impls
@@ -411,7 +462,14 @@ class BufferHostFunctions(InterpreterFunctions):
             data = memory.read_bytes(src, src.extent_bytes(), op, machine.who)
             memory.write_bytes(dst, data, op, machine.who)
             return (TOKEN,)
-        for index in product(*map(range, src_type.get_shape())):  # views are static
+        shape = _buffer_shape(src, src_type, op)
+        if shape != _buffer_shape(dst, dst_type, op):
+            raise fail(
+                op,
+                f"'{op.name}' copies a buffer of shape {shape} into one of shape "
+                f"{_buffer_shape(dst, dst_type, op)}",
+            )
+        for index in product(*map(range, shape)):
             value = machine.load(op, _element(src, index, src_type))
             machine.store(op, _element(dst, index, dst_type), value)
         return (TOKEN,)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, StridedLayoutAttr, f32
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, IntAttr, StridedLayoutAttr, f32
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
@@ -181,3 +181,41 @@ def test_host_executor_copies_only_dense_buffers_to_the_device():
     # the executor checks it too, for IR that was built without verifying it
     with pytest.raises(ProviderError, match="copies dense buffers only, found the view"):
         HostExecutor(module, InterpProvider(), io.StringIO()).run_main([])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_dynamic_subviews_storage_map_with_the_run_time_offset_matches_numpy(seed: int):
+    """A subview with every offset dynamic (`?` offset in its type) and a transpose of it: the
+    storage_map of the dynamic type, given the run-time offset as its extra dimension, finds
+    numpy's elements (the offset being the one the static subview's type has)."""
+    rng = random.Random(seed)
+    shape = [rng.randint(1, 5) for _ in range(rng.randint(1, 3))]
+    root = BufType(shape, f32)
+    storage = np.arange(int(np.prod(shape)), dtype=np.int64)
+    offsets = [rng.randrange(n) for n in shape]
+    strides = [rng.randint(1, 3) for _ in shape]
+    sizes = [
+        rng.randint(1, (n - o - 1) // s + 1)
+        for n, o, s in zip(shape, offsets, strides, strict=True)
+    ]
+    static = subview_type(root, offsets, sizes, strides)
+    dynamic = subview_type(root, [DYNAMIC_INDEX] * len(shape), sizes, strides)
+    assert dynamic.is_dynamic_view() and dynamic.offset() == DYNAMIC_INDEX
+    expected = storage.reshape(shape)[
+        tuple(
+            slice(o, o + (z - 1) * s + 1, s)
+            for o, z, s in zip(offsets, sizes, strides, strict=True)
+        )
+    ]
+    permutation = list(range(len(shape)))
+    rng.shuffle(permutation)
+    for view, array in (
+        (dynamic, expected),
+        (transpose_type(dynamic, permutation), expected.transpose(permutation)),
+    ):
+        amap = storage_map(view, root)
+        assert amap.num_dims == view.rank + 1
+        nd = storage.reshape(shape)
+        for index in np.ndindex(*view.get_shape()):
+            position = tuple(amap.eval([*index, static.offset()], []))
+            assert nd[position] == array[index]

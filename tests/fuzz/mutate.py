@@ -311,8 +311,10 @@ def mutant(corpus: list[Seed], seed: int, index: int) -> Mutant:
         mutations = [(m, w) for m, w in MUTATIONS if m in CONSISTENT]
     functions, weights = zip(*mutations, strict=True)
     attempts = 0
-    while len(done) < count and attempts < 20:
+    while len(done) < count and (attempts < 20 or (not done and attempts < 40)):
         attempts += 1
+        if attempts == 21:  # nothing applied (only CONSISTENT ones tried?): try any
+            functions, weights = zip(*MUTATIONS, strict=True)
         mutation = rng.choices(functions, weights)[0]
         result = mutation(rng, text, corpus)
         if result is not None and result[0] != text:
