@@ -63,7 +63,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, PtrType
 from gpuir.runtime import memory, structs
-from gpuir.runtime.memory import Allocation, Pointer, size_of, space_name
+from gpuir.runtime.memory import Allocation, Pointer, size_of
 from gpuir.runtime.provider import (
     LoadedModule,
     Provider,
@@ -554,16 +554,10 @@ class CudaProvider(Provider):
         self, device: Pointer, host: Pointer, nbytes: int, op: Operation | None, to_device: bool
     ) -> tuple[int, np.ndarray]:
         """The device address and the host bytes of a copy, both checked."""
-        (src, dst) = (host, device) if to_device else (device, host)
-        for ptr, space, role in ((src, HOST if to_device else GLOBAL, "source"),
-                                 (dst, GLOBAL if to_device else HOST, "destination")):  # fmt: skip
-            if ptr.allocation is not None and ptr.space != space:
-                raise ProviderError(
-                    op,
-                    f"cuda: the copy's {role} is {space_name(ptr.space or 0)} memory, expected "
-                    f"{space_name(space)} memory",
-                    "invalid value",
-                )
+        if to_device:
+            memory.check_copy_spaces("cuda", device, host, (HOST, GLOBAL), op)
+        else:
+            memory.check_copy_spaces("cuda", host, device, (GLOBAL, HOST), op)
         verb = "reads" if to_device else "writes"
         host_allocation, host_offset = memory.check_access(
             host, nbytes, op, f"{verb} {nbytes} bytes {'from' if to_device else 'to'}"

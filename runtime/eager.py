@@ -12,7 +12,7 @@ from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects.mem import GLOBAL, HOST
 from gpuir.runtime import memory
-from gpuir.runtime.memory import Allocation, Pointer, space_name
+from gpuir.runtime.memory import Allocation, Pointer
 from gpuir.runtime.provider import Provider, ProviderError, Stream
 
 
@@ -78,14 +78,7 @@ class EagerHostProvider(Provider):
     def _copy(
         self, dst: Pointer, src: Pointer, nbytes: int, spaces: tuple[int, int], op: Operation | None
     ) -> None:
-        for ptr, space, role in ((src, spaces[0], "source"), (dst, spaces[1], "destination")):
-            if ptr.allocation is not None and ptr.space != space:
-                raise ProviderError(
-                    op,
-                    f"{self.name}: the copy's {role} is {space_name(ptr.space or 0)} memory, "
-                    f"expected {space_name(space)} memory",
-                    "invalid value",
-                )
+        memory.check_copy_spaces(self.name, dst, src, spaces, op)
         self._transfer(dst, src, nbytes, op)
 
     def copy_to_device(self, dst, src, nbytes, *, stream=None, op=None) -> None:

@@ -260,6 +260,21 @@ def null_pointer(pointee: Attribute) -> Pointer:
     return Pointer(None, 0, pointee)
 
 
+def check_copy_spaces(
+    who: str, dst: Pointer, src: Pointer, spaces: tuple[int, int], op: Operation | None
+) -> None:
+    """A copy's source and destination are in the spaces it copies between (`spaces`: the
+    source's, the destination's); a null pointer is left to the access check."""
+    for ptr, space, role in ((src, spaces[0], "source"), (dst, spaces[1], "destination")):
+        if ptr.allocation is not None and ptr.space != space:
+            raise ProviderError(
+                op,
+                f"{who}: the copy's {role} is {space_name(ptr.space or 0)} memory, expected "
+                f"{space_name(space)} memory",
+                "invalid value",
+            )
+
+
 def use_after_free(op: Operation | None, what: str, allocation: Allocation) -> ProviderError:
     """The error for `what` ("item 3 reads") touching `allocation` after it was freed, with a
     note at the op that freed it."""
