@@ -78,12 +78,19 @@ def get_ptx() -> type[Target]:
     return PtxTarget
 
 
+def get_host_llvm() -> type[Target]:
+    from gpuir.lowering.targets import HostLlvmTarget
+
+    return HostLlvmTarget
+
+
 def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
     """Our targets by `-t` name; each value imports and returns the target class."""
     return {
         "dot": get_dot,
         "llvm": get_llvm,
         "ptx": get_ptx,
+        "host-llvm": get_host_llvm,
     }
 
 
@@ -141,6 +148,24 @@ def get_cpu_workgroup_loops() -> type[ModulePass]:
     return CpuWorkgroupLoopsPass
 
 
+def get_convert_gpu_host_to_llvm() -> type[ModulePass]:
+    from gpuir.lowering.gpu_host_to_llvm import ConvertGpuHostToLlvmPass
+
+    return ConvertGpuHostToLlvmPass
+
+
+def get_convert_printf_to_llvm() -> type[ModulePass]:
+    from gpuir.lowering.printf_to_llvm import ConvertPrintfToLlvmPass
+
+    return ConvertPrintfToLlvmPass
+
+
+def get_host_to_llvm() -> type[ModulePass]:
+    from gpuir.lowering.host_to_llvm import HostToLlvmPass
+
+    return HostToLlvmPass
+
+
 def get_device_to_llvm() -> type[ModulePass]:
     from gpuir.lowering.device_to_llvm import DeviceToLlvmPass
 
@@ -159,5 +184,8 @@ def get_all_lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-cf-to-llvm": get_convert_cf_to_llvm,
         "convert-func-to-llvm": get_convert_func_to_llvm,
         "device-to-llvm": get_device_to_llvm,
+        "convert-gpu-host-to-llvm": get_convert_gpu_host_to_llvm,
+        "convert-printf-to-llvm": get_convert_printf_to_llvm,
+        "host-to-llvm": get_host_to_llvm,
         "cpu-workgroup-loops": get_cpu_workgroup_loops,
     }

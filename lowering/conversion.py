@@ -13,6 +13,7 @@ Types (`llvm_type`):
 | `index` | `i64`; `i32` in a module with `gpu.index_bitwidth = 32` (see below) |
 | `iN`, `f16`, `f32`, `f64` | the same |
 | `!mem.ptr<T, a>` | `!llvm.ptr<a>` (`!llvm.ptr` for `a = 0`, the generic space) |
+| `!gpu.stream` (host code) | `!llvm.ptr`: the runtime's stream handle (`gpuirStream`, null for the default stream) |
 | `!mem.array<N x T>` (a pointee) | `!llvm.array<N x T'>` |
 | `!llvm.struct<(T, …)>` (a struct argument) | `!llvm.struct<(T', …)>` |
 | `!mem.M<a>` | none: `erase-mem-tokens` removes the tokens |
@@ -56,11 +57,14 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from gpuir.diagnostics import OpError
-from gpuir.dialects.gpu import KERNEL_TOKENS, check_struct_argument
+from gpuir.dialects.gpu import KERNEL_TOKENS, StreamType, check_struct_argument
 from gpuir.dialects.mem import ArrayType, PtrType
 
 DEVICE_ATTR = "gpu.device"
 """The unit attribute of the device module that `split-apply` makes."""
+HOST_LOWERING_ATTR = "gpu.host_lowering"
+"""The unit attribute that `host-to-llvm` gives the host module while it lowers it, so that the
+stages it shares with `device-to-llvm` (`device_modules`) lower that module."""
 KERNEL_ATTR = "gpu.kernel"
 """The unit attribute of a kernel function (`func.func` before, `llvm.func` after lowering)."""
 NVVM_KERNEL_ATTR = "nvvm.kernel"
@@ -99,8 +103,9 @@ def check_kernel_signature(kernel: FuncOp) -> None:
 
 def device_modules(op: ModuleOp, pass_name: str) -> list[ModuleOp]:
     """The device modules to lower: `op` itself when it is one, otherwise the modules with
-    the `gpu.device` attribute directly inside it. None is an error."""
-    if DEVICE_ATTR in op.attributes:
+    the `gpu.device` attribute directly inside it. None is an error. A module that `host-to-llvm`
+    is lowering (`HOST_LOWERING_ATTR`) is lowered by the same stages."""
+    if DEVICE_ATTR in op.attributes or HOST_LOWERING_ATTR in op.attributes:
         return [op]
     found = [m for m in op.ops if isinstance(m, ModuleOp) and DEVICE_ATTR in m.attributes]
     if not found:
@@ -151,6 +156,8 @@ def llvm_type(t: Attribute, index: IntegerType = i64) -> Attribute | None:
         return t
     if isinstance(t, PtrType):
         return ptr_type(t.space.data)
+    if isinstance(t, StreamType):  # host code: the runtime's opaque stream handle
+        return ptr_type(0)
     if isinstance(t, ArrayType):
         element = llvm_type(t.element_type)
         if t.is_dynamic or element is None:
@@ -239,7 +246,7 @@ def constant(b: Builder, value: int, type_: Attribute = i64) -> SSAValue:
 
 def size_and_align(t: Attribute, op: Operation) -> tuple[int, int]:
     """Bytes and alignment of a `t` in memory, as NVPTX's data layout has them."""
-    if isinstance(t, IndexType | PtrType | llvm.LLVMPointerType):
+    if isinstance(t, IndexType | PtrType | StreamType | llvm.LLVMPointerType):
         return 8, 8
     if isinstance(t, IntegerType):
         size = 1

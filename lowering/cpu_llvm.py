@@ -276,11 +276,11 @@ def parse(text: str) -> binding.ModuleRef:
     return parse_llvm(text)
 
 
-def optimize(module: binding.ModuleRef) -> binding.ModuleRef:
-    """LLVM's `default<O3>` for the host CPU, vectorizers on."""
+def optimize(module: binding.ModuleRef, level: int = 3) -> binding.ModuleRef:
+    """LLVM's `default<O{level}>` for the host CPU, vectorizers on."""
     from llvmlite import binding
 
-    tuning = binding.create_pipeline_tuning_options(speed_level=3)
+    tuning = binding.create_pipeline_tuning_options(speed_level=level)
     tuning.loop_vectorization = True
     tuning.slp_vectorization = True
     builder = binding.create_pass_builder(host_machine(), tuning)

@@ -113,3 +113,35 @@ class PtxTarget(DeviceTarget):
 
         device = lowered_device_module(ctx, module, self.index_bitwidth)
         output.write(compile_ptx(device, self.options()))
+
+
+@dataclass(frozen=True)
+class HostLlvmTarget(Target):
+    """The host module as LLVM IR for this CPU, calling the runtime's C ABI
+    (`gpuir.lowering.host_to_llvm`); `opt=3` after LLVM's optimizer. A module that is not split
+    yet goes through `gpu-pipeline` first."""
+
+    name = "host-llvm"
+
+    opt: int = 0
+
+    def __post_init__(self) -> None:
+        if self.opt not in (0, 1, 2, 3):
+            raise ValueError(f"opt must be 0 to 3, found {self.opt!r}")
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from gpuir.lowering.host_to_llvm import host_llvm_ir, host_module, lower_host
+        from gpuir.lowering.llvm_ir import parse
+        from gpuir.passes.gpu_pipeline import GpuPipelinePass
+
+        if device_module(module) is None and not is_lowered(module):
+            GpuPipelinePass().apply(ctx, module)
+        host = host_module(module, "host-llvm")
+        if not is_lowered(host):
+            lower_host(ctx, host)
+        parsed = parse(str(host_llvm_ir(host)))
+        if self.opt:
+            from gpuir.lowering.cpu_llvm import optimize
+
+            parsed = optimize(parsed, self.opt)
+        output.write(str(parsed))

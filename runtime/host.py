@@ -510,32 +510,23 @@ HOST_FUNCTIONS = (*STANDARD_FUNCTIONS, GpuHostFunctions, BufferHostFunctions)
 # --- the executor ------------------------------------------------------------------------------
 
 
-class HostExecutor:
-    """Runs host functions of a compiled program against a provider.
+class DeviceSession:
+    """The device side of running host code: the provider, the device module, the sessions that
+    `gpu.init` / `gpu.deinit` open and close (nested ones share the device; a device that is
+    open already, e.g. by the Python API, stays open), and the device module, loaded once per
+    session. Both host executors (this module's and `gpuir.runtime.compiled_host`'s) are one.
 
     `loaded`: the device module, already loaded into an open `provider` (the Python API passes
     it when it keeps the device open across calls)."""
 
-    def __init__(
-        self,
-        module: ModuleOp,
-        provider: Provider,
-        out: IO[str] | None = None,
-        loaded: LoadedModule | None = None,
-    ):
-        self.host, self.device = split_modules(module)
+    def __init__(self, device: ModuleOp, provider: Provider, loaded: LoadedModule | None = None):
+        self.device = device
         self.provider = provider
-        self.out = out
         self.sessions = 0
         self.opened = False
         self.external_loaded = loaded
         self.loaded = loaded
-        machine = make_machine(HostMachine, self.host, HOST_FUNCTIONS)
-        assert isinstance(machine, HostMachine)
-        machine.attach(self)
-        self.machine = machine
 
-    # sessions
     def open(self, op: Operation) -> None:
         if self.sessions == 0:
             self.opened = not self.provider.is_open
@@ -563,9 +554,39 @@ class HostExecutor:
             self.loaded = self.provider.load_module(self.device, op=op)
         return self.loaded
 
+    def finish(self) -> None:
+        """After a call: close the device if the call opened it and left it open (it failed)."""
+        if self.sessions and self.opened and self.provider.is_open:
+            self.sessions = 0
+            self.opened = False
+            self.loaded = None
+            self.provider.close()
+
+
+class HostExecutor(DeviceSession):
+    """Runs host functions of a compiled program on xDSL's interpreter against a provider."""
+
+    compiled = False
+
+    def __init__(
+        self,
+        module: ModuleOp,
+        provider: Provider,
+        out: IO[str] | None = None,
+        loaded: LoadedModule | None = None,
+    ):
+        self.host, device = split_modules(module)
+        super().__init__(device, provider, loaded)
+        self.out = out
+        machine = make_machine(HostMachine, self.host, HOST_FUNCTIONS)
+        assert isinstance(machine, HostMachine)
+        machine.attach(self)
+        self.machine = machine
+        self.functions: dict[str, FuncOp] = dict(machine.functions)
+
     # calls
     def function(self, name: str = "main") -> FuncOp:
-        found = self.machine.functions.get(name)
+        found = self.functions.get(name)
         if found is None:
             raise ProviderError(None, f"the program has no function @{name} to run", "not found")
         return found
@@ -576,11 +597,7 @@ class HostExecutor:
         try:
             return tuple(self.machine.call(func, tuple(args)))
         finally:
-            if self.sessions and self.opened and self.provider.is_open:
-                self.sessions = 0
-                self.opened = False
-                self.loaded = None
-                self.provider.close()
+            self.finish()
 
     def run_main(
         self, scalars: Sequence[object], name: str = "main"
@@ -623,3 +640,26 @@ def check_entry(func: FuncOp) -> None:
                     "f16/f32/f64 can cross the command line",
                     "invalid signature",
                 )
+
+
+COMPILED_HOST_PROVIDERS = ("cpu", "cuda")
+"""Providers whose programs run their host code as machine code by default."""
+
+
+def make_executor(
+    module: ModuleOp,
+    provider: Provider,
+    out: IO[str] | None = None,
+    loaded: LoadedModule | None = None,
+    *,
+    compiled: bool = True,
+) -> HostExecutor:
+    """The executor of `module`'s host code on `provider`: compiled to machine code
+    (`gpuir.runtime.compiled_host`) on the `cpu` and `cuda` providers when `compiled`, else
+    this module's interpreter (`interp` always: it is the checked reference). `.compiled` says
+    which."""
+    if compiled and provider.name in COMPILED_HOST_PROVIDERS:
+        from gpuir.runtime.compiled_host import CompiledHostExecutor
+
+        return CompiledHostExecutor(module, provider, out, loaded)  # type: ignore[return-value]
+    return HostExecutor(module, provider, out, loaded)

@@ -21,6 +21,8 @@ Flags:
 - `--print-ir-after-all`: the IR after each pipeline stage, to stderr;
 - `--time`: the time of each phase (parse, compile, run), to stderr;
 - `-p PIPELINE`: run this pass pipeline instead of the default one (gpu-opt's syntax);
+- `--interpret-host`: run `@host` on the interpreter (as `interp` always does) instead of as
+  machine code (what `cpu` and `cuda` do by default; `gpuir.runtime.compiled_host`);
 - `--index-bitwidth 32`: the compiled providers (`cpu`, `cuda`) lower device code with 32-bit
   index values (`device-to-llvm{index-bitwidth=32}`; the kernel ABI is the same).
 
@@ -86,6 +88,7 @@ class Options:
     print_ir_after_all: bool = False
     time: bool = False
     index_bitwidth: int | None = None
+    interpret_host: bool = False
 
 
 @dataclass
@@ -149,6 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
         choices=(32, 64),
         help="index values in device code on the cpu and cuda providers (default: 64)",
     )
+    parser.add_argument(
+        "--interpret-host",
+        action="store_true",
+        help="run @host on the interpreter instead of compiling it (cpu and cuda compile it)",
+    )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} (gpuir)")
     return parser
 
@@ -188,6 +196,7 @@ def parse_args(argv: Sequence[str]) -> Options:
         print_ir_after_all=namespace.print_ir_after_all,
         time=namespace.time,
         index_bitwidth=namespace.index_bitwidth,
+        interpret_host=namespace.interpret_host,
     )
 
 
@@ -292,12 +301,17 @@ def format_results(results: Sequence[tuple[object, Attribute]]) -> str:
     return "".join(f"{format_value(value, type_)}\n" for value, type_ in results)
 
 
-def execute(parsed: ParsedChunk, provider: Provider, args: Sequence[str], timer: Timer) -> str:
-    """Run `@main`; its results as gpu-run prints them."""
-    from gpuir.runtime.host import HostExecutor, check_entry, scalar_params
+def execute(
+    parsed: ParsedChunk, provider: Provider, args: Sequence[str], timer: Timer, interpret: bool
+) -> str:
+    """Run `@main` (its host code compiled, unless `interpret` or the provider is `interp`);
+    its results as gpu-run prints them."""
+    from gpuir.runtime.host import check_entry, make_executor, scalar_params
 
-    executor = HostExecutor(parsed.module, provider)
-    if "main" not in executor.machine.functions:
+    executor = make_executor(parsed.module, provider, compiled=not interpret)
+    if executor.compiled:
+        timer.lap("jit")
+    if "main" not in executor.functions:
         raise GpuRunError(f"{parsed.name}: error: the program has no function @main to run")
     main = executor.function("main")
     check_entry(main)
@@ -353,7 +367,7 @@ def run(options: Options) -> int:
         try:
             compile_program(parsed, stages, options.print_ir_after_all)
             timer.lap("compile")
-            output = execute(parsed, provider, options.args, timer)
+            output = execute(parsed, provider, options.args, timer, options.interpret_host)
         except DiagnosticException as e:
             sys.stdout.flush()
             report(diagnostic(e, parsed), e)

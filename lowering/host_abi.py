@@ -1,0 +1,104 @@
+"""The C ABI between compiled host code and a runtime: one table, read by the host lowering
+(which declares and calls these functions), by the JIT shim (`host_llvm.add_runtime_shim`) and
+by the Python runtime that implements them (`gpuir.runtime.compiled_host`).
+
+`runtime/gpuir_runtime.h` is the same contract in C, for a runtime written in C; a test checks
+that the two agree. Every function takes `op` last: the id of the op it runs for (the host
+lowering numbers the ops that call the runtime, in walk order: `runtime_ops`; -1 for a print,
+which cannot fail), so that a runtime maps a failure back to the op's location. A function that fails does not return: the
+runtime records its error and unwinds to the program's entry (`__gpuir_main` returns 1).
+
+Types: `i64` (`int64_t`), `i32` (`int32_t`), `f64` (`double`), `ptr` (a pointer; a
+`gpuirStream` is an opaque pointer, null for the default stream).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class AbiFunction:
+    name: str
+    result: str | None
+    params: tuple[str, ...]
+    doc: str
+
+
+ABI: tuple[AbiFunction, ...] = (
+    AbiFunction("gpuirInit", None, ("i64",), "gpu.init / gpu.auto_init: open the device"),
+    AbiFunction(
+        "gpuirDeinit", None, ("i64",), "gpu.deinit / gpu.auto_deinit: finish all work, close"
+    ),
+    AbiFunction("gpuirStreamCreate", "ptr", ("i64",), "gpu.stream_init: a new stream"),
+    AbiFunction("gpuirStreamSynchronize", None, ("ptr", "i64"), "gpu.stream_sync"),
+    AbiFunction("gpuirStreamDestroy", None, ("ptr", "i64"), "gpu.stream_deinit"),
+    AbiFunction(
+        "gpuirMemAlloc", "ptr", ("i64", "i64"), "gpu.alloc.block: nbytes of global memory"
+    ),
+    AbiFunction(
+        "gpuirMemAllocAsync", "ptr", ("i64", "ptr", "i64"), "gpu.alloc.asyn: nbytes, stream"
+    ),
+    AbiFunction("gpuirMemFree", None, ("ptr", "i64"), "gpu.free.block"),
+    AbiFunction("gpuirMemFreeAsync", None, ("ptr", "ptr", "i64"), "gpu.free.asyn: ptr, stream"),
+    AbiFunction(
+        "gpuirMemcpyHtoD",
+        None,
+        ("ptr", "ptr", "i64", "i64"),
+        "gpu.copy_to_device.block: dst, src, nbytes (-1: the rest of src's allocation)",
+    ),
+    AbiFunction(
+        "gpuirMemcpyHtoDAsync",
+        None,
+        ("ptr", "ptr", "i64", "ptr", "i64"),
+        "gpu.copy_to_device.asyn: dst, src, nbytes, stream",
+    ),
+    AbiFunction(
+        "gpuirMemcpyDtoH",
+        None,
+        ("ptr", "ptr", "i64", "i64"),
+        "gpu.copy_to_host.block: dst, src, nbytes (-1: the rest of src's allocation)",
+    ),
+    AbiFunction(
+        "gpuirMemcpyDtoHAsync",
+        None,
+        ("ptr", "ptr", "i64", "ptr", "i64"),
+        "gpu.copy_to_host.asyn: dst, src, nbytes, stream",
+    ),
+    AbiFunction(
+        "gpuirLaunchKernel",
+        None,
+        ("ptr", "i64", "i64", "i64", "ptr", "ptr", "i64", "i64"),
+        "gpu.launch: kernel name, n_groups, n_items, dynamic shared bytes, stream, argument "
+        "slots (8 bytes each: the value in its low bytes, a struct's address), their count",
+    ),
+    AbiFunction(
+        "gpuirHostAlloc", "ptr", ("i64", "i64"), "host mem.alloc / mem.malloc: nbytes, zeroed"
+    ),
+    AbiFunction("gpuirHostFree", None, ("ptr", "i64"), "host mem.free"),
+    AbiFunction(
+        "gpuirPrintString",
+        None,
+        ("ptr", "i64", "i64"),
+        "printf: text, its length in bytes (UTF-8)",
+    ),
+    AbiFunction(
+        "gpuirPrintInt", None, ("i64", "i64"), "printf: a signed integer (i1 as 0/1), in decimal"
+    ),
+    AbiFunction(
+        "gpuirPrintFloat",
+        None,
+        ("f64", "i32", "i64"),
+        "printf: a float of 16, 32 or 64 bits (widened exactly), as its shortest decimal",
+    ),
+)
+
+BY_NAME: dict[str, AbiFunction] = {f.name: f for f in ABI}
+
+ENTRY = "__gpuir_main"
+"""`i32 __gpuir_main(ptr args, ptr results)`: the JIT entry the shim adds, around `@main`."""
+CALLBACK_PREFIX = "__gpuir_cb_"
+"""The shim's global that holds the implementation of ABI function `f`: `__gpuir_cb_f`."""
+JMPBUF = "__gpuir_jmpbuf"
+"""The shim's global: the `jmp_buf` that a failing runtime call unwinds to."""
+OP_ID_ATTR = "gpuir.op_id"

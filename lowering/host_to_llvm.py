@@ -1,0 +1,220 @@
+"""`host-to-llvm`: the host module, from gpuir's IR to the llvm dialect, as one list of stages;
+then LLVM IR for this CPU (`host_llvm_ir`, gpu-opt's `-t host-llvm`).
+
+`HOST_TO_LLVM` is the list. It runs on the host module (the `@host` module that `split-apply`
+made, or a module that is not split and has no device module), which gets the attribute
+`gpu.host_lowering` while it is lowered, so that the stages shared with `device-to-llvm`
+(`convert-mem-to-llvm`, `erase-mem-tokens`, …) take it. The `gpu` ops and the host heap
+become calls of the runtime's C ABI (`convert-gpu-host-to-llvm`, `gpuir.lowering.host_abi`,
+`runtime/gpuir_runtime.h`), `printf` calls of its print functions (`convert-printf-to-llvm`);
+memory tokens vanish. Every function keeps `external` linkage: `@main` (and any other host
+function) is a C function of its scalar parameters, returning its one result, a literal struct
+of several, or nothing.
+
+Plain host loads and stores are machine code, unchecked (as C's); the runtime calls are
+checked by the runtime, and a failure names the op (its id, `host_abi.OP_ID_ATTR`).
+
+    gpu-opt prog.mlir -p gpu-pipeline,host-to-llvm      # the host module in the llvm dialect
+    gpu-opt prog.mlir -t host-llvm                      # … as LLVM IR for this CPU
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from xdsl.context import Context
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+from gpuir.diagnostics import OpError
+from gpuir.lowering.conversion import DEVICE_ATTR, HOST_LOWERING_ATTR
+
+if TYPE_CHECKING:
+    from llvmlite import ir
+
+HOST_TO_LLVM: tuple[str, ...] = (
+    "expand-gpu-composites",  # alloc_copy, with_streams → their definitions
+    "convert-scf-while-to-cf",  # scf.while → blocks and branches
+    "convert-scf-to-cf",  # scf.for, scf.if, scf.index_switch → blocks and branches (xDSL)
+    "convert-gpu-host-to-llvm",  # gpu ops, host heap → runtime calls (op ids)
+    "convert-printf-to-llvm",  # printf → the runtime's print calls
+    "convert-mem-to-llvm",  # loads, stores, GEPs, slots (allocas)
+    "erase-mem-tokens",  # !mem.M values vanish
+    "convert-arith-to-llvm",
+    "convert-math-to-llvm",  # libdevice names, which the host translation maps to libm
+    "convert-cf-to-llvm",
+    "convert-func-to-llvm",
+    "reconcile-unrealized-casts",
+)
+
+
+def host_module(op: ModuleOp, pass_name: str) -> ModuleOp:
+    """The host module of `op`: its `@host` module when it is split, else `op` itself (when it
+    holds no device module)."""
+    inner = [m for m in op.ops if isinstance(m, ModuleOp)]
+    named = [m for m in inner if m.sym_name is not None and m.sym_name.data == "host"]
+    if named:
+        return named[0]
+    if DEVICE_ATTR in op.attributes or any(DEVICE_ATTR in m.attributes for m in inner):
+        raise OpError(
+            op, f"{pass_name}: found no host module (a builtin.module @host beside @device)"
+        )
+    return op
+
+
+def stage_passes() -> dict[str, type[ModulePass]]:
+    from xdsl.transforms import get_all_passes as xdsl_passes
+
+    from gpuir.lowering import get_all_lowering_passes
+    from gpuir.passes import get_all_passes
+
+    factories = xdsl_passes() | get_all_passes() | get_all_lowering_passes()
+    return {name: factories[name]() for name in HOST_TO_LLVM}
+
+
+def check_lowered(module: ModuleOp) -> None:
+    from gpuir.lowering.device_to_llvm import located_at, not_lowered_message
+
+    for op in module.walk():
+        if op is module or op.name.startswith("llvm."):
+            continue
+        message = not_lowered_message(op).replace("device-to-llvm", "host-to-llvm")
+        raise OpError(located_at(op), message)
+
+
+def lower_host(ctx: Context, module: ModuleOp) -> list[Operation]:
+    """Lower the host module `module` in place; the ops that call the runtime, by op id."""
+    from gpuir.lowering.gpu_host_to_llvm import number_ops
+
+    stages = stage_passes()
+    module.attributes[HOST_LOWERING_ATTR] = UnitAttr()
+    try:
+        ops: list[Operation] = []
+        for name in HOST_TO_LLVM:
+            if name == "convert-gpu-host-to-llvm":
+                ops = number_ops(module)
+            stages[name]().apply(ctx, module)
+        check_lowered(module)
+    finally:
+        del module.attributes[HOST_LOWERING_ATTR]
+    for op in module.ops:
+        if isinstance(op, llvm.FuncOp) and op.body.blocks:
+            op.properties["linkage"] = llvm.LinkageAttr("external")
+    return ops
+
+
+@dataclass(frozen=True)
+class HostToLlvmPass(ModulePass):
+    """Run the stages of `HOST_TO_LLVM` on the host module, then check the result."""
+
+    name = "host-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lower_host(ctx, host_module(op, self.name))
+
+
+# --- LLVM IR -----------------------------------------------------------------------------------
+
+
+def host_llvm_ir(module: ModuleOp) -> ir.Module:
+    """The llvmlite module of a lowered host module, for this CPU: its triple and data layout,
+    math as libm calls (`gpuir.lowering.cpu_llvm.translate_for_host`)."""
+    from gpuir.lowering.cpu_llvm import translate_for_host
+
+    out = translate_for_host(module, [])
+    out.name = "host"
+    return out
+
+
+def add_runtime_shim(out: ir.Module, entries: list[str]) -> None:
+    """Make `out` runnable in a JIT with the ABI implemented elsewhere (the Python runtime):
+
+    - each ABI function `f` is defined: it calls the function pointer in the global
+      `__gpuir_cb_f` with its arguments (and a pointer to its result), and when that returns
+      non-zero (the call failed; the runtime keeps the error) `longjmp`s to `__gpuir_jmpbuf`;
+    - per host function `m` of `entries`, `i32 __gpuir_main_m(ptr args, ptr results)`: sets the
+      jump buffer (`_setjmp`), reads `m`'s parameters from 8-byte slots at `args` (the value in
+      a slot's low bytes), calls `m`, writes its results into slots at `results`; returns 0, or
+      1 when a runtime call failed.
+    """
+    from llvmlite import ir
+
+    from gpuir.lowering.host_abi import ABI, CALLBACK_PREFIX, ENTRY, JMPBUF
+
+    opaque = ir.PointerType()
+    i32, i64 = ir.IntType(32), ir.IntType(64)
+    kinds = {"i64": i64, "i32": i32, "f64": ir.DoubleType(), "ptr": opaque}
+    jmpbuf = ir.GlobalVariable(out, opaque, JMPBUF)
+    jmpbuf.initializer = ir.Constant(opaque, None)
+    longjmp = ir.Function(out, ir.FunctionType(ir.VoidType(), [opaque, i32]), "longjmp")
+    longjmp.attributes.add("noreturn")
+    setjmp = ir.Function(out, ir.FunctionType(i32, [opaque]), "_setjmp")
+    setjmp.attributes.add("returns_twice")
+    for abi in ABI:
+        params = [kinds[t] for t in abi.params]
+        result = None if abi.result is None else kinds[abi.result]
+        callback = ir.GlobalVariable(out, opaque, CALLBACK_PREFIX + abi.name)
+        callback.initializer = ir.Constant(opaque, None)
+        found = out.globals.get(abi.name)
+        function = (
+            found
+            if isinstance(found, ir.Function)
+            else ir.Function(out, ir.FunctionType(result or ir.VoidType(), params), abi.name)
+        )
+        function.attributes.discard("nounwind")
+        b = ir.IRBuilder(function.append_basic_block("entry"))
+        slot = b.alloca(result) if result is not None else None
+        callee = ir.FunctionType(i32, params + ([opaque] if result is not None else []))
+        target = b.load(callback, typ=ir.PointerType(callee))  # prints as `ptr`; typed for call
+        status = b.call(target, [*function.args, *([slot] if slot is not None else [])])
+        failed, done = function.append_basic_block("failed"), function.append_basic_block("done")
+        b.cbranch(b.icmp_signed("!=", status, ir.Constant(i32, 0)), failed, done)
+        b.position_at_end(failed)
+        b.call(longjmp, [b.load(jmpbuf, typ=opaque), ir.Constant(i32, 1)])
+        b.unreachable()
+        b.position_at_end(done)
+        if slot is None:
+            b.ret_void()
+        else:
+            b.ret(b.load(slot, typ=result))
+    for name in entries:
+        add_entry(out, name, ENTRY + "_" + name, jmpbuf, setjmp)
+
+
+def add_entry(out: ir.Module, name: str, entry_name: str, jmpbuf, setjmp) -> None:
+    from llvmlite import ir
+
+    opaque = ir.PointerType()
+    i32, i64 = ir.IntType(32), ir.IntType(64)
+    main = out.get_global(name)
+    entry = ir.Function(out, ir.FunctionType(i32, [opaque, opaque]), entry_name)
+    entry.attributes.add("noinline")
+    args, results = entry.args
+    b = ir.IRBuilder(entry.append_basic_block("entry"))
+    buffer = b.alloca(ir.ArrayType(i64, 64))
+    buffer.align = 16
+    b.store(buffer, jmpbuf)
+    jumped = b.call(setjmp, [buffer])
+    run, failed = entry.append_basic_block("run"), entry.append_basic_block("failed")
+    b.cbranch(b.icmp_signed("==", jumped, ir.Constant(i32, 0)), run, failed)
+    b.position_at_end(failed)
+    b.ret(ir.Constant(i32, 1))
+    b.position_at_end(run)
+    values = []
+    for i, type_ in enumerate(main.function_type.args):
+        slot = b.gep(args, [ir.Constant(i64, i)], inbounds=True, source_etype=i64)
+        values.append(b.load(slot, typ=type_, align=8))
+    returned = b.call(main, values)
+    kind = main.function_type.return_type
+    outputs = []
+    if isinstance(kind, ir.LiteralStructType):
+        outputs = [b.extract_value(returned, i) for i in range(len(kind.elements))]
+    elif not isinstance(kind, ir.VoidType):
+        outputs = [returned]
+    for i, value in enumerate(outputs):
+        slot = b.gep(results, [ir.Constant(i64, i)], inbounds=True, source_etype=i64)
+        b.store(value, slot, align=8)
+    b.ret(ir.Constant(i32, 0))

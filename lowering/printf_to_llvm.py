@@ -1,0 +1,161 @@
+"""`convert-printf-to-llvm`: host `printf` to calls of the runtime's print functions.
+
+`printf.print_format "x = {}, y = {}\\n", %x, %y` prints each piece in order: the literal text
+with `gpuirPrintString(text, length)` (a constant string of its UTF-8 bytes), an integer
+(any width up to 64, `index`; signed, `i1` as 0/1) with `gpuirPrintInt`, a float (`f16`, `f32`,
+`f64`, widened exactly to `f64`) with `gpuirPrintFloat(value, bits)`, which prints the shortest
+decimal that reads back to the same value of its type: what the host executor prints, byte for
+byte (`gpuir.runtime.scalars.format_value`). `printf.print_int` is one `gpuirPrintInt`.
+
+The format string is Python's (`{}` and `{N}` fields, `{{` and `}}` for braces), as the
+interpreter reads it; a field with a conversion or a format spec, or a value of another type
+(an integer wider than 64 bits), is an error at the op.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import llvm, printf
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    f64,
+    i8,
+    i32,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from gpuir.diagnostics import OpError
+from gpuir.lowering.conversion import constant, device_modules, ptr_type, to_llvm
+from gpuir.lowering.gpu_host_to_llvm import call_runtime
+
+
+def pieces(op: printf.PrintFormatOp) -> list[str | int]:
+    """The format string as literal texts and value indices, in order."""
+    out: list[str | int] = []
+    automatic = 0
+    try:
+        parsed = list(string.Formatter().parse(op.format_str.data))
+    except ValueError as e:
+        raise OpError(op, f"bad format string {op.format_str.data!r}: {e}") from None
+    for literal, field, spec, conversion in parsed:
+        if literal:
+            out.append(literal)
+        if field is None:
+            continue
+        if spec or conversion:
+            raise OpError(
+                op, f"'{op.name}': the field {{{field}!{conversion}:{spec}}} cannot be compiled"
+            )
+        if field == "":
+            index, automatic = automatic, automatic + 1
+        elif field.isdigit():
+            index = int(field)
+        else:
+            raise OpError(op, f"'{op.name}': the field {{{field}}} names no value")
+        if index >= len(op.format_vals):
+            raise OpError(
+                op, f"bad format string {op.format_str.data!r}: no value for field {index}"
+            )
+        out.append(index)
+    return out
+
+
+class Strings:
+    """One constant global per distinct text of a module."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.names: dict[str, str] = {}
+
+    def address(self, b: PatternRewriter, text: str) -> tuple[SSAValue, int]:
+        data = text.encode("utf-8")
+        name = self.names.get(text)
+        if name is None:
+            name = f"__gpuir_str_{len(self.names)}"
+            self.names[text] = name
+            glob = llvm.GlobalOp(
+                llvm.LLVMArrayType(len(data), i8),
+                name,
+                "internal",
+                constant=True,
+                value=StringAttr(text),
+            )
+            Rewriter.insert_op(glob, InsertPoint.at_start(self.module.body.block))
+        return b.insert(llvm.AddressOfOp(name, ptr_type(0))).result, len(data)
+
+
+def print_value(b: PatternRewriter, op: Operation, value: SSAValue) -> None:
+    type_ = value.type
+    lowered = to_llvm(b, value, op)
+    if isinstance(type_, IndexType):
+        call_runtime(b, op, "gpuirPrintInt", [lowered])
+    elif isinstance(type_, IntegerType) and type_.width.data <= 64:
+        if type_.width.data < 64:
+            extend = llvm.ZExtOp if type_.width.data == 1 else llvm.SExtOp
+            lowered = b.insert(extend(lowered, i64)).results[0]
+        call_runtime(b, op, "gpuirPrintInt", [lowered])
+    elif isinstance(type_, Float16Type | Float32Type | Float64Type):
+        bits = {Float16Type: 16, Float32Type: 32, Float64Type: 64}[type(type_)]
+        if bits < 64:
+            lowered = b.insert(llvm.FPExtOp(lowered, f64)).results[0]
+        call_runtime(b, op, "gpuirPrintFloat", [lowered, constant(b, bits, i32)])
+    else:
+        raise OpError(op, f"'{op.name}' cannot print a value of type {type_} in compiled code")
+
+
+@dataclass
+class PrintFormatLowering(RewritePattern):
+    strings: Strings
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: printf.PrintFormatOp, rewriter: PatternRewriter):
+        for piece in pieces(op):
+            if isinstance(piece, str):
+                address, length = self.strings.address(rewriter, piece)
+                call_runtime(rewriter, op, "gpuirPrintString", [address, constant(rewriter, length)])
+            else:
+                print_value(rewriter, op, op.format_vals[piece])
+        rewriter.erase_op(op)
+
+
+class PrintIntLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: printf.PrintIntOp, rewriter: PatternRewriter):
+        print_value(rewriter, op, op.operands[0])
+        rewriter.erase_op(op)
+
+
+@dataclass(frozen=True)
+class ConvertPrintfToLlvmPass(ModulePass):
+    """Host `printf` ops to the runtime's print calls (module docstring)."""
+
+    name = "convert-printf-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for module in device_modules(op, self.name):
+            patterns = GreedyRewritePatternApplier(
+                [PrintFormatLowering(Strings(module)), PrintIntLowering()]
+            )
+            PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)
+            for left in module.walk():
+                if left.name.startswith("printf."):
+                    raise OpError(left, f"'{left.name}' cannot be compiled for the host")
