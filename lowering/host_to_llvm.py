@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING
 from xdsl.context import Context
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
-from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from gpuir.diagnostics import OpError
@@ -85,17 +84,17 @@ def check_lowered(module: ModuleOp) -> None:
         raise OpError(located_at(op), message)
 
 
-def lower_host(ctx: Context, module: ModuleOp) -> list[Operation]:
-    """Lower the host module `module` in place; the ops that call the runtime, by op id."""
+def lower_host(ctx: Context, module: ModuleOp) -> None:
+    """Lower the host module `module` in place. The op ids are the positions of the runtime
+    ops in `module` as it was (`gpu_host_to_llvm.runtime_ops`): a copy of the module made
+    before has them in the same order."""
     from gpuir.lowering.gpu_host_to_llvm import number_ops
 
     stages = stage_passes()
     module.attributes[HOST_LOWERING_ATTR] = UnitAttr()
+    number_ops(module)
     try:
-        ops: list[Operation] = []
         for name in HOST_TO_LLVM:
-            if name == "convert-gpu-host-to-llvm":
-                ops = number_ops(module)
             stages[name]().apply(ctx, module)
         check_lowered(module)
     finally:
@@ -103,7 +102,6 @@ def lower_host(ctx: Context, module: ModuleOp) -> list[Operation]:
     for op in module.ops:
         if isinstance(op, llvm.FuncOp) and op.body.blocks:
             op.properties["linkage"] = llvm.LinkageAttr("external")
-    return ops
 
 
 @dataclass(frozen=True)

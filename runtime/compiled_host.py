@@ -30,6 +30,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import IO
 
 import numpy as np
@@ -93,6 +94,7 @@ def _compile(program: ModuleOp) -> CompiledHost:
 
     from gpuir.dialects import make_context
     from gpuir.lowering.cpu_llvm import new_host_machine, optimize
+    from gpuir.lowering.gpu_host_to_llvm import runtime_ops
     from gpuir.lowering.host_to_llvm import add_runtime_shim, host_llvm_ir, lower_host
     from gpuir.lowering.llvm_ir import parse
     from gpuir.runtime.cpu import load_libraries
@@ -102,10 +104,12 @@ def _compile(program: ModuleOp) -> CompiledHost:
         op.sym_name.data: op for op in original.ops if isinstance(op, FuncOp) and op.body.blocks
     }
     host = original.clone()
-    ops = lower_host(make_context(), host)
+    lower_host(make_context(), host)
+    ops = runtime_ops(original)  # op id i is ops[i]: the original ops, for diagnostics
     out = host_llvm_ir(host)
     add_runtime_shim(out, list(functions))
     load_libraries()
+    add_jump_symbols()
     parsed = optimize(parse(str(out)), 2)
     engine = binding.create_mcjit_compiler(parsed, new_host_machine())
     engine.finalize_object()
@@ -118,6 +122,16 @@ def _compile(program: ModuleOp) -> CompiledHost:
         name: EntryFunction(engine.get_function_address(f"{ENTRY}_{name}")) for name in functions
     }
     return CompiledHost(engine, entries, ops, functions)
+
+
+@cache
+def add_jump_symbols() -> None:
+    """libc's `_setjmp` and `longjmp` for MCJIT, by address (its own lookup can miss them)."""
+    from llvmlite import binding
+
+    libc = ctypes.CDLL(None)
+    for name in ("_setjmp", "longjmp"):
+        binding.add_symbol(name, ctypes.cast(getattr(libc, name), ctypes.c_void_p).value)
 
 
 # --- the ABI's callbacks -------------------------------------------------------------------------

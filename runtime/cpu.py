@@ -204,10 +204,12 @@ def compile_module(module: ModuleOp, index_bitwidth: int = 64) -> CompiledModule
 
 @cache
 def load_libraries() -> None:
-    """libc (`malloc`, `free`) and libm (the math functions) for MCJIT's symbol lookup."""
+    """libc (`malloc`, `free`), libm (the math functions) and libgcc (`__udivti3` and the other
+    128-bit helpers that LLVM's code calls) for MCJIT's symbol lookup: a symbol it cannot find
+    is left at address 0, and the code that calls it crashes."""
     from llvmlite import binding
 
-    for name in ("c", "m"):
+    for name in ("c", "m", "gcc_s"):
         path = ctypes.util.find_library(name)
         if path is not None:
             binding.load_library_permanently(path)
