@@ -45,7 +45,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, MemType, PtrType
 from gpuir.layout import Index, Layout
 from gpuir.runtime import get_provider, structs
-from gpuir.runtime.host import HostExecutor, scalar_params, split_modules
+from gpuir.runtime.host import make_executor, scalar_params, split_modules
 from gpuir.runtime.memory import Allocation, Pointer, size_of
 from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream, kernels_of
 from gpuir.runtime.scalars import float_dtype, from_python, int_width, to_numpy
@@ -155,9 +155,15 @@ class Device:
     def __repr__(self) -> str:
         return f"Device({self.name!r}, {'open' if self.is_open else 'closed'})"
 
-    def compile(self, source: str | Path | ModuleOp, *, pipeline: str | None = None) -> Program:
+    def compile(
+        self,
+        source: str | Path | ModuleOp,
+        *,
+        pipeline: str | None = None,
+        interpret_host: bool = False,
+    ) -> Program:
         """`gpuir.compile(source, provider=self)`."""
-        return compile(source, provider=self, pipeline=pipeline)
+        return compile(source, provider=self, pipeline=pipeline, interpret_host=interpret_host)
 
     def empty(self, shape: int | Sequence[int], dtype: np.typing.DTypeLike) -> Buffer:
         """A device buffer of `shape` and `dtype` (its contents are undefined on a real
@@ -463,10 +469,17 @@ class Strided:
 class Program:
     """A compiled program on a device: `main(...)`, and its kernels by name."""
 
-    def __init__(self, module: ModuleOp, device: Device, out: IO[str] | None = None):
+    def __init__(
+        self,
+        module: ModuleOp,
+        device: Device,
+        out: IO[str] | None = None,
+        interpret_host: bool = False,
+    ):
         self.module = module
         self.device = device
         self.out = out
+        self.interpret_host = interpret_host
         self.host_module, self.device_module = split_modules(module)
         self._kernels, _ = kernels_of(self.device_module)
 
@@ -485,8 +498,10 @@ class Program:
         """Call `@name` with `args` (one per non-token parameter, numbers or numpy scalars);
         its non-token results as numpy scalars: None, one value, or a tuple of several."""
         loaded = self.device.load(self) if self.device.is_open else None
-        executor = HostExecutor(self.module, self.device.provider, self.out, loaded)
-        if name not in executor.machine.functions:
+        executor = make_executor(
+            self.module, self.device.provider, self.out, loaded, compiled=not self.interpret_host
+        )
+        if name not in executor.functions:
             raise KeyError(f"the program has no function @{name}")
         func = executor.function(name)
         values = convert_args(func, scalar_params(func), args, self.device)
@@ -687,10 +702,13 @@ def compile(  # noqa: A001  # gpuir.compile, as the issue names it
     *,
     pipeline: str | None = None,
     out: IO[str] | None = None,
+    interpret_host: bool = False,
 ) -> Program:
     """Parse (text, a path, or a module, which is copied), verify and run the default pipeline
     (or `pipeline`); a `Program` on `provider` (a name, a provider, or a `Device` to share).
-    `out` receives `printf` and `buffer.print` output (default: `sys.stdout`)."""
+    `out` receives `printf` and `buffer.print` output (default: `sys.stdout`). On the `cpu`
+    and `cuda` providers `main` runs the host code as machine code (compiled on its first
+    call); `interpret_host=True` runs it on the host interpreter instead."""
     device = provider if isinstance(provider, Device) else Device(provider)
     parsed = _parse(source)
     from gpuir.dialects import make_context
@@ -706,7 +724,7 @@ def compile(  # noqa: A001  # gpuir.compile, as the issue names it
         parsed.module.verify()
     except DiagnosticException as e:
         raise CompileError(format_diagnostic(e, parsed)) from e
-    return Program(parsed.module, device, out)
+    return Program(parsed.module, device, out, interpret_host)
 
 
 def _stages(pipeline: str | None) -> list:

@@ -30,7 +30,8 @@ is the llvm type of `index` values where `op` is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from xdsl.builder import Builder
 from xdsl.dialects import llvm
@@ -46,6 +47,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     NoneAttr,
+    UnitAttr,
     UnrealizedConversionCastOp,
     i32,
     i64,
@@ -117,6 +119,35 @@ def device_modules(op: ModuleOp, pass_name: str) -> list[ModuleOp]:
     return found
 
 
+def host_module(op: ModuleOp, pass_name: str) -> ModuleOp:
+    """The host module of `op`: `op` itself while `host-to-llvm` lowers it, else its `@host`
+    module when it is split, else `op` itself (when it holds no device module)."""
+    if HOST_LOWERING_ATTR in op.attributes:
+        return op
+    inner = [m for m in op.ops if isinstance(m, ModuleOp)]
+    named = [m for m in inner if m.sym_name is not None and m.sym_name.data == "host"]
+    if named:
+        return named[0]
+    if DEVICE_ATTR in op.attributes or any(DEVICE_ATTR in m.attributes for m in inner):
+        raise OpError(
+            op, f"{pass_name}: found no host module (a builtin.module @host beside @device)"
+        )
+    return op
+
+
+@contextmanager
+def lowering_host(module: ModuleOp) -> Iterator[ModuleOp]:
+    """`module` marked `HOST_LOWERING_ATTR` for the time of the block (if it is not already)."""
+    if HOST_LOWERING_ATTR in module.attributes:
+        yield module
+        return
+    module.attributes[HOST_LOWERING_ATTR] = UnitAttr()
+    try:
+        yield module
+    finally:
+        del module.attributes[HOST_LOWERING_ATTR]
+
+
 def ptr_type(space: int) -> llvm.LLVMPointerType:
     """`!llvm.ptr<space>`; the generic space 0 prints as `!llvm.ptr`, as in MLIR."""
     return llvm.LLVMPointerType(NoneAttr() if space == 0 else IntAttr(space))
@@ -124,6 +155,16 @@ def ptr_type(space: int) -> llvm.LLVMPointerType:
 
 def ptr_space(ptr: llvm.LLVMPointerType) -> int:
     return ptr.addr_space.data if isinstance(ptr.addr_space, IntAttr) else 0
+
+
+def in_host_lowering(op: Operation) -> bool:
+    """Whether `op` is in a module that `host-to-llvm` is lowering (`HOST_LOWERING_ATTR`)."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, ModuleOp) and HOST_LOWERING_ATTR in parent.attributes:
+            return True
+        parent = parent.parent_op()
+    return False
 
 
 def index_type(op: Operation) -> IntegerType:
@@ -198,6 +239,8 @@ def to_llvm(b: Builder, value: SSAValue, op: Operation) -> SSAValue:
     """`value` as a value of its llvm type: itself when its type is legal, else the input of
     the cast that made it, else a new `unrealized_conversion_cast`."""
     target = llvm_type(value.type, index_type(op))
+    if isinstance(value.type, StreamType) and not in_host_lowering(op):
+        target = None  # a stream is a host value: device code has none
     if target is None:
         raise OpError(op, f"'{op.name}': a value of type {value.type} has no LLVM equivalent")
     if target == value.type:

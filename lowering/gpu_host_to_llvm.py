@@ -50,9 +50,10 @@ from gpuir.dialects.mem import GLOBAL, HOST, SPACE_NAMES, ArrayType, PtrType
 from gpuir.lowering.conversion import (
     constant,
     declare_function,
-    device_modules,
     from_llvm,
+    host_module,
     llvm_type,
+    lowering_host,
     parent_module,
     ptr_type,
     size_and_align,
@@ -149,28 +150,30 @@ class InitLowering(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if isinstance(op, gpu.InitOp | gpu.AutoInitOp):
             call_runtime(rewriter, op, "gpuirInit", [])
-            rewriter.replace_op(op, [], [op.mem, op.mem, op.mem])
+            rewriter.replace(op, [], [op.mem, op.mem, op.mem])
         elif isinstance(op, gpu.DeinitOp | gpu.AutoDeinitOp):
             call_runtime(rewriter, op, "gpuirDeinit", [])
-            rewriter.replace_op(op, [], [op.m0])
+            rewriter.replace(op, [], [op.m0])
 
 
 class StreamLowering(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if isinstance(op, gpu.DefaultStreamOp):
             null = rewriter.insert(llvm.ZeroOp(result_types=[ptr_type(HOST)])).res
-            rewriter.replace_op(op, [], [from_llvm(rewriter, null, op.res.type)])
+            rewriter.replace(op, [], [from_llvm(rewriter, null, op.res.type)])
         elif isinstance(op, gpu.StreamInitOp):
             stream = call_runtime(rewriter, op, "gpuirStreamCreate", [])
             assert stream is not None
             rewriter.insert(llvm.StoreOp(stream, to_llvm(rewriter, op.slot, op)))
-            rewriter.replace_op(op, [], [op.m0, op.m1])
+            rewriter.replace(op, [], [op.m0, op.m1])
         elif isinstance(op, gpu.StreamSyncOp | gpu.StreamDeinitOp):
             name = (
-                "gpuirStreamSynchronize" if isinstance(op, gpu.StreamSyncOp) else "gpuirStreamDestroy"
+                "gpuirStreamSynchronize"
+                if isinstance(op, gpu.StreamSyncOp)
+                else "gpuirStreamDestroy"
             )
             call_runtime(rewriter, op, name, [to_llvm(rewriter, op.stream, op)])
-            rewriter.replace_op(op, [], [op.m0, op.m1])
+            rewriter.replace(op, [], [op.m0, op.m1])
 
 
 class DeviceMemoryLowering(RewritePattern):
@@ -183,7 +186,7 @@ class DeviceMemoryLowering(RewritePattern):
                 address = call_runtime(rewriter, op, "gpuirMemAllocAsync", [nbytes, stream])
             else:
                 address = call_runtime(rewriter, op, "gpuirMemAlloc", [nbytes])
-            rewriter.replace_op(op, [], [op.mem, result_pointer(rewriter, address, op.res)])
+            rewriter.replace(op, [], [op.mem, result_pointer(rewriter, address, op.res)])
         elif isinstance(op, gpu.FreeBlockOp | gpu.FreeAsynOp):
             ptr = generic(rewriter, op.ptr, op)
             if isinstance(op, gpu.FreeAsynOp):
@@ -191,7 +194,7 @@ class DeviceMemoryLowering(RewritePattern):
                 call_runtime(rewriter, op, "gpuirMemFreeAsync", [ptr, stream])
             else:
                 call_runtime(rewriter, op, "gpuirMemFree", [ptr])
-            rewriter.replace_op(op, [], [op.mem])
+            rewriter.replace(op, [], [op.mem])
 
 
 COPIES: dict[type[Operation], str] = {
@@ -216,7 +219,7 @@ class CopyLowering(RewritePattern):
         if len(op.operands) > 4:
             args.append(to_llvm(rewriter, op.operands[4], op))
         call_runtime(rewriter, op, name, args)
-        rewriter.replace_op(op, [], [op.operands[0], op.operands[1]])
+        rewriter.replace(op, [], [op.operands[0], op.operands[1]])
 
 
 def kernel_name(op: gpu.LaunchOp) -> llvm.AddressOfOp:
@@ -275,7 +278,7 @@ class LaunchLowering(RewritePattern):
                 constant(rewriter, len(args)),
             ],
         )
-        rewriter.replace_op(op, [], [op.m0, op.m1, op.m4])
+        rewriter.replace(op, [], [op.m0, op.m1, op.m4])
 
 
 def heap_space(op: Operation, ptr: SSAValue) -> int:
@@ -300,12 +303,12 @@ class HostHeapLowering(RewritePattern):
                 nbytes = alloc_bytes(rewriter, op, op.res.type.pointee, op.extent)
             name = "gpuirHostAlloc" if space == HOST else "gpuirMemAlloc"
             address = call_runtime(rewriter, op, name, [nbytes])
-            rewriter.replace_op(op, [], [op.mem, result_pointer(rewriter, address, op.res)])
+            rewriter.replace(op, [], [op.mem, result_pointer(rewriter, address, op.res)])
         elif isinstance(op, mem.FreeOp):
             space = heap_space(op, op.ptr)
             name = "gpuirHostFree" if space == HOST else "gpuirMemFree"
             call_runtime(rewriter, op, name, [generic(rewriter, op.ptr, op)])
-            rewriter.replace_op(op, [], [op.mem])
+            rewriter.replace(op, [], [op.mem])
 
 
 def check_host_code(module: ModuleOp) -> None:
@@ -354,7 +357,7 @@ class ConvertGpuHostToLlvmPass(ModulePass):
                 HostHeapLowering(),
             ]
         )
-        for module in device_modules(op, self.name):
+        with lowering_host(host_module(op, self.name)) as module:
             check_host_code(module)
             if not any(OP_ID_ATTR in o.attributes for o in runtime_ops(module)):
                 number_ops(module)

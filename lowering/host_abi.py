@@ -33,9 +33,7 @@ ABI: tuple[AbiFunction, ...] = (
     AbiFunction("gpuirStreamCreate", "ptr", ("i64",), "gpu.stream_init: a new stream"),
     AbiFunction("gpuirStreamSynchronize", None, ("ptr", "i64"), "gpu.stream_sync"),
     AbiFunction("gpuirStreamDestroy", None, ("ptr", "i64"), "gpu.stream_deinit"),
-    AbiFunction(
-        "gpuirMemAlloc", "ptr", ("i64", "i64"), "gpu.alloc.block: nbytes of global memory"
-    ),
+    AbiFunction("gpuirMemAlloc", "ptr", ("i64", "i64"), "gpu.alloc.block: nbytes of global memory"),
     AbiFunction(
         "gpuirMemAllocAsync", "ptr", ("i64", "ptr", "i64"), "gpu.alloc.asyn: nbytes, stream"
     ),

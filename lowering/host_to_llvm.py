@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from gpuir.diagnostics import OpError
-from gpuir.lowering.conversion import DEVICE_ATTR, HOST_LOWERING_ATTR
+from gpuir.lowering.conversion import host_module, lowering_host
 
 if TYPE_CHECKING:
     from llvmlite import ir
@@ -48,20 +48,6 @@ HOST_TO_LLVM: tuple[str, ...] = (
     "convert-func-to-llvm",
     "reconcile-unrealized-casts",
 )
-
-
-def host_module(op: ModuleOp, pass_name: str) -> ModuleOp:
-    """The host module of `op`: its `@host` module when it is split, else `op` itself (when it
-    holds no device module)."""
-    inner = [m for m in op.ops if isinstance(m, ModuleOp)]
-    named = [m for m in inner if m.sym_name is not None and m.sym_name.data == "host"]
-    if named:
-        return named[0]
-    if DEVICE_ATTR in op.attributes or any(DEVICE_ATTR in m.attributes for m in inner):
-        raise OpError(
-            op, f"{pass_name}: found no host module (a builtin.module @host beside @device)"
-        )
-    return op
 
 
 def stage_passes() -> dict[str, type[ModulePass]]:
@@ -91,14 +77,11 @@ def lower_host(ctx: Context, module: ModuleOp) -> None:
     from gpuir.lowering.gpu_host_to_llvm import number_ops
 
     stages = stage_passes()
-    module.attributes[HOST_LOWERING_ATTR] = UnitAttr()
     number_ops(module)
-    try:
+    with lowering_host(module):
         for name in HOST_TO_LLVM:
             stages[name]().apply(ctx, module)
         check_lowered(module)
-    finally:
-        del module.attributes[HOST_LOWERING_ATTR]
     for op in module.ops:
         if isinstance(op, llvm.FuncOp) and op.body.blocks:
             op.properties["linkage"] = llvm.LinkageAttr("external")

@@ -44,7 +44,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.diagnostics import OpError
-from gpuir.lowering.conversion import constant, device_modules, ptr_type, to_llvm
+from gpuir.lowering.conversion import constant, host_module, lowering_host, ptr_type, to_llvm
 from gpuir.lowering.gpu_host_to_llvm import call_runtime
 
 
@@ -131,7 +131,9 @@ class PrintFormatLowering(RewritePattern):
         for piece in pieces(op):
             if isinstance(piece, str):
                 address, length = self.strings.address(rewriter, piece)
-                call_runtime(rewriter, op, "gpuirPrintString", [address, constant(rewriter, length)])
+                call_runtime(
+                    rewriter, op, "gpuirPrintString", [address, constant(rewriter, length)]
+                )
             else:
                 print_value(rewriter, op, op.format_vals[piece])
         rewriter.erase_op(op)
@@ -151,7 +153,7 @@ class ConvertPrintfToLlvmPass(ModulePass):
     name = "convert-printf-to-llvm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for module in device_modules(op, self.name):
+        with lowering_host(host_module(op, self.name)) as module:
             patterns = GreedyRewritePatternApplier(
                 [PrintFormatLowering(Strings(module)), PrintIntLowering()]
             )

@@ -130,7 +130,8 @@ class HostLlvmTarget(Target):
             raise ValueError(f"opt must be 0 to 3, found {self.opt!r}")
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from gpuir.lowering.host_to_llvm import host_llvm_ir, host_module, lower_host
+        from gpuir.lowering.conversion import host_module
+        from gpuir.lowering.host_to_llvm import host_llvm_ir, lower_host
         from gpuir.lowering.llvm_ir import parse
         from gpuir.passes.gpu_pipeline import GpuPipelinePass
 
