@@ -136,14 +136,14 @@ class PrintFormatLowering(RewritePattern):
                 )
             else:
                 print_value(rewriter, op, op.format_vals[piece])
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 class PrintIntLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: printf.PrintIntOp, rewriter: PatternRewriter):
         print_value(rewriter, op, op.operands[0])
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 @dataclass(frozen=True)

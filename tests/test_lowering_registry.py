@@ -20,7 +20,7 @@ def test_lowering_pass_key_is_its_name_and_it_has_a_lit_test(name: str):
     assert (LIT / f"{name}.mlir").is_file()
 
 
-@pytest.mark.parametrize("name", ["llvm", "ptx"])
+@pytest.mark.parametrize("name", ["llvm", "ptx", "host-llvm"])
 def test_target_key_is_its_name(name: str):
     assert get_all_targets()[name]().name == name
 
