@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from xdsl.context import Context
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from gpuir.diagnostics import OpError
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 
 HOST_TO_LLVM: tuple[str, ...] = (
     "expand-gpu-composites",  # alloc_copy, with_streams → their definitions
+    "buffer-lower-ptr",  # buffers → pointers and loops (when the pipeline left them)
     "convert-scf-while-to-cf",  # scf.while → blocks and branches
     "convert-scf-to-cf",  # scf.for, scf.if, scf.index_switch → blocks and branches (xDSL)
     "convert-gpu-host-to-llvm",  # gpu ops, host heap → runtime calls (op ids)
@@ -70,21 +72,30 @@ def check_lowered(module: ModuleOp) -> None:
         raise OpError(located_at(op), message)
 
 
-def lower_host(ctx: Context, module: ModuleOp) -> None:
-    """Lower the host module `module` in place. The op ids are the positions of the runtime
-    ops in `module` as it was (`gpu_host_to_llvm.runtime_ops`): a copy of the module made
-    before has them in the same order."""
-    from gpuir.lowering.gpu_host_to_llvm import number_ops
+PREPARE: tuple[str, ...] = ("expand-gpu-composites", "buffer-lower-ptr")
+"""The stages that may make new ops that call the runtime: the op ids are given after them."""
+
+
+def lower_host(ctx: Context, module: ModuleOp) -> list[Operation]:
+    """Lower the host module `module` in place. Returns the ops that call the runtime, by op
+    id, as they were before the lowering (a copy of the module after `PREPARE`), for
+    diagnostics; when the pipeline ran `PREPARE` already they are the module's own ops."""
+    from gpuir.lowering.gpu_host_to_llvm import number_ops, runtime_ops
 
     stages = stage_passes()
-    number_ops(module)
     with lowering_host(module):
-        for name in HOST_TO_LLVM:
+        for name in PREPARE:
             stages[name]().apply(ctx, module)
+        snapshot = module.clone()
+        number_ops(module)
+        for name in HOST_TO_LLVM:
+            if name not in PREPARE:
+                stages[name]().apply(ctx, module)
         check_lowered(module)
     for op in module.ops:
         if isinstance(op, llvm.FuncOp) and op.body.blocks:
             op.properties["linkage"] = llvm.LinkageAttr("external")
+    return runtime_ops(snapshot)
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,6 @@ def _compile(program: ModuleOp) -> CompiledHost:
 
     from gpuir.dialects import make_context
     from gpuir.lowering.cpu_llvm import new_host_machine, optimize
-    from gpuir.lowering.gpu_host_to_llvm import runtime_ops
     from gpuir.lowering.host_to_llvm import add_runtime_shim, host_llvm_ir, lower_host
     from gpuir.lowering.llvm_ir import parse
     from gpuir.runtime.cpu import load_libraries
@@ -104,8 +103,7 @@ def _compile(program: ModuleOp) -> CompiledHost:
         op.sym_name.data: op for op in original.ops if isinstance(op, FuncOp) and op.body.blocks
     }
     host = original.clone()
-    lower_host(make_context(), host)
-    ops = runtime_ops(original)  # op id i is ops[i]: the original ops, for diagnostics
+    ops = lower_host(make_context(), host)  # op id i is ops[i], as they were: for diagnostics
     out = host_llvm_ir(host)
     add_runtime_shim(out, list(functions))
     load_libraries()
