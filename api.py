@@ -45,10 +45,10 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, MemType, PtrType
 from gpuir.layout import Index, Layout
 from gpuir.runtime import get_provider, structs
-from gpuir.runtime.host import make_executor, scalar_params, split_modules
 from gpuir.runtime.memory import Allocation, Pointer, size_of
 from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream, kernels_of
 from gpuir.runtime.scalars import float_dtype, from_python, int_width, to_numpy
+from gpuir.runtime.session import make_executor, scalar_params, split_modules
 
 __all__ = [
     "Buffer",

@@ -42,10 +42,10 @@ from gpuir.dialects import gpu
 from gpuir.dialects.mem import HOST, ArrayType, MemType, PtrType
 from gpuir.lowering.host_abi import ABI, CALLBACK_PREFIX, ENTRY
 from gpuir.runtime import memory, structs
-from gpuir.runtime.host import DeviceSession, copy_size, scalar_params, split_modules
 from gpuir.runtime.memory import ADDRESSES, Allocation, Pointer, size_of
 from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream
 from gpuir.runtime.scalars import float_dtype, int_width, wrap
+from gpuir.runtime.session import DeviceSession, copy_size, scalar_params, split_modules
 
 CACHE_SIZE = 32
 SLOT = 8

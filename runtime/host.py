@@ -49,27 +49,17 @@ from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, MemType, PtrType
 from gpuir.passes.device_code import launched_name
 from gpuir.runtime import memory
 from gpuir.runtime.memory import Allocation, Pointer, alloc_size, size_of, space_name
-from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream, describe_op
-from gpuir.runtime.scalars import TOKEN, float_dtype, format_fixed2, from_attr, is_scalar_type
+from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream
+from gpuir.runtime.scalars import TOKEN, float_dtype, format_fixed2, from_attr
 from gpuir.runtime.semantics import STANDARD_FUNCTIONS, Machine, fail, make_machine
-
-
-def split_modules(module: ModuleOp) -> tuple[ModuleOp, ModuleOp]:
-    """`@host` and `@device` of a split program; the module itself twice otherwise."""
-    inner = {
-        op.sym_name.data: op
-        for op in module.ops
-        if isinstance(op, ModuleOp) and op.sym_name is not None
-    }
-    if "host" in inner and "device" in inner:
-        return inner["host"], inner["device"]
-    return module, module
-
-
-def copy_size(src: Pointer) -> int:
-    """The bytes a `gpu.copy_*` of `src`'s pointee moves."""
-    return src.extent_bytes()
-
+from gpuir.runtime.session import (  # noqa: F401  # split_modules, make_executor: re-exported
+    DeviceSession,
+    check_entry,
+    copy_size,
+    make_executor,
+    scalar_params,
+    split_modules,
+)
 
 # --- the machine ---------------------------------------------------------------------------------
 
@@ -510,59 +500,6 @@ HOST_FUNCTIONS = (*STANDARD_FUNCTIONS, GpuHostFunctions, BufferHostFunctions)
 # --- the executor ------------------------------------------------------------------------------
 
 
-class DeviceSession:
-    """The device side of running host code: the provider, the device module, the sessions that
-    `gpu.init` / `gpu.deinit` open and close (nested ones share the device; a device that is
-    open already, e.g. by the Python API, stays open), and the device module, loaded once per
-    session. Both host executors (this module's and `gpuir.runtime.compiled_host`'s) are one.
-
-    `loaded`: the device module, already loaded into an open `provider` (the Python API passes
-    it when it keeps the device open across calls)."""
-
-    def __init__(self, device: ModuleOp, provider: Provider, loaded: LoadedModule | None = None):
-        self.device = device
-        self.provider = provider
-        self.sessions = 0
-        self.opened = False
-        self.external_loaded = loaded
-        self.loaded = loaded
-
-    def open(self, op: Operation) -> None:
-        if self.sessions == 0:
-            self.opened = not self.provider.is_open
-            if self.opened:
-                self.provider.open(op=op)
-                self.loaded = None
-        self.sessions += 1
-
-    def close(self, op: Operation) -> None:
-        if self.sessions == 0:
-            raise ProviderError(
-                op, f"{describe_op(op)} closes a device that is not open", "device not open"
-            )
-        self.sessions -= 1
-        if self.sessions == 0:
-            self.provider.synchronize(op=op)
-            if self.opened:
-                self.provider.close(op=op)
-                self.loaded = None
-            self.opened = False
-
-    def module_for(self, op: Operation) -> LoadedModule:
-        if self.loaded is None:
-            self.provider.check_open(op)
-            self.loaded = self.provider.load_module(self.device, op=op)
-        return self.loaded
-
-    def finish(self) -> None:
-        """After a call: close the device if the call opened it and left it open (it failed)."""
-        if self.sessions and self.opened and self.provider.is_open:
-            self.sessions = 0
-            self.opened = False
-            self.loaded = None
-            self.provider.close()
-
-
 class HostExecutor(DeviceSession):
     """Runs host functions of a compiled program on xDSL's interpreter against a provider."""
 
@@ -615,51 +552,3 @@ class HostExecutor(DeviceSession):
         results = self.call(name, args)
         types = func.function_type.outputs.data
         return [(v, t) for v, t in zip(results, types, strict=True) if not isinstance(t, MemType)]
-
-
-def scalar_params(func: FuncOp) -> list[Attribute]:
-    """The parameter types of `func` that take values (all but tokens)."""
-    return [t for t in func.function_type.inputs.data if not isinstance(t, MemType)]
-
-
-def check_entry(func: FuncOp) -> None:
-    """`main`'s parameters and results (but tokens) must be scalars that gpu-run can read and
-    print."""
-    name = func.sym_name.data
-    for what, types in (
-        ("takes", func.function_type.inputs.data),
-        ("returns", func.function_type.outputs.data),
-    ):
-        for type_ in types:
-            if isinstance(type_, MemType):
-                continue
-            if not is_scalar_type(type_):
-                raise ProviderError(
-                    func,
-                    f"@{name} {what} a value of type {type_}; only integers, index and "
-                    "f16/f32/f64 can cross the command line",
-                    "invalid signature",
-                )
-
-
-COMPILED_HOST_PROVIDERS = ("cpu", "cuda")
-"""Providers whose programs run their host code as machine code by default."""
-
-
-def make_executor(
-    module: ModuleOp,
-    provider: Provider,
-    out: IO[str] | None = None,
-    loaded: LoadedModule | None = None,
-    *,
-    compiled: bool = True,
-) -> HostExecutor:
-    """The executor of `module`'s host code on `provider`: compiled to machine code
-    (`gpuir.runtime.compiled_host`) on the `cpu` and `cuda` providers when `compiled`, else
-    this module's interpreter (`interp` always: it is the checked reference). `.compiled` says
-    which."""
-    if compiled and provider.name in COMPILED_HOST_PROVIDERS:
-        from gpuir.runtime.compiled_host import CompiledHostExecutor
-
-        return CompiledHostExecutor(module, provider, out, loaded)  # type: ignore[return-value]
-    return HostExecutor(module, provider, out, loaded)

@@ -306,7 +306,7 @@ def execute(
 ) -> str:
     """Run `@main` (its host code compiled, unless `interpret` or the provider is `interp`);
     its results as gpu-run prints them."""
-    from gpuir.runtime.host import check_entry, make_executor, scalar_params
+    from gpuir.runtime.session import check_entry, make_executor, scalar_params
 
     executor = make_executor(parsed.module, provider, compiled=not interpret)
     if executor.compiled:

@@ -55,4 +55,5 @@ builtin.module @device attributes {gpu.device} {
 // CHECK:        llvm.call @gpuirMemFree(
 // CHECK:        llvm.call @gpuirHostFree(
 // CHECK:        llvm.call @gpuirDeinit(
-// CHECK-NOT:    gpu.
+// CHECK-NOT:    = gpu.
+// CHECK:      builtin.module @device attributes {gpu.device}
