@@ -184,7 +184,9 @@ def measure(quick: bool = False, repeats: int = 3) -> list[tuple[str, float, flo
                 },
                 repeats,
             )
-            rows.append((f"matmul {n}, whole process", found["ours"][0], found["numpy"][0], "numpy"))
+            rows.append(
+                (f"matmul {n}, whole process", found["ours"][0], found["numpy"][0], "numpy")
+            )
     return rows
 
 

@@ -27,6 +27,11 @@ Every figure is a ratio ours / peer, both measured in this run (the GPU rows: in
    `nvcc -O3`, goal ≤ 1.0; ours as by default (64-bit index) and with `index-bitwidth=32`.
 4. GPU: `benchmarks/gpu.py` when a CUDA device is here, else the figures of its last run
    (`results/gpu_bench.json`, written by `make gpu-check`), else a row "no GPU here".
+5. End to end (`end_to_end.py`): `gpu-run --provider cpu` as a whole process (host code
+   compiled) on a vector add filled by host loops (1M, 4M, 16M) and a matmul (256, 512),
+   against numpy and `mlir-opt-22 | mlir-runner-22` on the same program in upstream MLIR
+   (Debian: `apt-get install mlir-22-tools`); goals at 1M: ≤ 3 against mlir-runner, ≤ 5
+   against numpy.
 
     python benchmarks/run_all.py              # 1k, 10k, 100k ops; 16M f32 (about 15 minutes)
     python benchmarks/run_all.py --quick      # 1k, 10k ops, fewer repeats (under 2 minutes)
@@ -764,6 +769,22 @@ def ptx_section(sm: int) -> list[Row]:
 # --- 4. GPU -------------------------------------------------------------------------------------------
 
 
+def end_to_end_section(quick: bool) -> list[Row]:
+    """`benchmarks/end_to_end.py`: gpu-run as a whole process against numpy and mlir-runner-22
+    (issue 12's goals: within 3x of mlir-runner and 5x of numpy at 1M elements)."""
+    import end_to_end
+
+    say("end to end: gpu-run --provider cpu against numpy and mlir-runner-22")
+    rows = []
+    for label, ours, peer, name in end_to_end.measure(quick):
+        goal = "—"
+        if label.startswith("vadd 1M, whole"):
+            goal = "<= 3" if name.startswith("mlir") else "<= 5"
+        note = "" if peer is not None or name == "—" else f"{name} not installed"
+        rows.append(Row(label, ours, peer, name, "s", goal, note))
+    return rows
+
+
 def gpu_section() -> list[Row]:
     """`benchmarks/gpu.py` here when there is a CUDA device, else the figures of its last run."""
     from gpuir.runtime import unavailable_reason
@@ -917,7 +938,7 @@ def main() -> int:
     parser.add_argument(
         "--repeats", type=int, help="repeats of each compile-time command at every size"
     )
-    parser.add_argument("--only", help="sections to run, comma-separated: compile,cpu,ptx,gpu")
+    parser.add_argument("--only", help="sections to run, comma-separated: compile,cpu,ptx,gpu,e2e")
     parser.add_argument(
         "--stages",
         action=argparse.BooleanOptionalAction,
@@ -939,7 +960,7 @@ def main() -> int:
     )
     default_repeats = {1000: 5, 10000: 3} if not quick else {1000: 3, 10000: 1}
     repeats = {s: args.repeats or default_repeats.get(s, 2 if s > 10000 else 3) for s in sizes}
-    sections = set((args.only or "compile,cpu,ptx,gpu").split(","))
+    sections = set((args.only or "compile,cpu,ptx,gpu,e2e").split(","))
     stages = (not quick) if args.stages is None else args.stages
     cpu_n = args.cpu_n or CPU_N
     cpu_repeats = 5 if quick else 10
@@ -963,6 +984,7 @@ def main() -> int:
         ("cpu", lambda: cpu_section(cpu_n, cpu_repeats)),
         ("ptx", lambda: ptx_section(args.sm)),
         ("gpu", gpu_section),
+        ("e2e", lambda: end_to_end_section(quick)),
     ):
         if name in sections:
             try:
