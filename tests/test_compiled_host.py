@@ -166,6 +166,16 @@ FAULTS = {
         12,
         "use after free",
     ),
+    "copy-after-free": (
+        """  %h0, %host = mem.alloc %m0 : !mem.ptr<!mem.array<4 x i32>, 0>
+  %d1, %dev = gpu.alloc.block %m1 : !mem.ptr<!mem.array<4 x i32>, 1>
+  %f1 = gpu.free.block %d1, %dev : !mem.ptr<!mem.array<4 x i32>, 1>
+  %c0, %c1 = gpu.copy_to_host.block %h0, %f1, %dev -> %host
+      : !mem.ptr<!mem.array<4 x i32>, 1> -> !mem.ptr<!mem.array<4 x i32>, 0>
+  %m9 = gpu.deinit %c0, %c1, %m4""",
+        13,
+        "use after free: reads 16 bytes from a 16-byte global allocation",
+    ),
     "copy-from-device-memory-as-host": (
         """  %d1, %dev = gpu.alloc.block %m1 : !mem.ptr<!mem.array<4 x i32>, 1>
   %d2, %dev2 = gpu.alloc.block %d1 : !mem.ptr<!mem.array<4 x i32>, 1>
