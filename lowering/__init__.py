@@ -14,6 +14,8 @@ The stages, each printable (Triton-style named stages):
 | LLVM IR (NVPTX) | `gpu-opt FILE -t llvm` (`-t llvm{opt=3}`: after LLVM's optimizer) |
 | PTX | `gpu-opt FILE -t ptx` (`-t ptx{sm=90 ptx=8.0 opt=3 fast-math=true index-bitwidth=32}`) |
 | cubin | `gpuir.lowering.ptxas.assemble(ptx, sm)` (needs `ptxas`) |
+| host module, llvm dialect | `gpu-opt FILE -p gpu-pipeline,host-to-llvm` (the stages of `HOST_TO_LLVM` in `host_to_llvm.py`) |
+| host module, LLVM IR (this CPU) | `gpu-opt FILE -t host-llvm` (`{opt=3}`): calls of the C ABI in `host_abi.py` / `runtime/gpuir_runtime.h` |
 
 `-t llvm` and `-t ptx` take any of the first two stages: a module that is not split yet goes
 through `gpu-pipeline` first, a device module that is not lowered yet through `device-to-llvm`.
