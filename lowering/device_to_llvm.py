@@ -47,23 +47,25 @@ DEVICE_TO_LLVM: tuple[str, ...] = (
 )
 
 
-def stage_passes() -> dict[str, type[ModulePass]]:
-    """The stages' pass classes: xDSL's, gpuir's and the lowerings'."""
+def stage_passes(names: tuple[str, ...] = DEVICE_TO_LLVM) -> dict[str, type[ModulePass]]:
+    """The pass classes of the stages `names` (these, or `host-to-llvm`'s): xDSL's, gpuir's and
+    the lowerings'."""
     from xdsl.transforms import get_all_passes as xdsl_passes
 
     from gpuir.lowering import get_all_lowering_passes
     from gpuir.passes import get_all_passes
 
     factories = xdsl_passes() | get_all_passes() | get_all_lowering_passes()
-    return {name: factories[name]() for name in DEVICE_TO_LLVM}
+    return {name: factories[name]() for name in names}
 
 
-def check_lowered(module: ModuleOp) -> None:
-    """Every op of `module` is an `llvm` op; the first one that is not is an error."""
+def check_lowered(module: ModuleOp, pass_name: str = "device-to-llvm") -> None:
+    """Every op of `module` is an `llvm` op; the first one that is not is an error, which
+    names `pass_name`."""
     for op in module.walk():
         if op is module or op.name.startswith("llvm."):
             continue
-        raise OpError(located_at(op), not_lowered_message(op))
+        raise OpError(located_at(op), not_lowered_message(op, pass_name))
 
 
 def located_at(op: Operation) -> Operation:
@@ -75,17 +77,17 @@ def located_at(op: Operation) -> Operation:
     return op
 
 
-def not_lowered_message(op: Operation) -> str:
+def not_lowered_message(op: Operation, pass_name: str = "device-to-llvm") -> str:
     if isinstance(op, UnrealizedConversionCastOp):
         users = [use.operation.name for result in op.results for use in result.uses]
         source = op.inputs[0].owner
         made_by = f" made by '{source.name}'" if isinstance(source, Operation) else ""
         return (
-            f"device-to-llvm: a value of type {op.inputs[0].type}{made_by} is still used as "
+            f"{pass_name}: a value of type {op.inputs[0].type}{made_by} is still used as "
             f"{op.results[0].type} by {', '.join(repr(u) for u in users) or 'nothing'}: "
             "a conversion is missing"
         )
-    return f"'{op.name}' is not lowered to the llvm dialect: device-to-llvm has no lowering for it"
+    return f"'{op.name}' is not lowered to the llvm dialect: {pass_name} has no lowering for it"
 
 
 def check_index_bitwidth(width: object) -> None:

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, f64, i8, i32, i64
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -94,12 +93,10 @@ def runtime_ops(module: Operation) -> list[Operation]:
     return [op for op in module.walk() if isinstance(op, RUNTIME_OPS)]
 
 
-def number_ops(module: Operation) -> list[Operation]:
-    """Give each runtime op of `module` its id (`OP_ID_ATTR`); the ops, by id."""
-    ops = runtime_ops(module)
-    for i, op in enumerate(ops):
+def number_ops(module: Operation) -> None:
+    """Give each runtime op of `module` its id (`OP_ID_ATTR`): its position in `runtime_ops`."""
+    for i, op in enumerate(runtime_ops(module)):
         op.attributes[OP_ID_ATTR] = IntegerAttr(i, i64)
-    return ops
 
 
 def call_runtime(
@@ -363,7 +360,5 @@ class ConvertGpuHostToLlvmPass(ModulePass):
                 number_ops(module)
             PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)
             check_lowered_host(module)
-            for function in module.ops:
-                if isinstance(function, FuncOp):
-                    for inner in function.walk():
-                        inner.attributes.pop(OP_ID_ATTR, None)
+            for inner in module.walk():
+                inner.attributes.pop(OP_ID_ATTR, None)

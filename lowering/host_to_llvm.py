@@ -29,7 +29,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from gpuir.diagnostics import OpError
 from gpuir.lowering.conversion import host_module, lowering_host
 
 if TYPE_CHECKING:
@@ -52,26 +51,6 @@ HOST_TO_LLVM: tuple[str, ...] = (
 )
 
 
-def stage_passes() -> dict[str, type[ModulePass]]:
-    from xdsl.transforms import get_all_passes as xdsl_passes
-
-    from gpuir.lowering import get_all_lowering_passes
-    from gpuir.passes import get_all_passes
-
-    factories = xdsl_passes() | get_all_passes() | get_all_lowering_passes()
-    return {name: factories[name]() for name in HOST_TO_LLVM}
-
-
-def check_lowered(module: ModuleOp) -> None:
-    from gpuir.lowering.device_to_llvm import located_at, not_lowered_message
-
-    for op in module.walk():
-        if op is module or op.name.startswith("llvm."):
-            continue
-        message = not_lowered_message(op).replace("device-to-llvm", "host-to-llvm")
-        raise OpError(located_at(op), message)
-
-
 PREPARE: tuple[str, ...] = ("expand-gpu-composites", "buffer-lower-ptr")
 """The stages that may make new ops that call the runtime: the op ids are given after them."""
 
@@ -80,9 +59,10 @@ def lower_host(ctx: Context, module: ModuleOp) -> list[Operation]:
     """Lower the host module `module` in place. Returns the ops that call the runtime, by op
     id, as they were before the lowering (a copy of the module after `PREPARE`), for
     diagnostics; when the pipeline ran `PREPARE` already they are the module's own ops."""
+    from gpuir.lowering.device_to_llvm import check_lowered, stage_passes
     from gpuir.lowering.gpu_host_to_llvm import number_ops, runtime_ops
 
-    stages = stage_passes()
+    stages = stage_passes(HOST_TO_LLVM)
     with lowering_host(module):
         for name in PREPARE:
             stages[name]().apply(ctx, module)
@@ -91,7 +71,7 @@ def lower_host(ctx: Context, module: ModuleOp) -> list[Operation]:
         for name in HOST_TO_LLVM:
             if name not in PREPARE:
                 stages[name]().apply(ctx, module)
-        check_lowered(module)
+        check_lowered(module, "host-to-llvm")
     for op in module.ops:
         if isinstance(op, llvm.FuncOp) and op.body.blocks:
             op.properties["linkage"] = llvm.LinkageAttr("external")

@@ -45,7 +45,13 @@ from gpuir.runtime import memory, structs
 from gpuir.runtime.memory import ADDRESSES, Allocation, Pointer, size_of
 from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream
 from gpuir.runtime.scalars import float_dtype, int_width, wrap
-from gpuir.runtime.session import DeviceSession, copy_size, scalar_params, split_modules
+from gpuir.runtime.session import (
+    DeviceSession,
+    called_function,
+    copy_size,
+    host_function,
+    split_modules,
+)
 
 CACHE_SIZE = 32
 SLOT = 8
@@ -134,8 +140,12 @@ def add_jump_symbols() -> None:
 
 # --- the ABI's callbacks -------------------------------------------------------------------------
 
-CTYPES = {"i64": ctypes.c_int64, "i32": ctypes.c_int32, "f64": ctypes.c_double}
-CTYPES["ptr"] = ctypes.c_void_p
+CTYPES = {
+    "i64": ctypes.c_int64,
+    "i32": ctypes.c_int32,
+    "f64": ctypes.c_double,
+    "ptr": ctypes.c_void_p,
+}
 _current = threading.local()
 
 
@@ -236,7 +246,12 @@ class HostRuntime(DeviceSession):
 
     # device memory
 
-    def _alloc(self, nbytes: int, stream: Stream | None, ident: int) -> int:
+    def allocation_request(
+        self, nbytes: int, ident: int
+    ) -> tuple[Operation, Attribute, int | None]:
+        """The op of an allocation call, the pointee it allocates, and for a `!mem.array<? x T>`
+        its extent (`nbytes` / element size); a negative extent is an error, as in the host
+        executor."""
         op = self.op(ident)
         assert op is not None
         pointee = _ptr_type(op.results[-1].type).pointee
@@ -247,6 +262,10 @@ class HostRuntime(DeviceSession):
                 raise ProviderError(
                     op, f"'{op.name}' of a negative extent ({extent})", "invalid value"
                 )
+        return op, pointee, extent
+
+    def _alloc(self, nbytes: int, stream: Stream | None, ident: int) -> int:
+        op, pointee, extent = self.allocation_request(nbytes, ident)
         ptr = self.provider.alloc(nbytes, pointee, extent, stream=stream, op=op)
         return ptr.address
 
@@ -347,18 +366,7 @@ class HostRuntime(DeviceSession):
     # host memory
 
     def gpuirHostAlloc(self, nbytes: int, ident: int) -> int:  # noqa: N802
-        op = self.op(ident)
-        assert op is not None
-        pointee = _ptr_type(op.results[-1].type).pointee
-        extent = None
-        if isinstance(pointee, ArrayType) and pointee.is_dynamic:
-            extent = nbytes // max(size_of(pointee.element_type), 1)
-            if nbytes < 0:
-                raise ProviderError(
-                    op, f"'{op.name}' of a negative extent ({extent})", "invalid value"
-                )
-        elif nbytes < 0:
-            raise ProviderError(op, f"cannot allocate {nbytes} bytes", "invalid value")
+        op, pointee, extent = self.allocation_request(nbytes, ident)
         allocation = Allocation(
             HOST, nbytes, pointee, extent, real_address=True, op=op, what="host allocation"
         )
@@ -399,39 +407,33 @@ class CompiledHostExecutor:
         out: IO[str] | None = None,
         loaded: LoadedModule | None = None,
     ):
-        self.compiled = compile_host(module)
+        self.program = compile_host(module)
         _, self.device = split_modules(module)
         self.provider = provider
         self.out = out
         self.loaded = loaded
-        self.functions = self.compiled.functions
+        self.functions = self.program.functions
 
     def function(self, name: str = "main") -> FuncOp:
-        found = self.functions.get(name)
-        if found is None:
-            raise ProviderError(None, f"the program has no function @{name} to run", "not found")
-        return found
+        return host_function(self.functions, name)
 
     def run_main(
         self, scalars: Sequence[object], name: str = "main"
     ) -> list[tuple[object, Attribute]]:
         """Call `name` with `scalars` for its non-token parameters; its non-token results as
         `(value, type)`."""
-        func = self.function(name)
-        expected = scalar_params(func)
-        if len(scalars) != len(expected):
-            raise ValueError(f"@{name} takes {len(expected)} value(s), got {len(scalars)}")
+        func, expected = called_function(self.functions, name, scalars)
         outputs = [t for t in func.function_type.outputs.data if not isinstance(t, MemType)]
         args = (ctypes.c_uint64 * max(len(expected), 1))()
         for i, (value, type_) in enumerate(zip(scalars, expected, strict=True)):
             args[i] = to_slot(value, type_)
         results = (ctypes.c_uint64 * max(len(outputs), 1))()
-        runtime = HostRuntime(self.compiled, self.device, self.provider, self.out, self.loaded)
+        runtime = HostRuntime(self.program, self.device, self.provider, self.out, self.loaded)
         previous = getattr(_current, "runtime", None)
-        with self.compiled.lock:
+        with self.program.lock:
             _current.runtime = runtime
             try:
-                status = self.compiled.entries[name](
+                status = self.program.entries[name](
                     ctypes.addressof(args), ctypes.addressof(results)
                 )
             finally:

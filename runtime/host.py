@@ -54,8 +54,10 @@ from gpuir.runtime.scalars import TOKEN, float_dtype, format_fixed2, from_attr
 from gpuir.runtime.semantics import STANDARD_FUNCTIONS, Machine, fail, make_machine
 from gpuir.runtime.session import (  # noqa: F401  # split_modules, make_executor: re-exported
     DeviceSession,
+    called_function,
     check_entry,
     copy_size,
+    host_function,
     make_executor,
     scalar_params,
     split_modules,
@@ -523,10 +525,7 @@ class HostExecutor(DeviceSession):
 
     # calls
     def function(self, name: str = "main") -> FuncOp:
-        found = self.functions.get(name)
-        if found is None:
-            raise ProviderError(None, f"the program has no function @{name} to run", "not found")
-        return found
+        return host_function(self.functions, name)
 
     def call(self, name: str, args: Sequence[object]) -> tuple[object, ...]:
         """Call host function `name` with run-time values (tokens included); its results."""
@@ -541,10 +540,7 @@ class HostExecutor(DeviceSession):
     ) -> list[tuple[object, Attribute]]:
         """Call `name` with a token for each token parameter and `scalars` (run-time values)
         for the others; its non-token results as `(value, type)`."""
-        func = self.function(name)
-        expected = scalar_params(func)
-        if len(scalars) != len(expected):
-            raise ValueError(f"@{name} takes {len(expected)} value(s), got {len(scalars)}")
+        func, expected = called_function(self.functions, name, scalars)
         args: list[object] = []
         given = iter(scalars)
         for param in func.function_type.inputs.data:

@@ -7,6 +7,7 @@ gpu-run on a compiled provider never loads xDSL's interpreter.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
@@ -95,6 +96,26 @@ class DeviceSession:
 def scalar_params(func: FuncOp) -> list[Attribute]:
     """The parameter types of `func` that take values (all but tokens)."""
     return [t for t in func.function_type.inputs.data if not isinstance(t, MemType)]
+
+
+def host_function(functions: dict[str, FuncOp], name: str) -> FuncOp:
+    """The host function `name`; a `ProviderError` when the program has none."""
+    found = functions.get(name)
+    if found is None:
+        raise ProviderError(None, f"the program has no function @{name} to run", "not found")
+    return found
+
+
+def called_function(
+    functions: dict[str, FuncOp], name: str, scalars: Sequence[object]
+) -> tuple[FuncOp, list[Attribute]]:
+    """The host function `name` and its scalar parameters, which `scalars` must match in
+    number (a `ValueError` otherwise)."""
+    func = host_function(functions, name)
+    expected = scalar_params(func)
+    if len(scalars) != len(expected):
+        raise ValueError(f"@{name} takes {len(expected)} value(s), got {len(scalars)}")
+    return func, expected
 
 
 def check_entry(func: FuncOp) -> None:

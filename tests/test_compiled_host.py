@@ -39,10 +39,10 @@ C_TYPES = {
 
 def c_type(declaration: str) -> str:
     """The ABI kind of a C parameter or result (`int64_t n`, `void *ptr`, `gpuirStream`)."""
-    text = declaration.replace("*", " * ").split()
-    if len(text) > 1 and text[-1] not in ("*",) and text[-1] not in C_TYPES:
-        text = text[:-1]  # the parameter's name
-    return C_TYPES["".join(text).replace("void*", "void*")]
+    words = declaration.replace("*", " * ").split()
+    if len(words) > 1 and words[-1] != "*" and words[-1] not in C_TYPES:
+        words = words[:-1]  # the parameter's name
+    return C_TYPES["".join(words)]
 
 
 def header_prototypes() -> dict[str, tuple[str | None, tuple[str, ...]]]:
