@@ -40,7 +40,6 @@ Address spaces stay as they are: x86-64 treats `addrspace(1/3/5)` pointers as pl
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from typing import TYPE_CHECKING
 
 from xdsl.context import Context
@@ -51,6 +50,7 @@ from xdsl.ir import Attribute
 from gpuir.diagnostics import OpError
 from gpuir.lowering.conversion import DEVICE_ATTR, KERNEL_ATTR
 from gpuir.lowering.device_to_llvm import check_index_bitwidth, check_lowered, set_index_bitwidth
+from gpuir.lowering.native import host_machine
 from gpuir.lowering.workgroup_loops import SHARED_BYTES_ATTR, WORKGROUP_ATTR, workgroup_loops
 
 if TYPE_CHECKING:
@@ -149,28 +149,6 @@ def host_program(device: ModuleOp, index_bitwidth: int = 64) -> HostProgram:
 
 
 # --- LLVM IR ---------------------------------------------------------------------------------------
-
-
-@cache
-def host_machine() -> binding.TargetMachine:
-    """The target machine of this CPU (its name and features), `-O3`, for the optimizer and
-    the data layout. An MCJIT engine owns (and frees) its target machine: give each engine
-    its own `new_host_machine()`."""
-    return new_host_machine()
-
-
-def new_host_machine() -> binding.TargetMachine:
-    """A new target machine of this CPU, `-O3`."""
-    from llvmlite import binding
-
-    binding.initialize_native_target()
-    binding.initialize_native_asmprinter()
-    target = binding.Target.from_default_triple()
-    return target.create_target_machine(
-        cpu=binding.get_host_cpu_name(),
-        features=binding.get_host_cpu_features().flatten(),
-        opt=3,
-    )
 
 
 def translate_for_host(module: ModuleOp, kernels: list[str]) -> ir.Module:

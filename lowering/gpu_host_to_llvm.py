@@ -59,38 +59,10 @@ from gpuir.lowering.conversion import (
     to_llvm,
     to_memory,
 )
-from gpuir.lowering.host_abi import BY_NAME, OP_ID_ATTR
+from gpuir.lowering.host_abi import BY_NAME, OP_ID_ATTR, runtime_ops
 from gpuir.lowering.mem_to_llvm import entry_alloca, space_cast, wide
 
 ABI_TYPES: dict[str, Attribute] = {"i64": i64, "i32": i32, "f64": f64, "ptr": ptr_type(HOST)}
-
-RUNTIME_OPS: tuple[type[Operation], ...] = (
-    gpu.InitOp,
-    gpu.AutoInitOp,
-    gpu.DeinitOp,
-    gpu.AutoDeinitOp,
-    gpu.StreamInitOp,
-    gpu.StreamSyncOp,
-    gpu.StreamDeinitOp,
-    gpu.AllocBlockOp,
-    gpu.AllocAsynOp,
-    gpu.FreeBlockOp,
-    gpu.FreeAsynOp,
-    gpu.CopyToDeviceBlockOp,
-    gpu.CopyToDeviceAsynOp,
-    gpu.CopyToHostBlockOp,
-    gpu.CopyToHostAsynOp,
-    gpu.LaunchOp,
-    mem.AllocOp,
-    mem.MallocOp,
-    mem.FreeOp,
-)
-"""The ops whose lowering calls the runtime with an op id."""
-
-
-def runtime_ops(module: Operation) -> list[Operation]:
-    """The ops of `module` that call the runtime, in walk order: op id `i` is element `i`."""
-    return [op for op in module.walk() if isinstance(op, RUNTIME_OPS)]
 
 
 def number_ops(module: Operation) -> None:

@@ -16,6 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from xdsl.ir import Operation
+
+from gpuir.dialects import gpu, mem
+
 
 @dataclass(frozen=True)
 class AbiFunction:
@@ -100,3 +104,32 @@ CALLBACK_PREFIX = "__gpuir_cb_"
 JMPBUF = "__gpuir_jmpbuf"
 """The shim's global: the `jmp_buf` that a failing runtime call unwinds to."""
 OP_ID_ATTR = "gpuir.op_id"
+
+
+RUNTIME_OPS: tuple[type[Operation], ...] = (
+    gpu.InitOp,
+    gpu.AutoInitOp,
+    gpu.DeinitOp,
+    gpu.AutoDeinitOp,
+    gpu.StreamInitOp,
+    gpu.StreamSyncOp,
+    gpu.StreamDeinitOp,
+    gpu.AllocBlockOp,
+    gpu.AllocAsynOp,
+    gpu.FreeBlockOp,
+    gpu.FreeAsynOp,
+    gpu.CopyToDeviceBlockOp,
+    gpu.CopyToDeviceAsynOp,
+    gpu.CopyToHostBlockOp,
+    gpu.CopyToHostAsynOp,
+    gpu.LaunchOp,
+    mem.AllocOp,
+    mem.MallocOp,
+    mem.FreeOp,
+)
+"""The ops whose lowering calls the runtime with an op id."""
+
+
+def runtime_ops(module: Operation) -> list[Operation]:
+    """The ops of `module` that call the runtime, in walk order: op id `i` is element `i`."""
+    return [op for op in module.walk() if isinstance(op, RUNTIME_OPS)]

@@ -30,6 +30,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from gpuir.lowering.conversion import host_module, lowering_host
+from gpuir.lowering.host_abi import runtime_ops
 
 if TYPE_CHECKING:
     from llvmlite import ir
@@ -55,18 +56,27 @@ PREPARE: tuple[str, ...] = ("expand-gpu-composites", "buffer-lower-ptr")
 """The stages that may make new ops that call the runtime: the op ids are given after them."""
 
 
-def lower_host(ctx: Context, module: ModuleOp) -> list[Operation]:
-    """Lower the host module `module` in place. Returns the ops that call the runtime, by op
-    id, as they were before the lowering (a copy of the module after `PREPARE`), for
-    diagnostics; when the pipeline ran `PREPARE` already they are the module's own ops."""
-    from gpuir.lowering.device_to_llvm import check_lowered, stage_passes
-    from gpuir.lowering.gpu_host_to_llvm import number_ops, runtime_ops
+def prepare_host(ctx: Context, module: ModuleOp) -> None:
+    """The stages of `PREPARE` on the host module `module`, in place."""
+    from gpuir.lowering.device_to_llvm import stage_passes
 
-    stages = stage_passes(HOST_TO_LLVM)
+    stages = stage_passes(PREPARE)
     with lowering_host(module):
         for name in PREPARE:
             stages[name]().apply(ctx, module)
-        snapshot = module.clone()
+
+
+def lower_host(ctx: Context, module: ModuleOp) -> list[Operation]:
+    """Lower the host module `module` in place. Returns the ops that call the runtime, by op
+    id, in a copy of the module after `PREPARE` (for diagnostics: `runtime_ops` of a module
+    that `prepare_host` made gives the same list)."""
+    from gpuir.lowering.device_to_llvm import check_lowered, stage_passes
+    from gpuir.lowering.gpu_host_to_llvm import number_ops
+
+    prepare_host(ctx, module)
+    snapshot = module.clone()
+    stages = stage_passes(HOST_TO_LLVM)
+    with lowering_host(module):
         number_ops(module)
         for name in HOST_TO_LLVM:
             if name not in PREPARE:

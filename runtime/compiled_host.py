@@ -29,6 +29,7 @@ import struct
 import sys
 import threading
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cache
 from typing import IO
@@ -40,8 +41,8 @@ from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects import gpu
 from gpuir.dialects.mem import HOST, ArrayType, MemType, PtrType
-from gpuir.lowering.host_abi import ABI, CALLBACK_PREFIX, ENTRY
-from gpuir.runtime import memory, structs
+from gpuir.lowering.host_abi import ABI, CALLBACK_PREFIX, ENTRY, runtime_ops
+from gpuir.runtime import disk_cache, memory, structs
 from gpuir.runtime.memory import ADDRESSES, Allocation, Pointer, size_of
 from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream
 from gpuir.runtime.scalars import float_dtype, int_width, wrap
@@ -81,13 +82,14 @@ _cache_lock = threading.Lock()
 
 def compile_host(program: ModuleOp) -> CompiledHost:
     """The host module of `program` (after the default pipeline) as machine code, cached by the
-    program's text. A lowering error is an `OpError` at the op."""
+    program's text, in this process and on disk (`gpuir.runtime.disk_cache`). A lowering error
+    is an `OpError` at the op."""
     text = str(program)
     with _cache_lock:
         found = _cache.get(text)
         if found is not None:
             return found
-    compiled = _compile(program)
+    compiled = _compile(program, text)
     with _cache_lock:
         if len(_cache) >= CACHE_SIZE:
             del _cache[next(iter(_cache))]
@@ -95,28 +97,58 @@ def compile_host(program: ModuleOp) -> CompiledHost:
     return compiled
 
 
-def _compile(program: ModuleOp) -> CompiledHost:
+def _compile(program: ModuleOp, text: str) -> CompiledHost:
     from llvmlite import binding
 
     from gpuir.dialects import make_context
-    from gpuir.lowering.cpu_llvm import new_host_machine, optimize
-    from gpuir.lowering.host_to_llvm import add_runtime_shim, host_llvm_ir, lower_host
-    from gpuir.lowering.llvm_ir import parse
+    from gpuir.lowering.native import new_host_machine
     from gpuir.runtime.cpu import load_libraries
 
     original, _ = split_modules(program)
     functions = {
         op.sym_name.data: op for op in original.ops if isinstance(op, FuncOp) and op.body.blocks
     }
-    host = original.clone()
-    ops = lower_host(make_context(), host)  # op id i is ops[i], as they were: for diagnostics
-    out = host_llvm_ir(host)
-    add_runtime_shim(out, list(functions))
     load_libraries()
     add_jump_symbols()
-    parsed = optimize(parse(str(out)), 2)
-    engine = binding.create_mcjit_compiler(parsed, new_host_machine())
-    engine.finalize_object()
+    key = disk_cache.key("host", text)
+    stored = disk_cache.load("host", key)
+    engine = None
+    if stored is not None and stored[0].get("functions") == list(functions):
+        with suppress(RuntimeError):
+            engine = disk_cache.engine_from_object(stored[1])
+    if engine is not None:
+        ops = runtime_ops(original)  # op id i is ops[i], as they were: for diagnostics
+        if stored[0].get("prepare_changes") is not False:  # type: ignore[index]
+            from gpuir.lowering.host_to_llvm import prepare_host
+
+            prepared = original.clone()
+            prepare_host(make_context(), prepared)
+            ops = runtime_ops(prepared)
+    else:
+        from gpuir.lowering.cpu_llvm import optimize
+        from gpuir.lowering.host_to_llvm import (
+            add_runtime_shim,
+            host_llvm_ir,
+            lower_host,
+            prepare_host,
+        )
+        from gpuir.lowering.llvm_ir import parse
+
+        ctx = make_context()
+        host = original.clone()
+        before = str(host)
+        prepare_host(ctx, host)
+        header = {"functions": list(functions), "prepare_changes": str(host) != before}
+        ops = lower_host(ctx, host)  # op id i is ops[i], as they were: for diagnostics
+        out = host_llvm_ir(host)
+        add_runtime_shim(out, list(functions))
+        parsed = optimize(parse(str(out)), 2)
+        engine = binding.create_mcjit_compiler(parsed, new_host_machine())
+        capture = disk_cache.ObjectCapture()
+        engine.set_object_cache(capture.notify)
+        engine.finalize_object()
+        if capture.code is not None:
+            disk_cache.store("host", key, header, capture.code)
     for abi in ABI:
         address = engine.get_global_value_address(CALLBACK_PREFIX + abi.name)
         ctypes.c_void_p.from_address(address).value = ctypes.cast(

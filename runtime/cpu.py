@@ -39,6 +39,7 @@ import struct
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -48,7 +49,7 @@ from xdsl.ir import Attribute, Operation
 
 from gpuir.diagnostics import OpError
 from gpuir.dialects.mem import GLOBAL, HOST, PtrType
-from gpuir.runtime import ProviderUnavailable, memory, structs
+from gpuir.runtime import ProviderUnavailable, disk_cache, memory, structs
 from gpuir.runtime.eager import EagerHostProvider
 from gpuir.runtime.memory import Allocation, Pointer, space_name
 from gpuir.runtime.provider import (
@@ -195,7 +196,7 @@ def compile_module(module: ModuleOp, index_bitwidth: int = 64) -> CompiledModule
         found = _cache.get(text)
         if found is not None:
             return found
-        compiled = _compile(module, index_bitwidth)
+        compiled = _compile(module, index_bitwidth, text)
         if len(_cache) >= CACHE_SIZE:
             del _cache[next(iter(_cache))]
         _cache[text] = compiled
@@ -215,12 +216,20 @@ def load_libraries() -> None:
             binding.load_library_permanently(path)
 
 
-def _compile(module: ModuleOp, index_bitwidth: int) -> CompiledModule:
+def _compile(module: ModuleOp, index_bitwidth: int, text: str) -> CompiledModule:
+    """The module's machine code: from the disk cache, else LLVM's (then kept there when every
+    kernel compiled)."""
+    load_libraries()
+    key = disk_cache.key("cpu", text)
+    stored = disk_cache.load("cpu", key)
+    if stored is not None:
+        with suppress(RuntimeError, ValueError, KeyError, TypeError):
+            return _from_cache(*stored)
     from llvmlite import binding
 
-    from gpuir.lowering.cpu_llvm import host_program, new_host_machine
+    from gpuir.lowering.cpu_llvm import host_program
+    from gpuir.lowering.native import new_host_machine
 
-    load_libraries()
     try:
         program = host_program(module, index_bitwidth)
         parsed = binding.parse_assembly(program.llvm_ir)
@@ -236,9 +245,17 @@ def _compile(module: ModuleOp, index_bitwidth: int) -> CompiledModule:
                 f"the device code calls @{missing[0]}, which has no definition on the host"
             )
         engine = binding.create_mcjit_compiler(parsed, new_host_machine())
+        capture = disk_cache.ObjectCapture()
+        engine.set_object_cache(capture.notify)
         engine.finalize_object()
     except Exception as e:  # noqa: BLE001  # every failure becomes the launches' error
         return CompiledModule(module_error=e)
+    if capture.code is not None and not program.errors:
+        kernels_header = [
+            [k.name, k.entry, k.shared_bytes, [str(p) for p in k.params]]
+            for k in program.kernels.values()
+        ]
+        disk_cache.store("cpu", key, {"kernels": kernels_header}, capture.code)
     kernels = {
         name: CompiledKernel(
             name,
@@ -249,6 +266,27 @@ def _compile(module: ModuleOp, index_bitwidth: int) -> CompiledModule:
         for name, kernel in program.kernels.items()
     }
     return CompiledModule(engine, kernels, dict(program.errors))
+
+
+def _from_cache(header: dict[str, object], code: bytes) -> CompiledModule:
+    """A compiled module from a disk cache entry (`_compile`'s header: per kernel its name,
+    entry symbol, shared bytes and parameter types as text)."""
+    from xdsl.parser import Parser
+
+    from gpuir.dialects import make_context
+
+    ctx = make_context()
+    kernels: dict[str, CompiledKernel] = {}
+    entries = header["kernels"]
+    assert isinstance(entries, list)
+    engine = disk_cache.engine_from_object(code)
+    for name, entry, shared_bytes, params in entries:
+        address = engine.get_function_address(entry)
+        if not address:
+            raise KeyError(entry)
+        types = tuple(Parser(ctx, p).parse_attribute() for p in params)
+        kernels[name] = CompiledKernel(name, EntryFunction(address), shared_bytes, types)
+    return CompiledModule(engine, kernels)
 
 
 # --- arguments -----------------------------------------------------------------------------------
@@ -287,7 +325,7 @@ class CpuProvider(EagerHostProvider):
     @classmethod
     def unavailable_reason(cls) -> str | None:
         try:
-            from gpuir.lowering.cpu_llvm import host_machine
+            from gpuir.lowering.native import host_machine
 
             host_machine()
         except Exception as e:  # noqa: BLE001  # no llvmlite, no native target: not available

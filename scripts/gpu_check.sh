@@ -11,8 +11,9 @@
 #              built from PyPI's sdist against the CUDA headers found), else the machine's
 #              python3 with everything installed offline from wheels/ into a --target folder
 #              ($GPU_CHECK_SITE, default /tmp/gpuir-gpu-site), gpuir itself linked in;
-#   3. pytest  tests/test_cuda_provider.py (the cuda provider against interp, errors, faults);
-#   4. lit     tests/lit/cuda (gpu-run --provider cuda);
+#   3. pytest  tests/test_cuda_provider.py (the cuda provider against interp, errors, faults,
+#              the compiled host against the interpreted host);
+#   4. lit     tests/lit/cuda (gpu-run --provider cuda: host code compiled, the default);
 #   5. bench   benchmarks/gpu.py (saxpy bandwidth, launch overhead; ratios).
 # Figures and logs go to $OUT when it is set, else benchmarks/results/ (at most 7 files:
 # gpu_check.log, env.txt, setup.log, pytest.log, lit.log, gpu_bench.md, gpu_bench.json).

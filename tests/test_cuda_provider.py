@@ -8,7 +8,8 @@ packed arguments of a launch, the checks before a launch, a fault and the sessio
 no kernel runs).
 
 With PyCUDA and a CUDA device (skipped otherwise, with the reason): every example prints under
-`cuda` what it prints under `interp`; launch errors; a device fault; the resident-buffer API and
+`cuda` what it prints under `interp`; the compiled host (a vector add filled by host loops, its
+faults as the interpreted host reports them); launch errors; a device fault; the resident-buffer API and
 `__cuda_array_interface__`.
 """
 
@@ -752,6 +753,32 @@ def test_gpu_every_example_prints_what_interp_prints(gpu, example, capsys):
     found = gpu_run.main([str(example), "--provider", "cuda", *args]), capsys.readouterr()
     assert expected[0] == 0, expected[1].err
     assert (found[0], found[1].out, found[1].err) == (0, expected[1].out, "")
+
+
+def test_gpu_compiled_host_fills_a_vector_add_by_host_loops(gpu):
+    vadd = (ROOT / "benchmarks" / "programs" / "vadd.mlir").read_text()
+    n = 1 << 20
+    a = np.arange(n, dtype=np.float32)
+    expected = float(np.sum((a + 2 * a).astype(np.float64)))
+    assert gpuir.compile(vadd, provider="cuda").main(n) == expected
+    assert gpuir.compile(vadd, provider="cuda", interpret_host=True).main(1000) == 1498500.0
+
+
+@pytest.mark.parametrize("name", ["copy-out-of-bounds", "double-free", "copy-after-free"])
+def test_gpu_compiled_host_faults_are_those_of_the_interpreted_host(gpu, name, tmp_path, capsys):
+    from test_compiled_host import FAULTS, fault_program
+
+    body, line, words = FAULTS[name]
+    path = tmp_path / f"{name}.mlir"
+    path.write_text(fault_program(body))
+    found = []
+    for extra in ([], ["--interpret-host"]):
+        status = gpu_run.main([str(path), "--provider", "cuda", *extra])
+        found.append((status, *capsys.readouterr()))
+    assert found[0] == found[1]
+    status, out, err = found[0]
+    assert (status, out) == (1, "")
+    assert err.startswith(f"{path}:{line}:") and words in err
 
 
 def test_gpu_launch_errors(gpu):

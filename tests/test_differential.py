@@ -1,5 +1,6 @@
 """Differential testing: random well-formed programs (`tests/differential/generator.py`) print
-the same results, bit for bit, under the `cpu` provider and the reference `interp`. A CI-sized
+the same results, bit for bit, under the `cpu` provider (host code compiled) and the reference
+`interp` (host code interpreted). A CI-sized
 sample here; `make differential` runs 1,000 (`DIFF_ARGS='--count N --seed S'`)."""
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ def test_the_sample_covers_every_feature():
     assert {shape.type_ for _, shape in shapes} == {"i32", "i64", "index", "f32", "f64"}
     assert any(shape.shared_rounds for _, shape in shapes)
     assert any(len(shape.launches) > 1 for _, shape in shapes)
+    assert any(shape.host_rounds for _, shape in shapes)
+    assert any(shape.host_epilogue for _, shape in shapes)
     texts = "".join(text for text, _ in shapes)
     for needle in ("scf.for", "scf.if", "gpu.sync_work_items", "arith.divsi", "arith.shrsi"):
         assert needle in texts

@@ -6,6 +6,15 @@ initialises them on the host with a seeded formula, launches `@k` several times 
 grids (each launch reads one device array and writes the other, so no launch races with itself;
 the roles swap between launches), copies both arrays back and returns all `2 * L` elements.
 
+Host code is random too (`HostCode`, from its own seeded stream, so a seed's kernel and
+launches do not depend on it): after some launches the host copies back the array the launch
+wrote, rewrites each element with a random expression of it and its index (`scf.if` on the
+index in half of them) and copies it to the device again; and most programs also return a
+fold of both arrays, computed by a host loop that writes each step into a scratch array of
+dynamic size (`mem.alloc` with an extent) and a second loop that folds the scratch in reverse.
+Under `cpu` this host code is compiled (`gpuir.runtime.compiled_host`), under `interp`
+interpreted: the comparison checks one against the other.
+
 The kernel computes random arithmetic over its own element, a neighbour's, its ids and a scalar
 argument: `scf.for` loops over the input, `scf.if` on the item id, and, when the program uses
 shared memory, rounds of "store my value in my slot, sync, read another item's slot, sync".
@@ -123,13 +132,17 @@ class Kernel:
             self.emit(indent, f"{name} = arith.index_cast {value} : index to {self.type_}")
         return name
 
-    def load(self, indent: int, array: str, index: str, token: str) -> tuple[str, str]:
-        """Load `array[index]` (global) after `token`; returns the new token and the value."""
+    def load(
+        self, indent: int, array: str, index: str, token: str, space: int = 1
+    ) -> tuple[str, str]:
+        """Load `array[index]` (global, or `space`) after `token`; returns the new token and
+        the value."""
         ptr, tok, value = self.fresh("p"), self.fresh("t"), self.fresh()
+        pointer = array_ptr(self.type_, self.length, space)
+        self.emit(indent, f"{ptr} = mem.lea {array}, {index} : {pointer}")
         self.emit(
-            indent, f"{ptr} = mem.lea {array}, {index} : {array_ptr(self.type_, self.length)}"
+            indent, f"{tok}, {value} = mem.load {token}, {ptr} : !mem.ptr<{self.type_}, {space}>"
         )
-        self.emit(indent, f"{tok}, {value} = mem.load {token}, {ptr} : !mem.ptr<{self.type_}, 1>")
         return tok, value
 
     def wrapped(self, indent: int, index: str, modulus: str) -> str:
@@ -258,6 +271,89 @@ class Kernel:
         return read
 
 
+@dataclass
+class HostCode(Kernel):
+    """Random host code of `@main` (`host_round`, `host_epilogue`): the kernel's expressions,
+    with names of their own (`%h…`) and host memory (space 0)."""
+
+    def fresh(self, stem: str = "v") -> str:
+        self.counter += 1
+        return f"%h{stem}{self.counter}"
+
+    def host_store(self, indent: int, array: str, index: str, token: str, value: str) -> str:
+        ptr, tok = self.fresh("p"), self.fresh("t")
+        self.emit(
+            indent, f"{ptr} = mem.lea {array}, {index} : {array_ptr(self.type_, self.length, 0)}"
+        )
+        self.emit(indent, f"{tok} = mem.store {token}, {ptr}, {value} : !mem.ptr<{self.type_}, 0>")
+        return tok
+
+    def body(self, indent: int, pool: list[str], k: str) -> str:
+        """A random expression of `pool`, sometimes in an `scf.if` on `k` (an index)."""
+        if self.rng.random() < 0.5:
+            return self.branch(indent, pool, k)
+        return self.expression(indent, pool, self.rng.randint(1, 4))
+
+    def host_round(self, array: str, token: str) -> str:
+        """`array[k] = f(array[k], k)` for every k, a host loop; returns the token after it."""
+        zero, length, one = (self.index_constant(1, v) for v in (0, self.length, 1))
+        k, t, done = self.fresh("k"), self.fresh("t"), self.fresh("t")
+        self.emit(
+            1,
+            f"{done} = scf.for {k} = {zero} to {length} step {one} "
+            f"iter_args({t} = {token}) -> (!mem.M<0>) {{",
+        )
+        t1, value = self.load(2, array, k, t, space=0)
+        result = self.body(2, [value, self.from_index(2, k), self.constant(2)], k)
+        t2 = self.host_store(2, array, k, t1, result)
+        self.emit(2, f"scf.yield {t2} : !mem.M<0>")
+        self.emit(1, "}")
+        return done
+
+    def host_epilogue(self, a: str, b: str, token: str) -> tuple[str, str]:
+        """Fold both arrays into one value through a scratch array of dynamic size: the first
+        loop writes `f(acc, a[k], b[k], k)` into it, the second folds it in reverse. Returns
+        the token after freeing the scratch and the value."""
+        t = self.type_
+        zero, length, one = (self.index_constant(1, v) for v in (0, self.length, 1))
+        scratch_type = f"!mem.ptr<!mem.array<? x {t}>, 0>"
+        t0, scratch = self.fresh("t"), self.fresh("q")
+        self.emit(1, f"{t0}, {scratch} = mem.alloc {token}, {length} : {scratch_type}")
+        init = self.constant(1)
+        k, tk, acc, t1, folded = (self.fresh(s) for s in ("k", "t", "acc", "t", "v"))
+        self.emit(
+            1,
+            f"{t1}, {folded} = scf.for {k} = {zero} to {length} step {one} "
+            f"iter_args({tk} = {t0}, {acc} = {init}) -> (!mem.M<0>, {t}) {{",
+        )
+        ta, x = self.load(2, a, k, tk, space=0)
+        tb, y = self.load(2, b, k, ta, space=0)
+        value = self.body(2, [acc, x, y, self.from_index(2, k)], k)
+        p, ts = self.fresh("p"), self.fresh("t")
+        self.emit(2, f"{p} = mem.lea {scratch}, {k} : {scratch_type}")
+        self.emit(2, f"{ts} = mem.store {tb}, {p}, {value} : !mem.ptr<{t}, 0>")
+        self.emit(2, f"scf.yield {ts}, {value} : !mem.M<0>, {t}")
+        self.emit(1, "}")
+        j, tj, acc2, t2, result = (self.fresh(s) for s in ("k", "t", "acc", "t", "v"))
+        self.emit(
+            1,
+            f"{t2}, {result} = scf.for {j} = {zero} to {length} step {one} "
+            f"iter_args({tj} = {t1}, {acc2} = {folded}) -> (!mem.M<0>, {t}) {{",
+        )
+        last = self.index_constant(2, self.length - 1)
+        back = self.fresh("i")
+        self.emit(2, f"{back} = arith.subi {last}, {j} : index")
+        q, tq, z = self.fresh("p"), self.fresh("t"), self.fresh()
+        self.emit(2, f"{q} = mem.lea {scratch}, {back} : {scratch_type}")
+        self.emit(2, f"{tq}, {z} = mem.load {tj}, {q} : !mem.ptr<{t}, 0>")
+        step = self.expression(2, [acc2, z], self.rng.randint(1, 3))
+        self.emit(2, f"scf.yield {tq}, {step} : !mem.M<0>, {t}")
+        self.emit(1, "}")
+        freed = self.fresh("t")
+        self.emit(1, f"{freed} = mem.free {t2}, {scratch} : {scratch_type}")
+        return freed, result
+
+
 def constant_text(rng: random.Random, type_: str) -> str:
     if type_ in FLOAT_TYPES:
         return rng.choice(
@@ -299,6 +395,11 @@ class Shape:
     length: int
     launches: tuple[tuple[int, int], ...]
     shared_rounds: int
+    host_rounds: tuple[int, ...] = ()
+    """The launches after which the host changes the array that launch wrote (a copy back, a
+    host loop, a copy to the device again)."""
+    host_epilogue: bool = False
+    """`@main` also returns a fold of both arrays computed by host loops."""
 
 
 def generate_kernel(rng: random.Random, type_: str, length: int, shared_rounds: int) -> str:
@@ -405,10 +506,15 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
         n_groups = rng.randint(1, length // n_items)
         launches.append((n_groups, n_items))
     kernel = generate_kernel(rng, type_, length, shared_rounds)
+    host_rng = random.Random(f"host-{seed}")  # the kernel and launches are as they were
+    host = HostCode(host_rng, type_, length)
+    host_rounds = tuple(i for i in range(len(launches) - 1) if host_rng.random() < 0.4)
+    epilogue = host_rng.random() < 0.6
     t = type_
     ptr0, ptr1 = array_ptr(t, length, 0), array_ptr(t, length, 1)
+    n_results = 2 * length + epilogue
     main = [
-        f"func.func @main(%m: !mem.M<0>) -> (!mem.M<0>{f', {t}' * (2 * length)}) {{",
+        f"func.func @main(%m: !mem.M<0>) -> (!mem.M<0>{f', {t}' * n_results}) {{",
         "  %m0, %m1, %m4 = gpu.init %m",
         f"  %h0, %ha = mem.alloc %m0 : {ptr0}",
         f"  %h1, %hb = mem.alloc %h0 : {ptr0}",
@@ -437,6 +543,20 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
             f"      args(%n{i}, %s{i}, {src}, {dst}) : (index, {t}, {ptr1}, {ptr1})",
         ]
         tokens = (f"%l{i}_0", f"%l{i}_1", f"%l{i}_4")
+        if i in host_rounds:
+            device, array = ("%db", "%hb") if i % 2 == 0 else ("%da", "%ha")
+            main += [
+                f"  %q{i}_0, %q{i}_1 = gpu.copy_to_host.block {tokens[0]}, {tokens[1]},"
+                f" {device} -> {array} : {ptr1} -> {ptr0}"
+            ]
+            host.lines = []
+            changed = host.host_round(array, f"%q{i}_0")
+            main += host.lines
+            main += [
+                f"  %o{i}_0, %o{i}_1 = gpu.copy_to_device.block {changed}, %q{i}_1,"
+                f" {array} -> {device} : {ptr0} -> {ptr1}"
+            ]
+            tokens = (f"%o{i}_0", f"%o{i}_1", tokens[2])
     main += [
         f"  %x0, %x1 = gpu.copy_to_host.block {tokens[0]}, {tokens[1]}, %da -> %ha"
         f" : {ptr1} -> {ptr0}",
@@ -444,6 +564,11 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
     ]
     token = "%y0"
     results = []
+    if epilogue:
+        host.lines = []
+        token, folded = host.host_epilogue("%ha", "%hb", token)
+        main += host.lines
+        results.append(folded)
     for name, host in (("a", "%ha"), ("b", "%hb")):
         for i in range(length):
             main += [
@@ -460,14 +585,15 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
         f"  %f3 = mem.free {token}, %ha : {ptr0}",
         f"  %f4 = mem.free %f3, %hb : {ptr0}",
         f"  %done = gpu.deinit %f4, %f2, {tokens[2]}",
-        f"  func.return %done, {', '.join(results)} : !mem.M<0>{f', {t}' * (2 * length)}",
+        f"  func.return %done, {', '.join(results)} : !mem.M<0>{f', {t}' * n_results}",
         "}",
     ]
     text = (
         f"// differential program, seed {seed}: {t}, {length} elements, launches {launches}, "
-        f"{shared_rounds} shared-memory round(s)\n\n" + kernel + "\n" + "\n".join(main) + "\n"
+        f"{shared_rounds} shared-memory round(s), host rounds after launches {list(host_rounds)}, "
+        f"{'a' if epilogue else 'no'} host fold\n\n" + kernel + "\n" + "\n".join(main) + "\n"
     )
-    return text, Shape(t, length, tuple(launches), shared_rounds)
+    return text, Shape(t, length, tuple(launches), shared_rounds, host_rounds, epilogue)
 
 
 # --- running and comparing -----------------------------------------------------------------------

@@ -1,0 +1,33 @@
+"""This CPU as LLVM's target: the target machine the cpu provider's and the compiled host's
+code is optimized and generated for. Light on purpose (llvmlite only, imported on first use),
+so that a run whose machine code comes from the disk cache imports no lowering."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from llvmlite import binding
+
+
+@cache
+def host_machine() -> binding.TargetMachine:
+    """The target machine of this CPU (its name and features), `-O3`, for the optimizer and
+    the data layout. An MCJIT engine owns (and frees) its target machine: give each engine
+    its own `new_host_machine()`."""
+    return new_host_machine()
+
+
+def new_host_machine() -> binding.TargetMachine:
+    """A new target machine of this CPU, `-O3`."""
+    from llvmlite import binding
+
+    binding.initialize_native_target()
+    binding.initialize_native_asmprinter()
+    target = binding.Target.from_default_triple()
+    return target.create_target_machine(
+        cpu=binding.get_host_cpu_name(),
+        features=binding.get_host_cpu_features().flatten(),
+        opt=3,
+    )
