@@ -13,9 +13,10 @@ left alone):
    `expf`; `rsqrt` is `1 / sqrt`, `powi` LLVM's `llvm.powi`), and per kernel a launch entry:
 
        void @__gpuir_launch_<k>(i64 first_group, i64 end_group, i64 n_items,
-                                ptr shared, ptr smem, ptr args)
+                                ptr shared, ptr smem, ptr args, ptr progress)
 
-   which calls the work-group function for each group in `[first_group, end_group)`. `shared`
+   which calls the work-group function for each group in `[first_group, end_group)`, storing
+   the group's number at `progress` (an `i64`) before it runs (a fault names the group). `shared`
    is the group's static shared memory (`HostKernel.shared_bytes`, 16-aligned) and `smem` its
    dynamic shared memory; a runtime gives each thread its own. `args` points to one 8-byte
    slot per kernel argument, the value in its low bytes (little-endian): integers (`i1` as 0/1),
@@ -203,17 +204,18 @@ def declared(out: ir.Module, name: str, function_type: ir.FunctionType) -> ir.Fu
 
 def add_launch_entry(out: ir.Module, name: str) -> None:
     """`void @__gpuir_launch_<name>(i64 first, i64 end, i64 n_items, ptr shared, ptr smem,
-    ptr args)`: the work-group function `@name` for each group in `[first, end)`."""
+    ptr args, ptr progress)`: the work-group function `@name` for each group in `[first, end)`,
+    each group's number stored at `progress` before it runs."""
     from llvmlite import ir
 
     workgroup = out.get_global(name)
     i64 = ir.IntType(64)
     opaque = ir.PointerType()
-    entry_type = ir.FunctionType(ir.VoidType(), [i64, i64, i64, opaque, opaque, opaque])
+    entry_type = ir.FunctionType(ir.VoidType(), [i64, i64, i64, opaque, opaque, opaque, opaque])
     entry = ir.Function(out, entry_type, LAUNCH_PREFIX + name)
     entry.attributes.add("nounwind")
-    first, end, n_items, shared, smem, argv = entry.args
-    names = ("first", "end", "n_items", "shared", "smem", "args")
+    first, end, n_items, shared, smem, argv, progress = entry.args
+    names = ("first", "end", "n_items", "shared", "smem", "args", "progress")
     for arg, arg_name in zip(entry.args, names, strict=True):
         arg.name = arg_name
     params = workgroup.function_type.args
@@ -237,6 +239,7 @@ def add_launch_entry(out: ir.Module, name: str) -> None:
     group.add_incoming(first, start)
     b.cbranch(b.icmp_signed("<", group, end), body, done)
     b.position_at_end(body)
+    b._insert(volatile_store(b.block, group, progress))  # kept, in order: read after a fault
     ids = [group, n_items]
     if params[0] != i64:  # 32-bit index values: the work-group function takes i32 ids
         ids = [b.trunc(group, params[0]), b.trunc(n_items, params[1])]
@@ -246,6 +249,21 @@ def add_launch_entry(out: ir.Module, name: str) -> None:
     b.branch(head)
     b.position_at_end(done)
     b.ret_void()
+
+
+def volatile_store(block: ir.Block, value: ir.Value, ptr: ir.Value) -> ir.Instruction:
+    """`store volatile <value>, ptr <ptr>, align 8` (llvmlite has no volatile stores)."""
+    from llvmlite import ir
+
+    class VolatileStore(ir.instructions.StoreInstr):
+        def descr(self, buf: list[str]) -> None:
+            val, pointer = self.operands
+            buf.append(
+                f"store volatile {val.type} {val.get_reference()}, "
+                f"{pointer.type} {pointer.get_reference()}, align 8\n"
+            )
+
+    return VolatileStore(block, value, ptr)
 
 
 def parse(text: str) -> binding.ModuleRef:

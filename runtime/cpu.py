@@ -35,6 +35,7 @@ import ctypes
 import ctypes.util
 import itertools
 import os
+import signal
 import struct
 import threading
 from collections.abc import Sequence
@@ -49,7 +50,7 @@ from xdsl.ir import Attribute, Operation
 
 from gpuir.diagnostics import OpError
 from gpuir.dialects.mem import GLOBAL, HOST, PtrType
-from gpuir.runtime import ProviderUnavailable, disk_cache, memory, structs
+from gpuir.runtime import ProviderUnavailable, cpu_arena, cpu_faults, disk_cache, memory, structs
 from gpuir.runtime.eager import EagerHostProvider
 from gpuir.runtime.memory import Allocation, Pointer, space_name
 from gpuir.runtime.provider import (
@@ -79,7 +80,10 @@ EntryFunction = ctypes.CFUNCTYPE(
     ctypes.c_void_p,
     ctypes.c_void_p,
     ctypes.c_void_p,
+    ctypes.c_void_p,
 )
+"""A launch entry (`gpuir.lowering.cpu_llvm.add_launch_entry`), called as it is where faults
+cannot be caught (`cpu_faults.install()` is None)."""
 
 
 # --- compiled code -------------------------------------------------------------------------------
@@ -93,9 +97,11 @@ class CompiledKernel:
     process)."""
 
     name: str
-    entry: ctypes._CFuncPtr  # type: ignore[name-defined]
+    address: int
+    """The launch entry's address."""
     shared_bytes: int
     params: tuple[Attribute, ...]
+    entry: ctypes._CFuncPtr = field(init=False)  # type: ignore[name-defined]
     slots: ctypes.Array = field(init=False)  # type: ignore[type-arg]
     argv: int = field(init=False)
     writers: tuple[tuple[str, object], ...] = field(init=False)
@@ -104,6 +110,7 @@ class CompiledKernel:
     lock: threading.Lock = field(init=False, default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
+        self.entry = EntryFunction(self.address)
         self.slots = (ctypes.c_uint64 * max(len(self.params), 1))()
         self.argv = ctypes.addressof(self.slots)
         writers: list[tuple[str, object]] = []
@@ -259,7 +266,7 @@ def _compile(module: ModuleOp, index_bitwidth: int, text: str) -> CompiledModule
     kernels = {
         name: CompiledKernel(
             name,
-            EntryFunction(engine.get_function_address(kernel.entry)),
+            engine.get_function_address(kernel.entry),
             kernel.shared_bytes,
             kernel.params,
         )
@@ -285,7 +292,7 @@ def _from_cache(header: dict[str, object], code: bytes) -> CompiledModule:
         if not address:
             raise KeyError(entry)
         types = tuple(Parser(ctx, p).parse_attribute() for p in params)
-        kernels[name] = CompiledKernel(name, EntryFunction(address), shared_bytes, types)
+        kernels[name] = CompiledKernel(name, address, shared_bytes, types)
     return CompiledModule(engine, kernels)
 
 
@@ -354,7 +361,10 @@ class CpuProvider(EagerHostProvider):
     # session
 
     def close(self, *, op: Operation | None = None) -> None:
+        live = [a for a in self.live if not a.freed]
         super().close(op=op)
+        for allocation in live:
+            self._release(allocation)
         if self.pool is not None:
             self.pool.shutdown()
             self.pool = None
@@ -367,7 +377,7 @@ class CpuProvider(EagerHostProvider):
         if nbytes < 0:
             raise ProviderError(op, f"cannot allocate {nbytes} bytes", "invalid value")
         try:
-            data = aligned_bytes(nbytes)
+            address, data = device_bytes(nbytes)
         except (MemoryError, ValueError) as e:  # ValueError: over numpy's largest array
             message = f"out of memory: cannot make a {nbytes}-byte {what or 'device allocation'}"
             raise ProviderError(op, message, "out of memory") from e
@@ -377,12 +387,24 @@ class CpuProvider(EagerHostProvider):
             pointee,
             extent,
             host_visible=False,
-            address=data.ctypes.data,
+            address=address,
             op=op,
             what=what,
         )
         allocation.data = data
         return allocation
+
+    def free(self, ptr, *, stream=None, op=None) -> None:
+        super().free(ptr, stream=stream, op=op)
+        if ptr.allocation is not None:
+            self._release(ptr.allocation)
+
+    @staticmethod
+    def _release(allocation: Allocation) -> None:
+        """Give the bytes of a freed allocation back to the arena."""
+        found = cpu_arena.arena()
+        if found is not None and found.contains(allocation.address):
+            found.release(allocation.address)
 
     def _transfer(self, dst: Pointer, src: Pointer, nbytes: int, op: Operation | None) -> None:
         source, start = memory.check_access(src, nbytes, op, f"reads {nbytes} bytes from")
@@ -412,50 +434,135 @@ class CpuProvider(EagerHostProvider):
             code = compiled.kernel(kernel, op)
         with code.lock:  # the kernel's argument buffer, filled in place
             code.fill(args, op)
-            self._run(code, n_groups, n_items, smem_bytes, code.argv)
+            self._run(code, n_groups, n_items, smem_bytes, code.argv, op)
 
     def _run(
-        self, code: CompiledKernel, n_groups: int, n_items: int, smem_bytes: int, argv: int
+        self,
+        code: CompiledKernel,
+        n_groups: int,
+        n_items: int,
+        smem_bytes: int,
+        argv: int,
+        op: Operation | None,
     ) -> None:
         """Run the groups: here when the launch is small, else in chunks on the pool. `argv`
-        (the address of the argument slots) stays valid until the chunks are done."""
+        (the address of the argument slots) stays valid until the chunks are done. Each chunk
+        runs under the fault guard (`cpu_faults`); the first fault is the launch's error."""
         static = code.shared_bytes
         shared_size = static + smem_bytes
-        if self.workers == 1 or n_groups < PARALLEL_GROUPS:
-            shared = self.shared_buffer(shared_size)
-            code.entry(0, n_groups, n_items, shared, shared + static, argv)
-            return
+        guard = cpu_faults.install()
+        faults: list[cpu_faults.Fault] = []
 
         def run_chunk(first: int, end: int) -> None:
             shared = self.shared_buffer(shared_size)
-            code.entry(first, end, n_items, shared, shared + static, argv)
+            if guard is None:
+                code.entry(first, end, n_items, shared, shared + static, argv, self.progress())
+                return
+            fault = cpu_faults.run_guarded(
+                guard, code.address, first, end, n_items, shared, shared + static, argv
+            )
+            if fault is not None:
+                faults.append(fault)
 
-        if self.pool is None:
-            self.pool = ThreadPoolExecutor(self.workers - 1, thread_name_prefix="gpuir-cpu")
-        chunks = min(n_groups, self.workers * CHUNKS_PER_WORKER)
-        bounds = [n_groups * i // chunks for i in range(chunks + 1)]
-        ranges = list(zip(bounds, bounds[1:], strict=False))
-        claimed = itertools.count()
+        if self.workers == 1 or n_groups < PARALLEL_GROUPS:
+            run_chunk(0, n_groups)
+        else:
+            if self.pool is None:
+                self.pool = ThreadPoolExecutor(self.workers - 1, thread_name_prefix="gpuir-cpu")
+            chunks = min(n_groups, self.workers * CHUNKS_PER_WORKER)
+            bounds = [n_groups * i // chunks for i in range(chunks + 1)]
+            ranges = list(zip(bounds, bounds[1:], strict=False))
+            claimed = itertools.count()
 
-        def worker() -> None:
-            for index in iter(claimed.__next__, None):
-                if index >= len(ranges):
-                    return
-                run_chunk(*ranges[index])
+            def worker() -> None:
+                for index in iter(claimed.__next__, None):
+                    if index >= len(ranges) or faults:
+                        return
+                    run_chunk(*ranges[index])
 
-        futures = [self.pool.submit(worker) for _ in range(min(self.workers, chunks) - 1)]
-        worker()  # the calling thread takes chunks too
-        for future in futures:
-            future.result()
+            futures = [self.pool.submit(worker) for _ in range(min(self.workers, chunks) - 1)]
+            worker()  # the calling thread takes chunks too
+            for future in futures:
+                future.result()
+        if faults:
+            raise fault_error(min(faults, key=lambda f: f.group), code.name, op)
+
+    def progress(self) -> int:
+        """This thread's slot for a launch entry's group number, where faults are not caught."""
+        local = self.local
+        if not hasattr(local, "progress"):
+            local.progress = ctypes.c_int64()
+        return ctypes.addressof(local.progress)
 
     def shared_buffer(self, nbytes: int) -> int:
-        """The address of this thread's shared-memory buffer, of at least `nbytes` bytes."""
+        """The address of this thread's shared-memory buffer, of at least `nbytes` bytes (in
+        the device arena: an overrun faults, as a device's would)."""
         local = self.local
         if getattr(local, "size", -1) < nbytes:
-            local.buffer = aligned_bytes(max(nbytes, ALIGNMENT))
-            local.size = len(local.buffer)
-            local.address = local.buffer.ctypes.data
+            size = max(nbytes, ALIGNMENT)
+            old = getattr(local, "address", None)
+            local.address, local.buffer = device_bytes(size)
+            local.size = size
+            found = cpu_arena.arena()
+            if old is not None and found is not None and found.contains(old):
+                found.release(old)
         return local.address
+
+
+def device_bytes(nbytes: int) -> tuple[int, np.ndarray]:
+    """`nbytes` zeroed bytes of device memory, `ALIGNMENT`-aligned: in the device arena
+    (`cpu_arena`), or where there is none in a numpy array; their address and a view."""
+    found = cpu_arena.arena()
+    if found is not None:
+        return found.allocate(nbytes)
+    data = aligned_bytes(nbytes)
+    return data.ctypes.data, data
+
+
+SIGNAL_WORDS = {
+    signal.SIGSEGV: "an illegal memory access",
+    signal.SIGBUS: "an illegal memory access (bus error)",
+    signal.SIGFPE: "an integer division by zero",
+}
+
+
+def fault_error(fault: cpu_faults.Fault, kernel: str, op: Operation | None) -> ProviderError:
+    """A kernel's fault as the launch's error, in CUDA's words: what, where (the address
+    and the nearest device allocation), the work-group."""
+    words = SIGNAL_WORDS.get(fault.signal, f"signal {fault.signal}")
+    where = ""
+    if fault.signal != signal.SIGFPE:
+        where = f" at address {fault.address:#x}{describe_address(fault.address)}"
+    message = f"cpu: {words} in @{kernel}{where}, in work-group {fault.group}"
+    name = "integer division by zero" if fault.signal == signal.SIGFPE else "illegal address"
+    return ProviderError(op, message, name)
+
+
+NEAR = 1 << 16
+"""An address at most this far outside an allocation is described next to it."""
+
+
+def describe_address(address: int) -> str:
+    """Where `address` is, next to the device allocations: `(12 bytes past the end of a
+    4000-byte global allocation (by …))`, `(in no device allocation)`."""
+    found = cpu_arena.arena()
+    if found is None or not found.contains(address):
+        return " (outside device memory)"
+    before, after = found.near(address)
+    candidates = []
+    if before is not None and address >= before.data + before.nbytes:
+        candidates.append((address - (before.data + before.nbytes), "past the end of", before))
+    if after is not None and address < after.data:
+        candidates.append((after.data - address, "before the start of", after))
+    if not candidates or min(c[0] for c in candidates) > NEAR:
+        return " (in no device allocation)"
+    distance, relation, block = min(candidates, key=lambda c: c[0])
+    allocation, _ = memory.ADDRESSES.resolve(block.data)
+    if allocation is None or allocation.freed or allocation.address != block.data:
+        what = "a work-group's shared memory"  # the arena's only other blocks
+    else:
+        what = allocation.describe()
+    return f" ({distance} bytes {relation} {what})"
 
 
 def aligned_bytes(nbytes: int) -> np.ndarray:

@@ -1,0 +1,210 @@
+"""Faults of the cpu provider's kernels as errors, not a dead process.
+
+A kernel's launch entry runs under `guarded(...)`, a small function of machine code made once
+per process (LLVM IR below, through MCJIT): it records a per-thread fault context
+(`pthread_setspecific`), sets a resume point there (`sigsetjmp`) and calls the entry. A
+`SIGSEGV`, `SIGBUS` or `SIGFPE` (an integer division by zero) on a thread that is inside a
+kernel goes to `__gpuir_fault_handler`, which stores the faulting address and `siglongjmp`s back:
+`guarded` returns the signal number, the launch entry having stored in the context the
+work-group it was running. A fault on any other thread, or outside a kernel, goes to the handler
+that was there before (Python's `faulthandler`, or the default action) as if this one did not
+exist.
+
+The cpu provider's device memory lives in its own arena with guard pages
+(`gpuir.runtime.cpu_arena`), so the usual overrun faults before it touches anything but device
+memory; a kernel that jumps out of the middle of its work leaves device memory as it was at the
+fault, and the process, its heap and the provider as they were.
+
+Linux only (the layouts of `siginfo_t` and `struct sigaction` are glibc's on x86-64 and
+AArch64); elsewhere `install()` returns False and kernels run unguarded.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import signal
+import threading
+from dataclasses import dataclass
+from functools import cache
+
+JMPBUF_BYTES = 1024
+"""Room for a `sigjmp_buf` (200 bytes on x86-64 glibc, 312 on AArch64)."""
+SIGNO = JMPBUF_BYTES
+ADDRESS = JMPBUF_BYTES + 8
+PROGRESS = JMPBUF_BYTES + 16
+"""Offsets in a fault context: the signal, the faulting address, the work-group being run."""
+CONTEXT_BYTES = JMPBUF_BYTES + 32
+SIGNALS = (signal.SIGSEGV, signal.SIGBUS, signal.SIGFPE)
+SA_SIGINFO = 4
+SI_ADDR = 16
+"""The offset of `si_addr` in a 64-bit `siginfo_t`."""
+
+
+class Sigaction(ctypes.Structure):
+    """glibc's `struct sigaction` (64-bit Linux)."""
+
+    _fields_ = [  # noqa: RUF012  # ctypes' own protocol
+        ("handler", ctypes.c_void_p),
+        ("mask", ctypes.c_ulong * (1024 // (8 * ctypes.sizeof(ctypes.c_ulong)))),
+        ("flags", ctypes.c_int),
+        ("restorer", ctypes.c_void_p),
+    ]
+
+
+IR = f"""
+@__gpuir_fault_key = global i32 0
+@__gpuir_old_actions = global ptr null
+
+declare i32 @pthread_setspecific(i32, ptr)
+declare ptr @pthread_getspecific(i32)
+declare i32 @__sigsetjmp(ptr, i32) #0
+declare void @siglongjmp(ptr, i32) #1
+declare i32 @sigaction(i32, ptr, ptr)
+declare i32 @raise(i32)
+
+define i32 @__gpuir_guarded(ptr %entry, i64 %first, i64 %end, i64 %n, ptr %shared, ptr %smem,
+                            ptr %args, ptr %ctx) {{
+start:
+  %key = load i32, ptr @__gpuir_fault_key
+  %a = call i32 @pthread_setspecific(i32 %key, ptr %ctx)
+  %r = call i32 @__sigsetjmp(ptr %ctx, i32 1) #0
+  %ok = icmp eq i32 %r, 0
+  br i1 %ok, label %run, label %faulted
+run:
+  %progress = getelementptr i8, ptr %ctx, i64 {PROGRESS}
+  call void %entry(i64 %first, i64 %end, i64 %n, ptr %shared, ptr %smem, ptr %args,
+                   ptr %progress)
+  %b = call i32 @pthread_setspecific(i32 %key, ptr null)
+  ret i32 0
+faulted:
+  %c = call i32 @pthread_setspecific(i32 %key, ptr null)
+  ret i32 %r
+}}
+
+define void @__gpuir_fault_handler(i32 %sig, ptr %info, ptr %uc) {{
+start:
+  %key = load i32, ptr @__gpuir_fault_key
+  %ctx = call ptr @pthread_getspecific(i32 %key)
+  %none = icmp eq ptr %ctx, null
+  br i1 %none, label %chain, label %jump
+jump:
+  %at = getelementptr i8, ptr %info, i64 {SI_ADDR}
+  %address = load i64, ptr %at
+  %slot = getelementptr i8, ptr %ctx, i64 {ADDRESS}
+  store volatile i64 %address, ptr %slot
+  %sigslot = getelementptr i8, ptr %ctx, i64 {SIGNO}
+  %sig64 = sext i32 %sig to i64
+  store volatile i64 %sig64, ptr %sigslot
+  call void @siglongjmp(ptr %ctx, i32 %sig) #1
+  unreachable
+chain:
+  %table = load ptr, ptr @__gpuir_old_actions
+  %index = sext i32 %sig to i64
+  %offset = mul i64 %index, {ctypes.sizeof(Sigaction)}
+  %old = getelementptr i8, ptr %table, i64 %offset
+  %d = call i32 @sigaction(i32 %sig, ptr %old, ptr null)
+  %e = call i32 @raise(i32 %sig)
+  ret void
+}}
+
+attributes #0 = {{ returns_twice }}
+attributes #1 = {{ noreturn }}
+"""
+
+GuardedFunction = ctypes.CFUNCTYPE(
+    ctypes.c_int32,
+    ctypes.c_void_p,
+    ctypes.c_int64,
+    ctypes.c_int64,
+    ctypes.c_int64,
+    ctypes.c_void_p,
+    ctypes.c_void_p,
+    ctypes.c_void_p,
+    ctypes.c_void_p,
+)
+
+
+@dataclass
+class Guard:
+    """The machine code (kept alive with its engine) and the saved handlers."""
+
+    engine: object
+    call: ctypes._CFuncPtr  # type: ignore[name-defined]
+    old_actions: ctypes.Array  # type: ignore[type-arg]
+
+
+@dataclass
+class Fault:
+    """What a guarded call that faulted left in its context."""
+
+    signal: int
+    address: int
+    group: int
+
+
+@cache
+def install() -> Guard | None:
+    """Compile the guard, install the handler for `SIGNALS` (once per process); None where
+    it cannot be."""
+    try:
+        from llvmlite import binding
+
+        from gpuir.lowering.native import new_host_machine
+        from gpuir.runtime.cpu import load_libraries
+
+        load_libraries()
+        libc = ctypes.CDLL(None, use_errno=True)
+        for name in (
+            "pthread_setspecific",
+            "pthread_getspecific",
+            "__sigsetjmp",
+            "siglongjmp",
+            "sigaction",
+            "raise",
+        ):
+            binding.add_symbol(name, ctypes.cast(getattr(libc, name), ctypes.c_void_p).value)
+        module = binding.parse_assembly(IR)
+        module.verify()
+        engine = binding.create_mcjit_compiler(module, new_host_machine())
+        engine.finalize_object()
+        key = ctypes.c_uint32()
+        if libc.pthread_key_create(ctypes.byref(key), None) != 0:
+            return None
+        ctypes.c_uint32.from_address(
+            engine.get_global_value_address("__gpuir_fault_key")
+        ).value = key.value
+        old_actions = (Sigaction * 65)()
+        table = engine.get_global_value_address("__gpuir_old_actions")
+        ctypes.c_void_p.from_address(table).value = ctypes.addressof(old_actions)
+        action = Sigaction()
+        action.handler = engine.get_function_address("__gpuir_fault_handler")
+        action.flags = SA_SIGINFO
+        for number in SIGNALS:
+            if libc.sigaction(int(number), ctypes.byref(action), ctypes.byref(old_actions[number])):
+                return None
+        call = GuardedFunction(engine.get_function_address("__gpuir_guarded"))
+    except (OSError, AttributeError, RuntimeError, ImportError):
+        return None
+    return Guard(engine, call, old_actions)
+
+
+_local = threading.local()
+
+
+def context() -> ctypes.Array:  # type: ignore[type-arg]
+    """This thread's fault context."""
+    found = getattr(_local, "context", None)
+    if found is None:
+        found = _local.context = (ctypes.c_uint64 * (CONTEXT_BYTES // 8))()
+    return found
+
+
+def run_guarded(
+    guard: Guard, entry: int, first: int, end: int, n_items: int, shared: int, smem: int, argv: int
+) -> Fault | None:
+    """Call the launch entry at `entry` under the guard; the fault, if it faulted."""
+    ctx = context()
+    status = guard.call(entry, first, end, n_items, shared, smem, argv, ctypes.addressof(ctx))
+    if status == 0:
+        return None
+    return Fault(status, ctx[ADDRESS // 8], ctx[PROGRESS // 8])
