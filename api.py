@@ -638,9 +638,14 @@ def _converter(type_: Attribute, device: Device, where: str) -> Converter:
         try:
             return from_python(arg, type_)
         except ValueError as e:
-            raise TypeError(f"{where}: {e}") from None
+            raise ArgumentError(f"{where}: {e}") from None
 
     return scalar
+
+
+class ArgumentError(TypeError, ValueError):
+    """A scalar argument its parameter does not take (not a number, or out of the type's
+    range): both a `TypeError` and a `ValueError`, so either `except` takes it."""
 
 
 def _pointer_converter(type_: PtrType, device: Device, where: str) -> Converter:

@@ -81,6 +81,11 @@ class StreamType(ParametrizedAttribute, TypeAttribute):
 M0, M1, M3, M4, M5 = (MemType(a) for a in (HOST, GLOBAL, SHARED, CONST, LOCAL))
 STREAM = StreamType()
 KERNEL_TOKENS = (M1, M3, M4, M5)
+WORKGROUP_FUNCTION_ATTR = "gpu.workgroup"
+"""The attribute of a kernel that `cpu-workgroup-loops` made a work-group function; a launch
+of it passes its arguments after the `WORKGROUP_PREFIX` parameters (tokens, group, n_items,
+shared memory, dynamic shared memory)."""
+WORKGROUP_PREFIX = 8
 
 
 def expect_ptr(op: IRDLOperation, value: SSAValue, space: int, what: str) -> PtrType:
@@ -735,7 +740,22 @@ class LaunchOp(IRDLOperation):
             raise VerifyException(
                 f"'{self.name}' expects {self.kernel} to be a func.func, found {kernel.name}"
             )
+        if WORKGROUP_FUNCTION_ATTR in kernel.attributes:  # cpu-workgroup-loops made it
+            self._verify_workgroup_signature(kernel)
+            return
         self._verify_signature(kernel)
+
+    def _verify_workgroup_signature(self, kernel: FuncOp) -> None:
+        """A kernel that `cpu-workgroup-loops` made a work-group function takes (tokens, group,
+        n_items, shared, smem) and then the launch's arguments."""
+        expected = kernel.function_type.inputs.data[WORKGROUP_PREFIX:]
+        found = tuple(self.args.types)
+        if expected != found:
+            raise VerifyException(
+                f"'{self.name}' of {self.kernel}: the work-group function takes arguments "
+                f"({', '.join(map(str, expected))}), the launch passes "
+                f"({', '.join(map(str, found))})"
+            )
 
     def _verify_lowered_signature(self, kernel: Operation) -> None:
         inputs = kernel.properties["function_type"].inputs.data  # pyright: ignore

@@ -85,7 +85,7 @@ from xdsl.traits import IsTerminator
 
 from gpuir.diagnostics import OpError
 from gpuir.dialects import gpu, mem
-from gpuir.dialects.gpu import KERNEL_TOKENS
+from gpuir.dialects.gpu import KERNEL_TOKENS, WORKGROUP_FUNCTION_ATTR
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,
@@ -95,8 +95,8 @@ from gpuir.lowering.conversion import (
     size_and_align,
 )
 
-WORKGROUP_ATTR = "gpu.workgroup"
-"""The unit attribute of a work-group function."""
+WORKGROUP_ATTR = WORKGROUP_FUNCTION_ATTR
+"""The unit attribute of a work-group function (the launch verifier knows it)."""
 SHARED_BYTES_ATTR = "gpu.shared_bytes"
 """The bytes of static shared memory a work-group function needs (an `i64` attribute)."""
 SHARED_ALIGN = 16

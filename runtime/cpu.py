@@ -10,23 +10,30 @@ A kernel that cannot run here (a barrier under a condition that depends on the w
 LLVM's or the lowering's message. Either way the provider stays usable.
 
 Launching. A launch calls the kernel's entry, `__gpuir_launch_<k>(first_group, end_group,
-n_items, shared, smem, args)`, once per chunk of consecutive groups: on the calling thread for a
-launch of one group, else on `os.cpu_count()` threads: the calling thread and the workers of a
-`ThreadPoolExecutor` take chunks (`CHUNKS_PER_WORKER` per thread) until none is left; ctypes
-releases the GIL while the machine code runs. Each thread has its own shared-memory buffer
-(the kernel's static shared memory, then the launch's dynamic shared memory), reused by the
-groups it runs one after another; `args` is one 8-byte slot per argument (a struct argument's
-slot holds the address of its bytes, in C's layout: `gpuir.runtime.structs`). Each kernel has
-one argument buffer, made when it compiles and filled in place by each launch (under a lock),
-so a launch allocates nothing. Launches are synchronous: stream-ordered work runs eagerly, in
-call order (as `interp`).
+n_items, shared, smem, args, progress)`, once per chunk of consecutive groups: on the calling
+thread for a launch of one group, else on `os.cpu_count()` threads: the calling thread and the
+workers of a `ThreadPoolExecutor` take chunks (`CHUNKS_PER_WORKER` per thread) until none is
+left; ctypes releases the GIL while the machine code runs. Each thread has its own shared-memory
+buffer (the kernel's static shared memory, then the launch's dynamic shared memory), reused by
+the groups it runs one after another; `args` is one 8-byte slot per argument (a struct
+argument's slot holds the address of its bytes, in C's layout: `gpuir.runtime.structs`). Each
+kernel has one argument buffer, made when it compiles and filled in place by each launch (under
+a lock), so a launch allocates nothing. Launches are synchronous: stream-ordered work runs
+eagerly, in call order (as `interp`).
 
-Memory. Device allocations are host memory (`host_visible`): 64-byte aligned numpy bytes whose
-real address is the allocation's address, so a pointer passed to (or stored for) compiled code
-is a machine address. Copies are checked (`out of bounds`, `use after free`) as in `interp`;
-kernels are not: an access outside an allocation, a division by zero and the like are undefined
-behaviour of the machine code (use `--provider interp` to find them). A launch whose pointer
-argument points into freed or host memory is an error before it runs.
+Memory. Device allocations are host-visible, in an arena of their own (`gpuir.runtime.cpu_arena`:
+reserved address space, a guard page after each allocation, whose bytes end at its end), as are
+the threads' shared-memory buffers; an allocation's real address is its address, so a pointer
+passed to (or stored for) compiled code is a machine address. Copies are checked (`out of
+bounds`, `use after free`) as in `interp`. Kernels are not checked access by access, but run
+under a fault guard (`gpuir.runtime.cpu_faults`): an access that reaches a guard page or any
+address outside device memory, and an integer division by zero, end the launch with a located
+error in CUDA's words (`an illegal memory access in @k at address 0x…  (32 bytes past the end
+of a 4000-byte global allocation (by …)), in work-group 3`); the process, its heap and the
+provider are unharmed, and the next launch runs. An overrun that stays within an allocation's
+last 64 bytes of padding, or lands in another allocation, is not seen (`--provider interp`
+finds every one). A launch whose pointer argument points into freed or host memory is an error
+before it runs.
 """
 
 from __future__ import annotations
@@ -357,6 +364,9 @@ class CpuProvider(EagerHostProvider):
         self.workers = os.cpu_count() or 1
         self.pool: ThreadPoolExecutor | None = None
         self.local = threading.local()
+        self.shared_blocks: list[int] = []
+        """The threads' shared-memory buffers, given back at `close`."""
+        self.shared_lock = threading.Lock()
 
     # session
 
@@ -368,6 +378,13 @@ class CpuProvider(EagerHostProvider):
         if self.pool is not None:
             self.pool.shutdown()
             self.pool = None
+        found = cpu_arena.arena()
+        with self.shared_lock:
+            for address in self.shared_blocks:
+                if found is not None and found.contains(address):
+                    found.release(address)
+            self.shared_blocks = []
+        self.local = threading.local()
 
     # memory
 
@@ -465,6 +482,13 @@ class CpuProvider(EagerHostProvider):
                 faults.append(fault)
 
         if self.workers == 1 or n_groups < PARALLEL_GROUPS:
+            if guard is not None:  # the common small launch, without the closure
+                shared = self.shared_buffer(shared_size)
+                ctx = cpu_faults.context()
+                args = (0, n_groups, n_items, shared, shared + static, argv)
+                if guard.call(code.address, *args, ctypes.addressof(ctx)):
+                    raise fault_error(cpu_faults.fault_of(ctx), code.name, op)
+                return
             run_chunk(0, n_groups)
         else:
             if self.pool is None:
@@ -504,8 +528,11 @@ class CpuProvider(EagerHostProvider):
             local.address, local.buffer = device_bytes(size)
             local.size = size
             found = cpu_arena.arena()
-            if old is not None and found is not None and found.contains(old):
-                found.release(old)
+            with self.shared_lock:
+                self.shared_blocks.append(local.address)
+                if old is not None and found is not None and found.contains(old):
+                    self.shared_blocks.remove(old)
+                    found.release(old)
         return local.address
 
 

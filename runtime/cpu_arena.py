@@ -1,8 +1,9 @@
 """The cpu provider's device memory: an arena of its own, apart from the process's heap, as a
 GPU's memory is apart from the host's.
 
-The arena is one range of address space reserved at the first allocation (`RESERVE` bytes,
-fewer when the system refuses so many; `PROT_NONE`, `MAP_NORESERVE`: it costs no memory).
+The arena is one range of address space reserved at the first allocation (`reserve_size()`:
+four times the machine's memory, within an address-space limit; `PROT_NONE`, `MAP_NORESERVE`:
+it costs no memory, but counts towards `ulimit -v`).
 Each allocation takes whole pages of it, made readable and writable, followed by one guard page
 that stays `PROT_NONE`; its bytes end at the end of its pages (rounded up to `ALIGNMENT`), so
 that a kernel that runs past the end of an array touches the guard page, and faults, within
@@ -30,9 +31,11 @@ from dataclasses import dataclass
 import numpy as np
 
 PAGE = mmap.PAGESIZE
-RESERVE = 1 << 40
-"""Bytes of address space reserved: 1 TiB (the x86-64 user space has 128 TiB)."""
-MIN_RESERVE = 1 << 32
+RESERVE_PER_RAM = 4
+MAX_RESERVE = 1 << 40
+MIN_RESERVE = 1 << 30
+"""Address space reserved: 4 times the machine's memory, from 1 GiB to 1 TiB, and at most half
+of what an address-space limit (`ulimit -v`, `RLIMIT_AS`) leaves; below 1 GiB, no arena."""
 ALIGNMENT = 64
 
 PROT_NONE = 0
@@ -93,7 +96,7 @@ class Arena:
                 getattr(libc, name).argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
         except (OSError, AttributeError):
             return None
-        size = RESERVE
+        size = reserve_size()
         while size >= MIN_RESERVE:
             base = libc.mmap(None, size, PROT_NONE, MAP_PRIVATE_ANONYMOUS_NORESERVE, -1, 0)
             if base not in (None, MAP_FAILED):
@@ -167,6 +170,25 @@ class Arena:
             length += before
             i -= 1
         self.free_ranges.insert(i, (start, length))
+
+
+def reserve_size() -> int:
+    """How much address space to reserve (`MIN_RESERVE`'s docstring)."""
+    import os
+    import resource
+
+    try:
+        ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        ram = MIN_RESERVE
+    size = min(max(RESERVE_PER_RAM * ram, MIN_RESERVE), MAX_RESERVE)
+    limit, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if limit != resource.RLIM_INFINITY:
+        used = 0
+        with open("/proc/self/statm") as statm:  # its first field: the address space, in pages
+            used = int(statm.read().split()[0]) * PAGE
+        size = min(size, max(limit - used, 0) // 2)
+    return size // PAGE * PAGE
 
 
 _arena: Arena | None = None

@@ -5,7 +5,8 @@ per process (LLVM IR below, through MCJIT): it records a per-thread fault contex
 (`pthread_setspecific`), sets a resume point there (`sigsetjmp`) and calls the entry. A
 `SIGSEGV`, `SIGBUS` or `SIGFPE` (an integer division by zero) on a thread that is inside a
 kernel goes to `__gpuir_fault_handler`, which stores the faulting address and `siglongjmp`s back:
-`guarded` returns the signal number, the launch entry having stored in the context the
+`guarded` unblocks the signals (the resume point does not save the signal mask: no system call
+per launch) and returns the signal number, the launch entry having stored in the context the
 work-group it was running. A fault on any other thread, or outside a kernel, goes to the handler
 that was there before (Python's `faulthandler`, or the default action) as if this one did not
 exist.
@@ -36,6 +37,7 @@ PROGRESS = JMPBUF_BYTES + 16
 CONTEXT_BYTES = JMPBUF_BYTES + 32
 SIGNALS = (signal.SIGSEGV, signal.SIGBUS, signal.SIGFPE)
 SA_SIGINFO = 4
+SIG_UNBLOCK = 1
 SI_ADDR = 16
 """The offset of `si_addr` in a 64-bit `siginfo_t`."""
 
@@ -54,6 +56,7 @@ class Sigaction(ctypes.Structure):
 IR = f"""
 @__gpuir_fault_key = global i32 0
 @__gpuir_old_actions = global ptr null
+@__gpuir_fault_set = global ptr null
 
 declare i32 @pthread_setspecific(i32, ptr)
 declare ptr @pthread_getspecific(i32)
@@ -61,13 +64,14 @@ declare i32 @__sigsetjmp(ptr, i32) #0
 declare void @siglongjmp(ptr, i32) #1
 declare i32 @sigaction(i32, ptr, ptr)
 declare i32 @raise(i32)
+declare i32 @pthread_sigmask(i32, ptr, ptr)
 
 define i32 @__gpuir_guarded(ptr %entry, i64 %first, i64 %end, i64 %n, ptr %shared, ptr %smem,
                             ptr %args, ptr %ctx) {{
 start:
   %key = load i32, ptr @__gpuir_fault_key
   %a = call i32 @pthread_setspecific(i32 %key, ptr %ctx)
-  %r = call i32 @__sigsetjmp(ptr %ctx, i32 1) #0
+  %r = call i32 @__sigsetjmp(ptr %ctx, i32 0) #0
   %ok = icmp eq i32 %r, 0
   br i1 %ok, label %run, label %faulted
 run:
@@ -78,6 +82,8 @@ run:
   ret i32 0
 faulted:
   %c = call i32 @pthread_setspecific(i32 %key, ptr null)
+  %set = load ptr, ptr @__gpuir_fault_set
+  %u = call i32 @pthread_sigmask(i32 {SIG_UNBLOCK}, ptr %set, ptr null)
   ret i32 %r
 }}
 
@@ -131,6 +137,7 @@ class Guard:
     engine: object
     call: ctypes._CFuncPtr  # type: ignore[name-defined]
     old_actions: ctypes.Array  # type: ignore[type-arg]
+    fault_set: ctypes.Array  # type: ignore[type-arg]
 
 
 @dataclass
@@ -161,6 +168,7 @@ def install() -> Guard | None:
             "siglongjmp",
             "sigaction",
             "raise",
+            "pthread_sigmask",
         ):
             binding.add_symbol(name, ctypes.cast(getattr(libc, name), ctypes.c_void_p).value)
         module = binding.parse_assembly(IR)
@@ -176,6 +184,11 @@ def install() -> Guard | None:
         old_actions = (Sigaction * 65)()
         table = engine.get_global_value_address("__gpuir_old_actions")
         ctypes.c_void_p.from_address(table).value = ctypes.addressof(old_actions)
+        fault_set = Sigaction().mask.__class__()  # a sigset_t: the signals, unblocked after a fault
+        for number in SIGNALS:
+            fault_set[(number - 1) // 64] |= 1 << ((number - 1) % 64)
+        address = engine.get_global_value_address("__gpuir_fault_set")
+        ctypes.c_void_p.from_address(address).value = ctypes.addressof(fault_set)
         action = Sigaction()
         action.handler = engine.get_function_address("__gpuir_fault_handler")
         action.flags = SA_SIGINFO
@@ -185,7 +198,7 @@ def install() -> Guard | None:
         call = GuardedFunction(engine.get_function_address("__gpuir_guarded"))
     except (OSError, AttributeError, RuntimeError, ImportError):
         return None
-    return Guard(engine, call, old_actions)
+    return Guard(engine, call, old_actions, fault_set)
 
 
 _local = threading.local()
@@ -204,7 +217,11 @@ def run_guarded(
 ) -> Fault | None:
     """Call the launch entry at `entry` under the guard; the fault, if it faulted."""
     ctx = context()
-    status = guard.call(entry, first, end, n_items, shared, smem, argv, ctypes.addressof(ctx))
-    if status == 0:
+    if guard.call(entry, first, end, n_items, shared, smem, argv, ctypes.addressof(ctx)) == 0:
         return None
-    return Fault(status, ctx[ADDRESS // 8], ctx[PROGRESS // 8])
+    return fault_of(ctx)
+
+
+def fault_of(ctx: ctypes.Array) -> Fault:  # type: ignore[type-arg]
+    """The fault a guarded call left in `ctx`."""
+    return Fault(ctx[SIGNO // 8], ctx[ADDRESS // 8], ctx[PROGRESS // 8])

@@ -138,13 +138,21 @@ def from_attr(attr: Attribute) -> object:
     raise ValueError(f"cannot run a constant {attr}")
 
 
-def int_range_error(value: int, type_: Attribute) -> str | None:
-    """Why `value` does not fit `type_` (read as signed or unsigned), or None when it does."""
+def int_range_error(value: int, type_: Attribute, bits: bool = False) -> str | None:
+    """Why `value` does not fit `type_`, or None when it does: a number must be in the type's
+    signed range (`i1`: 0 or 1); with `bits` (a literal in hex, octal or binary, a numpy
+    unsigned integer) the unsigned range is allowed too, as the value's bit pattern."""
     width = int_width(type_)
     assert width is not None
-    if -(1 << (width - 1)) <= value < (1 << width):
+    low, high = (0, 1) if width == 1 else (-(1 << (width - 1)), (1 << (width - 1)) - 1)
+    if low <= value <= high or (bits and 0 <= value < (1 << width)):
         return None
-    return f"{value} does not fit in {type_} (from {-(1 << (width - 1))} to {(1 << width) - 1})"
+    hint = (
+        ""
+        if width == 1
+        else f"; a bit pattern may be written in hex, up to {hex((1 << width) - 1)}"
+    )
+    return f"{value} does not fit in {type_} (from {low} to {high}{hint})"
 
 
 def from_python(value: object, type_: Attribute) -> object:
@@ -155,7 +163,8 @@ def from_python(value: object, type_: Attribute) -> object:
             value = int(value)
         if not isinstance(value, int | np.integer):
             raise ValueError(f"expected an integer for {type_}, got {value!r}")
-        if (error := int_range_error(int(value), type_)) is not None:
+        bits = isinstance(value, np.unsignedinteger) and value.dtype.itemsize * 8 == width
+        if (error := int_range_error(int(value), type_, bits)) is not None:
             raise ValueError(error)
         return wrap(int(value), width)
     if (dtype := float_dtype(type_)) is not None:
@@ -183,7 +192,8 @@ def parse(text: str, type_: Attribute) -> object:
     says what was expected."""
     if (width := int_width(type_)) is not None:
         value = _parse_int(text, type_)
-        if (error := int_range_error(value, type_)) is not None:
+        bits = text.strip().lower().lstrip("+-").startswith(("0x", "0o", "0b"))
+        if (error := int_range_error(value, type_, bits)) is not None:
             raise ValueError(error)
         return wrap(value, width)
     if (dtype := float_dtype(type_)) is not None:

@@ -85,6 +85,9 @@ def test_main_checks_its_arguments():
         program.main(1.5)
     with pytest.raises(TypeError, match="does not fit in i32"):
         program.main(2**40)
+    with pytest.raises(ValueError, match=r"3000000000 does not fit in i32 \(from -2147483648 to"):
+        program.main(3_000_000_000)  # a number out of range (its bits would be a negative i32)
+    assert program.main(np.uint32(3_000_000_000)) == program.main(3_000_000_000 - 2**32)
 
 
 def test_compile_errors_are_located_diagnostics():

@@ -213,11 +213,15 @@ def test_wrap_signed_unsigned():
 def test_parse_integers():
     assert scalars.parse("0x10", i32) == 16
     assert scalars.parse("-5", i8) == -5
-    assert scalars.parse("255", i8) == -1  # written unsigned, read signed
+    assert scalars.parse("0xff", i8) == -1  # a bit pattern, read signed
     assert scalars.parse("true", i1) == 1
     assert scalars.parse("007", i32) == 7
-    with pytest.raises(ValueError, match=r"256 does not fit in i8 \(from -128 to 255\)"):
-        scalars.parse("256", i8)
+    with pytest.raises(ValueError, match=r"^200 does not fit in i8 \(from -128 to 127; a bit "):
+        scalars.parse("200", i8)  # a number out of range, not a bit pattern
+    with pytest.raises(ValueError, match=r"256 does not fit in i8 \(from -128 to 127"):
+        scalars.parse("0x100", i8)
+    with pytest.raises(ValueError, match=r"^2 does not fit in i1 \(from 0 to 1\)$"):
+        scalars.parse("2", i1)
     with pytest.raises(ValueError, match="'1.5' is not an integer"):
         scalars.parse("1.5", IndexType())
 

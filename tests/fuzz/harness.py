@@ -51,7 +51,8 @@ see one snapshot of the corpus (colleagues add lit tests while a long run goes o
 GRACE_S = 10.0
 """How long after a run's time bound the parent kills a worker whose alarm did not fire."""
 MEMORY_LIMIT = 8 << 30
-"""Address space of a worker: a runaway allocation is a MemoryError, not the machine's OOM."""
+"""Address space a worker may add to what it starts with: a runaway allocation is a MemoryError,
+not the machine's OOM."""
 
 FAILURES = ("traceback", "internal", "exit-status", "no-diagnostic", "roundtrip", "hang", "crash")
 """The outcomes that are bugs."""
@@ -232,7 +233,10 @@ def on_alarm(signum: int, frame: object) -> None:
 
 def worker(conn: Connection, inputs: Inputs, targets: list[Target], timeouts: dict[str, float]):
     """Receive input indices, answer with their `Result`s; exit after a hang."""
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    with open("/proc/self/statm") as statm:  # the address space the worker starts with
+        start = int(statm.read().split()[0]) * resource.getpagesize()
+    limit = start + MEMORY_LIMIT  # (the cpu provider's arena, reserved, is part of it)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     signal.signal(signal.SIGALRM, on_alarm)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C is the parent's to handle
     os.environ.pop("GPUIR_DEBUG", None)

@@ -3,7 +3,10 @@
 // value of their type. printf output comes first, in program order.
 // RUN: gpu-run %s --provider interp 127 -1 0x10 16777216 1 0.1 0.2 0.1 | filecheck %s
 // RUN: gpu-run %s --provider interp -128 -9223372036854775808 -1 -1e5 -inf 1e308 1e308 65504 | filecheck %s --check-prefix=EDGES
-// RUN: not gpu-run %s --provider interp 256 0 0 0 0 0 0 0 2>&1 | filecheck %s --check-prefix=RANGE
+// RUN: not gpu-run %s --provider interp 200 0 0 0 0 0 0 0 2>&1 | filecheck %s --check-prefix=RANGE
+// RUN: not gpu-run %s --provider cpu 200 0 0 0 0 0 0 0 2>&1 | filecheck %s --check-prefix=RANGE
+// RUN: not gpu-run %s --provider interp 0x100 0 0 0 0 0 0 0 2>&1 | filecheck %s --check-prefix=WIDE
+// RUN: gpu-run %s --provider cpu 0xc8 0 0 0 0 0 0 0 | filecheck %s --check-prefix=BITS
 // RUN: not gpu-run %s --provider interp 1 2 3 2>&1 | filecheck %s --check-prefix=COUNT
 // RUN: not gpu-run %s --provider interp 1 2 3 x 0 0 0 0 2>&1 | filecheck %s --check-prefix=FLOAT
 
@@ -30,8 +33,12 @@
 // EDGES-NEXT: 6.55e+04
 // EDGES-EMPTY:
 
-// An i8 argument may be written signed or unsigned (128 reads as -128), but no wider.
-// RANGE: {{.*}}arguments.mlir:{{[0-9]+}}:1: error: argument 1 of @main: 256 does not fit in i8 (from -128 to 255)
+// An i8 argument is a number from -128 to 127; 200 is not one. Its bit pattern may be written in
+// hex (0xc8 reads as -56), but no wider.
+// RANGE: {{.*}}arguments.mlir:{{[0-9]+}}:1: error: argument 1 of @main: 200 does not fit in i8 (from -128 to 127; a bit pattern may be written in hex, up to 0xff)
+// WIDE: {{.*}}arguments.mlir:{{[0-9]+}}:1: error: argument 1 of @main: 256 does not fit in i8 (from -128 to 127; a bit pattern may be written in hex, up to 0xff)
+// BITS:      main(-56, 0)
+// BITS-NEXT: -55
 
 // Argument errors point at @main's definition, which says what it takes.
 // COUNT: {{.*}}arguments.mlir:{{[0-9]+}}:1: error: @main takes 8 argument(s) (i8, i64, index, f32, f32, f64, f64, f16), got 3
