@@ -162,6 +162,12 @@ def get_convert_printf_to_llvm() -> type[ModulePass]:
     return ConvertPrintfToLlvmPass
 
 
+def get_convert_device_printf_to_llvm() -> type[ModulePass]:
+    from gpuir.lowering.device_printf import ConvertDevicePrintfToLlvmPass
+
+    return ConvertDevicePrintfToLlvmPass
+
+
 def get_host_to_llvm() -> type[ModulePass]:
     from gpuir.lowering.host_to_llvm import HostToLlvmPass
 
@@ -188,6 +194,7 @@ def get_all_lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "device-to-llvm": get_device_to_llvm,
         "convert-gpu-host-to-llvm": get_convert_gpu_host_to_llvm,
         "convert-printf-to-llvm": get_convert_printf_to_llvm,
+        "convert-device-printf-to-llvm": get_convert_device_printf_to_llvm,
         "host-to-llvm": get_host_to_llvm,
         "cpu-workgroup-loops": get_cpu_workgroup_loops,
     }

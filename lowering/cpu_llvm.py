@@ -50,6 +50,7 @@ from xdsl.ir import Attribute
 
 from gpuir.diagnostics import OpError
 from gpuir.lowering.conversion import DEVICE_ATTR, KERNEL_ATTR
+from gpuir.lowering.device_printf import FORMATS_ATTR
 from gpuir.lowering.device_to_llvm import check_index_bitwidth, check_lowered, set_index_bitwidth
 from gpuir.lowering.native import host_machine
 from gpuir.lowering.workgroup_loops import SHARED_BYTES_ATTR, WORKGROUP_ATTR, workgroup_loops
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
 CPU_TO_LLVM: tuple[str, ...] = (
     "convert-scf-while-to-cf",
     "convert-scf-to-cf",
+    "convert-device-printf-to-llvm",
     "convert-mem-to-llvm",
     "erase-mem-tokens",
     "convert-arith-to-llvm",
@@ -93,6 +95,8 @@ class HostProgram:
     llvm_ir: str
     kernels: dict[str, HostKernel] = field(default_factory=dict[str, HostKernel])
     errors: dict[str, OpError] = field(default_factory=dict[str, OpError])
+    print_formats: Attribute | None = None
+    """The module's `gpu.print_formats` when its kernels print (`device_printf`)."""
 
 
 def device_only(module: ModuleOp) -> ModuleOp:
@@ -146,7 +150,8 @@ def host_program(device: ModuleOp, index_bitwidth: int = 64) -> HostProgram:
     lower(module)
     text = str(translate_for_host(module, list(kernels)))
     optimized = optimize(parse(text))
-    return HostProgram(str(optimized), kernels, errors)
+    formats = module.attributes.get(FORMATS_ATTR)
+    return HostProgram(str(optimized), kernels, errors, formats)
 
 
 # --- LLVM IR ---------------------------------------------------------------------------------------

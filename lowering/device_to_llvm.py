@@ -37,6 +37,7 @@ DEVICE_TO_LLVM: tuple[str, ...] = (
     "convert-scf-while-to-cf",  # scf.while → blocks and branches
     "convert-scf-to-cf",  # scf.for, scf.if, scf.index_switch → blocks and branches (xDSL)
     "convert-gpu-to-nvvm",  # kernel ids and smem from NVVM; gpu.sync_work_items → barrier
+    "convert-device-printf-to-llvm",  # printf → records in the print buffer
     "convert-mem-to-llvm",  # mem ops → loads, stores, GEPs, globals, allocas, malloc/free
     "erase-mem-tokens",  # !mem.M values vanish
     "convert-arith-to-llvm",  # arith → llvm (index is i64, or i32: gpu.index_bitwidth)

@@ -13,11 +13,24 @@ import it in the verifier.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import AnyFloat, IntegerType
+from typing import TYPE_CHECKING
+
+from xdsl.dialects.builtin import AnyFloat, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+
+if TYPE_CHECKING:
+    from xdsl.parser import Parser
+    from xdsl.printer import Printer
 
 
 class CastBase(IRDLOperation):
@@ -86,7 +99,89 @@ class UIToFPOp(CastBase):
         expect(self, self.res.type, AnyFloat, "a float result")
 
 
+ATOMIC_BIN_OPS = ("xchg", "add", "sub", "and", "nand", "or", "xor", "max", "min", "umax", "umin")
+"""MLIR's `AtomicBinOp` values, in order (the integer operations), as LLVM IR spells them."""
+ATOMIC_ORDERINGS = {"monotonic": 2, "acquire": 4, "release": 5, "acq_rel": 6, "seq_cst": 7}
+"""MLIR's `AtomicOrdering` values of the orderings an atomicrmw may have."""
+
+
+@irdl_op_definition
+class AtomicRMWOp(IRDLOperation):
+    """`%old = llvm.atomicrmw add %ptr, %val monotonic : !llvm.ptr, i64`: an atomic
+    read-modify-write of the integer at `ptr`; its old value."""
+
+    name = "llvm.atomicrmw"
+    ptr = operand_def()
+    val = operand_def()
+    res = result_def()
+    bin_op = prop_def(IntegerAttr)
+    ordering = prop_def(IntegerAttr)
+
+    def __init__(self, bin_op: str, ptr: SSAValue, val: SSAValue, ordering: str = "monotonic"):
+        super().__init__(
+            operands=[ptr, val],
+            result_types=[val.type],
+            properties={
+                "bin_op": IntegerAttr(ATOMIC_BIN_OPS.index(bin_op), 64),
+                "ordering": IntegerAttr(ATOMIC_ORDERINGS[ordering], 64),
+            },
+        )
+
+    @property
+    def bin_op_name(self) -> str:
+        return ATOMIC_BIN_OPS[self.bin_op.value.data]
+
+    @property
+    def ordering_name(self) -> str:
+        return {v: k for k, v in ATOMIC_ORDERINGS.items()}[self.ordering.value.data]
+
+    def verify_(self) -> None:
+        from xdsl.dialects.llvm import LLVMPointerType
+
+        expect(self, self.ptr.type, LLVMPointerType, "an !llvm.ptr operand")
+        expect(self, self.val.type, IntegerType, "an integer value")
+        if self.res.type != self.val.type:
+            raise VerifyException(f"'{self.name}' returns the value's type, {self.val.type}")
+        if not 0 <= self.bin_op.value.data < len(ATOMIC_BIN_OPS):
+            raise VerifyException(
+                f"'{self.name}' has no integer operation {self.bin_op.value.data}"
+            )
+        if self.ordering.value.data not in ATOMIC_ORDERINGS.values():
+            raise VerifyException(f"'{self.name}' has no ordering {self.ordering.value.data}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.bin_op_name} ")
+        printer.print_operand(self.ptr)
+        printer.print_string(", ")
+        printer.print_operand(self.val)
+        printer.print_string(f" {self.ordering_name} : ")
+        printer.print_attribute(self.ptr.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.val.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AtomicRMWOp:
+        pos = parser.pos
+        bin_op = parser.parse_identifier()
+        if bin_op not in ATOMIC_BIN_OPS:
+            parser.raise_error(f"'{cls.name}': unknown operation '{bin_op}'", pos, parser.pos)
+        ptr = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        val = parser.parse_unresolved_operand()
+        pos = parser.pos
+        ordering = parser.parse_identifier()
+        if ordering not in ATOMIC_ORDERINGS:
+            parser.raise_error(f"'{cls.name}': unknown ordering '{ordering}'", pos, parser.pos)
+        parser.parse_punctuation(":")
+        ptr_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        val_type = parser.parse_type()
+        ptr_value, val_value = parser.resolve_operands([ptr, val], [ptr_type, val_type], pos)
+        return cls(bin_op, ptr_value, val_value, ordering)
+
+
 LLVM_EXTENSION_OPS: tuple[type[IRDLOperation], ...] = (
+    AtomicRMWOp,
     AddrSpaceCastOp,
     FPToSIOp,
     FPToUIOp,

@@ -34,7 +34,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from gpuir.diagnostics import OpError
 from gpuir.lowering.conversion import NVVM_KERNEL_ATTR
-from gpuir.lowering.llvm_ext import AddrSpaceCastOp, FPToSIOp, FPToUIOp, UIToFPOp
+from gpuir.lowering.llvm_ext import AddrSpaceCastOp, AtomicRMWOp, FPToSIOp, FPToUIOp, UIToFPOp
 
 if TYPE_CHECKING:
     from llvmlite import binding, ir
@@ -218,6 +218,10 @@ class FunctionTranslation:
             self.fcmp(op, builder)
         elif isinstance(op, AddrSpaceCastOp | FPToSIOp | FPToUIOp | UIToFPOp):
             self.cast(op, builder)
+        elif isinstance(op, AtomicRMWOp):
+            self.values[op.res] = builder.atomic_rmw(
+                op.bin_op_name, self.values[op.ptr], self.values[op.val], op.ordering_name
+            )
         else:
             try:
                 convert_op(op, builder, self.values, self.blocks)

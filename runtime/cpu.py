@@ -44,12 +44,14 @@ import itertools
 import os
 import signal
 import struct
+import sys
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cache
+from typing import IO
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -57,7 +59,15 @@ from xdsl.ir import Attribute, Operation
 
 from gpuir.diagnostics import OpError
 from gpuir.dialects.mem import GLOBAL, HOST, PtrType
-from gpuir.runtime import ProviderUnavailable, cpu_arena, cpu_faults, disk_cache, memory, structs
+from gpuir.runtime import (
+    ProviderUnavailable,
+    cpu_arena,
+    cpu_faults,
+    device_print,
+    disk_cache,
+    memory,
+    structs,
+)
 from gpuir.runtime.eager import EagerHostProvider
 from gpuir.runtime.memory import Allocation, Pointer, space_name
 from gpuir.runtime.provider import (
@@ -176,6 +186,8 @@ class CompiledModule:
     kernels: dict[str, CompiledKernel] = field(default_factory=dict[str, CompiledKernel])
     errors: dict[str, OpError] = field(default_factory=dict[str, OpError])
     module_error: OpError | Exception | None = None
+    prints: Printing | None = None
+    """How the module's kernels print, when they do."""
 
     def kernel(self, name: str, op: Operation | None) -> CompiledKernel:
         if self.module_error is not None:
@@ -183,6 +195,42 @@ class CompiledModule:
         if name in self.errors:
             raise compile_error(self.errors[name], name, op)
         return self.kernels[name]
+
+
+@dataclass
+class Printing:
+    """A printing module's print buffer (`gpuir.runtime.device_print`): the addresses of its
+    globals in the machine code, its formats, and the buffer (made on first use). A launch of
+    one of its kernels holds `lock`: the globals are the module's."""
+
+    buffer_global: int
+    capacity_global: int
+    cursor_global: int
+    formats: list[device_print.Format]
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    buffer: np.ndarray | None = None
+
+    @classmethod
+    def of(cls, engine: object, formats: list[device_print.Format] | None) -> Printing | None:
+        if not formats:
+            return None
+        address = engine.get_global_value_address  # type: ignore[attr-defined]
+        names = (device_print.BUFFER, device_print.CAPACITY_GLOBAL, device_print.CURSOR)
+        return cls(*(address(name) for name in names), formats)
+
+    def start(self) -> None:
+        """Give the launch an empty buffer."""
+        if self.buffer is None:
+            self.buffer = np.zeros(device_print.CAPACITY, np.uint8)
+        ctypes.c_uint64.from_address(self.buffer_global).value = self.buffer.ctypes.data
+        ctypes.c_uint64.from_address(self.capacity_global).value = device_print.CAPACITY
+        ctypes.c_uint64.from_address(self.cursor_global).value = 0
+
+    def finish(self) -> device_print.Output:
+        """The launch's output."""
+        assert self.buffer is not None
+        claimed = ctypes.c_uint64.from_address(self.cursor_global).value
+        return device_print.text(self.buffer, claimed, device_print.CAPACITY, self.formats)
 
 
 def compile_error(error: Exception, kernel: str, launch: Operation | None) -> ProviderError:
@@ -264,12 +312,19 @@ def _compile(module: ModuleOp, index_bitwidth: int, text: str) -> CompiledModule
         engine.finalize_object()
     except Exception as e:  # noqa: BLE001  # every failure becomes the launches' error
         return CompiledModule(module_error=e)
+    formats = None
+    if program.print_formats is not None:
+        formats = device_print.formats_of(
+            ModuleOp([], {device_print.FORMATS_ATTR: program.print_formats})
+        )
     if capture.code is not None and not program.errors:
         kernels_header = [
             [k.name, k.entry, k.shared_bytes, [str(p) for p in k.params]]
             for k in program.kernels.values()
         ]
-        disk_cache.store("cpu", key, {"kernels": kernels_header}, capture.code)
+        formats_header = [[f.text, f.kind, [str(t) for t in f.types]] for f in formats or []]
+        header = {"kernels": kernels_header, "formats": formats_header}
+        disk_cache.store("cpu", key, header, capture.code)
     kernels = {
         name: CompiledKernel(
             name,
@@ -279,7 +334,9 @@ def _compile(module: ModuleOp, index_bitwidth: int, text: str) -> CompiledModule
         )
         for name, kernel in program.kernels.items()
     }
-    return CompiledModule(engine, kernels, dict(program.errors))
+    return CompiledModule(
+        engine, kernels, dict(program.errors), prints=Printing.of(engine, formats)
+    )
 
 
 def _from_cache(header: dict[str, object], code: bytes) -> CompiledModule:
@@ -300,7 +357,11 @@ def _from_cache(header: dict[str, object], code: bytes) -> CompiledModule:
             raise KeyError(entry)
         types = tuple(Parser(ctx, p).parse_attribute() for p in params)
         kernels[name] = CompiledKernel(name, address, shared_bytes, types)
-    return CompiledModule(engine, kernels)
+    formats = [
+        device_print.Format(text, kind, tuple(Parser(ctx, t).parse_attribute() for t in types))
+        for text, kind, types in header.get("formats", [])  # type: ignore[union-attr]
+    ]
+    return CompiledModule(engine, kernels, prints=Printing.of(engine, formats))
 
 
 # --- arguments -----------------------------------------------------------------------------------
@@ -346,11 +407,13 @@ class CpuProvider(EagerHostProvider):
             return f"LLVM cannot compile for this machine ({type(e).__name__}: {e})"
         return None
 
-    def __init__(self, index_bitwidth: int | None = None) -> None:
+    def __init__(self, index_bitwidth: int | None = None, out: IO[str] | None = None) -> None:
         """`index_bitwidth`: 64, or 32 to run device code with 32-bit index values, as
         `device-to-llvm{index-bitwidth=32}` lowers it (default: `$GPUIR_CPU_INDEX_BITWIDTH`,
-        else 64)."""
+        else 64). `out` receives the output of kernels' `printf` (default: `sys.stdout` at the
+        time of the launch)."""
         super().__init__()
+        self.out = out
         if index_bitwidth is None:
             setting = os.environ.get(INDEX_BITWIDTH_ENV) or "64"
             index_bitwidth = int(setting) if setting in ("32", "64") else 0
@@ -449,9 +512,25 @@ class CpuProvider(EagerHostProvider):
         if code is None or not code.accepts(n_groups, n_items, args):
             check_launch(self.name, module, kernel, n_groups, n_items, args, op)
             code = compiled.kernel(kernel, op)
+        prints = compiled.prints
+        if prints is not None:  # in order, one group after another, with the module's buffer
+            with prints.lock, code.lock:
+                code.fill(args, op)
+                prints.start()
+                try:
+                    self._run(code, n_groups, n_items, smem_bytes, code.argv, op, True)
+                finally:
+                    self.print_output(prints.finish(), kernel, op)
+            return
         with code.lock:  # the kernel's argument buffer, filled in place
             code.fill(args, op)
             self._run(code, n_groups, n_items, smem_bytes, code.argv, op)
+
+    def print_output(self, output: device_print.Output, kernel: str, op: Operation | None) -> None:
+        device_print.write(output, self.output(), f"cpu: the printf output of @{kernel}", op)
+
+    def output(self) -> IO[str]:
+        return self.out if self.out is not None else sys.stdout
 
     def _run(
         self,
@@ -461,8 +540,10 @@ class CpuProvider(EagerHostProvider):
         smem_bytes: int,
         argv: int,
         op: Operation | None,
+        in_order: bool = False,
     ) -> None:
-        """Run the groups: here when the launch is small, else in chunks on the pool. `argv`
+        """Run the groups: here when the launch is small (or `in_order`: one after another),
+        else in chunks on the pool. `argv`
         (the address of the argument slots) stays valid until the chunks are done. Each chunk
         runs under the fault guard (`cpu_faults`); the first fault is the launch's error."""
         static = code.shared_bytes
@@ -481,7 +562,7 @@ class CpuProvider(EagerHostProvider):
             if fault is not None:
                 faults.append(fault)
 
-        if self.workers == 1 or n_groups < PARALLEL_GROUPS:
+        if self.workers == 1 or n_groups < PARALLEL_GROUPS or in_order:
             if guard is not None:  # the common small launch, without the closure
                 shared = self.shared_buffer(shared_size)
                 ctx = cpu_faults.context()

@@ -49,12 +49,13 @@ import atexit
 import ctypes
 import importlib
 import struct
+import sys
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
@@ -62,7 +63,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import DiagnosticException
 
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, PtrType
-from gpuir.runtime import memory, structs
+from gpuir.runtime import device_print, memory, structs
 from gpuir.runtime.memory import Allocation, Pointer, size_of
 from gpuir.runtime.provider import (
     LoadedModule,
@@ -366,6 +367,18 @@ class CudaModule:
     ptx_version: float
     session: int
     prepared: dict[str, PreparedKernel] = field(default_factory=dict[str, PreparedKernel])
+    printing: CudaPrinting | None = None
+    """How the module's kernels print, when they do."""
+
+
+@dataclass
+class CudaPrinting:
+    """A printing module's print buffer in device memory (`gpuir.runtime.device_print`): the
+    device addresses of its globals, its formats, and the buffer (made on first use)."""
+
+    globals_: dict[str, int]
+    formats: list[device_print.Format]
+    buffer: Any = None
 
 
 _OPEN: weakref.WeakSet[CudaProvider] = weakref.WeakSet()
@@ -406,8 +419,11 @@ class CudaProvider(Provider):
             return "no CUDA device"
         return None
 
-    def __init__(self) -> None:
+    def __init__(self, out: IO[str] | None = None) -> None:
+        """`out` receives the output of kernels' `printf` (default: `sys.stdout` at the time of
+        the launch)."""
         super().__init__()
+        self.out = out
         self.index_bitwidth = 64
         """64, or 32: device code with 32-bit index values (`PtxOptions.index_bitwidth`; the
         kernel ABI is the same, so nothing else here changes)."""
@@ -637,6 +653,9 @@ class CudaProvider(Provider):
         self._forget_launches(stream)
         del self.streams[stream.handle]  # PyCUDA destroys the stream with its last reference
 
+    def output(self) -> IO[str]:
+        return self.out if self.out is not None else sys.stdout
+
     def synchronize(self, *, op=None) -> None:
         self._usable(op)
         self._call(op, driver().Context.synchronize)
@@ -651,7 +670,7 @@ class CudaProvider(Provider):
             sm, ptx_version = choose_target(self.capability, self.driver_version)
         except ValueError as e:
             raise ProviderError(op, f"cuda: {e}", "unsupported device") from None
-        ptx = self.compile(module, sm, ptx_version, op)
+        ptx, formats = self.compile(module, sm, ptx_version, op)
         try:
             cu_module = check(op, driver().module_from_buffer, ptx.encode() + b"\0")
         except ProviderError as e:
@@ -661,13 +680,19 @@ class CudaProvider(Provider):
             if e.name not in PTX_REJECTED or lowest == ptx_version:
                 raise
             ptx_version = lowest  # the driver knows less than its version says: the oldest
-            ptx = self.compile(module, sm, ptx_version, op)
+            ptx, formats = self.compile(module, sm, ptx_version, op)
             cu_module = self._call(op, driver().module_from_buffer, ptx.encode() + b"\0")
         payload = CudaModule(cu_module, ptx, sm, ptx_version, self.session)
+        if formats:
+            names = (device_print.BUFFER, device_print.CAPACITY_GLOBAL, device_print.CURSOR)
+            found = {name: int(self._call(op, cu_module.get_global, name)[0]) for name in names}
+            payload.printing = CudaPrinting(found, formats)
         return LoadedModule(module, kernels, payload, functions)
 
-    def compile(self, module: ModuleOp, sm: int, ptx_version: float, op: Operation | None) -> str:
-        """The PTX of the device module (a copy of it is lowered)."""
+    def compile(
+        self, module: ModuleOp, sm: int, ptx_version: float, op: Operation | None
+    ) -> tuple[str, list[device_print.Format] | None]:
+        """The PTX of the device module (a copy of it is lowered), and its print formats."""
         from gpuir.dialects import make_context
         from gpuir.lowering.ptx import PtxOptions, compile_ptx
         from gpuir.lowering.targets import lowered_device_module
@@ -675,7 +700,7 @@ class CudaProvider(Provider):
         try:
             options = PtxOptions(sm=sm, ptx=ptx_version, index_bitwidth=self.index_bitwidth)
             device = lowered_device_module(make_context(), module.clone(), options.index_bitwidth)
-            return compile_ptx(device, options)
+            return compile_ptx(device, options), device_print.formats_of(device)
         except Exception as e:  # a lowering diagnostic, an option the lowering rejects, LLVM
             anchor = getattr(e, "op", None) if isinstance(e, DiagnosticException) else None
             located = anchor is not None and isinstance(anchor.location, FileLineColLoc)
@@ -765,6 +790,8 @@ class CudaProvider(Provider):
                 return ptr.address
 
             values.append(arg_value(value, type_, address))
+        if payload.printing is not None:
+            self._start_printing(payload.printing, op)
         if prepared.params is not None:  # the kernel's buffer, packed in place
             prepared.params.pack_into(prepared.buffer, 0, *values)
             self._call(
@@ -787,6 +814,39 @@ class CudaProvider(Provider):
                 shared_size=smem_bytes,
             )
         self.pending.append((stream.handle, kernel, op))
+        if payload.printing is not None:
+            self._finish_printing(payload.printing, kernel, op)
+
+    # printing: a launch of a kernel that prints runs alone, and its output is written at its end
+
+    def _start_printing(self, printing: CudaPrinting, op: Operation | None) -> None:
+        """Wait for earlier work (and its output), then give the launch an empty buffer."""
+        drv = driver()
+        self.synchronize(op=op)
+        if printing.buffer is None:
+            size = device_print.CAPACITY
+            printing.buffer = self._call(op, drv.mem_alloc, size)
+        values = {
+            device_print.BUFFER: int(printing.buffer),
+            device_print.CAPACITY_GLOBAL: device_print.CAPACITY,
+            device_print.CURSOR: 0,
+        }
+        for name, value in values.items():
+            data = np.array([value], np.uint64).view(np.uint8)
+            self._call(op, drv.memcpy_htod, printing.globals_[name], data)
+
+    def _finish_printing(self, printing: CudaPrinting, kernel: str, op: Operation | None) -> None:
+        """Wait for the launch; write its output."""
+        drv = driver()
+        self.synchronize(op=op)
+        cursor = np.zeros(8, np.uint8)
+        self._call(op, drv.memcpy_dtoh, cursor, printing.globals_[device_print.CURSOR])
+        claimed = int(cursor.view(np.uint64)[0])
+        data = np.zeros(min(claimed, device_print.CAPACITY), np.uint8)
+        if len(data):
+            self._call(op, drv.memcpy_dtoh, data, int(printing.buffer))
+        output = device_print.text(data, claimed, device_print.CAPACITY, printing.formats)
+        device_print.write(output, self.output(), f"cuda: the printf output of @{kernel}", op)
 
     def _check_smem(
         self,

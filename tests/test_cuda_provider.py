@@ -20,6 +20,7 @@ import shutil
 import struct
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -419,6 +420,9 @@ class FakeDriver:
         self.fault: str | None = None
         self.kernel_max_threads = kernel_max_threads
         self.next_stream = 0x5000
+        self.on_launch: Callable[[str, tuple, tuple], None] | None = None
+        self.globals: dict[str, int] = {}
+        """The device addresses of the loaded modules' globals, by name (the last module's)."""
         fake = self
 
         class Context:
@@ -500,6 +504,8 @@ class FakeDriver:
 
             def prepared_async_call(self, grid, block, stream, *args, shared_size=0):
                 fake.raise_fault("cuLaunchKernel")
+                if fake.on_launch is not None:  # what the kernel would do on a device
+                    fake.on_launch(self.name, grid, block)
                 fake.launches.append(
                     {
                         "kernel": self.name,
@@ -515,6 +521,16 @@ class FakeDriver:
         class Module:
             def __init__(self, ptx: str):
                 self.ptx = ptx
+                self.globals: dict[str, int] = {}
+
+            def get_global(self, name: str) -> tuple[object, int]:
+                match = re.search(rf"\.visible \.global \.align \d+ \.u64 {name};", self.ptx)
+                if match is None:
+                    raise FakeError("cuModuleGetGlobal failed: named symbol not found")
+                if name not in self.globals:
+                    self.globals[name] = fake.mem_alloc(8).address
+                    fake.globals[name] = self.globals[name]
+                return fake.DeviceAllocation(self.globals[name]), 8
 
             def get_function(self, name: str) -> Function:
                 if f".entry {name}(" not in self.ptx:
@@ -732,6 +748,78 @@ def test_fake_gpu_run_launches_the_dynamic_shared_memory_example(fake, capsys):
     assert (launch["grid"], launch["block"], launch["shared_size"]) == ((2, 1), (4, 1, 1), 16)
     assert struct.unpack("QP", launch["buffer"])[0] == 4
     assert fake.stack == [] and fake.memory == {}
+
+
+PRINTING = """
+func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+             %group: index, %item: index, %x: f32)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+  printf.print_format "item {}: {}\\n", %item : index, %x : f32
+  func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+
+func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
+  %m0, %m1, %m4 = gpu.init %m
+  %s = gpu.default_stream
+  %one = arith.constant 1 : index
+  %two = arith.constant 2 : index
+  %x = arith.constant 0.1 : f32
+  printf.print_format "host: before\\n"
+  %l0, %l1, %l4 = gpu.launch @k grid(%one, %two) stream(%s) mems(%m0, %m1, %m4) args(%x) : (f32)
+  printf.print_format "host: after\\n"
+  %e = gpu.deinit %l0, %l1, %l4
+  func.return %e : !mem.M<0>
+}
+"""
+
+
+def fake_records(fake: FakeDriver, records: list[bytes], claim: int | None = None) -> None:
+    """What a printing kernel does on a device: claim room at the cursor, write its records."""
+
+    def on_launch(name: str, grid: tuple, block: tuple) -> None:
+        def word(name: str) -> int:
+            data, offset = fake._at(fake.globals[name], 8)  # noqa: SLF001
+            return int.from_bytes(data[offset : offset + 8], "little")
+
+        assert word("__gpuir_print_cursor") == 0  # each launch starts with an empty buffer
+        assert word("__gpuir_print_capacity") == 1 << 20
+        buffer, offset = fake._at(word("__gpuir_print_buffer"), 1 << 20)  # noqa: SLF001
+        data = b"".join(records)
+        buffer[offset : offset + len(data)] = data
+        cursor, at = fake._at(fake.globals["__gpuir_print_cursor"], 8)  # noqa: SLF001
+        cursor[at : at + 8] = (len(data) if claim is None else claim).to_bytes(8, "little")
+
+    fake.on_launch = on_launch
+
+
+def record(ident: int, *slots: bytes) -> bytes:
+    return struct.pack("<q", ((ident + 1) << 32) | len(slots)) + b"".join(slots)
+
+
+def test_fake_kernel_printf_is_formatted_from_the_print_buffer(fake, tmp_path, capsys):
+    path = tmp_path / "printing.mlir"
+    path.write_text(PRINTING)
+    tenth = struct.pack("<d", float(np.float32(0.1)))  # the f32 widened, as the kernel stores it
+    fake_records(fake, [record(0, struct.pack("<q", i), tenth) for i in (1, 0)])
+    status = gpu_run.main([str(path), "--provider", "cuda"])
+    captured = capsys.readouterr()
+    assert (status, captured.err) == (0, "")
+    assert captured.out == "host: before\nitem 1: 0.1\nitem 0: 0.1\nhost: after\n"
+    assert "atom.global.add.u64" in fake.ptx[-1]
+
+
+def test_fake_kernel_printf_that_overflows_is_cut_with_a_warning(fake, tmp_path, capsys):
+    path = tmp_path / "printing.mlir"
+    path.write_text(PRINTING)
+    tenth = struct.pack("<d", 0.5)
+    fake_records(fake, [record(0, struct.pack("<q", 3), tenth)], claim=(1 << 20) + 48)
+    status = gpu_run.main([str(path), "--provider", "cuda"])
+    captured = capsys.readouterr()
+    assert status == 0
+    assert captured.out == "host: before\nitem 3: 0.5\nhost: after\n"
+    assert "warning: cuda: the printf output of @k was cut: 48 bytes of records did not fit" in (
+        captured.err
+    )
 
 
 # --- on a CUDA device -------------------------------------------------------------------------------

@@ -53,6 +53,7 @@ if __name__ == "__main__":
 # SM80-DAG: array.mlir: sm_80: 1 kernels: array_kernel
 # SM80-DAG: bias_relu.mlir: sm_80: 1 kernels: map_reduce_kernel_0
 # SM80-DAG: dynamic-shared-memory.mlir: sm_80: 1 kernels: neighbours
+# SM80-DAG: kernel-printf.mlir: sm_80: 1 kernels: k
 # SM80-DAG: manual-streams.mlir: sm_80: 1 kernels: kernel
 # SM80-DAG: manual-sync.mlir: sm_80: 1 kernels: kernel
 # SM80-DAG: matmul.mlir: sm_80: 1 kernels: map_reduce_kernel_0
@@ -69,6 +70,7 @@ if __name__ == "__main__":
 # SM90-DAG: array.mlir: sm_90: 1 kernels: array_kernel
 # SM90-DAG: bias_relu.mlir: sm_90: 1 kernels: map_reduce_kernel_0
 # SM90-DAG: dynamic-shared-memory.mlir: sm_90: 1 kernels: neighbours
+# SM90-DAG: kernel-printf.mlir: sm_90: 1 kernels: k
 # SM90-DAG: manual-streams.mlir: sm_90: 1 kernels: kernel
 # SM90-DAG: manual-sync.mlir: sm_90: 1 kernels: kernel
 # SM90-DAG: matmul.mlir: sm_90: 1 kernels: map_reduce_kernel_0

@@ -1,0 +1,165 @@
+"""`printf` in kernels on the compiled providers (`gpuir.lowering.device_printf`,
+`gpuir.runtime.device_print`): cpu prints what interp prints, byte for byte and in the same
+order, for every scalar type, from kernels and the device functions they call; a launch that
+prints more than the print buffer holds is cut, with a warning at the launch; the print
+buffer's records decode as the host formats.
+"""
+
+from __future__ import annotations
+
+import struct
+import warnings
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import IndexType, f16, f32, f64, i1, i8, i64
+
+import gpuir
+from gpuir.diagnostics import OpWarning
+from gpuir.runtime import device_print
+from gpuir.tools.gpu_run import main as gpu_run
+
+TYPES = """
+func.func @show(%m1: !mem.M<1>, %a: i1, %b: i8, %c: i16, %d: i64, %e: index, %f: f16, %g: f64)
+    -> !mem.M<1> {
+  printf.print_format "{} {} {} {} {} {} {}\\n", %a : i1, %b : i8, %c : i16, %d : i64, %e : index, %f : f16, %g : f64
+  func.return %m1 : !mem.M<1>
+}
+
+func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+             %group: index, %item: index, %x: f32)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+  %ii = arith.index_cast %item : index to i64
+  %c1 = arith.constant 1 : index
+  %odd = arith.andi %item, %c1 : index
+  %zero = arith.constant 0 : index
+  %a = arith.cmpi ne, %odd, %zero : index
+  %b = arith.trunci %ii : i64 to i8
+  %k = arith.constant -3000 : i16
+  %big = arith.constant -9223372036854775808 : i64
+  %d = arith.addi %big, %ii : i64
+  %fi = arith.sitofp %ii : i64 to f32
+  %y = arith.divf %x, %fi : f32
+  %h = arith.truncf %y : f32 to f16
+  %g = arith.extf %y : f32 to f64
+  %t = func.call @show(%m1, %a, %b, %k, %d, %group, %h, %g)
+      : (!mem.M<1>, i1, i8, i16, i64, index, f16, f64) -> !mem.M<1>
+  func.return %t, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+
+func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
+  %m0, %m1, %m4 = gpu.init %m
+  %s = gpu.default_stream
+  %groups = arith.constant 5 : index
+  %items = arith.constant 4 : index
+  %x = arith.constant 1.0 : f32
+  %l0, %l1, %l4 = gpu.launch @k grid(%groups, %items) stream(%s) mems(%m0, %m1, %m4)
+      args(%x) : (f32)
+  %e = gpu.deinit %l0, %l1, %l4
+  func.return %e : !mem.M<0>
+}
+"""
+
+
+def run(text: str, provider: str, tmp_path, capsys) -> tuple[int, str, str]:
+    path = tmp_path / f"{provider}.mlir"
+    path.write_text(text)
+    status = gpu_run([str(path), "--provider", provider])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_cpu_prints_what_interp_prints_for_every_scalar_type(tmp_path, capsys):
+    expected = run(TYPES, "interp", tmp_path, capsys)
+    assert expected[0] == 0 and expected[2] == ""
+    assert run(TYPES, "cpu", tmp_path, capsys) == expected
+    lines = expected[1].splitlines()
+    assert len(lines) == 20
+    assert lines[0] == "0 0 -3000 -9223372036854775808 0 inf inf"  # 1 / 0
+    assert lines[7] == "1 3 -3000 -9223372036854775805 1 0.3333 0.3333333432674408"
+
+
+FLOOD = """
+func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+             %group: index, %item: index, %n: index)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+  %zero = arith.constant 0 : index
+  %one = arith.constant 1 : index
+  scf.for %j = %zero to %n step %one {
+    printf.print_format "{}\\n", %j : index
+  }
+  func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+
+func.func @main(%m: !mem.M<0>, %n: index) -> !mem.M<0> {
+  %m0, %m1, %m4 = gpu.init %m
+  %s = gpu.default_stream
+  %one = arith.constant 1 : index
+  %items = arith.constant 8 : index
+  %l0, %l1, %l4 = gpu.launch @k grid(%one, %items) stream(%s) mems(%m0, %m1, %m4)
+      args(%n) : (index)
+  %e = gpu.deinit %l0, %l1, %l4
+  func.return %e : !mem.M<0>
+}
+"""
+
+
+def test_a_launch_that_prints_more_than_the_buffer_holds_is_cut_with_a_warning(capsys):
+    program = gpuir.compile(FLOOD, provider="cpu")
+    records = device_print.CAPACITY // 16  # a header and one value each
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        program.main(10_000)  # 8 items x 10,000 records of 16 bytes: 1.28 MB
+    out = capsys.readouterr().out
+    assert out.count("\n") == records
+    assert out.splitlines()[:3] == ["0", "1", "2"]  # item 0's, in order
+    assert [str(w.message) for w in caught] == [
+        "cpu: the printf output of @k was cut: "
+        f"{8 * 10_000 * 16 - records * 16} bytes of records did not fit the "
+        f"{device_print.CAPACITY}-byte print buffer"
+    ]
+    assert isinstance(caught[0].message, OpWarning)
+    program.main(3)  # the next launch starts with an empty buffer
+    assert capsys.readouterr().out == "0\n1\n2\n" * 8
+
+
+def test_records_decode_as_the_host_formats():
+    formats = [
+        device_print.Format("a={} b={} c={}\n", "format", (i1, i8, IndexType())),
+        device_print.Format("{}", "char", (i8,)),
+        device_print.Format("{} {} {}", "format", (f16, f32, f64)),
+        device_print.Format("{}", "int", (i64,)),
+    ]
+
+    def record(ident: int, *slots: bytes) -> bytes:
+        return struct.pack("<q", ((ident + 1) << 32) | len(slots)) + b"".join(slots)
+
+    q, d = struct.Struct("<q").pack, struct.Struct("<d").pack
+    data = b"".join(
+        [
+            record(0, q(1), q(-56), q(-1)),
+            record(1, q(65)),
+            record(2, d(float(np.float16(0.1))), d(float(np.float32(0.1))), d(0.1)),
+            record(3, q(-(2**63))),
+        ]
+    )
+    output = device_print.text(data + bytes(64), len(data) + 40, len(data) + 64, formats)
+    assert output.text == "a=1 b=-56 c=-1\nA0.1 0.1 0.1-9223372036854775808"
+    assert output.lost == 0
+    cut = device_print.text(data, len(data) + 100, len(data), formats)
+    assert (cut.text, cut.lost) == (output.text, 100)
+
+
+def test_kernel_printf_is_in_order_with_the_host_output(capsys):
+    text = FLOOD.replace(
+        "  %e = gpu.deinit",
+        '  printf.print_format "host\\n"\n  %e = gpu.deinit',
+    )
+    gpuir.compile(text, provider="cpu").main(1)
+    assert capsys.readouterr().out == "0\n" * 8 + "host\n"
+
+
+@pytest.mark.parametrize("provider", ["cpu", "interp"])
+def test_printing_kernels_run_from_the_api(provider, capsys):
+    gpuir.compile(FLOOD, provider=provider).main(2)
+    assert capsys.readouterr().out == "0\n1\n" * 8
