@@ -17,8 +17,10 @@ and the device sub-pipeline on `@device` (MimIR's `host_specific_phases` /
 `device_specific_phases`). Each option takes any pass pipeline text (`"canonicalize,cse"`, with
 `{}` options) over xDSL's passes and gpuir's; an empty string runs nothing.
 
-A module that holds a module already (e.g. the output of an earlier `split-apply`) is an error:
-splitting it again would nest `@host` in `@host`.
+A module that is split already (exactly `@host` and `@device {gpu.device}`, the output of an
+earlier `split-apply`) is not split again: the sub-pipelines run on its two modules and nothing
+else changes, so the output of any pipeline stage is a valid input (`gpu-opt -p gpu-pipeline
+f.mlir | gpu-run -` runs). Any other nested module is an error.
 """
 
 from __future__ import annotations
@@ -76,8 +78,22 @@ def parse_sub_pipeline(op: ModuleOp, option: str, spec: str) -> PassPipeline:
         raise OpError(op, f"{where} has bad options: {e}") from e
 
 
+def split_parts(op: ModuleOp) -> tuple[ModuleOp, ModuleOp] | None:
+    """`@host` and `@device` when `op` is split already (exactly those two modules, in this
+    order, the second with `gpu.device`), else None."""
+    inner = list(op.ops)
+    if len(inner) != 2 or not all(isinstance(m, ModuleOp) for m in inner):
+        return None
+    host, device = inner
+    assert isinstance(host, ModuleOp) and isinstance(device, ModuleOp)
+    names = [None if m.sym_name is None else m.sym_name.data for m in (host, device)]
+    if names != ["host", "device"] or DEVICE_ATTR not in device.attributes:
+        return None
+    return host, device
+
+
 def check_not_split(op: ModuleOp) -> None:
-    """Reject a module that holds modules: it was split already, or it is not a program."""
+    """Reject a module that holds modules other than a split's: it is not a program."""
     for inner in op.ops:
         if not isinstance(inner, ModuleOp):
             continue
@@ -136,11 +152,16 @@ class SplitApplyPass(ModulePass):
     device_pipeline: str = "remove-double-syncs"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        check_not_split(op)
+        parts = split_parts(op)
+        if parts is None:
+            check_not_split(op)
         host_passes = parse_sub_pipeline(op, "host-pipeline", self.host_pipeline)
         device_passes = parse_sub_pipeline(op, "device-pipeline", self.device_pipeline)
-        host, device = split(op)
-        name_device_kernels(host)
-        op.body.block.add_ops([host, device])
+        if parts is not None:  # split already (an earlier split-apply's output): only the passes
+            host, device = parts
+        else:
+            host, device = split(op)
+            name_device_kernels(host)
+            op.body.block.add_ops([host, device])
         host_passes.apply(ctx, host)
         device_passes.apply(ctx, device)

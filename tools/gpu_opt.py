@@ -20,8 +20,11 @@ Where it departs from xdsl-opt:
 - `--split-input-file` goes on after a failing chunk, so every chunk's error is reported.
 - `-o FILE` is written only when the whole run succeeds, atomically (a temporary file in the
   same folder, then `os.replace`); on failure an existing FILE stays untouched.
-- `--verify-diagnostics` / `--parsing-diagnostics` behave exactly as in xdsl-opt (the diagnostic
-  goes to stdout, the exit status is 0): lit tests rely on that.
+- `--verify-diagnostics` has mlir-opt's semantics when the input has `expected-error` (…)
+  annotations (`gpuir.tools.verify_diagnostics`: every diagnostic must be expected, every
+  annotation matched, or the run fails); on a chunk without annotations it and
+  `--parsing-diagnostics` behave as in xdsl-opt (the diagnostic goes to stdout, the exit
+  status is 0), which older lit tests rely on.
 
 Debug knobs:
 
@@ -39,12 +42,15 @@ import inspect
 import os
 import re
 import sys
+import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from io import BytesIO, StringIO
 from itertools import accumulate
+from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
@@ -70,7 +76,13 @@ from gpuir.lowering import get_all_lowering_passes, get_all_targets
 from gpuir.passes import get_all_passes
 from gpuir.verifier import verify_input
 
+if TYPE_CHECKING:
+    from gpuir.tools.verify_diagnostics import Expected
+
 PROG = "gpu-opt"
+STDIN = "-"
+"""The input or output file name that means stdin or stdout."""
+STDIN_NAME = "<stdin>"
 DEBUG_ENV = "GPUIR_DEBUG"
 SPLIT_MARKER = b"// -----"
 OP_TEXT_LINES = 12
@@ -155,6 +167,10 @@ class GpuOptMain(xDSLOptMain):
     named when it crashes or when its output does not verify."""
 
     def __init__(self, args: Sequence[str] | None = None) -> None:
+        self.pass_times: dict[str, float] = {}
+        """`--time-passes`: seconds per pass name, over every chunk, in pipeline order."""
+        self.pass_started: float | None = None
+        self.time_passes = False
         super().__init__(description="gpuir's modular optimizer driver", args=args)
         self.check_target_options()
 
@@ -194,23 +210,51 @@ class GpuOptMain(xDSLOptMain):
             if name not in self.available_passes:
                 hint = did_you_mean(name, list(self.available_passes))
                 raise GpuOptError(f"{PROG}: error: unknown pass '{name}'{hint}")
+        unquoted = unquoted_option(spec, self.available_passes)
+        if unquoted is not None:
+            raise GpuOptError(f"{PROG}: error: bad pass pipeline '{spec}': {unquoted}")
+        self.time_passes, self.args.time_passes = self.args.time_passes, False  # xDSL's: stdout
         try:
             super().setup_pipeline()
         except (ValueError, TypeError) as e:
             raise GpuOptError(f"{PROG}: error: bad pass pipeline '{spec}': {e}") from e
-        self.pipeline = replace(self.pipeline, callback=self.track_pass(self.pipeline.callback))
+        self.pipeline = replace(
+            self.pipeline,
+            passes=tuple(expand_stages(self.pipeline.passes)),
+            callback=self.track_pass(self.pipeline.callback),
+        )
 
     def track_pass(self, callback: PassPipelineCallbackType | None) -> PassPipelineCallbackType:
         """Wrap xDSL's between-passes callback so that a crash can name the pass it came from."""
 
         def tracking(previous: ModulePass | None, module: ModuleOp, next_pass: ModulePass | None):
+            if previous is not None and self.pass_started is not None:
+                seconds = time.perf_counter() - self.pass_started
+                self.pass_times[previous.name] = self.pass_times.get(previous.name, 0.0) + seconds
             if callback is not None:
                 callback(previous, module, next_pass)  # verifies, unless --disable-verify
             if previous is None and not self.args.disable_verify:
                 verify_input(module)  # the input: what xDSL's verifier does not check
             self.running_pass = None if next_pass is None else next_pass.name
+            self.pass_started = time.perf_counter()
 
         return tracking
+
+    def report_pass_times(self) -> None:
+        """`--time-passes`: each pass's wall time, in pipeline order, as mlir-opt's
+        `--mlir-timing` reports it, to stderr."""
+        total = sum(self.pass_times.values())
+        rule = "===" + "-" * 73 + "==="
+        lines = [rule, "... Execution time report ...".center(79).rstrip(), rule]
+        lines += [
+            f"  Total Execution Time: {total:.4f} seconds",
+            "",
+            "  ----Wall Time----  ----Name----",
+        ]
+        for name, seconds in [*self.pass_times.items(), ("Total", total)]:
+            share = 100 * seconds / total if total else 0.0
+            lines.append(f"  {seconds:8.4f} ({share:5.1f}%)  {name}")
+        print("\n".join(lines), file=sys.stderr)
 
     def check_target_options(self) -> None:
         """Fail now, not after the work, on options that the -t target does not take."""
@@ -247,6 +291,8 @@ class GpuOptMain(xDSLOptMain):
         if self.args.shrink:
             print("Failure, can't shrink")
             return 1
+        if self.time_passes:
+            self.report_pass_times()
         if failed:
             return 1
         if to_file:
@@ -264,7 +310,7 @@ class GpuOptMain(xDSLOptMain):
 
     def read_input(self) -> bytes:
         path = self.args.input_file
-        if path is None:
+        if path in (None, STDIN):
             return sys.stdin.buffer.read()
         try:
             with open(path, "rb") as f:
@@ -278,6 +324,34 @@ class GpuOptMain(xDSLOptMain):
         Under --parsing-diagnostics the parse error goes to stdout in xDSL's words and the
         chunk counts as done, as in xdsl-opt.
         """
+        expected = self.expected_diagnostics(chunk)
+        if expected is None:
+            return self.process(chunk)
+        from gpuir.tools.verify_diagnostics import check
+
+        captured: list[str] = []
+        with capturing(captured):
+            text = self.process(chunk)
+        complaints = check(self.get_input_name(), expected, captured)
+        for complaint in complaints:
+            report(complaint)
+        if complaints:
+            return None
+        return text or ""
+
+    def expected_diagnostics(self, chunk: Chunk) -> list[Expected] | None:
+        """Under --verify-diagnostics, the chunk's `expected-*` annotations (mlir-opt's
+        semantics: `gpuir.tools.verify_diagnostics`); None without the flag or annotations."""
+        if not self.args.verify_diagnostics or b"expected-" not in chunk.data:
+            return None
+        from gpuir.tools.verify_diagnostics import expectations
+
+        text = chunk.data.decode("utf-8", "replace")
+        return expectations(text, chunk.line_offset) or None
+
+    def process(self, chunk: Chunk) -> str | None:
+        """Parse, transform and print one chunk (process_chunk's docstring)."""
+        verifying = capture_target() is not None  # mlir-opt's --verify-diagnostics
         try:
             parsed = self.parse(chunk)
         except GpuOptError as e:
@@ -285,7 +359,7 @@ class GpuOptMain(xDSLOptMain):
             return None
         except ParseError as e:
             e.span = replace(e.span, line_offset=chunk.line_offset)
-            if self.args.parsing_diagnostics:
+            if self.args.parsing_diagnostics and not verifying:
                 print(e)
                 return ""
             report(format_parse_error(e, chunk.line_offset), e)
@@ -309,7 +383,7 @@ class GpuOptMain(xDSLOptMain):
             self.apply_passes(parsed.module)
             return self.output_resulting_program(parsed.module)
         except DiagnosticException as e:
-            if self.args.verify_diagnostics:
+            if self.args.verify_diagnostics and capture_target() is None:  # xdsl-opt's way
                 print(e)
                 for note in getattr(e, "__notes__", []):
                     print(note)
@@ -346,11 +420,48 @@ class GpuOptMain(xDSLOptMain):
             raise ParseError(Span(at, at, parser.lexer.input), str(e)) from e
         return ParsedChunk(module, name, text, chunk.line_offset, parser.op_starts)
 
+    def get_input_name(self) -> str:
+        """The input's name in diagnostics: its path, or `<stdin>` (as mlir-opt says)."""
+        path = self.args.input_file
+        return STDIN_NAME if path in (None, STDIN) else path
+
     def frontend_from_extension(self) -> str:
         """The frontend the input's extension names; MLIR when it names none."""
         path = self.args.input_file or ""
         extension = os.path.splitext(path)[1].removeprefix(".")
         return extension if extension in self.available_frontends else "mlir"
+
+
+def unquoted_option(spec: str, passes: dict[str, Callable[[], type[ModulePass]]]) -> str | None:
+    """What is wrong when an option that takes one text (a nested pipeline:
+    `split-apply{device-pipeline=…}`) got several comma-separated values, or None."""
+    import dataclasses
+
+    for pass_spec in parse_pipeline(spec):
+        factory = passes.get(pass_spec.name)
+        if factory is None:
+            continue
+        fields = {f.name: f.type for f in dataclasses.fields(factory())}
+        for option, values in pass_spec.parameters.items():
+            if len(values) > 1 and fields.get(option.replace("-", "_")) in ("str", str):
+                text = ",".join(str(v) for v in values)
+                return (
+                    f"option '{option}' of {pass_spec.name} takes one text, got {len(values)} "
+                    f"values: quote a nested pipeline, as in "
+                    f'{pass_spec.name}{{{option}="{text}"}}'
+                )
+    return None
+
+
+def expand_stages(passes: Sequence[ModulePass]) -> list[ModulePass]:
+    """The pipeline with each composite pass (one with `stages()`, as `gpu-pipeline`) replaced
+    by its stages, so that `--time-passes`, `--print-between-passes` and the IR checks between
+    passes see inside it; the result is the same."""
+    expanded: list[ModulePass] = []
+    for found in passes:
+        stages = getattr(found, "stages", None)
+        expanded += expand_stages(stages()) if callable(stages) else [found]
+    return expanded
 
 
 def llvm_extension_ops() -> Sequence[type[Operation]]:
@@ -362,8 +473,30 @@ def llvm_extension_ops() -> Sequence[type[Operation]]:
 # Diagnostics -----------------------------------------------------------------------------------
 
 
+_captured: list[list[str]] = []
+
+
+@contextmanager
+def capturing(into: list[str]) -> Iterator[None]:
+    """Diagnostics reported in the block go into `into` instead of stderr."""
+    _captured.append(into)
+    try:
+        yield
+    finally:
+        _captured.pop()
+
+
+def capture_target() -> list[str] | None:
+    return _captured[-1] if _captured else None
+
+
 def report(message: str, error: BaseException | None = None) -> None:
-    """Print a diagnostic on stderr (under GPUIR_DEBUG=1 with the traceback behind it)."""
+    """Print a diagnostic on stderr (under GPUIR_DEBUG=1 with the traceback behind it), or
+    keep it for `--verify-diagnostics` (`capturing`)."""
+    target = capture_target()
+    if target is not None:
+        target.append(message)
+        return
     print(message, file=sys.stderr)
     if error is not None and debugging():
         import traceback  # lazily, like every import only an error needs: start-up stays fast

@@ -2,9 +2,9 @@
 
     gpu-run FILE [--provider auto|cuda|cpu|interp] [ARGS...]
 
-Parses and verifies FILE, runs the default pipeline (`gpu-pipeline`; `-p` replaces it), then
-calls `@main`, whose signature is `(!mem.M<0>, scalars...) -> (!mem.M<0>, scalars...)`: each ARG
-is read as the type of the matching parameter (integers of any width, `index`, `f16`/`f32`/`f64`;
+Parses and verifies FILE (`-`: stdin), runs the default pipeline (`gpu-pipeline`; `-p` replaces
+it), then calls `@main`, whose signature is `(!mem.M<0>, scalars...) -> (!mem.M<0>,
+scalars...)`: each ARG is read as the type of the matching parameter (integers of any width, `index`, `f16`/`f32`/`f64`;
 integers also in hex, negative numbers as they are), and each result is printed on its own line:
 integers in decimal, floats as the shortest text that reads back to the same value of their
 type (`str(numpy.float32(v))`). `printf.print_format` and `buffer.print` write to stdout in
@@ -58,6 +58,8 @@ from gpuir.diagnostics import OpWarning
 from gpuir.runtime import ProviderUnavailable, get_provider, provider_names, resolve
 from gpuir.runtime.provider import Provider, ProviderError
 from gpuir.tools.gpu_opt import (
+    STDIN,
+    STDIN_NAME,
     Chunk,
     GpuOptError,
     ParsedChunk,
@@ -69,6 +71,7 @@ from gpuir.tools.gpu_opt import (
     is_blank,
     locate,
     report,
+    unquoted_option,
 )
 from gpuir.verifier import verify_input
 
@@ -121,7 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Compile a gpuir program with the default pipeline and run its @main.",
     )
-    parser.add_argument("file", metavar="FILE", help="the program (MLIR text)")
+    parser.add_argument(
+        "file", metavar="FILE", help="the program (MLIR text); - reads it from stdin"
+    )
     parser.add_argument(
         "args", nargs="*", metavar="ARGS", help="@main's arguments, one per scalar parameter"
     )
@@ -204,12 +209,16 @@ def parse_args(argv: Sequence[str]) -> Options:
 
 
 def read_program(path: str) -> ParsedChunk:
-    """Read and parse FILE (with locations); a user error is a `GpuRunError`."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise GpuRunError(f"{PROG}: error: cannot read '{path}': {e.strerror}") from e
+    """Read and parse FILE, or stdin for `-` (with locations); a user error is a
+    `GpuRunError`."""
+    if path == STDIN:
+        data, path = sys.stdin.buffer.read(), STDIN_NAME
+    else:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise GpuRunError(f"{PROG}: error: cannot read '{path}': {e.strerror}") from e
     from gpuir.dialects import make_context
 
     chunk = Chunk(data, 0)
@@ -251,6 +260,9 @@ def pipeline_stages(spec: str | None) -> list[ModulePass]:
         if name not in passes:
             hint = did_you_mean(name, list(passes))
             raise GpuRunError(f"{PROG}: error: unknown pass '{name}'{hint}")
+    unquoted = unquoted_option(spec, passes)
+    if unquoted is not None:
+        raise GpuRunError(f"{PROG}: error: bad pass pipeline '{spec}': {unquoted}")
     try:
         return list(PassPipeline.parse_spec(passes, spec).passes)
     except (ValueError, TypeError) as e:

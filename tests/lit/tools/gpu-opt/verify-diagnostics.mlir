@@ -1,7 +1,8 @@
 // RUN: gpu-opt %s --verify-diagnostics | filecheck %s
 
-// --verify-diagnostics keeps xdsl-opt's behaviour: the message goes to stdout, the IR is
-// printed with the failing op marked, and the exit status is 0.
+// --verify-diagnostics on a chunk without expected-* annotations keeps xdsl-opt's behaviour:
+// the message goes to stdout, the IR is printed with the failing op marked, and the exit status
+// is 0. (With annotations it has mlir-opt's semantics: verify-diagnostics-expected.mlir.)
 
 func.func @f(%a: i32) -> i32 {
   func.return %a, %a : i32, i32
