@@ -45,10 +45,11 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, MemType, PtrType
 from gpuir.layout import Index, Layout
 from gpuir.runtime import get_provider, structs
+from gpuir.runtime.executors import make_executor
 from gpuir.runtime.memory import Allocation, Pointer, size_of
 from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream, kernels_of
 from gpuir.runtime.scalars import float_dtype, from_python, int_width, to_numpy
-from gpuir.runtime.session import make_executor, scalar_params, split_modules
+from gpuir.runtime.session import scalar_params, split_modules
 
 __all__ = [
     "Buffer",
@@ -717,7 +718,7 @@ def compile(  # noqa: A001  # gpuir.compile, as the issue names it
     device = provider if isinstance(provider, Device) else Device(provider)
     parsed = _parse(source)
     from gpuir.dialects import make_context
-    from gpuir.tools.gpu_opt import format_diagnostic
+    from gpuir.ir.source import format_diagnostic
     from gpuir.verifier import verify_input
 
     try:
@@ -738,19 +739,22 @@ def _stages(pipeline: str | None) -> list:
 
         return list(GpuPipelinePass().stages())
     from xdsl.passes import PassPipeline
+    from xdsl.utils.arg_spec import parse_pipeline
 
+    import gpuir.lowering  # noqa: F401  # adds the lowering passes to the registry
     from gpuir.passes.split_apply import available_passes
 
     try:
-        return list(PassPipeline.parse_spec(available_passes(), pipeline).passes)
+        names = [spec.name for spec in parse_pipeline(pipeline)]
+        return list(PassPipeline.parse_spec(available_passes(names), pipeline).passes)
     except Exception as e:
         raise CompileError(f"bad pass pipeline '{pipeline}': {e}") from e
 
 
 def _parse(source: str | Path | ModuleOp):
     from gpuir.dialects import make_context
-    from gpuir.tools.gpu_opt import ParsedChunk, format_parse_error
-    from gpuir.tools.locating_parser import LocatingParser
+    from gpuir.ir.locating_parser import LocatingParser
+    from gpuir.ir.source import ParsedChunk, format_parse_error
 
     if isinstance(source, ModuleOp):
         return ParsedChunk(source.clone(), "<module>", None, 0, {})

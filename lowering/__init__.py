@@ -1,6 +1,7 @@
 """gpuir's lowerings: the device module to the llvm dialect, LLVM IR and PTX; IR → text for
 other tools. `get_all_targets()` is the registry of gpu-opt's `-t` targets and
-`get_all_lowering_passes()` the registry of the lowering passes gpu-opt's `-p` knows.
+`get_all_lowering_passes()` lists the lowering passes, which importing this package adds to the
+one registry of passes (`gpuir.ir.registry`).
 
 Each entry imports its module on first use, so that gpu-opt starts fast (llvmlite is imported
 only by the translation and the PTX back end).
@@ -60,6 +61,9 @@ from collections.abc import Callable
 
 from xdsl.passes import ModulePass
 from xdsl.utils.target import Target
+
+import gpuir.passes  # noqa: F401  # the lowering's stages name gpuir's passes too
+from gpuir.ir.registry import register_pass_group
 
 
 def get_dot() -> type[Target]:
@@ -198,3 +202,6 @@ def get_all_lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "host-to-llvm": get_host_to_llvm,
         "cpu-workgroup-loops": get_cpu_workgroup_loops,
     }
+
+
+register_pass_group("gpuir.lowering", get_all_lowering_passes)

@@ -121,11 +121,9 @@ def device_only(module: ModuleOp) -> ModuleOp:
 
 def lower(module: ModuleOp) -> None:
     """The stages of `CPU_TO_LLVM` on a module after `cpu-workgroup-loops`."""
-    from xdsl.transforms import get_all_passes as xdsl_passes
+    from gpuir.ir.registry import all_passes
 
-    from gpuir.lowering import get_all_lowering_passes
-
-    factories = xdsl_passes() | get_all_lowering_passes()
+    factories = all_passes(CPU_TO_LLVM)
     ctx = Context()
     for name in CPU_TO_LLVM:
         factories[name]()().apply(ctx, module)

@@ -51,12 +51,11 @@ DEVICE_TO_LLVM: tuple[str, ...] = (
 def stage_passes(names: tuple[str, ...] = DEVICE_TO_LLVM) -> dict[str, type[ModulePass]]:
     """The pass classes of the stages `names` (these, or `host-to-llvm`'s): xDSL's, gpuir's and
     the lowerings'."""
-    from xdsl.transforms import get_all_passes as xdsl_passes
+    import gpuir.lowering  # noqa: F401  # its passes are in the registry once it is imported
+    import gpuir.passes  # noqa: F401
+    from gpuir.ir.registry import all_passes
 
-    from gpuir.lowering import get_all_lowering_passes
-    from gpuir.passes import get_all_passes
-
-    factories = xdsl_passes() | get_all_passes() | get_all_lowering_passes()
+    factories = all_passes(names)
     return {name: factories[name]() for name in names}
 
 

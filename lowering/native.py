@@ -4,6 +4,8 @@ so that a run whose machine code comes from the disk cache imports no lowering."
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -31,3 +33,16 @@ def new_host_machine() -> binding.TargetMachine:
         features=binding.get_host_cpu_features().flatten(),
         opt=3,
     )
+
+
+@cache
+def load_libraries() -> None:
+    """libc (`malloc`, `free`), libm (the math functions) and libgcc (`__udivti3` and the other
+    128-bit helpers that LLVM's code calls) for MCJIT's symbol lookup: a symbol it cannot find
+    is left at address 0, and the code that calls it crashes."""
+    from llvmlite import binding
+
+    for name in ("c", "m", "gcc_s"):
+        path = ctypes.util.find_library(name)
+        if path is not None:
+            binding.load_library_permanently(path)

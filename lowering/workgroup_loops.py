@@ -15,10 +15,13 @@ of the kernel is a constant offset into it (`mem.lea` + `builtin.unrealized_conv
 
 A kernel is cut into *segments* at its barriers (`gpu.sync_work_items`, `gpu.synced_scope`, the
 collectives): each barrier-free run of ops becomes an `scf.for` over the item ids, and the
-barriers vanish between them (the loops run one after another). A kernel with barriers must have
-one block (structured control flow), with each barrier at its top level or inside `scf.for` /
-`scf.if` whose bounds / condition are *uniform* (the same for the whole group): such a loop or
-branch runs once per group, with the item loops inside it. Values:
+barriers vanish between them (the loops run one after another). The barriers of a kernel must be
+in its entry block, each at its top level or inside `scf.for` / `scf.if` whose bounds /
+condition are *uniform* (the same for the whole group): such a loop or branch runs once per
+group, with the item loops inside it. A kernel with `cf` blocks after its last barrier (`barrier;
+if (i >= n) return; …`, MimIR's scope-sync kernel) has that tail outlined first
+(`outline_cf_tail`): the entry block's ops after the last barrier and every other block become
+a device function `@k.tail`, called per work-item in the last segment. Values:
 
 - *uniform* values (constants, `group_id`, the arguments, shared pointers, `gpu.workgroup_reduce`
   results and pure ops (`arith`, `math`, `mem.lea`, pure `scf`) of uniform values) are computed
@@ -48,8 +51,8 @@ work-group function is one loop that calls it for each item: any control flow is
 
 A condition or bound is varying when it depends on `item_id`, or on any value loaded from
 memory or returned by a call (a conservative data-flow check); a barrier under such a condition
-(or in `scf.while`, another region op, a function the kernel calls, or a kernel with `cf`
-blocks) is an error at the barrier that says why.
+(or in `scf.while`, another region op, a function the kernel calls, or a `cf` block other than
+the entry) is an error at the barrier that says why.
 
 `gpu.workgroup_reduce` is a call of a helper, `@__gpuir_workgroup_reduce_<kind>_<T>` (`Helpers`),
 over the items' values in the fixed tree of IR.md (`t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`), and
@@ -415,6 +418,74 @@ def item_loop_kernel(kernel: func.FuncOp) -> func.FuncOp:
     return function
 
 
+def outline_cf_tail(kernel: func.FuncOp) -> bool:
+    """A kernel with barriers and `cf` blocks, whose blocks other than the entry have no
+    barrier (the usual `barrier; if (i >= n) return; …`, or MimIR's barrier, synced scopes,
+    then a `cf.cond_br` to a store or a return): its tail — the entry block's ops after the
+    last one with a barrier, and every other block — becomes a device function of its own,
+    `@k.tail`, which the entry block calls and returns from. The kernel is then one block, and
+    the tail runs per work-item (it has no barrier). True when it did so."""
+    blocks = list(kernel.body.blocks)
+    if len(blocks) < 2 or any(first_barrier_in(block) for block in blocks[1:]):
+        return False
+    entry = blocks[0]
+    ops = list(entry.ops)
+    last = max((i for i, op in enumerate(ops) if first_barrier(op) is not None), default=None)
+    if last is None:
+        return False
+    tail_ops = ops[last + 1 :]
+    tail_blocks = blocks[1:]
+    inside: set[Operation] = set()
+    for op in tail_ops:
+        inside.update(op.walk())
+    for block in tail_blocks:
+        for op in block.ops:
+            inside.update(op.walk())
+    if any(isinstance(op, mem.SlotOp | mem.MslotOp) and space_of(op) == SHARED for op in inside):
+        return False  # static shared memory is the kernel's
+    tail_block_args = {arg for block in tail_blocks for arg in block.args}
+    external: list[SSAValue] = []
+    for op in (
+        o for top in [*tail_ops, *(o for b in tail_blocks for o in b.ops)] for o in top.walk()
+    ):
+        for operand in op.operands:
+            defined_inside = (
+                operand.owner in inside
+                if isinstance(operand.owner, Operation)
+                else operand in tail_block_args or operand.owner.parent_op() in inside  # type: ignore[union-attr]
+            )
+            if not defined_inside and operand not in external:
+                external.append(operand)
+    name = f"{kernel.sym_name.data}.tail"
+    outputs = list(kernel.function_type.outputs.data)
+    body = Region()
+    tail_entry = Block(arg_types=[v.type for v in external])
+    body.add_block(tail_entry)
+    for op in tail_ops:
+        op.detach()
+        tail_entry.add_op(op)
+    for block in tail_blocks:
+        block.parent.detach_block(block)  # type: ignore[union-attr]
+        body.add_block(block)
+    for value, arg in zip(external, tail_entry.args, strict=True):
+        arg.name_hint = value.name_hint
+        for use in list(value.uses):
+            if use.operation in inside:
+                use.operation.operands[use.index] = arg
+    tail = func.FuncOp(name, FunctionType.from_lists([v.type for v in external], outputs), body)
+    call = func.CallOp(name, external, outputs)
+    entry.add_op(call)
+    entry.add_op(func.ReturnOp(*call.results))
+    module = kernel.parent_op()
+    assert module is not None
+    Rewriter.insert_op(tail, InsertPoint.after(kernel))
+    return True
+
+
+def first_barrier_in(block: Block) -> Operation | None:
+    return next((b for op in block.ops if (b := first_barrier(op)) is not None), None)
+
+
 # --- kernels with barriers -------------------------------------------------------------------------
 
 
@@ -437,12 +508,14 @@ class Fission:
         self.kernel = kernel
         self.helpers = helpers
         if len(kernel.body.blocks) != 1:
-            barrier = first_barrier(kernel)
+            blocks = list(kernel.body.blocks)
+            barrier = next((b for block in blocks[1:] if (b := first_barrier_in(block))), None)
+            barrier = barrier or first_barrier(kernel)
             assert barrier is not None
             raise OpError(
                 barrier,
-                f"a barrier ('{barrier.name}') in a kernel with unstructured control flow (cf "
-                f"blocks) {NOT_HERE} {HOW}",
+                f"a barrier ('{barrier.name}') in a cf block other than the kernel's entry "
+                f"block {NOT_HERE} {HOW}",
             )
         self.entry = kernel.body.blocks[0]
         self.n_params = len(kernel.function_type.inputs.data)
@@ -1191,6 +1264,8 @@ def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
                         call, f"'{call.name}' calls a kernel; a kernel can only be launched"
                     )
             barriers = first_barrier(function) is not None
+            if barriers and len(function.body.blocks) > 1:
+                outline_cf_tail(function)  # a cf tail without barriers: a function of its own
             if not barriers and not fissionable(function):
                 new = item_loop_kernel(function)
                 Rewriter.insert_op(new, InsertPoint.after(function))

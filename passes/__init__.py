@@ -1,4 +1,5 @@
-"""gpuir's passes, one per file; `get_all_passes()` is the registry gpu-opt reads.
+"""gpuir's passes, one per file; `get_all_passes()` lists them, and importing this package adds
+them to the one registry of passes (`gpuir.ir.registry`).
 
 Each entry imports its pass on first use, so that gpu-opt starts fast.
 """
@@ -6,6 +7,8 @@ Each entry imports its pass on first use, so that gpu-opt starts fast.
 from collections.abc import Callable
 
 from xdsl.passes import ModulePass
+
+from gpuir.ir.registry import register_pass_group
 
 
 def get_check_addr_spaces() -> type[ModulePass]:
@@ -96,3 +99,6 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "buffer-lower-ptr": get_buffer_lower_ptr,
         "gpu-pipeline": get_gpu_pipeline,
     }
+
+
+register_pass_group("gpuir.passes", get_all_passes)

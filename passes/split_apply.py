@@ -26,7 +26,7 @@ f.mlir | gpu-run -` runs). Any other nested module is an error.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -50,23 +50,22 @@ from gpuir.passes.device_code import (
 DEVICE_ATTR = "gpu.device"
 
 
-def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """xDSL's passes and gpuir's, by CLI name (gpuir's win a clash)."""
-    from xdsl.transforms import get_all_passes as xdsl_passes
+def available_passes(names: Iterable[str] = ()) -> dict[str, Callable[[], type[ModulePass]]]:
+    """Every pass of the one registry (`gpuir.ir.registry`: xDSL's, gpuir's, the lowering's
+    once it is imported, plugins'), by CLI name; `names` are the ones wanted."""
+    from gpuir.ir.registry import all_passes
 
-    from gpuir.passes import get_all_passes
-
-    return xdsl_passes() | get_all_passes()
+    return all_passes(names)
 
 
 def parse_sub_pipeline(op: ModuleOp, option: str, spec: str) -> PassPipeline:
     """The pipeline that the option `option` (text `spec`) names; a bad one is an OpError."""
     where = f'split-apply: {option}="{spec}"'
-    passes = available_passes()
     try:
         names = [pass_spec.name for pass_spec in parse_pipeline(spec)]
     except ArgSpecParseError as e:
         raise OpError(op, f"{where} is not a pass pipeline: {e}".rstrip()) from None
+    passes = available_passes(names)
     for name in names:
         if name not in passes:
             close = difflib.get_close_matches(name, list(passes), n=1)

@@ -101,8 +101,7 @@ def _compile(program: ModuleOp, text: str) -> CompiledHost:
     from llvmlite import binding
 
     from gpuir.dialects import make_context
-    from gpuir.lowering.native import new_host_machine
-    from gpuir.runtime.cpu import load_libraries
+    from gpuir.lowering.native import load_libraries, new_host_machine
 
     original, _ = split_modules(program)
     functions = {

@@ -50,7 +50,6 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
-from functools import cache
 from typing import IO
 
 import numpy as np
@@ -59,6 +58,7 @@ from xdsl.ir import Attribute, Operation
 
 from gpuir.diagnostics import OpError
 from gpuir.dialects.mem import GLOBAL, HOST, PtrType
+from gpuir.lowering.native import load_libraries
 from gpuir.runtime import (
     ProviderUnavailable,
     cpu_arena,
@@ -263,19 +263,6 @@ def compile_module(module: ModuleOp, index_bitwidth: int = 64) -> CompiledModule
             del _cache[next(iter(_cache))]
         _cache[text] = compiled
         return compiled
-
-
-@cache
-def load_libraries() -> None:
-    """libc (`malloc`, `free`), libm (the math functions) and libgcc (`__udivti3` and the other
-    128-bit helpers that LLVM's code calls) for MCJIT's symbol lookup: a symbol it cannot find
-    is left at address 0, and the code that calls it crashes."""
-    from llvmlite import binding
-
-    for name in ("c", "m", "gcc_s"):
-        path = ctypes.util.find_library(name)
-        if path is not None:
-            binding.load_library_permanently(path)
 
 
 def _compile(module: ModuleOp, index_bitwidth: int, text: str) -> CompiledModule:
@@ -653,6 +640,8 @@ NEAR = 1 << 16
 def describe_address(address: int) -> str:
     """Where `address` is, next to the device allocations: `(12 bytes past the end of a
     4000-byte global allocation (by …))`, `(in no device allocation)`."""
+    if address == 0:  # what the kernel reports for an address no mapping can have, too
+        return " (a null pointer, or an address outside the address space)"
     found = cpu_arena.arena()
     if found is None or not found.contains(address):
         return " (outside device memory)"

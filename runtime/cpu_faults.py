@@ -156,8 +156,7 @@ def install() -> Guard | None:
     try:
         from llvmlite import binding
 
-        from gpuir.lowering.native import new_host_machine
-        from gpuir.runtime.cpu import load_libraries
+        from gpuir.lowering.native import load_libraries, new_host_machine
 
         load_libraries()
         libc = ctypes.CDLL(None, use_errno=True)

@@ -52,13 +52,12 @@ from gpuir.runtime.memory import Allocation, Pointer, alloc_size, size_of, space
 from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream
 from gpuir.runtime.scalars import TOKEN, float_dtype, format_fixed2, from_attr
 from gpuir.runtime.semantics import STANDARD_FUNCTIONS, Machine, fail, make_machine
-from gpuir.runtime.session import (  # noqa: F401  # split_modules, make_executor: re-exported
+from gpuir.runtime.session import (  # noqa: F401  # split_modules: re-exported
     DeviceSession,
     called_function,
     check_entry,
     copy_size,
     host_function,
-    make_executor,
     scalar_params,
     split_modules,
 )

@@ -1,14 +1,13 @@
 """What both host executors share, without the interpreter: finding `@host` and `@device`, the
 device session that `gpu.init` / `gpu.deinit` open and close, the scalar parameters of a host
-function, and `make_executor`, which picks the compiled host (`gpuir.runtime.compiled_host`) or
-the interpreted one (`gpuir.runtime.host`). Importing this module imports neither, so that
-gpu-run on a compiled provider never loads xDSL's interpreter.
+function. (`gpuir.runtime.executors.make_executor` picks the executor; importing this module
+imports neither, so that gpu-run on a compiled provider never loads xDSL's interpreter.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
@@ -20,7 +19,7 @@ from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, descri
 from gpuir.runtime.scalars import is_scalar_type
 
 if TYPE_CHECKING:
-    from gpuir.runtime.host import HostExecutor
+    pass
 
 
 def split_modules(module: ModuleOp) -> tuple[ModuleOp, ModuleOp]:
@@ -136,28 +135,3 @@ def check_entry(func: FuncOp) -> None:
                     "f16/f32/f64 can cross the command line",
                     "invalid signature",
                 )
-
-
-COMPILED_HOST_PROVIDERS = ("cpu", "cuda")
-"""Providers whose programs run their host code as machine code by default."""
-
-
-def make_executor(
-    module: ModuleOp,
-    provider: Provider,
-    out: IO[str] | None = None,
-    loaded: LoadedModule | None = None,
-    *,
-    compiled: bool = True,
-) -> HostExecutor:
-    """The executor of `module`'s host code on `provider`: compiled to machine code
-    (`gpuir.runtime.compiled_host`) on the `cpu` and `cuda` providers when `compiled`, else
-    this module's interpreter (`interp` always: it is the checked reference). `.compiled` says
-    which."""
-    if compiled and provider.name in COMPILED_HOST_PROVIDERS:
-        from gpuir.runtime.compiled_host import CompiledHostExecutor
-
-        return CompiledHostExecutor(module, provider, out, loaded)  # type: ignore[return-value]
-    from gpuir.runtime.host import HostExecutor
-
-    return HostExecutor(module, provider, out, loaded)

@@ -214,3 +214,9 @@ def test_a_module_is_copied_not_changed():
     before = str(module)
     assert gpuir.compile(module).main() == 60
     assert str(module) == before
+
+
+def test_a_pipeline_may_name_any_registered_pass():
+    text = (EXAMPLES / "array.mlir").read_text()
+    program = gpuir.compile(text, provider="cpu", pipeline="gpu-pipeline,convert-scf-while-to-cf")
+    assert program.main() == 60

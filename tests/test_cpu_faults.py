@@ -108,7 +108,8 @@ FAULTS = {
         "wild-store",
         [2, 10**11, 1],
         r"an illegal memory access in @k at address 0x[0-9a-f]+ "
-        r"\((in no device allocation|outside device memory)\), "
+        r"\((in no device allocation|outside device memory|a null pointer, or an address "
+        r"outside the address space)\), "
         r"in work-group 0",
     ),
     "wild-load": (

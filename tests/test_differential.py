@@ -36,8 +36,17 @@ def test_the_sample_covers_every_feature():
     assert any(len(shape.launches) > 1 for _, shape in shapes)
     assert any(shape.host_rounds for _, shape in shapes)
     assert any(shape.host_epilogue for _, shape in shapes)
+    assert any(shape.early_return and shape.shared_rounds for _, shape in shapes)
     texts = "".join(text for text, _ in shapes)
-    for needle in ("scf.for", "scf.if", "gpu.sync_work_items", "arith.divsi", "arith.shrsi"):
+    needles = (
+        "scf.for",
+        "scf.if",
+        "gpu.sync_work_items",
+        "arith.divsi",
+        "arith.shrsi",
+        "cf.cond_br",
+    )
+    for needle in needles:
         assert needle in texts
 
 

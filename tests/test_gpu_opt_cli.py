@@ -29,8 +29,9 @@ from xdsl.passes import ModulePass
 
 from gpuir.diagnostics import OpError, OpWarning
 from gpuir.dialects import get_all_dialects, make_context
+from gpuir.ir.source import op_text
 from gpuir.passes import get_all_passes
-from gpuir.tools.gpu_opt import GpuOptError, GpuOptMain, main, op_text
+from gpuir.tools.gpu_opt import GpuOptError, GpuOptMain, main
 
 T = TypeVar("T")
 

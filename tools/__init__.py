@@ -2,5 +2,9 @@
 
 - `gpu-opt` (`gpu_opt.py`): xdsl-opt with gpuir's dialects and passes, whose user errors are
   diagnostics (`file:line:col: error: ...`), never Python tracebacks.
-- `locating_parser.py`: xDSL's MLIR parser, remembering where each op starts.
+- `gpu-run` (`gpu_run.py`): runs a program's `@main` on a provider.
+- `verify_diagnostics.py`: `--verify-diagnostics` with mlir-opt's semantics.
+
+What they share with the Python API (reading and parsing with locations, rendering
+diagnostics, the registry of passes) is the layer below: `gpuir.ir`.
 """

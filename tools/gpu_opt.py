@@ -40,40 +40,46 @@ import argparse
 import gc
 import inspect
 import os
-import re
 import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from io import BytesIO, StringIO
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass, PassPipelineCallbackType
-from xdsl.printer import Printer
 from xdsl.utils.arg_spec import parse_pipeline, parse_spec
 from xdsl.utils.exceptions import (
     ArgSpecParseError,
     DiagnosticException,
-    MultipleSpansParseError,
     ParseError,
     ShrinkException,
     VerifyException,
 )
-from xdsl.utils.lexer import Input, Span
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gpuir import __version__
-from gpuir.diagnostics import OpError, OpWarning
+from gpuir.diagnostics import OpWarning
 from gpuir.dialects import make_context, xdsl_universe
-from gpuir.lowering import get_all_lowering_passes, get_all_targets
-from gpuir.passes import get_all_passes
+from gpuir.ir.registry import all_passes
+from gpuir.ir.source import (
+    Chunk,
+    ParsedChunk,
+    SourceError,
+    decode_utf8,
+    format_diagnostic,
+    format_parse_error,
+    is_blank,
+    locate,
+)
+from gpuir.lowering import get_all_targets
 from gpuir.verifier import verify_input
 
 if TYPE_CHECKING:
@@ -85,12 +91,6 @@ STDIN = "-"
 STDIN_NAME = "<stdin>"
 DEBUG_ENV = "GPUIR_DEBUG"
 SPLIT_MARKER = b"// -----"
-OP_TEXT_LINES = 12
-"""A diagnostic shows at most this many lines of the failing op."""
-REDEFINITION = re.compile(r'Redefinition of symbol "(.*)"')
-"""xDSL's symbol-table message; the diagnostic points at the second definition."""
-EMPTY_BLOCK = re.compile(r"Operation (\S+) contains empty block in single-block region")
-"""xDSL's message for an empty block where a terminator is expected; it names only the op."""
 GC_THRESHOLDS = (100_000, 20, 10)
 """The cyclic garbage collector's thresholds while gpu-opt runs (Python's default: 700, 10, 10).
 The IR is millions of small objects in reference cycles; at the default, the collections took
@@ -99,57 +99,8 @@ of an ever larger heap). With these, `-t ptx` on 100k ops takes 21% less CPU tim
 59.2) and grows linearly, for a 13% higher peak (534 MB, not 473); benchmarks/run_all.py."""
 
 
-class GpuOptError(Exception):
+class GpuOptError(SourceError):
     """A user error, already worded as the diagnostic that gpu-opt prints."""
-
-
-@dataclass
-class Chunk:
-    """One piece of the input: the whole file, or one part of it under --split-input-file."""
-
-    data: bytes
-    line_offset: int
-    """Lines of the file before this chunk; added to every line number reported in it."""
-
-
-@dataclass
-class ParsedChunk:
-    """A chunk's module, and its text, for showing the source line of a diagnostic."""
-
-    module: ModuleOp
-    name: str
-    text: str | None
-    """None when a frontend other than MLIR parsed the chunk."""
-    line_offset: int
-    op_starts: dict[Operation, int]
-    """Where each parsed op starts in `text`, until `set_locations` turns them into locations."""
-
-    def set_locations(self) -> None:
-        """Give each parsed op without a `loc(...)` the location of its first token.
-
-        Done only when something reads locations (passes, which may clone ops, a target, a
-        diagnostic): building the attributes costs a few percent of the parse.
-        """
-        if self.text is None:
-            return
-        file = StringAttr(self.name)
-        lines_before, counted_up_to = 0, 0
-        for op, pos in sorted(self.op_starts.items(), key=lambda item: item[1]):
-            lines_before += self.text.count("\n", counted_up_to, pos)
-            counted_up_to = pos
-            if isinstance(op.location, UnknownLoc):
-                line = self.line_offset + lines_before + 1
-                column = pos - self.text.rfind("\n", 0, pos)
-                op.location = FileLineColLoc(file, IntAttr(line), IntAttr(column))
-        self.op_starts.clear()
-
-    def source_line(self, file: str, line: int) -> str | None:
-        """Line `line` of the file, when this chunk holds it."""
-        if self.text is None or file != self.name:
-            return None
-        lines = self.text.split("\n")
-        index = line - self.line_offset - 1
-        return lines[index].removesuffix("\r") if 0 <= index < len(lines) else None
 
 
 class GpuOptMain(xDSLOptMain):
@@ -182,7 +133,7 @@ class GpuOptMain(xDSLOptMain):
         self.ctx = make_context(extra_ops={"llvm": llvm_extension_ops})
 
     def register_all_passes(self) -> None:
-        passes = xdsl_universe().all_passes | get_all_passes() | get_all_lowering_passes()
+        passes = xdsl_universe().all_passes | all_passes()  # the one registry, and plugins
         for name, factory in passes.items():
             self.register_pass(name, factory)
 
@@ -196,6 +147,15 @@ class GpuOptMain(xDSLOptMain):
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
         arg_parser.prog = PROG
+        for action in arg_parser._actions:  # noqa: SLF001  # argparse keeps them there
+            if "--passes" in action.option_strings:  # not 150 names: --list-passes says more
+                action.help = "a pass pipeline, as mlir-opt's (--list-passes: every pass)"
+        arg_parser.add_argument(
+            "--list-passes",
+            action="store_true",
+            help="print every pass with a line on what it does and its options with their "
+            "defaults, then exit",
+        )
 
     # Command line checks ---------------------------------------------------------------------
 
@@ -271,6 +231,9 @@ class GpuOptMain(xDSLOptMain):
 
     def run(self) -> int:
         """Process the input chunk by chunk; return 0, or 1 when an error was reported."""
+        if self.args.list_passes:
+            print(pass_listing(self.available_passes))
+            return 0
         chunks = self.read_chunks()
         to_file = self.args.output_file not in (None, "-")
         output = StringIO() if to_file else sys.stdout
@@ -354,7 +317,7 @@ class GpuOptMain(xDSLOptMain):
         verifying = capture_target() is not None  # mlir-opt's --verify-diagnostics
         try:
             parsed = self.parse(chunk)
-        except GpuOptError as e:
+        except SourceError as e:
             report(str(e), e)
             return None
         except ParseError as e:
@@ -410,7 +373,7 @@ class GpuOptMain(xDSLOptMain):
         text = decode_utf8(chunk, name)
         if is_blank(text, name) and not self.args.no_implicit_module:
             return ParsedChunk(ModuleOp([]), name, text, chunk.line_offset, {})
-        from gpuir.tools.locating_parser import LocatingParser  # lazily: --help needs no parser
+        from gpuir.ir.locating_parser import LocatingParser  # lazily: --help needs no parser
 
         parser = LocatingParser(self.ctx, text, name)
         try:
@@ -451,6 +414,37 @@ def unquoted_option(spec: str, passes: dict[str, Callable[[], type[ModulePass]]]
                     f'{pass_spec.name}{{{option}="{text}"}}'
                 )
     return None
+
+
+def pass_listing(passes: dict[str, Callable[[], type[ModulePass]]]) -> str:
+    """`--list-passes`: each pass, the first line of its docstring, and its options with their
+    defaults (as `-p` takes them)."""
+    import dataclasses
+
+    lines = []
+    for name in sorted(passes):
+        try:
+            cls = passes[name]()
+        except Exception as e:  # noqa: BLE001  # a pass whose module does not import
+            lines.append(f"{name}\n    (cannot be imported: {type(e).__name__}: {e})")
+            continue
+        doc = cls.__dict__.get("__doc__") or ""
+        summary = " ".join(doc.strip().split("\n\n")[0].split())
+        lines.append(f"{name}" + (f"\n    {summary}" if summary else ""))
+        options = []
+        for f in dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ():
+            option = f.name.replace("_", "-")
+            if f.default is not dataclasses.MISSING:
+                value = f.default
+                shown = f'"{value}"' if isinstance(value, str) else str(value)
+                options.append(f"{option}={shown}")
+            elif f.default_factory is not dataclasses.MISSING:
+                options.append(f"{option}={f.default_factory()}")
+            else:
+                options.append(f"{option} (required)")
+        if options:
+            lines.append("    options: " + " ".join(options))
+    return "\n".join(lines)
 
 
 def expand_stages(passes: Sequence[ModulePass]) -> list[ModulePass]:
@@ -508,124 +502,6 @@ def debugging() -> bool:
     return os.environ.get(DEBUG_ENV, "") not in ("", "0")
 
 
-def format_at(span: Span[str] | Span[bytes], severity: str, message: str) -> str:
-    """`file:line:col: severity: message`, then the span's source line with carets under it."""
-    source = span.input
-    line_start = source.get_start_of_line(span.start)
-    line_end = source.get_end_of_line(span.start)
-    line = source.content[line_start:line_end]
-    line = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
-    line = line.removesuffix("\r")
-    width = max(min(span.end, line_end) - span.start, 1)
-    return f"{span.get_location()}: {severity}: {message}\n{line}\n{caret(line, span.start - line_start, width)}"
-
-
-def caret(line: str, column: int, width: int = 1) -> str:
-    """Carets under `line[column:column + width]` (tabs kept, so that they line up)."""
-    indent = "".join(c if c == "\t" else " " for c in line[:column])
-    return indent + "^" * width
-
-
-def format_parse_error(error: ParseError, line_offset: int) -> str:
-    text = format_at(error.span, "error", error.msg)
-    if isinstance(error, MultipleSpansParseError):
-        for span, msg in error.refs:
-            note = " ".join(part for part in (error.ref_text, msg) if part)
-            text += "\n" + format_at(replace(span, line_offset=line_offset), "note", note)
-    return text
-
-
-def format_diagnostic(error: DiagnosticException, parsed: ParsedChunk) -> str:
-    """At the failing op when it is known; otherwise the message and xDSL's annotated IR."""
-    message = str(error)
-    op = failing_op(error, parsed.module)
-    parsed.set_locations()
-    if op is None:
-        notes: list[str] = getattr(error, "__notes__", [])
-        return "\n".join([f"{parsed.name}: error: {message}", *notes]).rstrip()
-    return f"{locate(op, parsed, 'error', message)}\nnote: see current operation: {op_text(op)}"
-
-
-def failing_op(error: DiagnosticException, module: ModuleOp) -> Operation | None:
-    if isinstance(error, OpError):
-        return error.op
-    if isinstance(error, VerifyException):
-        op = find_failing_op(module, str(error))
-        redefined = REDEFINITION.fullmatch(str(error))
-        if op is not None and redefined is not None:
-            return second_definition(op, redefined.group(1)) or op
-        empty = EMPTY_BLOCK.match(str(error))
-        if op is None and empty is not None:  # raised by the regions' check, not the op's own
-            return first_with_empty_block(module, empty.group(1))
-        return op
-    return None
-
-
-def first_with_empty_block(module: ModuleOp, name: str) -> Operation | None:
-    """The first op named `name` that has an empty block: where xDSL's empty-block error is."""
-    for op in module.walk():
-        if op.name == name and any(not b.ops for r in op.regions for b in r.blocks):
-            return op
-    return None
-
-
-def second_definition(table: Operation, symbol: str) -> Operation | None:
-    """The second op of symbol table `table` that defines `symbol`: where a redefinition is."""
-    seen = False
-    for region in table.regions:
-        for op in region.ops:
-            name = op.properties.get("sym_name") or op.attributes.get("sym_name")
-            if isinstance(name, StringAttr) and name.data == symbol:
-                if seen:
-                    return op
-                seen = True
-    return None
-
-
-def find_failing_op(module: ModuleOp, message: str) -> Operation | None:
-    """The op whose own verifier fails with `message`.
-
-    xDSL's VerifyException does not say which op raised it (its note is the whole module
-    printed with a marker), so the ops are verified one by one to find it again. Only errors
-    pay for this.
-    """
-    for op in module.walk():
-        try:
-            op.verify(verify_nested_ops=False)
-        except VerifyException as e:
-            if str(e) == message:
-                return op
-        except Exception:  # broken IR can fail in other ways; it is not the op we look for
-            continue
-    return None
-
-
-def locate(op: Operation, parsed: ParsedChunk, severity: str, message: str) -> str:
-    """`file:line:col: severity: message` at the op's location, with the source line and a
-    caret when the location is in this input; `file: severity: message` when it has none."""
-    loc = op.location
-    if not isinstance(loc, FileLineColLoc):
-        return f"{parsed.name}: {severity}: {message}"
-    file, line, column = loc.filename.data, loc.line.data, loc.column.data
-    head = f"{file}:{line}:{column}: {severity}: {message}"
-    source = parsed.source_line(file, line)
-    return head if source is None else f"{head}\n{source}\n{caret(source, column - 1)}"
-
-
-def op_text(op: Operation) -> str:
-    """The op in generic form, cut after `OP_TEXT_LINES` lines (a module can be huge)."""
-    stream = StringIO()
-    try:
-        Printer(stream=stream, print_generic_format=True).print_op(op)
-    except Exception:  # xDSL cannot print some attributes (an f80/f128 float, for one)
-        return f'"{op.name}" (xDSL cannot print it)'
-    lines = stream.getvalue().splitlines()
-    if len(lines) <= OP_TEXT_LINES:
-        return "\n".join(lines)
-    cut = len(lines) - OP_TEXT_LINES
-    return "\n".join([*lines[:OP_TEXT_LINES], f"... ({cut} more lines)"])
-
-
 def show_warning(parsed: ParsedChunk, message: Warning | str, *_: object, **__: object) -> None:
     """`warnings.showwarning` while a chunk is processed: an `OpWarning` points at its op."""
     if isinstance(message, OpWarning):
@@ -643,31 +519,6 @@ def did_you_mean(name: str, candidates: list[str]) -> str:
 
 
 # Input and output ------------------------------------------------------------------------------
-
-
-def decode_utf8(chunk: Chunk, file_name: str) -> str:
-    """The chunk as text; invalid UTF-8 is a diagnostic at the first bad byte."""
-    try:
-        return chunk.data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        data = chunk.data
-        line_start = data.rfind(b"\n", 0, e.start) + 1
-        line_end = data.find(b"\n", e.start)
-        line_end = len(data) if line_end == -1 else line_end
-        line = chunk.line_offset + data.count(b"\n", 0, e.start) + 1
-        column = e.start - line_start + 1
-        shown = data[line_start:line_end].decode("utf-8", "replace")
-        shown_column = len(data[line_start : e.start].decode("utf-8", "replace"))
-        message = f"invalid UTF-8: byte 0x{data[e.start]:02x} ({e.reason})"
-        where = f"{file_name}:{line}:{column}"
-        raise GpuOptError(
-            f"{where}: error: {message}\n{shown}\n{caret(shown, shown_column)}"
-        ) from e
-
-
-def is_blank(text: str, name: str) -> bool:
-    """True when the text holds no token at all (only whitespace and comments)."""
-    return MLIRLexer(Input(text, name)).lex().kind is MLIRTokenKind.EOF
 
 
 def write_atomically(path: str, text: str) -> None:

@@ -55,13 +55,13 @@ from xdsl.utils.lexer import Span
 
 from gpuir import __version__
 from gpuir.diagnostics import OpWarning
+from gpuir.ir.source import SourceError
 from gpuir.runtime import ProviderUnavailable, get_provider, provider_names, resolve
 from gpuir.runtime.provider import Provider, ProviderError
 from gpuir.tools.gpu_opt import (
     STDIN,
     STDIN_NAME,
     Chunk,
-    GpuOptError,
     ParsedChunk,
     debugging,
     decode_utf8,
@@ -224,11 +224,11 @@ def read_program(path: str) -> ParsedChunk:
     chunk = Chunk(data, 0)
     try:
         text = decode_utf8(chunk, path)
-    except GpuOptError as e:
+    except SourceError as e:
         raise GpuRunError(str(e)) from e
     if is_blank(text, path):
         return ParsedChunk(ModuleOp([]), path, text, 0, {})
-    from gpuir.tools.locating_parser import LocatingParser
+    from gpuir.ir.locating_parser import LocatingParser
 
     parser = LocatingParser(make_context(), text, path)
     try:
@@ -251,11 +251,11 @@ def pipeline_stages(spec: str | None) -> list[ModulePass]:
         return list(GpuPipelinePass().stages())
     from gpuir.passes.split_apply import available_passes
 
-    passes = available_passes()
     try:
         names = [pass_spec.name for pass_spec in parse_pipeline(spec)]
     except ArgSpecParseError as e:
         raise GpuRunError(f"{PROG}: error: bad pass pipeline '{spec}': {e}".rstrip()) from None
+    passes = available_passes(names)
     for name in names:
         if name not in passes:
             hint = did_you_mean(name, list(passes))
@@ -318,7 +318,8 @@ def execute(
 ) -> str:
     """Run `@main` (its host code compiled, unless `interpret` or the provider is `interp`);
     its results as gpu-run prints them."""
-    from gpuir.runtime.session import check_entry, make_executor, scalar_params
+    from gpuir.runtime.executors import make_executor
+    from gpuir.runtime.session import check_entry, scalar_params
 
     executor = make_executor(parsed.module, provider, compiled=not interpret)
     if executor.compiled:

@@ -12,6 +12,10 @@ wrote, rewrites each element with a random expression of it and its index (`scf.
 index in half of them) and copies it to the device again; and most programs also return a
 fold of both arrays, computed by a host loop that writes each step into a scratch array of
 dynamic size (`mem.alloc` with an extent) and a second loop that folds the scratch in reverse.
+Some kernels end with an early return in `cf` blocks after their barriers (`if (flat >= L)
+return;` before the store, from a stream of their own): the cpu provider runs such a tail per
+work-item.
+
 Under `cpu` this host code is compiled (`gpuir.runtime.compiled_host`), under `interp`
 interpreted: the comparison checks one against the other.
 
@@ -400,9 +404,13 @@ class Shape:
     host loop, a copy to the device again)."""
     host_epilogue: bool = False
     """`@main` also returns a fold of both arrays computed by host loops."""
+    early_return: int | None = None
+    """The kernel ends `if (flat >= early_return) return;` in cf blocks (after its barriers)."""
 
 
-def generate_kernel(rng: random.Random, type_: str, length: int, shared_rounds: int) -> str:
+def generate_kernel(
+    rng: random.Random, type_: str, length: int, shared_rounds: int, early_return: int | None = None
+) -> str:
     k = Kernel(rng, type_, length)
     t = type_
     flat_lines = [
@@ -432,12 +440,19 @@ def generate_kernel(rng: random.Random, type_: str, length: int, shared_rounds: 
         pool.append(k.shared_round(1, pool, "%item", "%n_items"))
         pool.append(k.expression(1, pool, rng.randint(1, 3)))
     result = pool[-1]
+    tokens = "!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>"
+    tail = ""
+    if early_return is not None:  # `if (flat >= limit) return;` in cf blocks, after the barriers
+        limit, skip = k.index_constant(1, early_return), k.fresh("b")
+        k.emit(1, f"{skip} = arith.cmpi uge, %flat, {limit} : index")
+        k.emit(1, f"cf.cond_br {skip}, ^exit, ^work")
+        tail = f"^exit:\n  func.return {k.m1}, {k.m3}, %m4, %m5 : {tokens}\n"
+        k.lines.append("^work:")
     out = k.fresh("p")
     k.emit(1, f"{out} = mem.lea %dst, %flat : {array_ptr(t, length)}")
     stored = k.fresh("t")
     k.emit(1, f"{stored} = mem.store {k.m1}, {out}, {result} : !mem.ptr<{t}, 1>")
     smem = f"%smem: !mem.ptr<!mem.array<? x {t}>, 3>,\n              " if shared_rounds else ""
-    tokens = "!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>"
     header = (
         "func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,\n"
         f"              %group: index, %item: index, {smem}%n_items: index, %s: {t},\n"
@@ -445,7 +460,8 @@ def generate_kernel(rng: random.Random, type_: str, length: int, shared_rounds: 
         f"    -> ({tokens}) {{"
     )
     body = "\n".join(k.lines)
-    return f"{header}\n{body}\n  func.return {stored}, {k.m3}, %m4, %m5 : {tokens}\n}}\n"
+    end = f"  func.return {stored}, {k.m3}, %m4, %m5 : {tokens}\n{tail}"
+    return f"{header}\n{body}\n{end}}}\n"
 
 
 def host_init(rng: random.Random, type_: str, length: int, host: str, token: str, tag: str):
@@ -505,7 +521,9 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
         n_items = min(n_items, length)
         n_groups = rng.randint(1, length // n_items)
         launches.append((n_groups, n_items))
-    kernel = generate_kernel(rng, type_, length, shared_rounds)
+    control = random.Random(f"cf-{seed}")  # its own stream: the other draws stay as they were
+    early_return = control.randint(1, length) if control.random() < 0.3 else None
+    kernel = generate_kernel(rng, type_, length, shared_rounds, early_return)
     host_rng = random.Random(f"host-{seed}")  # the kernel and launches are as they were
     host = HostCode(host_rng, type_, length)
     host_rounds = tuple(i for i in range(len(launches) - 1) if host_rng.random() < 0.4)
@@ -591,9 +609,14 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
     text = (
         f"// differential program, seed {seed}: {t}, {length} elements, launches {launches}, "
         f"{shared_rounds} shared-memory round(s), host rounds after launches {list(host_rounds)}, "
-        f"{'a' if epilogue else 'no'} host fold\n\n" + kernel + "\n" + "\n".join(main) + "\n"
+        f"{'a' if epilogue else 'no'} host fold, early return at {early_return}\n\n"
+        + kernel
+        + "\n"
+        + "\n".join(main)
+        + "\n"
     )
-    return text, Shape(t, length, tuple(launches), shared_rounds, host_rounds, epilogue)
+    shape = Shape(t, length, tuple(launches), shared_rounds, host_rounds, epilogue, early_return)
+    return text, shape
 
 
 # --- running and comparing -----------------------------------------------------------------------

@@ -294,12 +294,12 @@ def run_input(
 def warm_up() -> None:
     """Import what the tools import lazily, before the workers fork: a worker started after a
     hang does not spend its first run's time bound on imports."""
+    import gpuir.ir.locating_parser  # noqa: F401
     import gpuir.lowering.targets  # noqa: F401  (llvmlite)
     import gpuir.passes.gpu_pipeline  # noqa: F401
     import gpuir.runtime.interp  # noqa: F401
     import gpuir.tools.gpu_opt  # noqa: F401
     import gpuir.tools.gpu_run  # noqa: F401
-    import gpuir.tools.locating_parser  # noqa: F401
 
 
 @dataclass

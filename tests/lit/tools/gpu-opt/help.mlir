@@ -5,8 +5,7 @@
 // CHECK:      usage: gpu-opt [-h]
 // CHECK:      gpuir's modular optimizer driver
 // CHECK:      -p PASSES, --passes PASSES
-// CHECK-NEXT: Available passes are:
-// CHECK:      canonicalize
+// CHECK-NEXT: a pass pipeline, as mlir-opt's (--list-passes: every
 // CHECK:      --verify-diagnostics
 // CHECK:      --split-input-file
 

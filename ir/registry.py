@@ -1,0 +1,48 @@
+"""The one registry of passes: every place that turns a pass name into a pass reads it —
+gpu-opt's and gpu-run's `-p`, `split-apply`'s sub-pipelines (and so `gpu-pipeline`'s options),
+the Python API's `pipeline=`, the lowering's lists of stages.
+
+A layer adds its group when it is imported (`gpuir.passes` its passes, `gpuir.lowering` the
+lowering passes), a plugin likewise (`register_pass_group`); each group is a function that
+returns `name → factory` (the factory imports and returns the pass class, so that nothing is
+imported before it is used). xDSL's own passes come first, gpuir's groups after them (a name in
+both is gpuir's); passes that other packages add to xDSL through its entry points are looked
+up only when a name is not found otherwise (reading every package's metadata takes time).
+
+This module imports nothing of gpuir's: the layers above it register into it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from xdsl.passes import ModulePass
+
+PassFactory = Callable[[], type[ModulePass]]
+PassGroup = Callable[[], dict[str, PassFactory]]
+
+_groups: dict[str, PassGroup] = {}
+
+
+def register_pass_group(name: str, group: PassGroup) -> None:
+    """Add (or replace) the group of passes called `name`."""
+    _groups[name] = group
+
+
+def pass_groups() -> list[str]:
+    return list(_groups)
+
+
+def all_passes(names: Iterable[str] = ()) -> dict[str, PassFactory]:
+    """Every registered pass by name; when one of `names` is not among them, also the passes
+    of xDSL's plugins (entry points)."""
+    from xdsl.transforms import get_all_passes as xdsl_passes
+
+    found: dict[str, PassFactory] = dict(xdsl_passes())
+    for group in _groups.values():
+        found |= group()
+    if any(name not in found for name in names):
+        from xdsl.universe import Universe
+
+        found = dict(Universe.get_multiverse().all_passes) | found
+    return found

@@ -1,0 +1,18 @@
+// --list-passes prints every pass of the registry (xDSL's, gpuir's, the lowering's), a line on
+// what it does, and its options with their defaults as -p takes them; --help points to it
+// instead of listing 150 names.
+// RUN: gpu-opt --list-passes | filecheck %s
+// RUN: gpu-opt --help | filecheck %s --check-prefix=HELP
+
+// CHECK:      {{^}}cpu-workgroup-loops{{$}}
+// CHECK-NEXT: {{^    }}Kernels → work-group functions with item loops
+// CHECK:      {{^}}gpu-pipeline{{$}}
+// CHECK-NEXT: {{^    }}Run the stages of `GPU_PIPELINE` in order.
+// CHECK-NEXT: {{^    }}options: host-pipeline="host-malloc-to-gpualloc" device-pipeline="remove-double-syncs"
+// CHECK:      {{^}}host-to-llvm{{$}}
+// CHECK-NOT:  cannot be imported
+
+// HELP:     --passes PASSES
+// HELP-NEXT: a pass pipeline, as mlir-opt's (--list-passes: every
+// HELP:     --list-passes
+// HELP-NOT: apply-individual-rewrite
