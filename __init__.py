@@ -26,4 +26,8 @@ def __getattr__(name: str) -> object:
         from gpuir import layout
 
         return getattr(layout, name)
+    if name == "load_plugin":
+        from gpuir.ir.plugins import load_plugin
+
+        return load_plugin
     raise AttributeError(f"module 'gpuir' has no attribute '{name}'")

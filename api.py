@@ -440,6 +440,38 @@ class Buffer:
             )
         return self._interface(allocation.data.ctypes.data + self.pointer.offset)
 
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError(f"len() of {self!r}, which has no dimension")
+        return self.shape[0]
+
+    def __array__(self, dtype: object = None, copy: bool | None = None) -> np.ndarray:
+        """numpy's conversion on any provider: a copy of the elements (`download()`).
+        `numpy.asarray` of a host-visible buffer takes `__array_interface__` instead, without
+        a copy."""
+        if copy is False:
+            raise ValueError(f"{self!r}: numpy.array(copy=False) needs __array_interface__")
+        array = self.download()
+        return array if dtype is None else array.astype(dtype)  # type: ignore[call-overload]
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """DLPack's device of the memory: `(1, 0)` (kDLCPU) for a host-visible provider's,
+        `(2, 0)` (kDLCUDA) for the cuda provider's."""
+        return (2, 0) if self.device.provider.name == "cuda" else (1, 0)
+
+    def __dlpack__(self, *, stream: object = None, **kwargs: object) -> object:
+        """DLPack export without a copy (`numpy.from_dlpack`, PyTorch, JAX take it) of
+        host-visible memory, through numpy's exporter of the bytes `__array_interface__`
+        gives (the capsule keeps this buffer alive). cuda memory is exported by
+        `__cuda_array_interface__` (CuPy, Numba and PyTorch take that): a BufferError here."""
+        if self.device.provider.name == "cuda":
+            raise BufferError(
+                f"{self!r}: DLPack export of cuda memory is not supported; CuPy, Numba and "
+                "PyTorch take __cuda_array_interface__ without a copy"
+            )
+        view = np.asarray(_HostView(self))
+        return view.__dlpack__(stream=stream, **kwargs)
+
     @property
     def __cuda_array_interface__(self) -> dict[str, object]:
         """The device bytes themselves, for the `cuda` provider (CuPy, Numba, PyTorch read them
@@ -453,6 +485,15 @@ class Buffer:
             )
         self.device.synchronize()
         return {**self._interface(allocation.address + self.pointer.offset), "stream": None}
+
+
+class _HostView:
+    """The bytes of a host-visible buffer for numpy (`__array_interface__`), keeping it
+    alive."""
+
+    def __init__(self, buffer: Buffer):
+        self.buffer = buffer
+        self.__array_interface__ = buffer.__array_interface__
 
 
 @dataclass(frozen=True)

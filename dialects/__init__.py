@@ -1,7 +1,8 @@
-"""gpuir's dialects: `mem`, `gpu`, `buffer` and `btensor` (see ../shared/IR.md).
+"""gpuir's dialects: `mem`, `gpu`, `buffer` and `btensor` (each op: docs/dialects.md).
 
 `get_all_dialects()` maps each dialect name to a factory that imports it on first use, so a
-tool pays only for the dialects that the input names.
+tool pays only for the dialects that the input names; `add_dialect` adds a plugin's
+(`gpuir.ir.plugins`).
 """
 
 from __future__ import annotations
@@ -41,13 +42,25 @@ def get_btensor() -> Dialect:
     return BTensor
 
 
+_added: dict[str, Dialect] = {}
+
+
+def add_dialect(dialect: Dialect) -> None:
+    """Make `dialect` (a plugin's) known to every context made from now on; a name that is
+    taken is a ValueError."""
+    if dialect.name in get_all_dialects() or dialect.name in xdsl_universe().all_dialects:
+        raise ValueError(f"the dialect '{dialect.name}' exists already")
+    _added[dialect.name] = dialect
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
-    """Our dialects by name; each value imports and returns the dialect."""
+    """Our dialects by name (and plugins'); each value imports and returns the dialect."""
     return {
         "mem": get_mem,
         "gpu": get_gpu,
         "buffer": get_buffer,
         "btensor": get_btensor,
+        **{name: (lambda d=d: d) for name, d in _added.items()},
     }
 
 

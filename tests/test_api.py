@@ -220,3 +220,25 @@ def test_a_pipeline_may_name_any_registered_pass():
     text = (EXAMPLES / "array.mlir").read_text()
     program = gpuir.compile(text, provider="cpu", pipeline="gpu-pipeline,convert-scf-while-to-cf")
     assert program.main() == 60
+
+
+def test_a_plugin_pass_works_from_the_api(tmp_path):
+    plugin = Path(__file__).parent / "lit" / "plugins" / "Inputs" / "count_launches.py"
+    assert gpuir.load_plugin(str(plugin)) == ["count-launches"]
+    assert gpuir.load_plugin(str(plugin)) == ["count-launches"]  # once
+    program = gpuir.compile(
+        EXAMPLES / "array.mlir", provider="cpu", pipeline="gpu-pipeline,count-launches"
+    )
+    assert program.main() == 60
+    assert program.module.attributes["count.launches"].value.data == 1
+
+
+def test_a_plugin_that_cannot_load_is_a_plugin_error(tmp_path):
+    from gpuir.ir.plugins import PluginError
+
+    broken = tmp_path / "broken.py"
+    broken.write_text("raise RuntimeError('no')\n")
+    with pytest.raises(
+        PluginError, match=r"cannot load the plugin '.*broken.py': RuntimeError: no"
+    ):
+        gpuir.load_plugin(str(broken))

@@ -403,3 +403,38 @@ def test_gpu_views_on_a_cuda_device():
         buffer[::2, 1::4].upload(np.full((4, 3), -1.0))
         host[::2, 1::4] = -1
         assert np.array_equal(buffer.download(), host)
+
+
+@pytest.mark.parametrize("provider", ["cpu", "interp"])
+def test_host_visible_buffers_speak_dlpack_and_numpy(provider):
+    with Device(provider) as device:
+        host = np.arange(12, dtype=np.float32).reshape(3, 4)
+        buffer = device.upload(host)
+        assert len(buffer) == 3 and len(buffer.T) == 4
+        assert buffer.__dlpack_device__() == (1, 0)
+        shared = np.from_dlpack(buffer)  # no copy: a write shows in the device buffer
+        shared[1, 2] = -7
+        host[1, 2] = -7
+        assert np.array_equal(buffer.download(), host)
+        view = np.from_dlpack(buffer[1:, ::2])  # a strided view, still without a copy
+        assert np.array_equal(view, host[1:, ::2])
+        view[0, 0] = 99
+        assert buffer.download()[1, 0] == 99
+        copied = np.array(buffer)  # __array_interface__, then numpy's own copy
+        copied[0, 0] = 1234
+        assert buffer.download()[0, 0] == 0
+        assert (
+            np.asarray(buffer).__array_interface__["data"][0]
+            == (buffer.__array_interface__["data"][0])
+        )
+        with pytest.raises(TypeError, match="has no dimension"):
+            len(buffer[0, 0])
+
+
+def test_cuda_buffers_point_dlpack_users_to_the_cuda_array_interface(fake_cuda):
+    with Device(CudaProvider()) as device:
+        buffer = device.upload(np.arange(4, dtype=np.int32))
+        assert buffer.__dlpack_device__() == (2, 0)
+        with pytest.raises(BufferError, match="__cuda_array_interface__"):
+            buffer.__dlpack__()
+        assert np.array_equal(np.asarray(buffer), np.arange(4))  # __array__: a download

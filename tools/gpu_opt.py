@@ -118,6 +118,7 @@ class GpuOptMain(xDSLOptMain):
     named when it crashes or when its output does not verify."""
 
     def __init__(self, args: Sequence[str] | None = None) -> None:
+        load_command_line_plugins(args)  # before the passes and dialects are registered
         self.pass_times: dict[str, float] = {}
         """`--time-passes`: seconds per pass name, over every chunk, in pipeline order."""
         self.pass_started: float | None = None
@@ -150,6 +151,13 @@ class GpuOptMain(xDSLOptMain):
         for action in arg_parser._actions:  # noqa: SLF001  # argparse keeps them there
             if "--passes" in action.option_strings:  # not 150 names: --list-passes says more
                 action.help = "a pass pipeline, as mlir-opt's (--list-passes: every pass)"
+        arg_parser.add_argument(
+            "--load-pass-plugin",
+            action="append",
+            default=[],
+            metavar="FILE.py|MODULE",
+            help="load the passes and dialects of a plugin (gpuir.ir.plugins; also $GPUIR_PLUGINS)",
+        )
         arg_parser.add_argument(
             "--list-passes",
             action="store_true",
@@ -414,6 +422,19 @@ def unquoted_option(spec: str, passes: dict[str, Callable[[], type[ModulePass]]]
                     f'{pass_spec.name}{{{option}="{text}"}}'
                 )
     return None
+
+
+def load_command_line_plugins(args: Sequence[str] | None) -> None:
+    """The plugins of `$GPUIR_PLUGINS` and of `--load-pass-plugin` in `args`."""
+    from gpuir.ir.plugins import PluginError, load_plugins
+
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--load-pass-plugin", action="append", default=[])
+    known, _ = early.parse_known_args(args)
+    try:
+        load_plugins(known.load_pass_plugin)
+    except PluginError as e:
+        raise GpuOptError(f"{PROG}: error: {e}") from e
 
 
 def pass_listing(passes: dict[str, Callable[[], type[ModulePass]]]) -> str:

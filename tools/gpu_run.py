@@ -92,6 +92,7 @@ class Options:
     time: bool = False
     index_bitwidth: int | None = None
     interpret_host: bool = False
+    plugins: list[str] = field(default_factory=list[str])
 
 
 @dataclass
@@ -162,6 +163,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run @host on the interpreter instead of compiling it (cpu and cuda compile it)",
     )
+    parser.add_argument(
+        "--load-pass-plugin",
+        dest="plugins",
+        action="append",
+        default=[],
+        metavar="FILE.py|MODULE",
+        help="load the passes and dialects of a plugin (gpuir.ir.plugins; also $GPUIR_PLUGINS)",
+    )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} (gpuir)")
     return parser
 
@@ -202,6 +211,7 @@ def parse_args(argv: Sequence[str]) -> Options:
         time=namespace.time,
         index_bitwidth=namespace.index_bitwidth,
         interpret_host=namespace.interpret_host,
+        plugins=namespace.plugins,
     )
 
 
@@ -358,6 +368,12 @@ def diagnostic(error: DiagnosticException, parsed: ParsedChunk) -> str:
 
 def run(options: Options) -> int:
     timer = Timer(options.time)
+    from gpuir.ir.plugins import PluginError, load_plugins
+
+    try:
+        load_plugins(options.plugins)
+    except PluginError as e:
+        raise GpuRunError(f"{PROG}: error: {e}") from e
     try:
         name = resolve(options.provider)
         provider = get_provider(name)

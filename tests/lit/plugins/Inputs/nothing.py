@@ -1,0 +1,3 @@
+"""A plugin without a pass or a dialect: an error."""
+
+VALUE = 1
