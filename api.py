@@ -42,6 +42,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
+from gpuir.dialects.gpu import kernel_arguments, smem_param
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, MemType, PtrType
 from gpuir.layout import Index, Layout
 from gpuir.runtime import get_provider, structs
@@ -568,10 +569,8 @@ class Kernel:
         self.func = func
         self.name = func.sym_name.data
         inputs = func.function_type.inputs.data
-        self.takes_smem = (
-            len(inputs) > 6 and isinstance(inputs[6], PtrType) and inputs[6].space.data == 3
-        )
-        self.params: tuple[Attribute, ...] = tuple(inputs[7 if self.takes_smem else 6 :])
+        self.takes_smem = smem_param(inputs) is not None
+        self.params: tuple[Attribute, ...] = kernel_arguments(inputs)
         self._convert = _converters(func, self.params, program.device)
         self._default_smem = self._smem_bytes(None) if not self._dynamic_smem() else None
 
@@ -609,7 +608,7 @@ class Kernel:
         )
 
     def _dynamic_smem(self) -> bool:
-        pointee = self.func.function_type.inputs.data[6] if self.takes_smem else None
+        pointee = smem_param(self.func.function_type.inputs.data)
         return isinstance(pointee, PtrType) and (
             isinstance(pointee.pointee, ArrayType) and pointee.pointee.is_dynamic
         )
@@ -619,8 +618,8 @@ class Kernel:
             if requested:
                 raise TypeError(f"@{self.name} takes no shared memory, got smem_bytes={requested}")
             return 0
-        pointee = self.func.function_type.inputs.data[6]
-        assert isinstance(pointee, PtrType)
+        pointee = smem_param(self.func.function_type.inputs.data)
+        assert pointee is not None
         if requested is not None:
             return int(requested)
         if isinstance(pointee.pointee, ArrayType) and pointee.pointee.is_dynamic:

@@ -675,6 +675,30 @@ def check_struct_argument(type_: Attribute, where: str) -> None:
         )
 
 
+DEVICE_ATTR = "gpu.device"
+"""The unit attribute of a device module (`split-apply`'s `@device`, or a module that is one):
+the one definition, which every layer imports."""
+KERNEL_FIXED = 6
+"""A kernel's parameters before the rest: the four tokens, the work-group id, the work-item id;
+then its dynamic shared-memory pointer, if it takes one (`smem_param`), then its arguments."""
+
+
+def smem_param(inputs: Sequence[Attribute]) -> PtrType | None:
+    """A kernel's dynamic shared-memory pointer: its parameter right after the ids, when that is
+    a pointer into shared memory (`!mem.ptr<T, 3>`); None when it takes none. `inputs` are the
+    kernel's parameter types. The one place that says so: every layer asks here."""
+    if len(inputs) > KERNEL_FIXED:
+        found = inputs[KERNEL_FIXED]
+        if isinstance(found, PtrType) and found.space.data == SHARED:
+            return found
+    return None
+
+
+def kernel_arguments(inputs: Sequence[Attribute]) -> tuple[Attribute, ...]:
+    """A kernel's argument types: its parameters after the ids and the shared pointer."""
+    return tuple(inputs[KERNEL_FIXED + (smem_param(inputs) is not None) :])
+
+
 def kernel_prefix(smem: Attribute | None) -> tuple[Attribute, ...]:
     """The parameter types every kernel starts with (and its shared pointer, if any)."""
     fixed = (*KERNEL_TOKENS, IndexType(), IndexType())
@@ -780,9 +804,7 @@ class LaunchOp(IRDLOperation):
                 f"{where}: a kernel must start with the parameters "
                 f"({', '.join(map(str, prefix[:6]))}), found ({', '.join(map(str, inputs[:6]))})"
             )
-        takes_smem = (
-            len(inputs) > 6 and isinstance(inputs[6], PtrType) and inputs[6].space.data == SHARED
-        )
+        takes_smem = smem_param(inputs) is not None
         if self.smem is None and takes_smem:
             raise VerifyException(
                 f"{where}: the kernel takes the shared-memory pointer {inputs[6]}, "

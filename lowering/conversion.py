@@ -59,10 +59,9 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from gpuir.diagnostics import OpError
-from gpuir.dialects.gpu import KERNEL_TOKENS, StreamType, check_struct_argument
+from gpuir.dialects.gpu import DEVICE_ATTR, KERNEL_TOKENS, StreamType, check_struct_argument
 from gpuir.dialects.mem import ArrayType, PtrType
 
-DEVICE_ATTR = "gpu.device"
 """The unit attribute of the device module that `split-apply` makes."""
 HOST_LOWERING_ATTR = "gpu.host_lowering"
 """The unit attribute that `host-to-llvm` gives the host module while it lowers it, so that the

@@ -29,7 +29,7 @@ from xdsl.printer import Printer
 from xdsl.traits import SymbolTable
 from xdsl.utils.target import Target
 
-from gpuir.dialects.gpu import DefaultStreamOp, LaunchOp, lookup_kernel
+from gpuir.dialects.gpu import DEVICE_ATTR, DefaultStreamOp, LaunchOp, lookup_kernel
 from gpuir.passes.device_code import (
     KERNEL_ATTR,
     device_functions,
@@ -58,7 +58,7 @@ class SsaNames:
 def function_kinds(module: ModuleOp) -> dict[str, str]:
     """The kind of each top-level function of `module`: host, kernel, device or host+device."""
     functions = [op.sym_name.data for op in module.ops if isinstance(op, FuncOp)]
-    if "gpu.device" in module.attributes:
+    if DEVICE_ATTR in module.attributes:
         return {name: "device" for name in functions} | {
             op.sym_name.data: "kernel"
             for op in module.ops

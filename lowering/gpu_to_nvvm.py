@@ -46,7 +46,8 @@ from xdsl.traits import SymbolTable
 
 from gpuir.diagnostics import OpError
 from gpuir.dialects import gpu
-from gpuir.dialects.mem import SHARED, PtrType
+from gpuir.dialects.gpu import smem_param
+from gpuir.dialects.mem import SHARED
 from gpuir.lowering.collectives import Collectives
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,
@@ -104,8 +105,7 @@ def reject_unlowerable(module: ModuleOp) -> None:
 
 
 def kernel_takes_smem(kernel: FuncOp) -> bool:
-    inputs = kernel.function_type.inputs.data
-    return len(inputs) > 6 and isinstance(inputs[6], PtrType) and inputs[6].space.data == SHARED
+    return smem_param(kernel.function_type.inputs.data) is not None
 
 
 def first_calls(module: ModuleOp) -> dict[str, CallOp]:

@@ -88,7 +88,7 @@ from xdsl.traits import IsTerminator
 
 from gpuir.diagnostics import OpError
 from gpuir.dialects import gpu, mem
-from gpuir.dialects.gpu import KERNEL_TOKENS, WORKGROUP_FUNCTION_ATTR
+from gpuir.dialects.gpu import KERNEL_TOKENS, WORKGROUP_FUNCTION_ATTR, smem_param
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,
@@ -240,8 +240,7 @@ def per_item_type(value: SSAValue, op: Operation) -> PtrType:
 
 
 def takes_smem(kernel: func.FuncOp) -> bool:
-    inputs = kernel.function_type.inputs.data
-    return len(inputs) > 6 and isinstance(inputs[6], PtrType) and inputs[6].space.data == SHARED
+    return smem_param(kernel.function_type.inputs.data) is not None
 
 
 def workgroup_signature(kernel: func.FuncOp) -> tuple[list[Attribute], list[Attribute]]:

@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import Operation
 
-from gpuir.dialects.gpu import LaunchOp
+from gpuir.dialects.gpu import DEVICE_ATTR, LaunchOp
 
 KERNEL_ATTR = "gpu.kernel"
 
@@ -77,6 +77,6 @@ def is_device_function(func: FuncOp) -> bool:
     module = func.parent_op()
     if not isinstance(module, ModuleOp):
         return False
-    if "gpu.device" in module.attributes:
+    if DEVICE_ATTR in module.attributes:
         return True
     return func.sym_name.data in device_functions(module)

@@ -41,12 +41,11 @@ from xdsl.pattern_rewriter import (
 )
 
 from gpuir.diagnostics import OpError
-from gpuir.dialects.gpu import AllocBlockOp, FreeBlockOp
+from gpuir.dialects.gpu import DEVICE_ATTR, AllocBlockOp, FreeBlockOp
 from gpuir.dialects.mem import GLOBAL, AllocOp, ArrayType, FreeOp, MallocOp, PtrType
 from gpuir.passes.device_code import device_functions, functions
 from gpuir.passes.locations import KeepLocations
 
-DEVICE_MODULE_ATTR = "gpu.device"
 POINTER_SIZE = 8
 
 
@@ -57,7 +56,7 @@ def device_code(root: ModuleOp) -> frozenset[Operation]:
     for module in root.walk():
         if not isinstance(module, ModuleOp):
             continue
-        if DEVICE_MODULE_ATTR in module.attributes:
+        if DEVICE_ATTR in module.attributes:
             found.add(module)
         else:
             funcs = functions(module)

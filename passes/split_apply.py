@@ -38,7 +38,7 @@ from xdsl.utils.arg_spec import parse_pipeline
 from xdsl.utils.exceptions import ArgSpecParseError
 
 from gpuir.diagnostics import OpError
-from gpuir.dialects.gpu import LaunchOp
+from gpuir.dialects.gpu import DEVICE_ATTR, LaunchOp
 from gpuir.passes.device_code import (
     KERNEL_ATTR,
     device_functions,
@@ -46,8 +46,6 @@ from gpuir.passes.device_code import (
     kernels,
     launched_name,
 )
-
-DEVICE_ATTR = "gpu.device"
 
 
 def available_passes(names: Iterable[str] = ()) -> dict[str, Callable[[], type[ModulePass]]]:

@@ -62,6 +62,7 @@ from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import DiagnosticException
 
+from gpuir.dialects.gpu import smem_param
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, PtrType
 from gpuir.runtime import device_print, memory, structs
 from gpuir.runtime.memory import Allocation, Pointer, size_of
@@ -324,11 +325,9 @@ def arg_value(
 
 
 def smem_pointee(func_inputs: Sequence[Attribute]) -> Attribute | None:
-    """The pointee of a kernel's shared-memory parameter (the 7th), or None."""
-    if len(func_inputs) > 6 and isinstance(func_inputs[6], PtrType):
-        if func_inputs[6].space.data == 3:
-            return func_inputs[6].pointee
-    return None
+    """The pointee of a kernel's shared-memory parameter (`gpu.smem_param`), or None."""
+    found = smem_param(func_inputs)
+    return None if found is None else found.pointee
 
 
 def min_smem_bytes(pointee: Attribute) -> int:

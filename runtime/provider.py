@@ -50,7 +50,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 
 from gpuir.diagnostics import OpError
-from gpuir.dialects.mem import PtrType
+from gpuir.dialects.gpu import KERNEL_FIXED, smem_param
 
 if TYPE_CHECKING:
     from gpuir.runtime.memory import Pointer
@@ -296,8 +296,8 @@ def check_launch(
             "invalid launch configuration",
         )
     params = func.function_type.inputs.data
-    takes_smem = len(params) > 6 and isinstance(params[6], PtrType) and params[6].space.data == 3
-    fixed = 7 if takes_smem else 6
+    takes_smem = smem_param(params) is not None
+    fixed = KERNEL_FIXED + takes_smem
     if len(params) - fixed != len(args):
         raise ProviderError(
             op,
