@@ -62,7 +62,7 @@ def main() -> int:
     print()
     heading("what it holds")
     summarize(module)
-    heading("the launch in the generic form of IR.md")
+    heading("the launch in the generic form (the IR contract: docs/dialects.md)")
     launch = next(op for op in module.walk() if isinstance(op, LaunchOp))
     Printer(print_generic_format=True).print_op(launch)
     print()
