@@ -525,6 +525,9 @@ class Program:
         self.interpret_host = interpret_host
         self.host_module, self.device_module = split_modules(module)
         self._kernels, _ = kernels_of(self.device_module)
+        self._host: object = None
+        """The machine code of the host module, once a call made it (the module is compiled
+        once: change a program by compiling it again)."""
 
     @property
     def kernels(self) -> tuple[str, ...]:
@@ -542,8 +545,15 @@ class Program:
         its non-token results as numpy scalars: None, one value, or a tuple of several."""
         loaded = self.device.load(self) if self.device.is_open else None
         executor = make_executor(
-            self.module, self.device.provider, self.out, loaded, compiled=not self.interpret_host
+            self.module,
+            self.device.provider,
+            self.out,
+            loaded,
+            compiled=not self.interpret_host,
+            host=self._host,
         )
+        if executor.compiled:
+            self._host = executor.program  # type: ignore[attr-defined]  # the next call's
         if name not in executor.functions:
             raise KeyError(f"the program has no function @{name}")
         func = executor.function(name)

@@ -437,8 +437,11 @@ class CompiledHostExecutor:
         provider: Provider,
         out: IO[str] | None = None,
         loaded: LoadedModule | None = None,
+        program: CompiledHost | None = None,
     ):
-        self.program = compile_host(module)
+        """`program`: the machine code of `module`'s host, when the caller has it already (a
+        `gpuir.Program` keeps it, so that its calls do not print the module for the cache)."""
+        self.program = program if program is not None else compile_host(module)
         _, self.device = split_modules(module)
         self.provider = provider
         self.out = out

@@ -24,15 +24,16 @@ def make_executor(
     loaded: LoadedModule | None = None,
     *,
     compiled: bool = True,
+    host: object = None,
 ) -> HostExecutor:
     """The executor of `module`'s host code on `provider`: compiled to machine code
     (`gpuir.runtime.compiled_host`) on the `cpu` and `cuda` providers when `compiled`, else
     this module's interpreter (`interp` always: it is the checked reference). `.compiled` says
-    which."""
+    which. `host`: the `CompiledHost` of `module` from an earlier executor (`.program`)."""
     if compiled and provider.name in COMPILED_HOST_PROVIDERS:
         from gpuir.runtime.compiled_host import CompiledHostExecutor
 
-        return CompiledHostExecutor(module, provider, out, loaded)  # type: ignore[return-value]
+        return CompiledHostExecutor(module, provider, out, loaded, host)  # type: ignore
     from gpuir.runtime.host import HostExecutor
 
     return HostExecutor(module, provider, out, loaded)
