@@ -43,8 +43,7 @@ import os
 import sys
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
 from io import BytesIO, StringIO
@@ -80,16 +79,23 @@ from gpuir.ir.source import (
     locate,
 )
 from gpuir.lowering import get_all_targets
+from gpuir.tools.common import (
+    DEBUG_ENV,
+    STDIN,
+    STDIN_NAME,
+    capture_target,
+    capturing,
+    debugging,
+    did_you_mean,
+    report,
+    unquoted_option,
+)
 from gpuir.verifier import verify_input
 
 if TYPE_CHECKING:
     from gpuir.tools.verify_diagnostics import Expected
 
 PROG = "gpu-opt"
-STDIN = "-"
-"""The input or output file name that means stdin or stdout."""
-STDIN_NAME = "<stdin>"
-DEBUG_ENV = "GPUIR_DEBUG"
 SPLIT_MARKER = b"// -----"
 GC_THRESHOLDS = (100_000, 20, 10)
 """The cyclic garbage collector's thresholds while gpu-opt runs (Python's default: 700, 10, 10).
@@ -403,27 +409,6 @@ class GpuOptMain(xDSLOptMain):
         return extension if extension in self.available_frontends else "mlir"
 
 
-def unquoted_option(spec: str, passes: dict[str, Callable[[], type[ModulePass]]]) -> str | None:
-    """What is wrong when an option that takes one text (a nested pipeline:
-    `split-apply{device-pipeline=…}`) got several comma-separated values, or None."""
-    import dataclasses
-
-    for pass_spec in parse_pipeline(spec):
-        factory = passes.get(pass_spec.name)
-        if factory is None:
-            continue
-        fields = {f.name: f.type for f in dataclasses.fields(factory())}
-        for option, values in pass_spec.parameters.items():
-            if len(values) > 1 and fields.get(option.replace("-", "_")) in ("str", str):
-                text = ",".join(str(v) for v in values)
-                return (
-                    f"option '{option}' of {pass_spec.name} takes one text, got {len(values)} "
-                    f"values: quote a nested pipeline, as in "
-                    f'{pass_spec.name}{{{option}="{text}"}}'
-                )
-    return None
-
-
 def load_command_line_plugins(args: Sequence[str] | None) -> None:
     """The plugins of `$GPUIR_PLUGINS` and of `--load-pass-plugin` in `args`."""
     from gpuir.ir.plugins import PluginError, load_plugins
@@ -488,41 +473,6 @@ def llvm_extension_ops() -> Sequence[type[Operation]]:
 # Diagnostics -----------------------------------------------------------------------------------
 
 
-_captured: list[list[str]] = []
-
-
-@contextmanager
-def capturing(into: list[str]) -> Iterator[None]:
-    """Diagnostics reported in the block go into `into` instead of stderr."""
-    _captured.append(into)
-    try:
-        yield
-    finally:
-        _captured.pop()
-
-
-def capture_target() -> list[str] | None:
-    return _captured[-1] if _captured else None
-
-
-def report(message: str, error: BaseException | None = None) -> None:
-    """Print a diagnostic on stderr (under GPUIR_DEBUG=1 with the traceback behind it), or
-    keep it for `--verify-diagnostics` (`capturing`)."""
-    target = capture_target()
-    if target is not None:
-        target.append(message)
-        return
-    print(message, file=sys.stderr)
-    if error is not None and debugging():
-        import traceback  # lazily, like every import only an error needs: start-up stays fast
-
-        traceback.print_exception(error, file=sys.stderr)
-
-
-def debugging() -> bool:
-    return os.environ.get(DEBUG_ENV, "") not in ("", "0")
-
-
 def show_warning(parsed: ParsedChunk, message: Warning | str, *_: object, **__: object) -> None:
     """`warnings.showwarning` while a chunk is processed: an `OpWarning` points at its op."""
     if isinstance(message, OpWarning):
@@ -530,13 +480,6 @@ def show_warning(parsed: ParsedChunk, message: Warning | str, *_: object, **__: 
         report(locate(message.op, parsed, "warning", str(message)))
     else:
         report(f"{PROG}: warning: {message}")
-
-
-def did_you_mean(name: str, candidates: list[str]) -> str:
-    import difflib  # only on this error path
-
-    close = difflib.get_close_matches(name, candidates, n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 # Input and output ------------------------------------------------------------------------------

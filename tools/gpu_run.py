@@ -55,21 +55,23 @@ from xdsl.utils.lexer import Span
 
 from gpuir import __version__
 from gpuir.diagnostics import OpWarning
-from gpuir.ir.source import SourceError
-from gpuir.runtime import ProviderUnavailable, get_provider, provider_names, resolve
-from gpuir.runtime.provider import Provider, ProviderError
-from gpuir.tools.gpu_opt import (
-    STDIN,
-    STDIN_NAME,
+from gpuir.ir.source import (
     Chunk,
     ParsedChunk,
-    debugging,
+    SourceError,
     decode_utf8,
-    did_you_mean,
     format_diagnostic,
     format_parse_error,
     is_blank,
     locate,
+)
+from gpuir.runtime import ProviderUnavailable, get_provider, provider_names, resolve
+from gpuir.runtime.provider import Provider, ProviderError
+from gpuir.tools.common import (
+    STDIN,
+    STDIN_NAME,
+    debugging,
+    did_you_mean,
     report,
     unquoted_option,
 )
@@ -259,6 +261,7 @@ def pipeline_stages(spec: str | None) -> list[ModulePass]:
         from gpuir.passes.gpu_pipeline import GpuPipelinePass
 
         return list(GpuPipelinePass().stages())
+    import gpuir.lowering  # noqa: F401  # adds the lowering passes to the registry
     from gpuir.passes.split_apply import available_passes
 
     try:

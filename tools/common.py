@@ -1,0 +1,82 @@
+"""What both command-line fronts (gpu-opt, gpu-run) share, without xdsl-opt's machinery: the
+stdin name, the debug knob, how a diagnostic is reported (or kept for `--verify-diagnostics`),
+the hint for a misspelt name, the check of an unquoted nested pipeline. Light on purpose:
+gpu-run imports it and not gpu-opt."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import parse_pipeline
+
+STDIN = "-"
+"""The input or output file name that means stdin or stdout."""
+STDIN_NAME = "<stdin>"
+DEBUG_ENV = "GPUIR_DEBUG"
+
+
+def unquoted_option(spec: str, passes: dict[str, Callable[[], type[ModulePass]]]) -> str | None:
+    """What is wrong when an option that takes one text (a nested pipeline:
+    `split-apply{device-pipeline=…}`) got several comma-separated values, or None."""
+    import dataclasses
+
+    for pass_spec in parse_pipeline(spec):
+        factory = passes.get(pass_spec.name)
+        if factory is None:
+            continue
+        fields = {f.name: f.type for f in dataclasses.fields(factory())}
+        for option, values in pass_spec.parameters.items():
+            if len(values) > 1 and fields.get(option.replace("-", "_")) in ("str", str):
+                text = ",".join(str(v) for v in values)
+                return (
+                    f"option '{option}' of {pass_spec.name} takes one text, got {len(values)} "
+                    f"values: quote a nested pipeline, as in "
+                    f'{pass_spec.name}{{{option}="{text}"}}'
+                )
+    return None
+
+
+_captured: list[list[str]] = []
+
+
+@contextmanager
+def capturing(into: list[str]) -> Iterator[None]:
+    """Diagnostics reported in the block go into `into` instead of stderr."""
+    _captured.append(into)
+    try:
+        yield
+    finally:
+        _captured.pop()
+
+
+def capture_target() -> list[str] | None:
+    return _captured[-1] if _captured else None
+
+
+def report(message: str, error: BaseException | None = None) -> None:
+    """Print a diagnostic on stderr (under GPUIR_DEBUG=1 with the traceback behind it), or
+    keep it for `--verify-diagnostics` (`capturing`)."""
+    target = capture_target()
+    if target is not None:
+        target.append(message)
+        return
+    print(message, file=sys.stderr)
+    if error is not None and debugging():
+        import traceback  # lazily, like every import only an error needs: start-up stays fast
+
+        traceback.print_exception(error, file=sys.stderr)
+
+
+def debugging() -> bool:
+    return os.environ.get(DEBUG_ENV, "") not in ("", "0")
+
+
+def did_you_mean(name: str, candidates: list[str]) -> str:
+    import difflib  # only on this error path
+
+    close = difflib.get_close_matches(name, candidates, n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
