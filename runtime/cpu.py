@@ -424,15 +424,13 @@ class CpuProvider(EagerHostProvider):
         live = [a for a in self.live if not a.freed]
         super().close(op=op)
         for allocation in live:
-            self._release(allocation)
+            release_device_bytes(allocation.address)
         if self.pool is not None:
             self.pool.shutdown()
             self.pool = None
-        found = cpu_arena.arena()
         with self.shared_lock:
             for address in self.shared_blocks:
-                if found is not None and found.contains(address):
-                    found.release(address)
+                release_device_bytes(address)
             self.shared_blocks = []
         self.local = threading.local()
 
@@ -464,14 +462,7 @@ class CpuProvider(EagerHostProvider):
     def free(self, ptr, *, stream=None, op=None) -> None:
         super().free(ptr, stream=stream, op=op)
         if ptr.allocation is not None:
-            self._release(ptr.allocation)
-
-    @staticmethod
-    def _release(allocation: Allocation) -> None:
-        """Give the bytes of a freed allocation back to the arena."""
-        found = cpu_arena.arena()
-        if found is not None and found.contains(allocation.address):
-            found.release(allocation.address)
+            release_device_bytes(ptr.allocation.address)
 
     def _transfer(self, dst: Pointer, src: Pointer, nbytes: int, op: Operation | None) -> None:
         source, start = memory.check_access(src, nbytes, op, f"reads {nbytes} bytes from")
@@ -530,9 +521,9 @@ class CpuProvider(EagerHostProvider):
         in_order: bool = False,
     ) -> None:
         """Run the groups: here when the launch is small (or `in_order`: one after another),
-        else in chunks on the pool. `argv`
-        (the address of the argument slots) stays valid until the chunks are done. Each chunk
-        runs under the fault guard (`cpu_faults`); the first fault is the launch's error."""
+        else in chunks on the pool. `argv` (the address of the argument slots) stays valid
+        until the chunks are done. Each chunk runs under the fault guard (`cpu_faults`); the
+        fault of the lowest work-group is the launch's error."""
         static = code.shared_bytes
         shared_size = static + smem_bytes
         guard = cpu_faults.install()
@@ -550,13 +541,6 @@ class CpuProvider(EagerHostProvider):
                 faults.append(fault)
 
         if self.workers == 1 or n_groups < PARALLEL_GROUPS or in_order:
-            if guard is not None:  # the common small launch, without the closure
-                shared = self.shared_buffer(shared_size)
-                ctx = cpu_faults.context()
-                args = (0, n_groups, n_items, shared, shared + static, argv)
-                if guard.call(code.address, *args, ctypes.addressof(ctx)):
-                    raise fault_error(cpu_faults.fault_of(ctx), code.name, op)
-                return
             run_chunk(0, n_groups)
         else:
             if self.pool is None:
@@ -595,12 +579,11 @@ class CpuProvider(EagerHostProvider):
             old = getattr(local, "address", None)
             local.address, local.buffer = device_bytes(size)
             local.size = size
-            found = cpu_arena.arena()
             with self.shared_lock:
                 self.shared_blocks.append(local.address)
-                if old is not None and found is not None and found.contains(old):
+                if old is not None:
                     self.shared_blocks.remove(old)
-                    found.release(old)
+                    release_device_bytes(old)
         return local.address
 
 
@@ -612,6 +595,14 @@ def device_bytes(nbytes: int) -> tuple[int, np.ndarray]:
         return found.allocate(nbytes)
     data = aligned_bytes(nbytes)
     return data.ctypes.data, data
+
+
+def release_device_bytes(address: int) -> None:
+    """Give back what `device_bytes` made at `address` to the arena (numpy bytes go with
+    their array)."""
+    found = cpu_arena.arena()
+    if found is not None and found.contains(address):
+        found.release(address)
 
 
 SIGNAL_WORDS = {

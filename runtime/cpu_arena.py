@@ -55,11 +55,6 @@ class Block:
     data: int
     nbytes: int
 
-    @property
-    def end(self) -> int:
-        """The end of the block, its guard page included."""
-        return self.start + self.span + PAGE
-
 
 def _round_up(value: int, alignment: int) -> int:
     return (value + alignment - 1) // alignment * alignment
