@@ -66,14 +66,16 @@ def prepare_host(ctx: Context, module: ModuleOp) -> None:
             stages[name]().apply(ctx, module)
 
 
-def lower_host(ctx: Context, module: ModuleOp) -> list[Operation]:
-    """Lower the host module `module` in place. Returns the ops that call the runtime, by op
-    id, in a copy of the module after `PREPARE` (for diagnostics: `runtime_ops` of a module
-    that `prepare_host` made gives the same list)."""
+def lower_host(ctx: Context, module: ModuleOp, prepared: bool = False) -> list[Operation]:
+    """Lower the host module `module` in place (`prepared`: the caller ran `prepare_host` on
+    it already). Returns the ops that call the runtime, by op id, in a copy of the module after
+    `PREPARE` (for diagnostics: `runtime_ops` of a module that `prepare_host` made gives the
+    same list)."""
     from gpuir.lowering.device_to_llvm import check_lowered, stage_passes
     from gpuir.lowering.gpu_host_to_llvm import number_ops
 
-    prepare_host(ctx, module)
+    if not prepared:
+        prepare_host(ctx, module)
     snapshot = module.clone()
     stages = stage_passes(HOST_TO_LLVM)
     with lowering_host(module):

@@ -138,7 +138,7 @@ def _compile(program: ModuleOp, text: str) -> CompiledHost:
         before = str(host)
         prepare_host(ctx, host)
         header = {"functions": list(functions), "prepare_changes": str(host) != before}
-        ops = lower_host(ctx, host)  # op id i is ops[i], as they were: for diagnostics
+        ops = lower_host(ctx, host, prepared=True)  # op id i is ops[i]: for diagnostics
         out = host_llvm_ir(host)
         add_runtime_shim(out, list(functions))
         parsed = optimize(parse(str(out)), 2)
