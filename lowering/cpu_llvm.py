@@ -50,9 +50,9 @@ from xdsl.ir import Attribute
 
 from gpuir.diagnostics import OpError
 from gpuir.lowering.conversion import DEVICE_ATTR, KERNEL_ATTR
-from gpuir.lowering.device_printf import FORMATS_ATTR
 from gpuir.lowering.device_to_llvm import check_index_bitwidth, check_lowered, set_index_bitwidth
 from gpuir.lowering.native import host_machine
+from gpuir.lowering.print_abi import FORMATS_ATTR
 from gpuir.lowering.workgroup_loops import SHARED_BYTES_ATTR, WORKGROUP_ATTR, workgroup_loops
 
 if TYPE_CHECKING:

@@ -61,14 +61,17 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gpuir.diagnostics import OpError
 from gpuir.lowering.conversion import constant, device_modules, ptr_type, to_llvm
 from gpuir.lowering.llvm_ext import AtomicRMWOp
+from gpuir.lowering.print_abi import (
+    BUFFER,
+    CAPACITY_GLOBAL,
+    CURSOR,
+    FORMATS_ATTR,
+    MAX_VALUES,
+    SPILL,
+    record_header,
+)
 from gpuir.lowering.printf_to_llvm import pieces
 
-BUFFER = "__gpuir_print_buffer"
-CAPACITY = "__gpuir_print_capacity"
-CURSOR = "__gpuir_print_cursor"
-SPILL = "__gpuir_print_spill"
-FORMATS_ATTR = "gpu.print_formats"
-MAX_VALUES = 64
 SLOT = 8
 
 
@@ -89,7 +92,7 @@ class Formats:
         block = self.module.body.block
         made = [
             llvm.GlobalOp(i64, BUFFER, "external", value=IntegerAttr(0, i64), alignment=8),
-            llvm.GlobalOp(i64, CAPACITY, "external", value=IntegerAttr(0, i64), alignment=8),
+            llvm.GlobalOp(i64, CAPACITY_GLOBAL, "external", value=IntegerAttr(0, i64), alignment=8),
             llvm.GlobalOp(i64, CURSOR, "external", value=IntegerAttr(0, i64), alignment=8),
             llvm.GlobalOp(llvm.LLVMArrayType(MAX_VALUES + 1, i64), SPILL, "internal", alignment=8),
         ]
@@ -127,7 +130,7 @@ def write_record(b: PatternRewriter, op: Operation, ident: int, values: list[SSA
     pointer = ptr_type(0)
     cursor = b.insert(llvm.AddressOfOp(CURSOR, pointer)).result
     old = b.insert(AtomicRMWOp("add", cursor, size)).res
-    capacity_at = b.insert(llvm.AddressOfOp(CAPACITY, pointer)).result
+    capacity_at = b.insert(llvm.AddressOfOp(CAPACITY_GLOBAL, pointer)).result
     capacity = b.insert(llvm.LoadOp(capacity_at, i64)).dereferenced_value
     end = b.insert(llvm.AddOp(old, size)).res
     fits = b.insert(llvm.ICmpOp(end, capacity, IntegerAttr(7, i64))).res  # ule
@@ -139,7 +142,7 @@ def write_record(b: PatternRewriter, op: Operation, ident: int, values: list[SSA
     ).result
     spill = b.insert(llvm.AddressOfOp(SPILL, pointer)).result
     record = b.insert(llvm.SelectOp(fits, claimed, spill)).res
-    header = constant(b, ((ident + 1) << 32) | len(slots))  # never 0: 0 ends the records
+    header = constant(b, record_header(ident, len(slots)))
     b.insert(llvm.StoreOp(header, record, alignment=SLOT))
     for i, slot in enumerate(slots, start=1):
         at = b.insert(llvm.GEPOp(record, [i], i64, result_type=pointer)).result

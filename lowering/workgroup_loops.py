@@ -475,8 +475,6 @@ def outline_cf_tail(kernel: func.FuncOp) -> bool:
     call = func.CallOp(name, external, outputs)
     entry.add_op(call)
     entry.add_op(func.ReturnOp(*call.results))
-    module = kernel.parent_op()
-    assert module is not None
     Rewriter.insert_op(tail, InsertPoint.after(kernel))
     return True
 

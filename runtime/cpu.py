@@ -58,6 +58,7 @@ from xdsl.ir import Attribute, Operation
 
 from gpuir.diagnostics import OpError
 from gpuir.dialects.mem import GLOBAL, HOST, PtrType
+from gpuir.lowering import print_abi
 from gpuir.lowering.native import load_libraries
 from gpuir.runtime import (
     ProviderUnavailable,
@@ -215,7 +216,7 @@ class Printing:
         if not formats:
             return None
         address = engine.get_global_value_address  # type: ignore[attr-defined]
-        names = (device_print.BUFFER, device_print.CAPACITY_GLOBAL, device_print.CURSOR)
+        names = (print_abi.BUFFER, print_abi.CAPACITY_GLOBAL, print_abi.CURSOR)
         return cls(*(address(name) for name in names), formats)
 
     def start(self) -> None:
@@ -299,11 +300,7 @@ def _compile(module: ModuleOp, index_bitwidth: int, text: str) -> CompiledModule
         engine.finalize_object()
     except Exception as e:  # noqa: BLE001  # every failure becomes the launches' error
         return CompiledModule(module_error=e)
-    formats = None
-    if program.print_formats is not None:
-        formats = device_print.formats_of(
-            ModuleOp([], {device_print.FORMATS_ATTR: program.print_formats})
-        )
+    formats = device_print.formats_from(program.print_formats)
     if capture.code is not None and not program.errors:
         kernels_header = [
             [k.name, k.entry, k.shared_bytes, [str(p) for p in k.params]]

@@ -64,6 +64,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from gpuir.dialects.gpu import smem_param
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, PtrType
+from gpuir.lowering import print_abi
 from gpuir.runtime import device_print, memory, structs
 from gpuir.runtime.memory import Allocation, Pointer, size_of
 from gpuir.runtime.provider import (
@@ -683,7 +684,7 @@ class CudaProvider(Provider):
             cu_module = self._call(op, driver().module_from_buffer, ptx.encode() + b"\0")
         payload = CudaModule(cu_module, ptx, sm, ptx_version, self.session)
         if formats:
-            names = (device_print.BUFFER, device_print.CAPACITY_GLOBAL, device_print.CURSOR)
+            names = (print_abi.BUFFER, print_abi.CAPACITY_GLOBAL, print_abi.CURSOR)
             found = {name: int(self._call(op, cu_module.get_global, name)[0]) for name in names}
             payload.printing = CudaPrinting(found, formats)
         return LoadedModule(module, kernels, payload, functions)
@@ -826,9 +827,9 @@ class CudaProvider(Provider):
             size = device_print.CAPACITY
             printing.buffer = self._call(op, drv.mem_alloc, size)
         values = {
-            device_print.BUFFER: int(printing.buffer),
-            device_print.CAPACITY_GLOBAL: device_print.CAPACITY,
-            device_print.CURSOR: 0,
+            print_abi.BUFFER: int(printing.buffer),
+            print_abi.CAPACITY_GLOBAL: device_print.CAPACITY,
+            print_abi.CURSOR: 0,
         }
         for name, value in values.items():
             data = np.array([value], np.uint64).view(np.uint8)
@@ -839,7 +840,7 @@ class CudaProvider(Provider):
         drv = driver()
         self.synchronize(op=op)
         cursor = np.zeros(8, np.uint8)
-        self._call(op, drv.memcpy_dtoh, cursor, printing.globals_[device_print.CURSOR])
+        self._call(op, drv.memcpy_dtoh, cursor, printing.globals_[print_abi.CURSOR])
         claimed = int(cursor.view(np.uint64)[0])
         data = np.zeros(min(claimed, device_print.CAPACITY), np.uint8)
         if len(data):

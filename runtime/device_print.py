@@ -20,16 +20,11 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Operation
 
 from gpuir.diagnostics import OpWarning
+from gpuir.lowering.print_abi import FORMATS_ATTR, parse_header
 from gpuir.runtime.scalars import float_dtype, format_value, int_width, unsigned, wrap
 
-FORMATS_ATTR = "gpu.print_formats"
 CAPACITY = 1 << 20
 """Bytes of print buffer per launch (CUDA's printf FIFO is 1 MiB by default too)."""
-BUFFER, CAPACITY_GLOBAL, CURSOR = (
-    "__gpuir_print_buffer",
-    "__gpuir_print_capacity",
-    "__gpuir_print_cursor",
-)
 SLOT = struct.Struct("<q")
 FLOAT_SLOT = struct.Struct("<d")
 
@@ -46,7 +41,11 @@ class Format:
 
 def formats_of(module: ModuleOp) -> list[Format] | None:
     """The print calls of a lowered device module, by id; None when it prints nothing."""
-    found = module.attributes.get(FORMATS_ATTR)
+    return formats_from(module.attributes.get(FORMATS_ATTR))
+
+
+def formats_from(found: Attribute | None) -> list[Format] | None:
+    """The print calls in a `gpu.print_formats` attribute, by id; None for no attribute."""
     if not isinstance(found, ArrayAttr):
         return None
     formats = []
@@ -86,7 +85,7 @@ def text(data: bytes | memoryview, claimed: int, capacity: int, formats: list[Fo
     at = 0
     while at + 8 <= end:
         header = SLOT.unpack_from(data, at)[0]
-        ident, count = (header >> 32) - 1, header & 0xFFFFFFFF
+        ident, count = parse_header(header)
         if not 0 <= ident < len(formats) or at + 8 * (1 + count) > end:
             break  # not a record: the rest was claimed by records that did not fit
         entry = formats[ident]
