@@ -53,6 +53,7 @@ from gpuir.lowering.conversion import DEVICE_ATTR, KERNEL_ATTR
 from gpuir.lowering.device_to_llvm import check_index_bitwidth, check_lowered, set_index_bitwidth
 from gpuir.lowering.native import host_machine
 from gpuir.lowering.print_abi import FORMATS_ATTR
+from gpuir.lowering.resume import BARRIERS_ATTR, STATE_ATTR
 from gpuir.lowering.workgroup_loops import SHARED_BYTES_ATTR, WORKGROUP_ATTR, workgroup_loops
 
 if TYPE_CHECKING:
@@ -85,6 +86,12 @@ class HostKernel:
     shared_bytes: int
     params: tuple[Attribute, ...]
     """The kernel's argument types (after the tokens, the ids and `smem`)."""
+    resume_state: int | None = None
+    """In resumable form (`gpuir.lowering.resume`): where its items' stops are in a group's
+    static shared memory."""
+    barriers: tuple[tuple[str, str, int, int], ...] = ()
+    """In resumable form: per barrier number `b` (at `b - 1`) its op's name, file, line and
+    column."""
 
 
 @dataclass
@@ -145,11 +152,23 @@ def host_program(device: ModuleOp, index_bitwidth: int = 64) -> HostProgram:
             shared = op.attributes[SHARED_BYTES_ATTR]
             params = tuple(op.function_type.inputs.data[8:])
             kernels[name] = HostKernel(name, LAUNCH_PREFIX + name, shared.value.data, params)  # type: ignore[attr-defined]
+            if STATE_ATTR in op.attributes:
+                kernels[name].resume_state = op.attributes[STATE_ATTR].value.data  # type: ignore[attr-defined]
+                kernels[name].barriers = barrier_table(op.attributes[BARRIERS_ATTR])
     lower(module)
     text = str(translate_for_host(module, list(kernels)))
     optimized = optimize(parse(text))
     formats = module.attributes.get(FORMATS_ATTR)
     return HostProgram(str(optimized), kernels, errors, formats)
+
+
+def barrier_table(attr: Attribute) -> tuple[tuple[str, str, int, int], ...]:
+    """`gpu.resume_barriers` as tuples."""
+    table = []
+    for entry in attr.data:  # type: ignore[attr-defined]
+        name, file, line, column = entry.data
+        table.append((name.data, file.data, line.value.data, column.value.data))
+    return tuple(table)
 
 
 # --- LLVM IR ---------------------------------------------------------------------------------------

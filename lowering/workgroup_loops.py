@@ -509,7 +509,7 @@ class Fission:
             barrier = next((b for block in blocks[1:] if (b := first_barrier_in(block))), None)
             barrier = barrier or first_barrier(kernel)
             assert barrier is not None
-            raise OpError(
+            raise BarrierPlacement(
                 barrier,
                 f"a barrier ('{barrier.name}') in a cf block other than the kernel's entry "
                 f"block {NOT_HERE} {HOW}",
@@ -648,14 +648,14 @@ class Fission:
         if isinstance(op, scf.ForOp):
             why = self.why([op.lb, op.ub, op.step])
             if why is not None:
-                raise OpError(
+                raise BarrierPlacement(
                     barrier, f"{where} scf.for whose bounds depend on {why} {NOT_HERE} {HOW}"
                 )
             self.analyze_loop(op)
         elif isinstance(op, scf.IfOp):
             why = self.why([op.cond])
             if why is not None:
-                raise OpError(
+                raise BarrierPlacement(
                     barrier, f"{where} scf.if whose condition depends on {why} {NOT_HERE} {HOW}"
                 )
             for region in op.regions:
@@ -667,7 +667,7 @@ class Fission:
                         if value in self.varying:
                             self.mark([result], self.varying[value])
         else:
-            raise OpError(
+            raise BarrierPlacement(
                 barrier,
                 f"{where} '{op.name}' {NOT_HERE} {HOW}; run expand-gpu-composites first"
                 if isinstance(op, gpu.SyncedScopeOp)
@@ -1146,6 +1146,10 @@ class Fission:
             self.group_map[op.results[j]] = new.results[k]
 
 
+class BarrierPlacement(OpError):
+    """A barrier where `Fission` cannot take it (the kernel goes to the resumable form)."""
+
+
 def inside(op: Operation | None, members: set[Operation]) -> bool:
     while op is not None:
         if op in members:
@@ -1266,16 +1270,41 @@ def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
             if not barriers and not fissionable(function):
                 new = item_loop_kernel(function)
                 Rewriter.insert_op(new, InsertPoint.after(function))
-            else:
-                per_item_slots = barriers or may_interchange(function)
-                new = Fission(function, helpers, per_item_slots).run()
+            elif not barriers:
+                new = Fission(function, helpers, may_interchange(function)).run()
                 Rewriter.insert_op(new, InsertPoint.before(function))
                 Rewriter.erase_op(function, safe_erase=False)
+            else:
+                with_barriers(function, helpers)
         except OpError as e:
             errors[name] = e
             if function.parent is not None:
                 Rewriter.erase_op(function, safe_erase=False)
     return errors
+
+
+def with_barriers(kernel: func.FuncOp, helpers: Helpers) -> None:
+    """A kernel with barriers: `Fission`'s item loops where it can take its barriers, else
+    the resumable form (`gpuir.lowering.resume`)."""
+    from gpuir.lowering.resume import resumable
+
+    attempt = kernel.clone()
+    Rewriter.insert_op(attempt, InsertPoint.before(kernel))
+    try:
+        new = Fission(attempt, helpers).run()
+    except BarrierPlacement:
+        if attempt.parent is not None:
+            Rewriter.erase_op(attempt, safe_erase=False)
+        new = resumable(kernel, helpers)
+        Rewriter.insert_op(new, InsertPoint.before(kernel))
+        return
+    except OpError:
+        if attempt.parent is not None:
+            Rewriter.erase_op(attempt, safe_erase=False)
+        raise
+    Rewriter.insert_op(new, InsertPoint.before(attempt))
+    Rewriter.erase_op(attempt, safe_erase=False)
+    Rewriter.erase_op(kernel, safe_erase=False)
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Attribute, Operation
 
 from gpuir.diagnostics import OpError
@@ -75,6 +75,7 @@ from gpuir.runtime.provider import (
     LoadedModule,
     ProviderError,
     check_launch,
+    item_ranges,
     kernels_of,
 )
 from gpuir.runtime.scalars import float_dtype, int_width
@@ -119,6 +120,10 @@ class CompiledKernel:
     """The launch entry's address."""
     shared_bytes: int
     params: tuple[Attribute, ...]
+    resume_state: int | None = None
+    """In resumable form: where the items' stops are in the group's shared memory."""
+    barriers: tuple[tuple[str, str, int, int], ...] = ()
+    """In resumable form: per barrier number `b` (at `b - 1`) its op's name and location."""
     entry: ctypes._CFuncPtr = field(init=False)  # type: ignore[name-defined]
     slots: ctypes.Array = field(init=False)  # type: ignore[type-arg]
     argv: int = field(init=False)
@@ -281,6 +286,7 @@ def _compile(module: ModuleOp, index_bitwidth: int, text: str) -> CompiledModule
     from gpuir.lowering.native import new_host_machine
 
     try:
+        cpu_faults.link()
         program = host_program(module, index_bitwidth)
         parsed = binding.parse_assembly(program.llvm_ir)
         missing = [
@@ -303,7 +309,14 @@ def _compile(module: ModuleOp, index_bitwidth: int, text: str) -> CompiledModule
     formats = device_print.formats_from(program.print_formats)
     if capture.code is not None and not program.errors:
         kernels_header = [
-            [k.name, k.entry, k.shared_bytes, [str(p) for p in k.params]]
+            [
+                k.name,
+                k.entry,
+                k.shared_bytes,
+                [str(p) for p in k.params],
+                k.resume_state,
+                [list(b) for b in k.barriers],
+            ]
             for k in program.kernels.values()
         ]
         formats_header = [[f.text, f.kind, [str(t) for t in f.types]] for f in formats or []]
@@ -315,6 +328,8 @@ def _compile(module: ModuleOp, index_bitwidth: int, text: str) -> CompiledModule
             engine.get_function_address(kernel.entry),
             kernel.shared_bytes,
             kernel.params,
+            kernel.resume_state,
+            kernel.barriers,
         )
         for name, kernel in program.kernels.items()
     }
@@ -325,7 +340,8 @@ def _compile(module: ModuleOp, index_bitwidth: int, text: str) -> CompiledModule
 
 def _from_cache(header: dict[str, object], code: bytes) -> CompiledModule:
     """A compiled module from a disk cache entry (`_compile`'s header: per kernel its name,
-    entry symbol, shared bytes and parameter types as text)."""
+    entry symbol, shared bytes, parameter types as text, and in resumable form where the stops
+    are and the barriers)."""
     from xdsl.parser import Parser
 
     from gpuir.dialects import make_context
@@ -334,13 +350,15 @@ def _from_cache(header: dict[str, object], code: bytes) -> CompiledModule:
     kernels: dict[str, CompiledKernel] = {}
     entries = header["kernels"]
     assert isinstance(entries, list)
+    cpu_faults.link()
     engine = disk_cache.engine_from_object(code)
-    for name, entry, shared_bytes, params in entries:
+    for name, entry, shared_bytes, params, resume_state, barriers in entries:
         address = engine.get_function_address(entry)
         if not address:
             raise KeyError(entry)
         types = tuple(Parser(ctx, p).parse_attribute() for p in params)
-        kernels[name] = CompiledKernel(name, address, shared_bytes, types)
+        table = tuple((n, f, line, column) for n, f, line, column in barriers)
+        kernels[name] = CompiledKernel(name, address, shared_bytes, types, resume_state, table)
     formats = [
         device_print.Format(text, kind, tuple(Parser(ctx, t).parse_attribute() for t in types))
         for text, kind, types in header.get("formats", [])  # type: ignore[union-attr]
@@ -493,13 +511,13 @@ class CpuProvider(EagerHostProvider):
                 code.fill(args, op)
                 prints.start()
                 try:
-                    self._run(code, n_groups, n_items, smem_bytes, code.argv, op, True)
+                    self._run(code, n_groups, n_items, smem_bytes, code.argv, op, module.module, True)
                 finally:
                     self.print_output(prints.finish(), kernel, op)
             return
         with code.lock:  # the kernel's argument buffer, filled in place
             code.fill(args, op)
-            self._run(code, n_groups, n_items, smem_bytes, code.argv, op)
+            self._run(code, n_groups, n_items, smem_bytes, code.argv, op, module.module)
 
     def print_output(self, output: device_print.Output, kernel: str, op: Operation | None) -> None:
         device_print.write(output, self.output(), f"cpu: the printf output of @{kernel}", op)
@@ -515,6 +533,7 @@ class CpuProvider(EagerHostProvider):
         smem_bytes: int,
         argv: int,
         op: Operation | None,
+        source: ModuleOp | None = None,
         in_order: bool = False,
     ) -> None:
         """Run the groups: here when the launch is small (or `in_order`: one after another),
@@ -535,6 +554,9 @@ class CpuProvider(EagerHostProvider):
                 guard, code.address, first, end, n_items, shared, shared + static, argv
             )
             if fault is not None:
+                if fault.signal == cpu_faults.DIVERGENCE and code.resume_state is not None:
+                    stops = (ctypes.c_int32 * n_items).from_address(shared + code.resume_state)
+                    fault.stops = tuple(stops)
                 faults.append(fault)
 
         if self.workers == 1 or n_groups < PARALLEL_GROUPS or in_order:
@@ -558,7 +580,7 @@ class CpuProvider(EagerHostProvider):
             for future in futures:
                 future.result()
         if faults:
-            raise fault_error(min(faults, key=lambda f: f.group), code.name, op)
+            raise fault_error(min(faults, key=lambda f: f.group), code, source, op)
 
     def progress(self) -> int:
         """This thread's slot for a launch entry's group number, where faults are not caught."""
@@ -609,9 +631,15 @@ SIGNAL_WORDS = {
 }
 
 
-def fault_error(fault: cpu_faults.Fault, kernel: str, op: Operation | None) -> ProviderError:
+def fault_error(
+    fault: cpu_faults.Fault, code: CompiledKernel, source: ModuleOp | None, op: Operation | None
+) -> ProviderError:
     """A kernel's fault as the launch's error, in CUDA's words: what, where (the address
-    and the nearest device allocation), the work-group."""
+    and the nearest device allocation), the work-group; or its barrier divergence, in
+    `interp`'s words."""
+    if fault.signal == cpu_faults.DIVERGENCE:
+        return divergence_error(fault, code, source, op)
+    kernel = code.name
     words = SIGNAL_WORDS.get(fault.signal, f"signal {fault.signal}")
     where = ""
     if fault.signal != signal.SIGFPE:
@@ -619,6 +647,75 @@ def fault_error(fault: cpu_faults.Fault, kernel: str, op: Operation | None) -> P
     message = f"cpu: {words} in @{kernel}{where}, in work-group {fault.group}"
     name = "integer division by zero" if fault.signal == signal.SIGFPE else "illegal address"
     return ProviderError(op, message, name)
+
+
+def divergence_error(
+    fault: cpu_faults.Fault, code: CompiledKernel, source: ModuleOp | None, op: Operation | None
+) -> ProviderError:
+    """The work-items of group `fault.group` stopped at different places (`fault.stops`: 0 at
+    the end of the kernel, `b` at barrier `b`), in `interp`'s words, at the barrier's op of
+    `source` (else at the launch)."""
+    stops = fault.stops
+    waiting = [i for i, s in enumerate(stops) if s != 0]
+    returned = [i for i, s in enumerate(stops) if s == 0]
+    group, passed = fault.group, fault.address
+    first = stops[waiting[0]] if waiting else 0
+    barrier, where = barrier_op(code, first, source), describe_barrier(code, first)
+    if returned and waiting:
+        message = (
+            f"barrier divergence in group {group}: work-item(s) {item_ranges(waiting)} wait at "
+            f"{where} (barrier {passed + 1} of the group), but work-item(s) "
+            f"{item_ranges(returned)} returned from the kernel after {passed} barrier(s), "
+            "without reaching it"
+        )
+        return ProviderError(barrier or op, message, "barrier divergence")
+    other = next((s for s in stops if s != first), first)
+    other_item = stops.index(other)
+    same = [i for i, s in enumerate(stops) if s == first]
+    rest = [i for i, s in enumerate(stops) if s == other]
+    other_op = barrier_op(code, other, source)
+    suffix = ""
+    if barrier is not None and barrier is other_op:
+        suffix = " (the entry and the exit of one synced scope)"
+    message = (
+        f"barrier divergence in group {group}: work-item(s) {item_ranges(same)} wait at "
+        f"{where}, but work-item(s) {item_ranges(rest)} wait at "
+        f"{describe_barrier(code, other)}{suffix}; every work-item of a group must reach the "
+        "same barriers"
+    )
+    related = [(other_op, f"where work-item {other_item} waits")] if other_op is not None else []
+    return ProviderError(barrier or op, message, "barrier divergence", related)
+
+
+def barrier_op(code: CompiledKernel, number: int, source: ModuleOp | None) -> Operation | None:
+    """The op of `source` at barrier `number`'s location (a `gpu.synced_scope` for the
+    barriers it expands into)."""
+    if source is None or not 1 <= number <= len(code.barriers):
+        return None
+    name, file, line, column = code.barriers[number - 1]
+    if not file:
+        return None
+    found = None
+    for candidate in source.walk():
+        loc = candidate.location
+        if (
+            isinstance(loc, FileLineColLoc)
+            and loc.line.data == line
+            and loc.column.data == column
+            and loc.filename.data == file
+        ):
+            if candidate.name == name:
+                return candidate
+            found = found or candidate
+    return found
+
+
+def describe_barrier(code: CompiledKernel, number: int) -> str:
+    """`'gpu.sync_work_items' at file:line:col`, as `interp` describes a barrier."""
+    if not 1 <= number <= len(code.barriers):
+        return "(unknown op)"
+    name, file, line, column = code.barriers[number - 1]
+    return f"'{name}' at {file}:{line}:{column}" if file else f"'{name}'"
 
 
 NEAR = 1 << 16

@@ -11,6 +11,10 @@ work-group it was running. A fault on any other thread, or outside a kernel, goe
 that was there before (Python's `faulthandler`, or the default action) as if this one did not
 exist.
 
+`__gpuir_barrier_divergence(group, passed)`, which the resumable form of a kernel calls when
+the work-items of a group stopped at different barriers (`gpuir.lowering.resume`), jumps back
+the same way, with `DIVERGENCE` in place of a signal.
+
 The cpu provider's device memory lives in its own arena with guard pages
 (`gpuir.runtime.cpu_arena`), so the usual overrun faults before it touches anything but device
 memory; a kernel that jumps out of the middle of its work leaves device memory as it was at the
@@ -36,6 +40,11 @@ PROGRESS = JMPBUF_BYTES + 16
 """Offsets in a fault context: the signal, the faulting address, the work-group being run."""
 CONTEXT_BYTES = JMPBUF_BYTES + 32
 SIGNALS = (signal.SIGSEGV, signal.SIGBUS, signal.SIGFPE)
+DIVERGENCE = 256
+"""What a guarded call returns (in place of a signal) when a work-group's items stopped at
+different barriers: `__gpuir_barrier_divergence(group, passed)` (the resumable form of
+`gpuir.lowering.resume`) jumps back with it, the barriers passed in the address's place."""
+DIVERGENCE_SYMBOL = "__gpuir_barrier_divergence"
 SA_SIGINFO = 4
 SIG_UNBLOCK = 1
 SI_ADDR = 16
@@ -65,6 +74,7 @@ declare void @siglongjmp(ptr, i32) #1
 declare i32 @sigaction(i32, ptr, ptr)
 declare i32 @raise(i32)
 declare i32 @pthread_sigmask(i32, ptr, ptr)
+declare void @abort() #1
 
 define i32 @__gpuir_guarded(ptr %entry, i64 %first, i64 %end, i64 %n, ptr %shared, ptr %smem,
                             ptr %args, ptr %ctx) {{
@@ -113,6 +123,24 @@ chain:
   ret void
 }}
 
+define void @{DIVERGENCE_SYMBOL}(i64 %group, i64 %passed) #1 {{
+start:
+  %key = load i32, ptr @__gpuir_fault_key
+  %ctx = call ptr @pthread_getspecific(i32 %key)
+  %none = icmp eq ptr %ctx, null
+  br i1 %none, label %die, label %jump
+jump:
+  %slot = getelementptr i8, ptr %ctx, i64 {ADDRESS}
+  store volatile i64 %passed, ptr %slot
+  %sigslot = getelementptr i8, ptr %ctx, i64 {SIGNO}
+  store volatile i64 {DIVERGENCE}, ptr %sigslot
+  call void @siglongjmp(ptr %ctx, i32 {DIVERGENCE}) #1
+  unreachable
+die:
+  call void @abort() #1
+  unreachable
+}}
+
 attributes #0 = {{ returns_twice }}
 attributes #1 = {{ noreturn }}
 """
@@ -145,8 +173,12 @@ class Fault:
     """What a guarded call that faulted left in its context."""
 
     signal: int
+    """The signal, or `DIVERGENCE`."""
     address: int
+    """The faulting address; for `DIVERGENCE`, the barriers the group had passed."""
     group: int
+    stops: tuple[int, ...] = ()
+    """For `DIVERGENCE`: where each work-item of the group stopped (the runtime reads them)."""
 
 
 @cache
@@ -168,6 +200,7 @@ def install() -> Guard | None:
             "sigaction",
             "raise",
             "pthread_sigmask",
+            "abort",
         ):
             binding.add_symbol(name, ctypes.cast(getattr(libc, name), ctypes.c_void_p).value)
         module = binding.parse_assembly(IR)
@@ -195,9 +228,21 @@ def install() -> Guard | None:
             if libc.sigaction(int(number), ctypes.byref(action), ctypes.byref(old_actions[number])):
                 return None
         call = GuardedFunction(engine.get_function_address("__gpuir_guarded"))
+        binding.add_symbol(DIVERGENCE_SYMBOL, engine.get_function_address(DIVERGENCE_SYMBOL))
     except (OSError, AttributeError, RuntimeError, ImportError):
         return None
     return Guard(engine, call, old_actions, fault_set)
+
+
+def link() -> None:
+    """Make the symbols that device code calls known to LLVM: the guard's, else (where there
+    is no guard) `abort` in their place."""
+    if install() is not None:
+        return
+    from llvmlite import binding
+
+    libc = ctypes.CDLL(None)
+    binding.add_symbol(DIVERGENCE_SYMBOL, ctypes.cast(libc.abort, ctypes.c_void_p).value)
 
 
 _local = threading.local()

@@ -65,6 +65,7 @@ from gpuir.runtime.provider import (
     ProviderError,
     check_launch,
     describe_op,
+    item_ranges,
     kernels_of,
 )
 from gpuir.runtime.scalars import TOKEN, float_dtype, int_width, signed, wrap
@@ -84,23 +85,6 @@ class _Abort(BaseException):
 
 def item_name(group: int, item: int) -> str:
     return f"work-item (group {group}, item {item})"
-
-
-def _ranges(numbers: Sequence[int]) -> str:
-    """`0-3, 5, 7-8`."""
-    parts: list[str] = []
-    start = prev = None
-    for n in numbers:
-        if start is None:
-            start = prev = n
-        elif n == prev + 1:
-            prev = n
-        else:
-            parts.append(str(start) if start == prev else f"{start}-{prev}")
-            start = prev = n
-    if start is not None:
-        parts.append(str(start) if start == prev else f"{start}-{prev}")
-    return ", ".join(parts)
 
 
 # --- races ---------------------------------------------------------------------------------------
@@ -578,9 +562,9 @@ class GroupScheduler:
         raise ProviderError(
             op,
             f"barrier divergence in group {group}: work-item(s) "
-            f"{_ranges([t.machine.item_id for t in waiting])} wait at {describe_op(op)} "
+            f"{item_ranges([t.machine.item_id for t in waiting])} wait at {describe_op(op)} "
             f"(barrier {passed + 1} of the group), but work-item(s) "
-            f"{_ranges([t.machine.item_id for t in returned])} returned from the kernel after "
+            f"{item_ranges([t.machine.item_id for t in returned])} returned from the kernel after "
             f"{passed} barrier(s), without reaching it",
             "barrier divergence",
         )
@@ -600,8 +584,8 @@ class GroupScheduler:
             where = " (reached through different calls)"
         raise ProviderError(
             first.op,
-            f"barrier divergence in group {self.group.group_id}: work-item(s) {_ranges(same)} "
-            f"wait at {describe_op(first.op)}, but work-item(s) {_ranges(rest)} wait at "
+            f"barrier divergence in group {self.group.group_id}: work-item(s) {item_ranges(same)} "
+            f"wait at {describe_op(first.op)}, but work-item(s) {item_ranges(rest)} wait at "
             f"{describe_op(other.op)}{where}; every work-item of a group must reach the same "
             "barriers",
             "barrier divergence",

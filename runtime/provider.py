@@ -74,6 +74,23 @@ class ProviderError(OpError):
         self.related = list(related)
 
 
+def item_ranges(numbers: Sequence[int]) -> str:
+    """Work-item numbers as `0-3, 5, 7-8`."""
+    parts: list[str] = []
+    start = prev = None
+    for n in numbers:
+        if start is None:
+            start = prev = n
+        elif n == prev + 1:
+            prev = n
+        else:
+            parts.append(str(start) if start == prev else f"{start}-{prev}")
+            start = prev = n
+    if start is not None:
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+    return ", ".join(parts)
+
+
 def describe_op(op: Operation | None) -> str:
     """`'mem.store' at file:line:col` (or without the location when the op has none)."""
     if op is None:

@@ -1,6 +1,7 @@
 // Barrier divergence between two barriers: even items wait at the barrier of the then branch,
 // odd items at the one of the else branch. On a GPU these are two different barriers.
 // RUN: not gpu-run %s --provider interp 2>&1 | filecheck %s
+// RUN: not gpu-run %s --provider cpu 2>&1 | filecheck %s
 
 // CHECK:      error: barrier divergence in group 0: work-item(s) 0, 2 wait at 'gpu.sync_work_items' at {{.*}}:[[#THEN:]]:5, but work-item(s) 1, 3 wait at 'gpu.sync_work_items' at {{.*}}:[[#ELSE:]]:5; every work-item of a group must reach the same barriers
 // CHECK:      barrier-divergence-branches.mlir:[[#ELSE]]:5: note: where work-item 1 waits

@@ -1,8 +1,9 @@
 // Barrier divergence by trip count: item i runs a loop with a barrier i + 1 times. All four
 // pass the first barrier together; at the second, item 0 has returned.
 // RUN: not gpu-run %s --provider interp 2>&1 | filecheck %s
+// RUN: not gpu-run %s --provider cpu 2>&1 | filecheck %s
 
-// CHECK:      error: barrier divergence in group 1: work-item(s) 1-3 wait at 'gpu.sync_work_items' at {{.*}}barrier-divergence-loop.mlir:19:5 (barrier 2 of the group), but work-item(s) 0 returned from the kernel after 1 barrier(s), without reaching it
+// CHECK:      error: barrier divergence in group 1: work-item(s) 1-3 wait at 'gpu.sync_work_items' at {{.*}}barrier-divergence-loop.mlir:20:5 (barrier 2 of the group), but work-item(s) 0 returned from the kernel after 1 barrier(s), without reaching it
 
 func.func @kernel(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                   %group: index, %item: index)

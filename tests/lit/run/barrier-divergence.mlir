@@ -1,6 +1,7 @@
 // A planted bug: a barrier inside divergent control flow. Items 0 and 1 sync, items 2 and 3
 // skip the barrier and return.
 // RUN: not gpu-run %s --provider interp 2>&1 | filecheck %s
+// RUN: not gpu-run %s --provider cpu 2>&1 | filecheck %s
 
 // CHECK:      barrier-divergence.mlir:[[#LINE:]]:5: error: barrier divergence in group 0: work-item(s) 0-1 wait at 'gpu.sync_work_items' at {{.*}}barrier-divergence.mlir:[[#LINE]]:5 (barrier 1 of the group), but work-item(s) 2-3 returned from the kernel after 0 barrier(s), without reaching it
 // CHECK-NEXT:     %s1, %s3 = gpu.sync_work_items %m1, %a3

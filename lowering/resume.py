@@ -1,0 +1,551 @@
+"""Kernels with barriers in any control flow, in *resumable form*, for the `cpu` provider.
+
+`Fission` (`gpuir.lowering.workgroup_loops`) runs the work-items of a group as loops between
+barriers that sit in the entry block or in `scf.for` / `scf.if` with uniform bounds. A kernel
+whose barriers are elsewhere — in `cf` blocks (a loop written with branches, an early return
+between barriers), under a condition that depends on the work-item (which every item may still
+take), in `scf.while` — comes here instead. Each barrier becomes a *resume point*:
+
+    func.func @k.resume(M1, M3, M4, M5, %group_id, %item_id, [smem], args…,
+                        %shared, %frame, %collective, %state: i32) -> (M1, M3, M4, M5, i32)
+
+runs one work-item from resume point `state` (0: the start) to its next barrier, and returns
+that barrier's number (1, 2, …), or 0 when the item returned from the kernel. Its entry block is
+a `cf.switch` on `state`: to the kernel's entry, or to the block that starts after barrier `b`
+(each barrier ends its block: `func.return …, b`). What an item must keep across a barrier lives
+in its *frame* (`n_items` frames of `gpu.frame_bytes` bytes, in the work-group function's local
+memory): every value that is live at a resume point is stored there where it is made and loaded
+where it is used (constants are made again instead), and each `mem.slot` / `mem.mslot` in space 5
+is a place in the frame. Memory tokens are not data: each becomes the function's own.
+
+The work-group function runs the group in *phases*: every item, from where it stopped, to its
+next stop; then all must have stopped at the same place. Their stops are kept in the group's
+shared memory (one `i32` per item, at `gpu.resume_state`), and a group whose items stopped at
+different barriers, or some at a barrier and some at the end of the kernel, calls
+`__gpuir_barrier_divergence(group, barriers passed)`, which does not return
+(`gpuir.runtime.cpu_faults`): the runtime reads the stops and reports `barrier divergence` in
+`interp`'s words, with the barriers of `gpu.resume_barriers` (per barrier its op's name and
+location). A group ends when every item has returned.
+
+`gpu.workgroup_reduce` and `gpu.workgroup_scan` are resume points too: each item stores its
+value in the group's collective area (`%collective`) before it stops; the work-group function
+reduces (with `Helpers`' fixed tree) or scans (a left fold) there between the phases, and each
+item loads its result where it resumes: bit-identical to `Fission` and `interp`.
+
+Items run one after another, so this form does not vectorize across items; kernels whose
+barriers `Fission` can take keep its faster form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, cf, func, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DenseIntElementsAttr,
+    FileLineColLoc,
+    FunctionType,
+    IndexType,
+    IntegerAttr,
+    StringAttr,
+    UnrealizedConversionCastOp,
+    VectorType,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
+from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLowering
+
+from gpuir.diagnostics import OpError
+from gpuir.dialects import gpu, mem
+from gpuir.dialects.gpu import KERNEL_TOKENS
+from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
+from gpuir.lowering.conversion import KERNEL_ATTR, size_and_align
+from gpuir.lowering.scf_while_to_cf import WhileLowering
+from gpuir.lowering.workgroup_loops import (
+    BARRIERS,
+    LOCAL_BYTES,
+    NOT_HERE,
+    SHARED_BYTES,
+    SHARED_BYTES_ATTR,
+    SLOT_ALIGN,
+    Helpers,
+    align_up,
+    combine,
+    constant_index,
+    index_constant,
+    lower_shared_slots,
+    new_workgroup_function,
+    space_of,
+    takes_smem,
+)
+
+MAX_ITEMS = 1024
+"""The most work-items of a group (CUDA's): the length of the stops and collective arrays."""
+STATE_ATTR = "gpu.resume_state"
+"""The byte offset, in a group's static shared memory, of its items' stops (`i32` each)."""
+BARRIERS_ATTR = "gpu.resume_barriers"
+"""Per resume point (barrier `b` at index `b - 1`): `[name, file, line, column]` of its op."""
+FRAME_ATTR = "gpu.frame_bytes"
+"""The bytes of one work-item's frame."""
+DIVERGENCE = "__gpuir_barrier_divergence"
+"""`void (i64 group, i64 passed)`: the group's items stopped at different places."""
+RESUMED = "resume"
+VALUE_SLOT = 8
+"""Bytes per item in the collective area (the widest collective type)."""
+COLLECTIVE_BYTES = 2 * MAX_ITEMS * VALUE_SLOT + VALUE_SLOT
+"""The collective area: the items' values, the tree's scratch, the reduction's result."""
+
+
+def resumable(kernel: func.FuncOp, helpers: Helpers) -> func.FuncOp:
+    """Rewrite `kernel` (a kernel of a device module, its composites expanded) into
+    `@k.resume` in place; the work-group function that drives it, to put in its place."""
+    return Resumable(kernel, helpers).run()
+
+
+@dataclass(frozen=True)
+class Point:
+    """A resume point: its op's description, and for a collective what it computes."""
+
+    description: ArrayAttr
+    collective: str | None = None
+    kind: str = ""
+    type: Attribute | None = None
+
+    @classmethod
+    def of(cls, op: Operation) -> Point:
+        if isinstance(op, gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp):
+            which = "reduce" if isinstance(op, gpu.WorkgroupReduceOp) else "scan"
+            return cls(describe(op), which, op.kind.data, op.value.type)
+        return cls(describe(op))
+
+
+class Resumable:
+    def __init__(self, kernel: func.FuncOp, helpers: Helpers):
+        self.kernel = kernel
+        self.helpers = helpers
+        self.name = kernel.sym_name.data
+        self.smem_taken = takes_smem(kernel)
+        self.workgroup = new_workgroup_function(kernel, 0)
+        self.inputs = list(kernel.function_type.inputs.data)
+        self.points: list[Point] = []
+        """The resume points' ops, barrier `b` at index `b - 1`."""
+        self.resumes: list[Block] = []
+        self.frame_bytes = 0
+
+    def run(self) -> func.FuncOp:
+        kernel = self.kernel
+        entry = kernel.body.blocks[0]
+        shared = entry.insert_arg(SHARED_BYTES, len(entry.args))
+        shared_bytes = lower_shared_slots(kernel, shared)
+        self.lower_control_flow()
+        frame = entry.insert_arg(LOCAL_BYTES, len(entry.args))
+        collective = entry.insert_arg(LOCAL_BYTES, len(entry.args))
+        state = entry.insert_arg(i32, len(entry.args))
+        for arg, hint in ((shared, "shared"), (frame, "frame"), (collective, "collective")):
+            arg.name_hint = hint
+        state.name_hint = "state"
+        self.lower_local_slots(frame)
+        dispatch = self.new_entry()
+        self.args = dispatch.args
+        self.tokens = {t: dispatch.args[i] for i, t in enumerate(KERNEL_TOKENS)}
+        self.own_tokens()
+        self.end_returns()
+        self.split_at_barriers()
+        self.keep_live_values()
+        b = Builder(InsertPoint.at_end(dispatch))
+        cases = DenseIntElementsAttr.from_list(
+            VectorType(i32, (len(self.resumes),)), list(range(1, len(self.resumes) + 1))
+        )
+        b.insert(
+            cf.SwitchOp(
+                dispatch.args[-1],
+                entry,
+                [],
+                cases,
+                self.resumes,
+                [[] for _ in self.resumes],
+            )
+        )
+        outputs = [*KERNEL_TOKENS, i32]
+        kernel.function_type = FunctionType.from_lists(dispatch.arg_types, outputs)
+        kernel.sym_name = StringAttr(f"{self.name}.{RESUMED}")
+        kernel.attributes.pop(KERNEL_ATTR, None)
+        state_offset = align_up(shared_bytes, SLOT_ALIGN)
+        self.build_workgroup(state_offset)
+        return self.workgroup
+
+    # -- the item function --
+
+    def lower_control_flow(self) -> None:
+        """Structured control flow → `cf` blocks, so that every barrier is an op of a block."""
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(
+                [ForLowering(), IfLowering(), SwitchLowering(), WhileLowering()]
+            )
+        ).rewrite_region(self.kernel.body)
+        for op in self.kernel.walk():
+            if isinstance(op, BARRIERS) and op.parent_op() is not self.kernel:
+                parent = op.parent_op()
+                assert parent is not None
+                raise OpError(
+                    op,
+                    f"a barrier ('{op.name}') inside '{parent.name}' {NOT_HERE}: a barrier "
+                    "must be in the kernel's blocks, or in scf.for / scf.if / scf.while",
+                )
+
+    def lower_local_slots(self, frame: SSAValue) -> None:
+        """Every slot in space 5 becomes a place in the item's frame."""
+        for op in list(self.kernel.walk()):
+            if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != LOCAL:
+                continue
+            assert isinstance(op.res.type, PtrType)
+            if isinstance(op, mem.MslotOp):
+                size = constant_index(op.size)
+                if size is None:
+                    raise OpError(
+                        op,
+                        f"'{op.name}' of a run-time size in a kernel with barriers {NOT_HERE}: "
+                        "each work-item's slot must outlive the barriers, so its size must be "
+                        "a constant",
+                    )
+                align = SLOT_ALIGN
+            else:
+                size, align = size_and_align(op.res.type.pointee, op)
+            offset = self.frame_place(size, align)
+            b = Builder(InsertPoint.before(op))
+            place = b.insert(mem.LeaOp(frame, index_constant(b, offset))).res
+            cast = b.insert(UnrealizedConversionCastOp.get([place], [op.res.type])).results[0]
+            op.res.replace_all_uses_with(cast)
+            op.res_mem.replace_all_uses_with(op.mem)
+            Rewriter.erase_op(op)
+
+    def frame_place(self, size: int, align: int) -> int:
+        offset = align_up(self.frame_bytes, align)
+        self.frame_bytes = offset + max(size, 1)
+        return offset
+
+    def new_entry(self) -> Block:
+        """A new entry block, which takes the kernel's arguments (the old one, a target of
+        the dispatch, takes none)."""
+        entry = self.kernel.body.blocks[0]
+        dispatch = Block(arg_types=entry.arg_types)
+        self.kernel.body.insert_block_before(dispatch, entry)
+        for old, new in zip(entry.args, dispatch.args, strict=True):
+            new.name_hint = old.name_hint
+            old.replace_all_uses_with(new)
+        for old in reversed(entry.args):
+            entry.erase_arg(old)
+        return dispatch
+
+    def own_tokens(self) -> None:
+        """Every memory token the function makes → its own token of that space."""
+        for op in self.kernel.walk():
+            values: Iterable[SSAValue] = op.results
+            for region in op.regions:
+                for block in region.blocks:
+                    if block is not self.kernel.body.blocks[0]:
+                        values = [*values, *block.args]
+            for value in values:
+                own = self.tokens.get(value.type)
+                if isinstance(value.type, MemType) and own is not None and value is not own:
+                    value.replace_all_uses_with(own)
+
+    def end_returns(self) -> None:
+        for op in list(self.kernel.walk()):
+            if isinstance(op, func.ReturnOp) and op.parent_op() is self.kernel:
+                b = Builder(InsertPoint.before(op))
+                done = b.insert(arith.ConstantOp(IntegerAttr(0, i32))).result
+                Rewriter.replace_op(op, func.ReturnOp(*self.token_values(), done))
+
+    def token_values(self) -> list[SSAValue]:
+        return [self.tokens[t] for t in KERNEL_TOKENS]
+
+    def split_at_barriers(self) -> None:
+        """Each barrier ends its block with `return …, b`; what follows starts a resume block."""
+        points = [
+            op for block in self.kernel.body.blocks for op in block.ops if isinstance(op, BARRIERS)
+        ]
+        item_id = self.args[5]
+        m5 = self.tokens[MemType(LOCAL)]
+        for number, op in enumerate(points, 1):
+            block = op.parent_block()
+            assert block is not None
+            resume = block.split_before(op)
+            b = Builder(InsertPoint.at_end(block))
+            collective = isinstance(op, gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp)
+            if collective:
+                values = self.collective_array(b, op.value.type, 0)  # type: ignore[attr-defined]
+                b.insert(mem.StoreOp(m5, b.insert(mem.LeaOp(values, item_id)).res, op.value))  # type: ignore[attr-defined]
+            code = b.insert(arith.ConstantOp(IntegerAttr(number, i32))).result
+            b.insert(func.ReturnOp(*self.token_values(), code))
+            if collective:
+                rb = Builder(InsertPoint.before(op))
+                if isinstance(op, gpu.WorkgroupReduceOp):
+                    where = self.collective_array(rb, op.value.type, 2 * MAX_ITEMS * VALUE_SLOT)
+                    place = rb.insert(mem.LeaOp(where, index_constant(rb, 0))).res
+                else:
+                    values = self.collective_array(rb, op.value.type, 0)
+                    place = rb.insert(mem.LeaOp(values, item_id)).res
+                op.res.replace_all_uses_with(rb.insert(mem.LoadOp(m5, place)).res)  # type: ignore[attr-defined]
+            for result in op.results:
+                assert not result.uses, "tokens are the function's own"
+            self.points.append(Point.of(op))
+            Rewriter.erase_op(op)
+            self.resumes.append(resume)
+
+    def collective_array(self, b: Builder, type_: Attribute, offset: int) -> SSAValue:
+        """`!mem.ptr<!mem.array<? x T>, 5>` at `offset` in the collective area."""
+        collective = self.args[len(self.inputs) + 2]
+        place = b.insert(mem.LeaOp(collective, index_constant(b, offset))).res
+        array = PtrType(ArrayType(DYNAMIC_INDEX, type_), LOCAL)
+        return b.insert(UnrealizedConversionCastOp.get([place], [array])).results[0]
+
+    def keep_live_values(self) -> None:
+        """Every value live at a resume point: stored in the frame where it is made, loaded
+        where it is used (a constant is made again at each use)."""
+        live: list[SSAValue] = []
+        live_in = liveness(list(self.kernel.body.blocks))
+        arguments = set(self.args)
+        for resume in self.resumes:
+            for value in live_in[resume]:
+                if value not in arguments and value not in live:
+                    live.append(value)
+        frame = self.args[len(self.inputs) + 1]
+        m5 = self.tokens[MemType(LOCAL)]
+        for value in live:
+            owner = value.owner
+            if isinstance(owner, arith.ConstantOp):
+                for use in list(value.uses):
+                    copy = owner.clone()
+                    Rewriter.insert_op(copy, InsertPoint.before(top_level(use.operation)))
+                    use.operation.operands[use.index] = copy.result
+                continue
+            size, align = size_and_align(value.type, owner if isinstance(owner, Operation) else self.kernel)
+            offset = self.frame_place(size, align)
+            typed = PtrType(value.type, LOCAL)
+
+            def place(b: Builder) -> SSAValue:
+                byte = b.insert(mem.LeaOp(frame, index_constant(b, offset))).res
+                return b.insert(UnrealizedConversionCastOp.get([byte], [typed])).results[0]
+
+            uses = list(value.uses)
+            if isinstance(owner, Operation):
+                at = InsertPoint.after(owner)
+            else:
+                at = InsertPoint.at_start(owner)  # type: ignore[arg-type]
+            b = Builder(at)
+            b.insert(mem.StoreOp(m5, place(b), value))
+            for use in uses:
+                b = Builder(InsertPoint.before(top_level(use.operation)))
+                use.operation.operands[use.index] = b.insert(mem.LoadOp(m5, place(b))).res
+
+    # -- the work-group function --
+
+    def build_workgroup(self, state_offset: int) -> None:
+        """The phases (module docstring)."""
+        function = self.workgroup
+        frame_bytes = align_up(max(self.frame_bytes, 1), SLOT_ALIGN)
+        function.attributes[SHARED_BYTES_ATTR] = IntegerAttr(state_offset + 4 * MAX_ITEMS, 64)
+        function.attributes[STATE_ATTR] = IntegerAttr(state_offset, 64)
+        function.attributes[FRAME_ATTR] = IntegerAttr(frame_bytes, 64)
+        function.attributes[BARRIERS_ATTR] = ArrayAttr([p.description for p in self.points])
+        self.declare_divergence()
+        args = function.body.blocks[0].args
+        m1, m3, m4, m5, group_id, n_items, shared, smem = args[:8]
+        b = Builder(InsertPoint.at_end(function.body.blocks[0]))
+        zero, one = index_constant(b, 0), index_constant(b, 1)
+        stride = index_constant(b, frame_bytes)
+        frames_size = b.insert(arith.MuliOp(n_items, stride)).result
+        frames = b.insert(mem.MslotOp(m5, frames_size, LOCAL_BYTES)).res
+        has_collectives = any(p.collective for p in self.points)
+        if has_collectives:
+            size = index_constant(b, COLLECTIVE_BYTES)
+            collective = b.insert(mem.MslotOp(m5, size, LOCAL_BYTES)).res
+        else:
+            collective = frames
+        byte = b.insert(mem.LeaOp(shared, index_constant(b, state_offset))).res
+        stops_type = PtrType(ArrayType(DYNAMIC_INDEX, i32), SHARED)
+        stops = b.insert(UnrealizedConversionCastOp.get([byte], [stops_type])).results[0]
+
+        def stop(b: Builder, item: SSAValue) -> SSAValue:
+            return b.insert(mem.LeaOp(stops, item)).res
+
+        def for_items(b: Builder, start: SSAValue, body) -> None:  # noqa: ANN001
+            block = Block(arg_types=[IndexType()])
+            ib = Builder(InsertPoint.at_end(block))
+            body(ib, block.args[0])
+            ib.insert(scf.YieldOp())
+            b.insert(scf.ForOp(start, n_items, one, [], block))
+
+        def clear(ib: Builder, item: SSAValue) -> None:
+            ib.insert(mem.StoreOp(m3, stop(ib, item), ib.insert(arith.ConstantOp(IntegerAttr(0, i32))).result))
+
+        for_items(b, zero, clear)
+        before = Block(arg_types=[IndexType()])
+        passed = before.args[0]
+        wb = Builder(InsertPoint.at_end(before))
+        call_args = [m1, m3, m4, m5, group_id]
+        rest = [*([smem] if self.smem_taken else []), *args[8:], shared]
+
+        def step(ib: Builder, item: SSAValue) -> None:
+            at = stop(ib, item)
+            state = ib.insert(mem.LoadOp(m3, at)).res
+            offset = ib.insert(arith.MuliOp(item, stride)).result
+            byte = ib.insert(mem.LeaOp(frames, offset)).res
+            frame = ib.insert(UnrealizedConversionCastOp.get([byte], [LOCAL_BYTES])).results[0]
+            call = ib.insert(
+                func.CallOp(
+                    f"{self.name}.{RESUMED}",
+                    [*call_args, item, *rest, frame, collective, state],
+                    [*KERNEL_TOKENS, i32],
+                )
+            )
+            ib.insert(mem.StoreOp(m3, at, call.res[-1]))
+
+        for_items(wb, zero, step)
+        first = wb.insert(mem.LoadOp(m3, stop(wb, zero))).res
+        differ = Block(arg_types=[IndexType(), i1])
+        db = Builder(InsertPoint.at_end(differ))
+        other = db.insert(mem.LoadOp(m3, stop(db, differ.args[0]))).res
+        unequal = db.insert(arith.CmpiOp(other, first, "ne")).result
+        db.insert(scf.YieldOp(db.insert(arith.OrIOp(differ.args[1], unequal)).result))
+        false = wb.insert(arith.ConstantOp(IntegerAttr(0, i1))).result
+        diverged = wb.insert(scf.ForOp(one, n_items, one, [false], differ)).results[0]
+        report = Block()
+        rb = Builder(InsertPoint.at_end(report))
+        group64 = rb.insert(arith.IndexCastOp(group_id, i64)).result
+        passed64 = rb.insert(arith.IndexCastOp(passed, i64)).result
+        rb.insert(func.CallOp(DIVERGENCE, [group64, passed64], []))
+        rb.insert(scf.YieldOp())
+        wb.insert(scf.IfOp(diverged, [], Region(report)))
+        for number, point in enumerate(self.points, 1):
+            if point.collective:
+                self.collective_step(wb, point, number, first, collective, n_items, m5)
+        ended = wb.insert(arith.ConstantOp(IntegerAttr(0, i32))).result
+        more = wb.insert(arith.CmpiOp(first, ended, "ne")).result
+        following = wb.insert(arith.AddiOp(passed, one)).result
+        wb.insert(scf.ConditionOp(more, following))
+        after = Block(arg_types=[IndexType()])
+        Builder(InsertPoint.at_end(after)).insert(scf.YieldOp(after.args[0]))
+        b.insert(scf.WhileOp([zero], [IndexType()], Region(before), Region(after)))
+        b.insert(func.ReturnOp(m1, m3, m4, m5))
+
+    def collective_step(
+        self,
+        b: Builder,
+        point: Point,
+        number: int,
+        first: SSAValue,
+        collective: SSAValue,
+        n_items: SSAValue,
+        m5: SSAValue,
+    ) -> None:
+        """Between the phases, when the group stopped at collective `number`: the reduction
+        into the result's place, or the scan in place."""
+        kind, type_ = point.kind, point.type
+        code = b.insert(arith.ConstantOp(IntegerAttr(number, i32))).result
+        here = b.insert(arith.CmpiOp(first, code, "eq")).result
+        body = Block()
+        cb = Builder(InsertPoint.at_end(body))
+
+        def array(offset: int) -> SSAValue:
+            place = cb.insert(mem.LeaOp(collective, index_constant(cb, offset))).res
+            typed = PtrType(ArrayType(DYNAMIC_INDEX, type_), LOCAL)
+            return cb.insert(UnrealizedConversionCastOp.get([place], [typed])).results[0]
+
+        values = array(0)
+        zero, one = index_constant(cb, 0), index_constant(cb, 1)
+        if point.collective == "reduce":
+            scratch = array(MAX_ITEMS * VALUE_SLOT)
+            helper = self.helpers.reduce(kind, type_)
+            total = cb.insert(func.CallOp(helper, [m5, values, zero, n_items, scratch], [type_]))
+            result = array(2 * MAX_ITEMS * VALUE_SLOT)
+            cb.insert(mem.StoreOp(m5, cb.insert(mem.LeaOp(result, zero)).res, total.res[0]))
+        else:
+            start = cb.insert(mem.LoadOp(m5, cb.insert(mem.LeaOp(values, zero)).res)).res
+            loop = Block(arg_types=[IndexType(), type_])
+            lb = Builder(InsertPoint.at_end(loop))
+            at = lb.insert(mem.LeaOp(values, loop.args[0])).res
+            folded = combine(lb, kind, loop.args[1], lb.insert(mem.LoadOp(m5, at)).res)
+            lb.insert(mem.StoreOp(m5, at, folded))
+            lb.insert(scf.YieldOp(folded))
+            cb.insert(scf.ForOp(one, n_items, one, [start], loop))
+        cb.insert(scf.YieldOp())
+        b.insert(scf.IfOp(here, [], Region(body)))
+
+    def declare_divergence(self) -> None:
+        module = self.helpers.module
+        found = SymbolTable.lookup_symbol(module, DIVERGENCE)
+        if found is None:
+            declaration = func.FuncOp.external(DIVERGENCE, [i64, i64], [])
+            module.body.block.add_op(declaration)
+        elif not isinstance(found, func.FuncOp) or not found.is_declaration:
+            raise OpError(found, f"the cpu provider needs the symbol @{DIVERGENCE}")
+
+
+def describe(op: Operation) -> ArrayAttr:
+    """`[name, file, line, column]` of a resume point's op (`"", 0, 0` without a location)."""
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        where = [loc.filename, IntegerAttr(loc.line.data, 64), IntegerAttr(loc.column.data, 64)]
+    else:
+        where = [StringAttr(""), IntegerAttr(0, 64), IntegerAttr(0, 64)]
+    return ArrayAttr([StringAttr(op.name), *where])
+
+
+def top_level(op: Operation) -> Operation:
+    """The op of the function's blocks that `op` is (or is nested in)."""
+    while True:
+        parent = op.parent_op()
+        if parent is None or isinstance(parent, func.FuncOp):
+            return op
+        op = parent
+
+
+def liveness(blocks: list[Block]) -> dict[Block, set[SSAValue]]:
+    """The values live at the start of each block (values of the blocks' own ops and
+    arguments; an op's nested uses count as its own)."""
+    uses: dict[Block, set[SSAValue]] = {}
+    defs: dict[Block, set[SSAValue]] = {}
+    for block in blocks:
+        defined: set[SSAValue] = set(block.args)
+        used: set[SSAValue] = set()
+        for op in block.ops:
+            inner: set[SSAValue] = set()
+            for nested in op.walk():
+                if nested is not op:
+                    inner.update(nested.results)
+                for region in nested.regions:
+                    for nested_block in region.blocks:
+                        inner.update(nested_block.args)
+            for nested in op.walk():
+                for value in nested.operands:
+                    if value not in defined and value not in inner:
+                        used.add(value)
+            defined.update(op.results)
+        uses[block], defs[block] = used, defined
+    live_in: dict[Block, set[SSAValue]] = {block: set(uses[block]) for block in blocks}
+    changed = True
+    while changed:
+        changed = False
+        for block in reversed(blocks):
+            terminator = block.last_op
+            out: set[SSAValue] = set()
+            if terminator is not None:
+                for successor in terminator.successors:
+                    out |= live_in[successor]
+            new = uses[block] | (out - defs[block])
+            if new != live_in[block]:
+                live_in[block] = new
+                changed = True
+    return live_in
+
