@@ -54,7 +54,7 @@ the warp's last lane stores the warp's total at `scratch[warp]`; a barrier; item
 Item 0 folds at most 32 values instead of `n`; three barriers either way.
 
 Each collective ends with a barrier, so the next one may overwrite the scratch. `⊕` is
-`workgroup_loops.combine`: integers wrap and compare signed, float min/max are
+`workgroups.combine`: integers wrap and compare signed, float min/max are
 `arith.minimumf`/`maximumf` (LLVM's `llvm.minimum`/`llvm.maximum`: a NaN wins, -0 < +0), as
 interp. With `fast-math=true` the additions get LLVM's `fast` flags like any other, and the
 bit-exactness is the user's to give up.
@@ -75,7 +75,7 @@ from gpuir.diagnostics import OpError
 from gpuir.dialects import gpu
 from gpuir.dialects.mem import SHARED
 from gpuir.lowering.conversion import constant, from_llvm, llvm_type, ptr_type
-from gpuir.lowering.workgroup_loops import combine
+from gpuir.lowering.workgroups import combine
 
 MAX_ITEMS = 1024
 """CUDA's most threads per block: the scratch's length."""

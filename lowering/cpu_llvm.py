@@ -54,7 +54,8 @@ from gpuir.lowering.device_to_llvm import check_index_bitwidth, check_lowered, s
 from gpuir.lowering.native import host_machine
 from gpuir.lowering.print_abi import FORMATS_ATTR
 from gpuir.lowering.resume import BARRIERS_ATTR, STATE_ATTR
-from gpuir.lowering.workgroup_loops import SHARED_BYTES_ATTR, WORKGROUP_ATTR, workgroup_loops
+from gpuir.lowering.workgroup_loops import workgroup_loops
+from gpuir.lowering.workgroups import SHARED_BYTES_ATTR, WORKGROUP_ATTR
 
 if TYPE_CHECKING:
     from llvmlite import binding, ir

@@ -70,9 +70,10 @@ from gpuir.dialects.gpu import KERNEL_TOKENS
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
 from gpuir.lowering.conversion import KERNEL_ATTR, size_and_align
 from gpuir.lowering.scf_while_to_cf import WhileLowering
-from gpuir.lowering.workgroup_loops import (
+from gpuir.lowering.workgroups import (
     BARRIERS,
     LOCAL_BYTES,
+    LOCAL_RUNTIME_SIZE,
     NOT_HERE,
     SHARED_BYTES,
     SHARED_BYTES_ATTR,
@@ -80,10 +81,10 @@ from gpuir.lowering.workgroup_loops import (
     Helpers,
     align_up,
     combine,
-    constant_index,
     index_constant,
     lower_shared_slots,
     new_workgroup_function,
+    slot_bytes,
     space_of,
     takes_smem,
 )
@@ -187,11 +188,7 @@ class Resumable:
 
     def lower_control_flow(self) -> None:
         """Structured control flow → `cf` blocks, so that every barrier is an op of a block."""
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(
-                [ForLowering(), IfLowering(), SwitchLowering(), WhileLowering()]
-            )
-        ).rewrite_region(self.kernel.body)
+        to_blocks(self.kernel)
         for op in self.kernel.walk():
             if isinstance(op, BARRIERS) and op.parent_op() is not self.kernel:
                 parent = op.parent_op()
@@ -207,19 +204,7 @@ class Resumable:
         for op in list(self.kernel.walk()):
             if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != LOCAL:
                 continue
-            assert isinstance(op.res.type, PtrType)
-            if isinstance(op, mem.MslotOp):
-                size = constant_index(op.size)
-                if size is None:
-                    raise OpError(
-                        op,
-                        f"'{op.name}' of a run-time size in a kernel with barriers {NOT_HERE}: "
-                        "each work-item's slot must outlive the barriers, so its size must be "
-                        "a constant",
-                    )
-                align = SLOT_ALIGN
-            else:
-                size, align = size_and_align(op.res.type.pointee, op)
+            size, align = slot_bytes(op, LOCAL_RUNTIME_SIZE.format(name=op.name))
             offset = self.frame_place(size, align)
             b = Builder(InsertPoint.before(op))
             place = b.insert(mem.LeaOp(frame, index_constant(b, offset))).res
@@ -329,11 +314,13 @@ class Resumable:
                     Rewriter.insert_op(copy, InsertPoint.before(top_level(use.operation)))
                     use.operation.operands[use.index] = copy.result
                 continue
-            size, align = size_and_align(value.type, owner if isinstance(owner, Operation) else self.kernel)
+            size, align = size_and_align(
+                value.type, owner if isinstance(owner, Operation) else self.kernel
+            )
             offset = self.frame_place(size, align)
             typed = PtrType(value.type, LOCAL)
 
-            def place(b: Builder) -> SSAValue:
+            def place(b: Builder, offset: int = offset, typed: PtrType = typed) -> SSAValue:
                 byte = b.insert(mem.LeaOp(frame, index_constant(b, offset))).res
                 return b.insert(UnrealizedConversionCastOp.get([byte], [typed])).results[0]
 
@@ -387,7 +374,11 @@ class Resumable:
             b.insert(scf.ForOp(start, n_items, one, [], block))
 
         def clear(ib: Builder, item: SSAValue) -> None:
-            ib.insert(mem.StoreOp(m3, stop(ib, item), ib.insert(arith.ConstantOp(IntegerAttr(0, i32))).result))
+            ib.insert(
+                mem.StoreOp(
+                    m3, stop(ib, item), ib.insert(arith.ConstantOp(IntegerAttr(0, i32))).result
+                )
+            )
 
         for_items(b, zero, clear)
         before = Block(arg_types=[IndexType()])
@@ -492,6 +483,73 @@ class Resumable:
             raise OpError(found, f"the cpu provider needs the symbol @{DIVERGENCE}")
 
 
+def to_blocks(function: func.FuncOp) -> None:
+    """`scf.for` / `scf.if` / `scf.index_switch` / `scf.while` → `cf` blocks."""
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier(
+            [ForLowering(), IfLowering(), SwitchLowering(), WhileLowering()]
+        )
+    ).rewrite_region(function.body)
+
+
+MAX_INLINING = 64
+"""How deep calls of functions with barriers may nest (deeper: taken for recursion)."""
+
+
+def inline_calls(kernel: func.FuncOp, callees: dict[str, func.FuncOp]) -> bool:
+    """Inline every call of a function of `callees` (functions with barriers) into `kernel`,
+    its control flow as `cf` blocks first (a GPU lets a function that a kernel calls wait at a
+    barrier; here the kernel's work-group function must stop its items there). True when it
+    inlined a call."""
+    inlined = False
+    for _ in range(MAX_INLINING):
+        calls = [
+            op
+            for op in kernel.walk()
+            if isinstance(op, func.CallOp) and op.callee.root_reference.data in callees
+        ]
+        if not calls:
+            return inlined
+        to_blocks(kernel)
+        for call in calls:
+            inline_call(call, callees[call.callee.root_reference.data])
+        inlined = True
+    raise OpError(
+        calls[0],
+        f"'{calls[0].name}' of @{calls[0].callee.root_reference.data}: calls of functions with "
+        f"barriers nest more than {MAX_INLINING} deep (recursion?), which the cpu provider "
+        "cannot run: it inlines them into the kernel",
+    )
+
+
+def inline_call(call: func.CallOp, callee: func.FuncOp) -> None:
+    """Replace `call` (an op of a block of a function) with `callee`'s blocks."""
+    block = call.parent_block()
+    region = block.parent_region() if block is not None else None
+    assert block is not None and region is not None
+    after = block.split_before(call)
+    for i, result in enumerate(call.results):
+        result.replace_all_uses_with(after.insert_arg(result.type, i))
+    body = callee.body.clone()
+    blocks = list(body.blocks)
+    previous = block
+    for moved in blocks:
+        body.detach_block(moved)
+        region.insert_block_after(moved, previous)
+        previous = moved
+    entry = blocks[0]
+    for arg, value in zip(entry.args, call.operands, strict=True):
+        arg.replace_all_uses_with(value)
+    for arg in reversed(entry.args):
+        entry.erase_arg(arg)
+    for moved in blocks:
+        terminator = moved.last_op
+        if isinstance(terminator, func.ReturnOp):
+            Rewriter.replace_op(terminator, cf.BranchOp(after, *terminator.arguments))
+    Rewriter.erase_op(call)
+    block.add_op(cf.BranchOp(entry))
+
+
 def describe(op: Operation) -> ArrayAttr:
     """`[name, file, line, column]` of a resume point's op (`"", 0, 0` without a location)."""
     loc = op.location
@@ -548,4 +606,3 @@ def liveness(blocks: list[Block]) -> dict[Block, set[SSAValue]]:
                 live_in[block] = new
                 changed = True
     return live_in
-

@@ -50,9 +50,11 @@ its body instead, renamed `@k.item` (with `shared` as an extra last parameter), 
 work-group function is one loop that calls it for each item: any control flow is fine there.
 
 A condition or bound is varying when it depends on `item_id`, or on any value loaded from
-memory or returned by a call (a conservative data-flow check); a barrier under such a condition
-(or in `scf.while`, another region op, a function the kernel calls, or a `cf` block other than
-the entry) is an error at the barrier that says why.
+memory or returned by a call (a conservative data-flow check). A kernel with a barrier under
+such a condition, in `scf.while`, or in a `cf` block other than the entry runs in the resumable
+form of `gpuir.lowering.resume` instead (each barrier a point where every item stops; a
+barrier that some items miss is found at run time). A barrier in a function that the kernel
+calls is an error at the barrier.
 
 `gpu.workgroup_reduce` is a call of a helper, `@__gpuir_workgroup_reduce_<kind>_<T>` (`Helpers`),
 over the items' values in the fixed tree of IR.md (`t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`), and
@@ -74,21 +76,18 @@ from xdsl.dialects.builtin import (
     FunctionType,
     IndexType,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
     StringAttr,
-    UnitAttr,
     UnrealizedConversionCastOp,
-    i8,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
 
 from gpuir.diagnostics import OpError
 from gpuir.dialects import gpu, mem
-from gpuir.dialects.gpu import KERNEL_TOKENS, WORKGROUP_FUNCTION_ATTR, smem_param
+from gpuir.dialects.gpu import KERNEL_TOKENS
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,
@@ -97,13 +96,30 @@ from gpuir.lowering.conversion import (
     index_type,
     size_and_align,
 )
+from gpuir.lowering.resume import inline_calls, resumable
+from gpuir.lowering.workgroups import (
+    BARRIERS,
+    LOCAL_BYTES,
+    LOCAL_RUNTIME_SIZE,
+    NOT_HERE,
+    SHARED_BYTES,
+    SHARED_BYTES_ATTR,
+    SLOT_ALIGN,
+    Helpers,
+    align_up,
+    combine,
+    constant_index,
+    first_barrier,
+    first_barrier_in,
+    index_constant,
+    is_token,
+    lower_shared_slots,
+    new_workgroup_function,
+    slot_bytes,
+    space_of,
+    takes_smem,
+)
 
-WORKGROUP_ATTR = WORKGROUP_FUNCTION_ATTR
-"""The unit attribute of a work-group function (the launch verifier knows it)."""
-SHARED_BYTES_ATTR = "gpu.shared_bytes"
-"""The bytes of static shared memory a work-group function needs (an `i64` attribute)."""
-SHARED_ALIGN = 16
-SLOT_ALIGN = 16
 SLT, SLE, SGT, SGE, ULT, ULE, UGT, UGE = 2, 3, 4, 5, 6, 7, 8, 9
 """`arith.cmpi` predicates."""
 SWAPPED = {SLT: SGT, SLE: SGE, SGT: SLT, SGE: SLE, ULT: UGT, ULE: UGE, UGT: ULT, UGE: ULE}
@@ -112,9 +128,6 @@ RECOMPUTE_DEPTH = 8
 """How long a chain of cheap ops a later item loop computes again rather than keeping its
 result per item."""
 CHEAP_OPS = (mem.LeaOp, UnrealizedConversionCastOp)
-SHARED_BYTES = PtrType(ArrayType(DYNAMIC_INDEX, i8), SHARED)
-LOCAL_BYTES = PtrType(ArrayType(DYNAMIC_INDEX, i8), LOCAL)
-BARRIERS = (gpu.SyncWorkItemsOp, gpu.SyncedScopeOp, gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp)
 PURE_OPS = (
     mem.LeaOp,
     UnrealizedConversionCastOp,
@@ -132,40 +145,10 @@ WHY = {
     mem.AllocOp: "a per-item heap allocation",
     mem.MallocOp: "a per-item heap allocation",
 }
-NOT_HERE = "cannot run on the cpu provider"
 HOW = (
-    "(it runs the work-items of a group as loops between barriers, so every barrier must be "
-    "reached by the whole group: at the kernel's top level, or inside scf.for / scf.if whose "
-    "bounds / condition are the same for every work-item)"
+    "(it stops every work-item of a group at the kernel's barriers, which it cannot do inside "
+    "a call)"
 )
-
-
-def is_token(value: SSAValue | Attribute) -> bool:
-    return isinstance(value.type if isinstance(value, SSAValue) else value, MemType)
-
-
-def first_barrier(op: Operation) -> Operation | None:
-    return next((inner for inner in op.walk() if isinstance(inner, BARRIERS)), None)
-
-
-def space_of(op: mem.SlotOp | mem.MslotOp) -> int:
-    assert isinstance(op.res.type, PtrType)
-    return op.res.type.space.data
-
-
-def index_constant(b: Builder, value: int) -> SSAValue:
-    return b.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
-
-
-def constant_index(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
-def align_up(value: int, alignment: int) -> int:
-    return (value + alignment - 1) // alignment * alignment
 
 
 def is_pure(op: Operation) -> bool:
@@ -207,25 +190,6 @@ def external_values(ops: Iterable[Operation]) -> list[SSAValue]:
     return list(found)
 
 
-def combine(b: Builder, kind: str, x: SSAValue, y: SSAValue) -> SSAValue:
-    """`x ⊕ y` of a collective: integers wrap and compare signed, floats as
-    `arith.minimumf` / `maximumf` (as interp's `combine`)."""
-    is_int = isinstance(x.type, IntegerType | IndexType)
-    ops: dict[str, tuple[type[Operation], type[Operation] | None]] = {
-        "add": (arith.AddiOp, arith.AddfOp),
-        "mul": (arith.MuliOp, arith.MulfOp),
-        "min": (arith.MinSIOp, arith.MinimumfOp),
-        "max": (arith.MaxSIOp, arith.MaximumfOp),
-        "and": (arith.AndIOp, None),
-        "or": (arith.OrIOp, None),
-        "xor": (arith.XOrIOp, None),
-    }
-    int_op, float_op = ops[kind]
-    kind_op = int_op if is_int else float_op
-    assert kind_op is not None
-    return b.insert(kind_op(x, y)).results[0]  # type: ignore[call-arg]
-
-
 def per_item_type(value: SSAValue, op: Operation) -> PtrType:
     """The type of the array that keeps `value` per work-item."""
     try:
@@ -239,149 +203,7 @@ def per_item_type(value: SSAValue, op: Operation) -> PtrType:
     return PtrType(ArrayType(DYNAMIC_INDEX, value.type), LOCAL)
 
 
-def takes_smem(kernel: func.FuncOp) -> bool:
-    return smem_param(kernel.function_type.inputs.data) is not None
-
-
-def workgroup_signature(kernel: func.FuncOp) -> tuple[list[Attribute], list[Attribute]]:
-    inputs = list(kernel.function_type.inputs.data)
-    smem = inputs[6] if takes_smem(kernel) else SHARED_BYTES
-    args = inputs[7:] if takes_smem(kernel) else inputs[6:]
-    return [*KERNEL_TOKENS, IndexType(), IndexType(), SHARED_BYTES, smem, *args], list(
-        KERNEL_TOKENS
-    )
-
-
-def new_workgroup_function(kernel: func.FuncOp, shared_bytes: int) -> func.FuncOp:
-    inputs, outputs = workgroup_signature(kernel)
-    function = func.FuncOp(kernel.sym_name.data, (inputs, outputs), Region(Block(arg_types=inputs)))
-    names = ("m1", "m3", "m4", "m5", "group_id", "n_items", "shared", "smem")
-    for arg, name in zip(function.body.blocks[0].args, names, strict=False):
-        arg.name_hint = name
-    fixed = 7 if takes_smem(kernel) else 6
-    kernel_args = kernel.body.blocks[0].args[fixed : len(kernel.function_type.inputs.data)]
-    for arg, old in zip(function.body.blocks[0].args[8:], kernel_args, strict=True):
-        arg.name_hint = old.name_hint
-    function.attributes[WORKGROUP_ATTR] = UnitAttr()
-    function.attributes[SHARED_BYTES_ATTR] = IntegerAttr(shared_bytes, 64)
-    if kernel.location is not None:
-        function.location = kernel.location
-    return function
-
-
-def lower_shared_slots(kernel: func.FuncOp, shared: SSAValue) -> int:
-    """Every slot in space 3 becomes an offset into `shared`; the bytes they take."""
-    offset = 0
-    for op in list(kernel.walk()):
-        if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != SHARED:
-            continue
-        assert isinstance(op.res.type, PtrType)
-        if isinstance(op, mem.MslotOp):
-            size = constant_index(op.size)
-            if size is None:
-                raise OpError(op, f"'{op.name}' in shared memory needs a constant size")
-            align = SLOT_ALIGN
-        else:
-            size, align = size_and_align(op.res.type.pointee, op)
-        offset = align_up(offset, align)
-        b = Builder(InsertPoint.before(op))
-        byte = b.insert(mem.LeaOp(shared, index_constant(b, offset))).res
-        cast = b.insert(UnrealizedConversionCastOp.get([byte], [op.res.type])).results[0]
-        op.res.replace_all_uses_with(cast)
-        op.res_mem.replace_all_uses_with(op.mem)
-        Rewriter.erase_op(op)
-        offset += size
-    return align_up(offset, SHARED_ALIGN)
-
-
 # --- the reduction helpers -------------------------------------------------------------------------
-
-
-class Helpers:
-    """The tree-reduction functions of a module, made on first use.
-
-    `@__gpuir_workgroup_reduce_<kind>_<T>(M5, values, lo, hi, scratch) -> T` is `t(lo, hi)` of
-    IR.md's fixed tree: split at `mid = (lo + hi) // 2` (two recursive calls) until the range's
-    size is a power of two, whose tree is the perfect binary tree of neighbours: level by level,
-    `scratch[i] = x[2i] ⊕ x[2i + 1]` (the first level from `values`, then in `scratch`, which
-    holds at least half of the range)."""
-
-    def __init__(self, module: ModuleOp):
-        self.module = module
-        self.made: dict[tuple[str, Attribute], str] = {}
-
-    def reduce(self, kind: str, type_: Attribute) -> str:
-        key = (kind, type_)
-        if key not in self.made:
-            self.made[key] = self._make(kind, type_)
-        return self.made[key]
-
-    def _make(self, kind: str, type_: Attribute) -> str:
-        name = f"__gpuir_workgroup_reduce_{kind}_{type_}"
-        array = PtrType(ArrayType(DYNAMIC_INDEX, type_), LOCAL)
-        inputs = [MemType(LOCAL), array, IndexType(), IndexType(), array]
-        body = Block(arg_types=inputs)
-        m5, values, lo, hi, scratch = body.args
-        b = Builder(InsertPoint.at_end(body))
-        zero, one = index_constant(b, 0), index_constant(b, 1)
-        count = b.insert(arith.SubiOp(hi, lo)).result
-        below = b.insert(arith.SubiOp(count, one)).result
-        low_bits = b.insert(arith.AndIOp(count, below)).result
-        power_of_two = b.insert(arith.CmpiOp(low_bits, zero, "eq")).result
-
-        def load(b: Builder, array: SSAValue, index: SSAValue) -> SSAValue:
-            return b.insert(mem.LoadOp(m5, b.insert(mem.LeaOp(array, index)).res)).res
-
-        def pairs(b: Builder, source: SSAValue, start: SSAValue, size: SSAValue) -> None:
-            """`scratch[i] = source[start + 2i] ⊕ source[start + 2i + 1]`, i < size."""
-            loop = Block(arg_types=[IndexType()])
-            lb = Builder(InsertPoint.at_end(loop))
-            i = loop.args[0]
-            even = lb.insert(arith.AddiOp(start, lb.insert(arith.AddiOp(i, i)).result)).result
-            odd = lb.insert(arith.AddiOp(even, one)).result
-            total = combine(lb, kind, load(lb, source, even), load(lb, source, odd))
-            lb.insert(mem.StoreOp(m5, lb.insert(mem.LeaOp(scratch, i)).res, total))
-            lb.insert(scf.YieldOp())
-            b.insert(scf.ForOp(zero, size, one, [], loop))
-
-        tree = Block()  # a power of two: level by level
-        tb = Builder(InsertPoint.at_end(tree))
-        single = tb.insert(arith.CmpiOp(count, one, "eq")).result
-        leaf = Block()
-        fb = Builder(InsertPoint.at_end(leaf))
-        fb.insert(scf.YieldOp(load(fb, values, lo)))
-        levels = Block()
-        vb = Builder(InsertPoint.at_end(levels))
-        half = vb.insert(arith.ShRUIOp(count, one)).result
-        pairs(vb, values, lo, half)
-        level = Block(arg_types=[IndexType()])
-        lvb = Builder(InsertPoint.at_end(level))
-        width = lvb.insert(arith.ShRUIOp(half, level.args[0])).result
-        more = lvb.insert(arith.CmpiOp(width, one, "ugt")).result
-        step = Block()
-        sb = Builder(InsertPoint.at_end(step))
-        pairs(sb, scratch, zero, sb.insert(arith.ShRUIOp(width, one)).result)
-        sb.insert(scf.YieldOp())
-        lvb.insert(scf.IfOp(more, [], Region(step)))
-        lvb.insert(scf.YieldOp())
-        bits = index_constant(vb, index_type(self.module).width.data)  # shifts stay in range
-        vb.insert(scf.ForOp(zero, bits, one, [], level))
-        vb.insert(scf.YieldOp(load(vb, scratch, zero)))
-        tree_value = tb.insert(scf.IfOp(single, [type_], Region(leaf), Region(levels))).results[0]
-        tb.insert(scf.YieldOp(tree_value))
-
-        split = Block()  # t(lo, mid) ⊕ t(mid, hi)
-        eb = Builder(InsertPoint.at_end(split))
-        total = eb.insert(arith.AddiOp(lo, hi)).result
-        mid = eb.insert(arith.ShRUIOp(total, one)).result
-        left = eb.insert(func.CallOp(name, [m5, values, lo, mid, scratch], [type_])).res[0]
-        right = eb.insert(func.CallOp(name, [m5, values, mid, hi, scratch], [type_])).res[0]
-        eb.insert(scf.YieldOp(combine(eb, kind, left, right)))
-        result = b.insert(scf.IfOp(power_of_two, [type_], Region(tree), Region(split)))
-        b.insert(func.ReturnOp(result.results[0]))
-        function = func.FuncOp(name, (inputs, [type_]), Region(body))
-        self.module.body.block.add_op(function)
-        return name
 
 
 # --- kernels without barriers ----------------------------------------------------------------------
@@ -479,10 +301,6 @@ def outline_cf_tail(kernel: func.FuncOp) -> bool:
     return True
 
 
-def first_barrier_in(block: Block) -> Operation | None:
-    return next((b for op in block.ops if (b := first_barrier(op)) is not None), None)
-
-
 # --- kernels with barriers -------------------------------------------------------------------------
 
 
@@ -545,18 +363,7 @@ class Fission:
         for op in list(self.kernel.walk()):
             if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != LOCAL:
                 continue
-            assert isinstance(op.res.type, PtrType)
-            if isinstance(op, mem.MslotOp):
-                size = constant_index(op.size)
-                if size is None:
-                    raise OpError(
-                        op,
-                        f"'{op.name}' of a run-time size in a kernel with barriers {NOT_HERE}: "
-                        "each work-item's slot must outlive the barriers, so its size must be "
-                        "a constant",
-                    )
-            else:
-                size, _ = size_and_align(op.res.type.pointee, op)
+            size, _ = slot_bytes(op, LOCAL_RUNTIME_SIZE.format(name=op.name))
             stride = align_up(max(size, 1), SLOT_ALIGN)
             base = self.entry.insert_arg(LOCAL_BYTES, len(self.entry.args))
             b = Builder(InsertPoint.before(op))
@@ -1176,21 +983,14 @@ def check_closed(function: func.FuncOp) -> None:
 
 
 def unsupported_functions(module: ModuleOp, kernel_names: set[str]) -> dict[str, OpError]:
-    """Non-kernel functions that cannot run here (a barrier or a shared slot), with the error;
-    also those that call one, transitively."""
+    """Non-kernel functions that cannot run here (a shared slot), with the error; also those
+    that call one, transitively."""
     functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
     bad: dict[str, OpError] = {}
     for name, function in functions.items():
         if name in kernel_names:
             continue
         for op in function.walk():
-            if isinstance(op, BARRIERS):
-                bad[name] = OpError(
-                    op,
-                    f"a barrier ('{op.name}') in @{name}, a function that kernels call, "
-                    f"{NOT_HERE}: barriers must be in the kernel itself {HOW}",
-                )
-                break
             if isinstance(op, mem.SlotOp | mem.MslotOp) and space_of(op) == SHARED:
                 bad[name] = OpError(
                     op,
@@ -1210,6 +1010,30 @@ def unsupported_functions(module: ModuleOp, kernel_names: set[str]) -> dict[str,
                     changed = True
                     break
     return bad
+
+
+def waiting_functions(module: ModuleOp, kernel_names: set[str]) -> dict[str, func.FuncOp]:
+    """Non-kernel functions with a barrier, or that call one (transitively): the kernels
+    that call them get them inlined (`gpuir.lowering.resume.inline_calls`)."""
+    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    waiting = {
+        name: f
+        for name, f in functions.items()
+        if name not in kernel_names and not f.is_declaration and first_barrier(f) is not None
+    }
+    changed = True
+    while changed:
+        changed = False
+        for name, function in functions.items():
+            if name in waiting or name in kernel_names:
+                continue
+            if any(
+                isinstance(op, func.CallOp) and op.callee.root_reference.data in waiting
+                for op in function.walk()
+            ):
+                waiting[name] = function
+                changed = True
+    return waiting
 
 
 def fissionable(kernel: func.FuncOp) -> bool:
@@ -1245,12 +1069,12 @@ def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
     names = kernels(module)
     errors: dict[str, OpError] = {}
     bad = unsupported_functions(module, names)
+    waiting = waiting_functions(module, names)
     functions = [f for f in module.ops if isinstance(f, func.FuncOp)]
     helpers = Helpers(module)
     for function in functions:
         name = function.sym_name.data
-        if name in bad:
-            Rewriter.erase_op(function, safe_erase=False)
+        if name in bad or name in waiting:
             continue
         if name not in names:
             continue
@@ -1264,6 +1088,7 @@ def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
                     raise OpError(
                         call, f"'{call.name}' calls a kernel; a kernel can only be launched"
                     )
+            inline_calls(function, waiting)
             barriers = first_barrier(function) is not None
             if barriers and len(function.body.blocks) > 1:
                 outline_cf_tail(function)  # a cf tail without barriers: a function of its own
@@ -1280,14 +1105,15 @@ def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
             errors[name] = e
             if function.parent is not None:
                 Rewriter.erase_op(function, safe_erase=False)
+    for function in functions:  # inlined into every kernel that calls them, or cannot run here
+        if function.sym_name.data in bad or function.sym_name.data in waiting:
+            Rewriter.erase_op(function, safe_erase=False)
     return errors
 
 
 def with_barriers(kernel: func.FuncOp, helpers: Helpers) -> None:
     """A kernel with barriers: `Fission`'s item loops where it can take its barriers, else
     the resumable form (`gpuir.lowering.resume`)."""
-    from gpuir.lowering.resume import resumable
-
     attempt = kernel.clone()
     Rewriter.insert_op(attempt, InsertPoint.before(kernel))
     try:

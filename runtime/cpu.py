@@ -4,8 +4,8 @@ work-groups of a launch run in parallel on a thread pool, the work-items of a gr
 Compiling. `load_module` lowers the device module for the host (`gpuir.lowering.cpu_llvm`:
 kernels → work-group functions with item loops → LLVM IR → `-O3` for this CPU) and hands it to
 MCJIT; the machine code is cached by the module's text, so a program compiles once per process.
-A kernel that cannot run here (a barrier under a condition that depends on the work-item id,
-…) does not stop the others: its launches fail with the compile error, at the op that caused it
+A kernel that cannot run here (a barrier in a function that it calls, …) does not stop the
+others: its launches fail with the compile error, at the op that caused it
 (with a note at the launch). A module that does not compile at all fails every launch, with
 LLVM's or the lowering's message. Either way the provider stays usable.
 
@@ -30,7 +30,8 @@ under a fault guard (`gpuir.runtime.cpu_faults`): an access that reaches a guard
 address outside device memory, and an integer division by zero, end the launch with a located
 error in CUDA's words (`an illegal memory access in @k at address 0x…  (32 bytes past the end
 of a 4000-byte global allocation (by …)), in work-group 3`); the process, its heap and the
-provider are unharmed, and the next launch runs. An overrun that stays within an allocation's
+provider are unharmed, and the next launch runs. A kernel in resumable form (`gpuir.lowering.resume`) whose items stop at different barriers
+ends the launch with `barrier divergence`, in `interp`'s words, at the barrier. An overrun that stays within an allocation's
 last 64 bytes of padding, or lands in another allocation, is not seen (`--provider interp`
 finds every one). A launch whose pointer argument points into freed or host memory is an error
 before it runs.
@@ -511,7 +512,9 @@ class CpuProvider(EagerHostProvider):
                 code.fill(args, op)
                 prints.start()
                 try:
-                    self._run(code, n_groups, n_items, smem_bytes, code.argv, op, module.module, True)
+                    self._run(
+                        code, n_groups, n_items, smem_bytes, code.argv, op, module.module, True
+                    )
                 finally:
                     self.print_output(prints.finish(), kernel, op)
             return
@@ -675,8 +678,13 @@ def divergence_error(
     rest = [i for i, s in enumerate(stops) if s == other]
     other_op = barrier_op(code, other, source)
     suffix = ""
-    if barrier is not None and barrier is other_op:
-        suffix = " (the entry and the exit of one synced scope)"
+    if barrier is not None and barrier is other_op:  # two barriers made from one op
+        scope = barrier.name == "gpu.synced_scope"
+        suffix = (
+            " (the entry and the exit of one synced scope)"
+            if scope
+            else " (reached through different calls)"
+        )
     message = (
         f"barrier divergence in group {group}: work-item(s) {item_ranges(same)} wait at "
         f"{where}, but work-item(s) {item_ranges(rest)} wait at "

@@ -37,6 +37,8 @@ def test_the_sample_covers_every_feature():
     assert any(shape.host_rounds for _, shape in shapes)
     assert any(shape.host_epilogue for _, shape in shapes)
     assert any(shape.early_return and shape.shared_rounds for _, shape in shapes)
+    placements = {shape.placement for _, shape in shapes}
+    assert placements == {"top", "cf-loop", "taken", "group-exit"}
     texts = "".join(text for text, _ in shapes)
     needles = (
         "scf.for",

@@ -14,7 +14,10 @@ fold of both arrays, computed by a host loop that writes each step into a scratc
 dynamic size (`mem.alloc` with an extent) and a second loop that folds the scratch in reverse.
 Some kernels end with an early return in `cf` blocks after their barriers (`if (flat >= L)
 return;` before the store, from a stream of their own): the cpu provider runs such a tail per
-work-item.
+work-item. The barriers of the shared rounds (again from a stream of their own) are at the
+kernel's top level, in a loop of `cf` blocks with a uniform trip count, in an `scf.if` on the
+item id that every item takes, or after `if (group >= G) return;` (whole groups leave between
+barriers): all but the first run in the cpu provider's resumable form.
 
 Under `cpu` this host code is compiled (`gpuir.runtime.compiled_host`), under `interp`
 interpreted: the comparison checks one against the other.
@@ -41,6 +44,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+PLACEMENTS = ("top", "top", "cf-loop", "taken", "group-exit")
 INT_TYPES = ("i32", "i64", "index")
 FLOAT_TYPES = ("f32", "f64")
 WIDTH = {"i32": 32, "i64": 64, "index": 64}
@@ -96,6 +100,8 @@ class Kernel:
     type_: str
     length: int
     lines: list[str] = field(default_factory=list)
+    tails: list[str] = field(default_factory=list)
+    """Blocks that go after the kernel's last block (early returns)."""
     counter: int = 0
     m1: str = "%m1"
     m3: str = "%m3"
@@ -274,6 +280,67 @@ class Kernel:
         self.m1, self.m3 = e1, e3
         return read
 
+    def round_loop(self, pool: list[str], number: int) -> str:
+        """Shared rounds in a loop of `cf` blocks with a uniform trip count, which carries a
+        per-item value (the barriers are in a block other than the entry)."""
+        t = self.type_
+        zero, one = self.index_constant(1, 0), self.index_constant(1, 1)
+        trips = self.index_constant(1, self.rng.randint(1, 3))
+        init = self.rng.choice(pool)
+        k, acc, h1, h3 = (f"%rk{number}", f"%racc{number}", f"%rh1_{number}", f"%rh3_{number}")
+        head, body, done = f"^rhead{number}", f"^rbody{number}", f"^rexit{number}"
+        self.emit(
+            1,
+            f"cf.br {head}({zero}, {init}, {self.m1}, {self.m3} : index, {t}, "
+            "!mem.M<1>, !mem.M<3>)",
+        )
+        self.lines.append(f"{head}({k}: index, {acc}: {t}, {h1}: !mem.M<1>, {h3}: !mem.M<3>):")
+        more = self.fresh("b")
+        self.emit(1, f"{more} = arith.cmpi ult, {k}, {trips} : index")
+        self.emit(1, f"cf.cond_br {more}, {body}, {done}")
+        self.lines.append(f"{body}:")
+        self.m1, self.m3 = h1, h3
+        read = self.shared_round(1, [acc], "%item", "%n_items")
+        following = self.expression(1, [*pool, acc, read], self.rng.randint(1, 3))
+        k2 = self.fresh("i")
+        self.emit(1, f"{k2} = arith.addi {k}, {one} : index")
+        self.emit(
+            1,
+            f"cf.br {head}({k2}, {following}, {self.m1}, {self.m3} : index, {t}, "
+            "!mem.M<1>, !mem.M<3>)",
+        )
+        self.lines.append(f"{done}:")
+        self.m1, self.m3 = h1, h3
+        return acc
+
+    def taken_round(self, pool: list[str]) -> str:
+        """A shared round in `scf.if` on the item id that every item takes (`item < n_items`;
+        the compiler cannot tell)."""
+        t = self.type_
+        taken, r1, r3, name = self.fresh("b"), self.fresh("t"), self.fresh("t"), self.fresh()
+        self.emit(1, f"{taken} = arith.cmpi ult, %item, %n_items : index")
+        self.emit(1, f"{r1}, {r3}, {name} = scf.if {taken} -> (!mem.M<1>, !mem.M<3>, {t}) {{")
+        m1, m3 = self.m1, self.m3
+        read = self.shared_round(2, pool, "%item", "%n_items")
+        self.emit(2, f"scf.yield {self.m1}, {self.m3}, {read} : !mem.M<1>, !mem.M<3>, {t}")
+        self.emit(1, "} else {")
+        other = self.rng.choice(pool)
+        self.emit(2, f"scf.yield {m1}, {m3}, {other} : !mem.M<1>, !mem.M<3>, {t}")
+        self.emit(1, "}")
+        self.m1, self.m3 = r1, r3
+        return name
+
+    def group_exit(self, number: int, groups: int) -> None:
+        """`if (group >= groups) return;` (whole work-groups leave between barriers)."""
+        limit, leave = self.index_constant(1, groups), self.fresh("b")
+        self.emit(1, f"{leave} = arith.cmpi uge, %group, {limit} : index")
+        self.emit(1, f"cf.cond_br {leave}, ^gexit{number}, ^gstay{number}")
+        tokens = "!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>"
+        self.tails.append(
+            f"^gexit{number}:\n  func.return {self.m1}, {self.m3}, %m4, %m5 : {tokens}\n"
+        )
+        self.lines.append(f"^gstay{number}:")
+
 
 @dataclass
 class HostCode(Kernel):
@@ -406,10 +473,19 @@ class Shape:
     """`@main` also returns a fold of both arrays computed by host loops."""
     early_return: int | None = None
     """The kernel ends `if (flat >= early_return) return;` in cf blocks (after its barriers)."""
+    placement: str = "top"
+    """Where the shared rounds' barriers are: `top` (the kernel's entry block), `cf-loop` (a
+    loop of cf blocks), `taken` (an `scf.if` on the item id that every item takes) or
+    `group-exit` (after `if (group >= G) return;`)."""
 
 
 def generate_kernel(
-    rng: random.Random, type_: str, length: int, shared_rounds: int, early_return: int | None = None
+    rng: random.Random,
+    type_: str,
+    length: int,
+    shared_rounds: int,
+    early_return: int | None = None,
+    placement: str = "top",
 ) -> str:
     k = Kernel(rng, type_, length)
     t = type_
@@ -436,17 +512,26 @@ def generate_kernel(
             pool.append(k.loop(1, pool, "%flat", "%src"))
         else:
             pool.append(k.expression(1, pool, rng.randint(1, 4)))
-    for _ in range(shared_rounds):
-        pool.append(k.shared_round(1, pool, "%item", "%n_items"))
-        pool.append(k.expression(1, pool, rng.randint(1, 3)))
+    for number in range(shared_rounds):
+        if placement == "top":
+            pool.append(k.shared_round(1, pool, "%item", "%n_items"))
+            pool.append(k.expression(1, pool, rng.randint(1, 3)))
+        elif placement == "cf-loop":
+            pool.append(k.round_loop(pool, number))
+        elif placement == "taken":
+            pool.append(k.taken_round(pool))
+        else:
+            assert placement == "group-exit"
+            k.group_exit(number, rng.randint(0, 3))
+            pool.append(k.shared_round(1, pool, "%item", "%n_items"))
     result = pool[-1]
     tokens = "!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>"
-    tail = ""
+    tail = "".join(k.tails)
     if early_return is not None:  # `if (flat >= limit) return;` in cf blocks, after the barriers
         limit, skip = k.index_constant(1, early_return), k.fresh("b")
         k.emit(1, f"{skip} = arith.cmpi uge, %flat, {limit} : index")
         k.emit(1, f"cf.cond_br {skip}, ^exit, ^work")
-        tail = f"^exit:\n  func.return {k.m1}, {k.m3}, %m4, %m5 : {tokens}\n"
+        tail += f"^exit:\n  func.return {k.m1}, {k.m3}, %m4, %m5 : {tokens}\n"
         k.lines.append("^work:")
     out = k.fresh("p")
     k.emit(1, f"{out} = mem.lea %dst, %flat : {array_ptr(t, length)}")
@@ -523,7 +608,9 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
         launches.append((n_groups, n_items))
     control = random.Random(f"cf-{seed}")  # its own stream: the other draws stay as they were
     early_return = control.randint(1, length) if control.random() < 0.3 else None
-    kernel = generate_kernel(rng, type_, length, shared_rounds, early_return)
+    barriers = random.Random(f"barriers-{seed}")  # its own stream too
+    placement = barriers.choice(PLACEMENTS) if shared_rounds else "top"
+    kernel = generate_kernel(rng, type_, length, shared_rounds, early_return, placement)
     host_rng = random.Random(f"host-{seed}")  # the kernel and launches are as they were
     host = HostCode(host_rng, type_, length)
     host_rounds = tuple(i for i in range(len(launches) - 1) if host_rng.random() < 0.4)
@@ -609,13 +696,12 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
     text = (
         f"// differential program, seed {seed}: {t}, {length} elements, launches {launches}, "
         f"{shared_rounds} shared-memory round(s), host rounds after launches {list(host_rounds)}, "
-        f"{'a' if epilogue else 'no'} host fold, early return at {early_return}\n\n"
-        + kernel
-        + "\n"
-        + "\n".join(main)
-        + "\n"
+        f"{'a' if epilogue else 'no'} host fold, early return at {early_return}, "
+        f"barriers at {placement}\n\n" + kernel + "\n" + "\n".join(main) + "\n"
     )
-    shape = Shape(t, length, tuple(launches), shared_rounds, host_rounds, epilogue, early_return)
+    shape = Shape(
+        t, length, tuple(launches), shared_rounds, host_rounds, epilogue, early_return, placement
+    )
     return text, shape
 
 

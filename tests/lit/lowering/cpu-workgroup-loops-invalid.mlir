@@ -1,23 +1,5 @@
 // RUN: gpu-opt %s -p cpu-workgroup-loops --verify-diagnostics --split-input-file | filecheck %s
 
-// Barriers must be in the kernel itself.
-builtin.module attributes {gpu.device} {
-  func.func @wait(%m1: !mem.M<1>, %m3: !mem.M<3>) -> (!mem.M<1>, !mem.M<3>) {
-    %s1, %s3 = gpu.sync_work_items %m1, %m3
-    func.return %s1, %s3 : !mem.M<1>, !mem.M<3>
-  }
-  func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-               %group: index, %item: index)
-      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
-    %a1, %a3 = func.call @wait(%m1, %m3) : (!mem.M<1>, !mem.M<3>) -> (!mem.M<1>, !mem.M<3>)
-    func.return %a1, %a3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-  }
-}
-
-// CHECK: a barrier ('gpu.sync_work_items') in @wait, a function that kernels call, cannot run on the cpu provider: barriers must be in the kernel itself
-
-// -----
-
 // Shared memory of a run-time size would have no offset in the group's static shared memory.
 builtin.module attributes {gpu.device} {
   func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,

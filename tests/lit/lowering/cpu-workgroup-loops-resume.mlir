@@ -146,3 +146,35 @@ builtin.module attributes {gpu.device} {
     func.return %s1, %s3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
   }
 }
+
+// -----
+
+// A barrier in a function that the kernel calls: the function is inlined into the kernel (its
+// blocks in place of the call, its return a branch to what follows), then the kernel is in
+// resumable form; the function itself is gone.
+// CHECK-NOT:   func.func @wait
+// CHECK-LABEL: func.func @k.resume(
+// CHECK:         cf.switch %state : i32, [
+// CHECK-NEXT:    default: ^[[START:bb[0-9]+]],
+// CHECK-NEXT:      1: ^[[AFTER:bb[0-9]+]]
+// CHECK:       ^[[START]]:
+// CHECK-NEXT:    cf.br ^[[INLINED:bb[0-9]+]]
+// CHECK:       ^[[INLINED]]:
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    func.return %m1, %m3, %m4, %m5, %[[ONE]]
+// CHECK:       ^[[AFTER]]:
+// CHECK-NEXT:    cf.br ^[[BACK:bb[0-9]+]](%m1, %m3 : !mem.M<1>, !mem.M<3>)
+// CHECK-NOT:   func.call
+// CHECK:       func.func private @__gpuir_barrier_divergence
+builtin.module attributes {gpu.device} {
+  func.func @wait(%m1: !mem.M<1>, %m3: !mem.M<3>) -> (!mem.M<1>, !mem.M<3>) {
+    %s1, %s3 = gpu.sync_work_items %m1, %m3
+    func.return %s1, %s3 : !mem.M<1>, !mem.M<3>
+  }
+  func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+               %group: index, %item: index)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %a1, %a3 = func.call @wait(%m1, %m3) : (!mem.M<1>, !mem.M<3>) -> (!mem.M<1>, !mem.M<3>)
+    func.return %a1, %a3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}

@@ -5,6 +5,7 @@
 // local slot that lives across the barriers of a cf loop. Two groups of 8 items each.
 // RUN: gpu-run %s --provider cpu | filecheck %s
 // RUN: gpu-run %s --provider interp | filecheck %s
+// RUN: env GPUIR_CPU_INDEX_BITWIDTH=32 gpu-run %s --provider cpu | filecheck %s
 // CHECK:      tree: 28 0 0 0 0 0 0 0 92 0 0 0 0 0 0 0
 // CHECK-NEXT: early: 7 6 5 4 3 2 1 0 -1 -1 -1 -1 -1 -1 -1 -1
 // CHECK-NEXT: collective: 108 109 111 114 118 123 129 136 300 301 303 306 310 315 321 328

@@ -1,0 +1,252 @@
+"""What the cpu provider's two forms of a kernel share (`gpuir.lowering.workgroup_loops`, the
+work-item loops, and `gpuir.lowering.resume`, the resumable form): the work-group function's
+signature and attributes, the group's static shared memory, the collectives' tree reduction
+(`Helpers`) and small builders.
+
+A work-group function
+
+    func.func @k(M1, M3, M4, M5, %group_id: index, %n_items: index,
+                 %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<MT, 3>, args…)
+        -> (M1, M3, M4, M5) attributes {gpu.workgroup, gpu.shared_bytes = S : i64}
+
+runs the `n_items` work-items of work-group `group_id`; `shared` is its static shared memory
+(`S` bytes), `smem` its dynamic shared memory.
+"""
+
+from __future__ import annotations
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    UnitAttr,
+    UnrealizedConversionCastOp,
+    i8,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from gpuir.diagnostics import OpError
+from gpuir.dialects import gpu, mem
+from gpuir.dialects.gpu import KERNEL_TOKENS, WORKGROUP_FUNCTION_ATTR, smem_param
+from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
+from gpuir.lowering.conversion import index_type, size_and_align
+
+WORKGROUP_ATTR = WORKGROUP_FUNCTION_ATTR
+"""The unit attribute of a work-group function (the launch verifier knows it)."""
+SHARED_BYTES_ATTR = "gpu.shared_bytes"
+"""The bytes of static shared memory a work-group function needs (an `i64` attribute)."""
+SHARED_ALIGN = 16
+SLOT_ALIGN = 16
+SHARED_BYTES = PtrType(ArrayType(DYNAMIC_INDEX, i8), SHARED)
+LOCAL_BYTES = PtrType(ArrayType(DYNAMIC_INDEX, i8), LOCAL)
+BARRIERS = (gpu.SyncWorkItemsOp, gpu.SyncedScopeOp, gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp)
+NOT_HERE = "cannot run on the cpu provider"
+
+
+def is_token(value: SSAValue | Attribute) -> bool:
+    return isinstance(value.type if isinstance(value, SSAValue) else value, MemType)
+
+
+def first_barrier(op: Operation) -> Operation | None:
+    return next((inner for inner in op.walk() if isinstance(inner, BARRIERS)), None)
+
+
+def space_of(op: mem.SlotOp | mem.MslotOp) -> int:
+    assert isinstance(op.res.type, PtrType)
+    return op.res.type.space.data
+
+
+def index_constant(b: Builder, value: int) -> SSAValue:
+    return b.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
+
+
+def constant_index(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def align_up(value: int, alignment: int) -> int:
+    return (value + alignment - 1) // alignment * alignment
+
+
+def combine(b: Builder, kind: str, x: SSAValue, y: SSAValue) -> SSAValue:
+    """`x ⊕ y` of a collective: integers wrap and compare signed, floats as
+    `arith.minimumf` / `maximumf` (as interp's `combine`)."""
+    is_int = isinstance(x.type, IntegerType | IndexType)
+    ops: dict[str, tuple[type[Operation], type[Operation] | None]] = {
+        "add": (arith.AddiOp, arith.AddfOp),
+        "mul": (arith.MuliOp, arith.MulfOp),
+        "min": (arith.MinSIOp, arith.MinimumfOp),
+        "max": (arith.MaxSIOp, arith.MaximumfOp),
+        "and": (arith.AndIOp, None),
+        "or": (arith.OrIOp, None),
+        "xor": (arith.XOrIOp, None),
+    }
+    int_op, float_op = ops[kind]
+    kind_op = int_op if is_int else float_op
+    assert kind_op is not None
+    return b.insert(kind_op(x, y)).results[0]  # type: ignore[call-arg]
+
+
+def takes_smem(kernel: func.FuncOp) -> bool:
+    return smem_param(kernel.function_type.inputs.data) is not None
+
+
+def workgroup_signature(kernel: func.FuncOp) -> tuple[list[Attribute], list[Attribute]]:
+    inputs = list(kernel.function_type.inputs.data)
+    smem = inputs[6] if takes_smem(kernel) else SHARED_BYTES
+    args = inputs[7:] if takes_smem(kernel) else inputs[6:]
+    return [*KERNEL_TOKENS, IndexType(), IndexType(), SHARED_BYTES, smem, *args], list(
+        KERNEL_TOKENS
+    )
+
+
+def new_workgroup_function(kernel: func.FuncOp, shared_bytes: int) -> func.FuncOp:
+    inputs, outputs = workgroup_signature(kernel)
+    function = func.FuncOp(kernel.sym_name.data, (inputs, outputs), Region(Block(arg_types=inputs)))
+    names = ("m1", "m3", "m4", "m5", "group_id", "n_items", "shared", "smem")
+    for arg, name in zip(function.body.blocks[0].args, names, strict=False):
+        arg.name_hint = name
+    fixed = 7 if takes_smem(kernel) else 6
+    kernel_args = kernel.body.blocks[0].args[fixed : len(kernel.function_type.inputs.data)]
+    for arg, old in zip(function.body.blocks[0].args[8:], kernel_args, strict=True):
+        arg.name_hint = old.name_hint
+    function.attributes[WORKGROUP_ATTR] = UnitAttr()
+    function.attributes[SHARED_BYTES_ATTR] = IntegerAttr(shared_bytes, 64)
+    if kernel.location is not None:
+        function.location = kernel.location
+    return function
+
+
+LOCAL_RUNTIME_SIZE = (
+    "'{name}' of a run-time size in a kernel with barriers cannot run on the cpu provider: each "
+    "work-item's slot must outlive the barriers, so its size must be a constant"
+)
+
+
+def slot_bytes(op: mem.SlotOp | mem.MslotOp, runtime_size: str) -> tuple[int, int]:
+    """The bytes and alignment of what a slot makes; a `mem.mslot` of a run-time size is the
+    error `runtime_size` at it."""
+    assert isinstance(op.res.type, PtrType)
+    if isinstance(op, mem.MslotOp):
+        size = constant_index(op.size)
+        if size is None:
+            raise OpError(op, runtime_size)
+        return size, SLOT_ALIGN
+    return size_and_align(op.res.type.pointee, op)
+
+
+def lower_shared_slots(kernel: func.FuncOp, shared: SSAValue) -> int:
+    """Every slot in space 3 becomes an offset into `shared`; the bytes they take."""
+    offset = 0
+    for op in list(kernel.walk()):
+        if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != SHARED:
+            continue
+        size, align = slot_bytes(op, f"'{op.name}' in shared memory needs a constant size")
+        offset = align_up(offset, align)
+        b = Builder(InsertPoint.before(op))
+        byte = b.insert(mem.LeaOp(shared, index_constant(b, offset))).res
+        cast = b.insert(UnrealizedConversionCastOp.get([byte], [op.res.type])).results[0]
+        op.res.replace_all_uses_with(cast)
+        op.res_mem.replace_all_uses_with(op.mem)
+        Rewriter.erase_op(op)
+        offset += size
+    return align_up(offset, SHARED_ALIGN)
+
+
+class Helpers:
+    """The tree-reduction functions of a module, made on first use.
+
+    `@__gpuir_workgroup_reduce_<kind>_<T>(M5, values, lo, hi, scratch) -> T` is `t(lo, hi)` of
+    IR.md's fixed tree: split at `mid = (lo + hi) // 2` (two recursive calls) until the range's
+    size is a power of two, whose tree is the perfect binary tree of neighbours: level by level,
+    `scratch[i] = x[2i] ⊕ x[2i + 1]` (the first level from `values`, then in `scratch`, which
+    holds at least half of the range)."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.made: dict[tuple[str, Attribute], str] = {}
+
+    def reduce(self, kind: str, type_: Attribute) -> str:
+        key = (kind, type_)
+        if key not in self.made:
+            self.made[key] = self._make(kind, type_)
+        return self.made[key]
+
+    def _make(self, kind: str, type_: Attribute) -> str:
+        name = f"__gpuir_workgroup_reduce_{kind}_{type_}"
+        array = PtrType(ArrayType(DYNAMIC_INDEX, type_), LOCAL)
+        inputs = [MemType(LOCAL), array, IndexType(), IndexType(), array]
+        body = Block(arg_types=inputs)
+        m5, values, lo, hi, scratch = body.args
+        b = Builder(InsertPoint.at_end(body))
+        zero, one = index_constant(b, 0), index_constant(b, 1)
+        count = b.insert(arith.SubiOp(hi, lo)).result
+        below = b.insert(arith.SubiOp(count, one)).result
+        low_bits = b.insert(arith.AndIOp(count, below)).result
+        power_of_two = b.insert(arith.CmpiOp(low_bits, zero, "eq")).result
+
+        def load(b: Builder, array: SSAValue, index: SSAValue) -> SSAValue:
+            return b.insert(mem.LoadOp(m5, b.insert(mem.LeaOp(array, index)).res)).res
+
+        def pairs(b: Builder, source: SSAValue, start: SSAValue, size: SSAValue) -> None:
+            """`scratch[i] = source[start + 2i] ⊕ source[start + 2i + 1]`, i < size."""
+            loop = Block(arg_types=[IndexType()])
+            lb = Builder(InsertPoint.at_end(loop))
+            i = loop.args[0]
+            even = lb.insert(arith.AddiOp(start, lb.insert(arith.AddiOp(i, i)).result)).result
+            odd = lb.insert(arith.AddiOp(even, one)).result
+            total = combine(lb, kind, load(lb, source, even), load(lb, source, odd))
+            lb.insert(mem.StoreOp(m5, lb.insert(mem.LeaOp(scratch, i)).res, total))
+            lb.insert(scf.YieldOp())
+            b.insert(scf.ForOp(zero, size, one, [], loop))
+
+        tree = Block()  # a power of two: level by level
+        tb = Builder(InsertPoint.at_end(tree))
+        single = tb.insert(arith.CmpiOp(count, one, "eq")).result
+        leaf = Block()
+        fb = Builder(InsertPoint.at_end(leaf))
+        fb.insert(scf.YieldOp(load(fb, values, lo)))
+        levels = Block()
+        vb = Builder(InsertPoint.at_end(levels))
+        half = vb.insert(arith.ShRUIOp(count, one)).result
+        pairs(vb, values, lo, half)
+        level = Block(arg_types=[IndexType()])
+        lvb = Builder(InsertPoint.at_end(level))
+        width = lvb.insert(arith.ShRUIOp(half, level.args[0])).result
+        more = lvb.insert(arith.CmpiOp(width, one, "ugt")).result
+        step = Block()
+        sb = Builder(InsertPoint.at_end(step))
+        pairs(sb, scratch, zero, sb.insert(arith.ShRUIOp(width, one)).result)
+        sb.insert(scf.YieldOp())
+        lvb.insert(scf.IfOp(more, [], Region(step)))
+        lvb.insert(scf.YieldOp())
+        bits = index_constant(vb, index_type(self.module).width.data)  # shifts stay in range
+        vb.insert(scf.ForOp(zero, bits, one, [], level))
+        vb.insert(scf.YieldOp(load(vb, scratch, zero)))
+        tree_value = tb.insert(scf.IfOp(single, [type_], Region(leaf), Region(levels))).results[0]
+        tb.insert(scf.YieldOp(tree_value))
+
+        split = Block()  # t(lo, mid) ⊕ t(mid, hi)
+        eb = Builder(InsertPoint.at_end(split))
+        total = eb.insert(arith.AddiOp(lo, hi)).result
+        mid = eb.insert(arith.ShRUIOp(total, one)).result
+        left = eb.insert(func.CallOp(name, [m5, values, lo, mid, scratch], [type_])).res[0]
+        right = eb.insert(func.CallOp(name, [m5, values, mid, hi, scratch], [type_])).res[0]
+        eb.insert(scf.YieldOp(combine(eb, kind, left, right)))
+        result = b.insert(scf.IfOp(power_of_two, [type_], Region(tree), Region(split)))
+        b.insert(func.ReturnOp(result.results[0]))
+        function = func.FuncOp(name, (inputs, [type_]), Region(body))
+        self.module.body.block.add_op(function)
+        return name
+
+
+def first_barrier_in(block: Block) -> Operation | None:
+    return next((b for op in block.ops if (b := first_barrier(op)) is not None), None)
