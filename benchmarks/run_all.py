@@ -416,13 +416,16 @@ def profile_ptx(gpu_opt: str, program: Path) -> str:
 
 
 def race(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    """Best wall seconds of each run: one warm-up call each, then `repeats` rounds in turn
-    (ours, numpy, Numba, ours, …), so that a busy moment of the machine hits all alike."""
+    """Best wall seconds of each run: `repeats` rounds in turn (ours, numpy, Numba, ours, …),
+    so that a busy moment of the machine hits all alike; in each round a run is timed right
+    after an untimed run of itself, so that each starts with its own data hot in the caches.
+    (A last-level cache can hold all of a measure's arrays; in plain turns the run after numpy
+    would find numpy's inputs hot, which favours a peer that reads the same host arrays over
+    one that reads its own device copies.)"""
     times: dict[str, list[float]] = {name: [] for name in runs}
-    for run in runs.values():
-        run()
     for _ in range(repeats):
         for name, run in runs.items():
+            run()
             start = time.perf_counter()
             run()
             times[name].append(time.perf_counter() - start)
