@@ -232,6 +232,40 @@ def test_the_arena_merges_what_is_given_back():
     arena.release(big)
 
 
+def vm_flags(address: int) -> list[str]:
+    """The `VmFlags` of the mapping of this process that holds `address`."""
+    inside = False
+    with open("/proc/self/smaps") as smaps:
+        for line in smaps:
+            head = line.split()[0]
+            if "-" in head and ":" not in head:
+                low, high = (int(x, 16) for x in head.split("-"))
+                inside = low <= address < high
+            elif inside and head == "VmFlags:":
+                return line.split()[1:]
+    return []
+
+
+def test_large_allocations_are_aligned_for_huge_pages_and_ask_for_them():
+    """As numpy's large arrays: 2 MiB-aligned, `MADV_HUGEPAGE` (`hg` in the mapping's flags),
+    so that a kernel streaming through them is not held up by TLB misses; small ones are
+    not."""
+    arena = cpu_arena.Arena.make()
+    assert arena is not None
+    small, _ = arena.allocate(5000)  # the arena's top is no longer aligned
+    big, view = arena.allocate(8 << 20)
+    assert big % cpu_arena.HUGE == 0
+    view[:] = 1
+    assert "hg" in vm_flags(big)
+    assert "hg" not in vm_flags(small)
+    arena.release(big)
+    again, _ = arena.allocate(8 << 20)  # the aligned range, with what was around it, reused
+    assert again == big
+    arena.release(again)
+    arena.release(small)
+    assert len(arena.free_ranges) == 1
+
+
 def test_gpu_run_reports_an_overrun_without_dying(tmp_path):
     path = tmp_path / "overrun.mlir"
     path.write_text(program("overrun"))
