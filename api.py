@@ -127,6 +127,8 @@ class Device:
     def __init__(self, provider: str | Provider = "interp"):
         self.provider = get_provider(provider) if isinstance(provider, str) else provider
         self._loaded: dict[int, tuple[Program, LoadedModule]] = {}
+        self.session = 0
+        """How many times the device has been opened (what was loaded before is gone)."""
 
     @property
     def name(self) -> str:
@@ -140,6 +142,7 @@ class Device:
         if not self.provider.is_open:
             self.provider.open()
             self._loaded.clear()
+            self.session += 1
         return self
 
     def close(self) -> None:
@@ -583,6 +586,9 @@ class Kernel:
         self.params: tuple[Attribute, ...] = kernel_arguments(inputs)
         self._convert = _converters(func, self.params, program.device)
         self._default_smem = self._smem_bytes(None) if not self._dynamic_smem() else None
+        self._launcher: tuple[int, Callable[..., None] | None] = (-1, None)
+        """The provider's launcher of this kernel (`CpuProvider.launcher`) and the device's
+        session it is of, made at the first launch of a session on the default stream."""
 
     def __repr__(self) -> str:
         return f"Kernel(@{self.name}, ({', '.join(map(str, self.params))}))"
@@ -607,6 +613,16 @@ class Kernel:
             smem = self._smem_bytes(smem_bytes)
         device = self.program.device
         provider = device.provider
+        if stream is None and provider.is_open:
+            session, launch = self._launcher
+            if session != device.session:
+                make = getattr(provider, "launcher", None)
+                loaded = device.load(self.program)
+                launch = make(loaded, self.name, self.params) if make is not None else None
+                self._launcher = (device.session, launch)
+            if launch is not None:
+                launch(int(n_groups), int(n_items), smem, values)
+                return
         provider.launch(
             device.load(self.program),
             self.name,

@@ -47,7 +47,7 @@ import signal
 import struct
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -156,24 +156,49 @@ class CompiledKernel:
 
     def fill(self, args: Sequence[tuple[object, Attribute]], op: Operation | None) -> None:
         """Write the arguments into the argument buffer (under `lock`)."""
-        slots = self.slots
-        for i, ((value, type_), (kind, how)) in enumerate(zip(args, self.writers, strict=True)):
-            if kind == "pointer":
-                slots[i] = _address(value, i, self.name, op)
-            elif kind == "int":
+        for i, (value, type_) in enumerate(args):
+            self.fill_one(i, value, type_, op)
+
+    def setter(self, i: int, type_: Attribute) -> Callable[[object], None]:
+        """`fill_one` of argument `i` as a function of its value (what a launcher calls)."""
+        slots, kind, how, name = self.slots, *self.writers[i], self.name
+        if kind == "pointer":
+
+            def pointer(value: object) -> None:
+                slots[i] = _address(value, i, name, None)
+
+            return pointer
+        if kind == "int":
+
+            def integer(value: object) -> None:
                 slots[i] = value & how  # type: ignore[operator]
-            elif kind == "float":
-                how.pack_into(slots, 8 * i, value)  # type: ignore[attr-defined]
-            elif kind == "struct":
-                structs.pack_into(
-                    how,  # type: ignore[arg-type]
-                    0,
-                    value,  # type: ignore[arg-type]
-                    type_,
-                    lambda ptr, field, i=i: _address(ptr, i, self.name, op, field),
-                )
-            else:
-                raise ProviderError(op, f"cpu: cannot pass a value of type {type_} to @{self.name}")
+
+            return integer
+        if kind == "float":
+            pack, offset = how.pack_into, 8 * i  # type: ignore[attr-defined]
+            return lambda value: pack(slots, offset, value)
+        return lambda value: self.fill_one(i, value, type_, None)
+
+    def fill_one(self, i: int, value: object, type_: Attribute, op: Operation | None) -> None:
+        """Write argument `i` into its slot (under `lock`)."""
+        slots = self.slots
+        kind, how = self.writers[i]
+        if kind == "pointer":
+            slots[i] = _address(value, i, self.name, op)
+        elif kind == "int":
+            slots[i] = value & how  # type: ignore[operator]
+        elif kind == "float":
+            how.pack_into(slots, 8 * i, value)  # type: ignore[attr-defined]
+        elif kind == "struct":
+            structs.pack_into(
+                how,  # type: ignore[arg-type]
+                0,
+                value,  # type: ignore[arg-type]
+                type_,
+                lambda ptr, field, i=i: _address(ptr, i, self.name, op, field),
+            )
+        else:
+            raise ProviderError(op, f"cpu: cannot pass a value of type {type_} to @{self.name}")
 
     def accepts(self, n_groups: int, n_items: int, args: Sequence[tuple[object, Attribute]]):
         """The checks of `check_launch`, fast, for a launch that passes them (the parameter
@@ -521,6 +546,56 @@ class CpuProvider(EagerHostProvider):
         with code.lock:  # the kernel's argument buffer, filled in place
             code.fill(args, op)
             self._run(code, n_groups, n_items, smem_bytes, code.argv, op, module.module)
+
+    def launcher(self, module: LoadedModule, kernel: str, params: Sequence[Attribute]):
+        """A launch of `kernel` of `module` for the Python API, `launch(n_groups, n_items,
+        smem_bytes, values)` (the values of `params`, converted): the checks and the argument
+        slots of `launch` without its lookups, and a launch of one group on this thread
+        without the pool. It takes what `launch` takes on the default stream and gives what
+        it gives; anything else (a closed provider, a grid out of range) goes through
+        `launch` for its message. None where `launch` is the only way (the kernel prints or
+        did not compile, or faults cannot be caught)."""
+        compiled = module.payload
+        guard = cpu_faults.install()
+        if (
+            not isinstance(compiled, CompiledModule)
+            or compiled.prints is not None
+            or kernel not in compiled.kernels
+            or guard is None
+        ):
+            return None
+        code = compiled.kernels[kernel]
+        if tuple(params) != code.params:
+            return None
+        setters = tuple(code.setter(i, type_) for i, type_ in enumerate(params))
+        lock, static, address = code.lock, code.shared_bytes, code.address
+        call, argv, source, local = guard.call, code.argv, module.module, self.local
+
+        def launch(n_groups: int, n_items: int, smem_bytes: int, values: Sequence[object]):
+            if not self.is_open or n_groups < 1 or not 1 <= n_items <= MAX_ITEMS:
+                stream = self.default_stream()
+                args = list(zip(values, params, strict=True))
+                return self.launch(module, kernel, n_groups, n_items, smem_bytes, stream, args)
+            with lock:
+                for setter, value in zip(setters, values, strict=True):
+                    setter(value)
+                if n_groups >= PARALLEL_GROUPS and self.workers > 1:
+                    self._run(code, n_groups, n_items, smem_bytes, argv, None, source)
+                    return None
+                size = static + smem_bytes
+                shared = local.address if getattr(local, "size", -1) >= size else None
+                if shared is None:
+                    shared = self.shared_buffer(size)
+                context = cpu_faults.context()
+                if call(address, 0, n_groups, n_items, shared, shared + static, argv, context.address):
+                    fault = cpu_faults.fault_of(context.array)
+                    if fault.signal == cpu_faults.DIVERGENCE and code.resume_state is not None:
+                        stops = (ctypes.c_int32 * n_items).from_address(shared + code.resume_state)
+                        fault.stops = tuple(stops)
+                    raise fault_error(fault, code, source, None)
+            return None
+
+        return launch
 
     def print_output(self, output: device_print.Output, kernel: str, op: Operation | None) -> None:
         device_print.write(output, self.output(), f"cpu: the printf output of @{kernel}", op)

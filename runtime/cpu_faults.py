@@ -248,11 +248,20 @@ def link() -> None:
 _local = threading.local()
 
 
-def context() -> ctypes.Array:  # type: ignore[type-arg]
+@dataclass
+class Context:
+    """A thread's fault context: its words, and their address."""
+
+    array: ctypes.Array  # type: ignore[type-arg]
+    address: int
+
+
+def context() -> Context:
     """This thread's fault context."""
     found = getattr(_local, "context", None)
     if found is None:
-        found = _local.context = (ctypes.c_uint64 * (CONTEXT_BYTES // 8))()
+        array = (ctypes.c_uint64 * (CONTEXT_BYTES // 8))()
+        found = _local.context = Context(array, ctypes.addressof(array))
     return found
 
 
@@ -261,9 +270,9 @@ def run_guarded(
 ) -> Fault | None:
     """Call the launch entry at `entry` under the guard; the fault, if it faulted."""
     ctx = context()
-    if guard.call(entry, first, end, n_items, shared, smem, argv, ctypes.addressof(ctx)) == 0:
+    if guard.call(entry, first, end, n_items, shared, smem, argv, ctx.address) == 0:
         return None
-    return fault_of(ctx)
+    return fault_of(ctx.array)
 
 
 def fault_of(ctx: ctypes.Array) -> Fault:  # type: ignore[type-arg]

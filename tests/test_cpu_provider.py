@@ -346,6 +346,33 @@ def test_resident_buffers_are_host_memory():
         assert np.array_equal(ys.download(), np.float32(2.0) * x + y - 1)
 
 
+def test_a_kernel_launches_again_after_its_device_is_closed_and_opened():
+    """The API's launcher of a kernel belongs to one session of its device: after a close and
+    an open, the kernel's module is loaded again and the launch runs on it."""
+    n = 1000
+    device = Device("cpu").open()
+    saxpy = device.compile(SAXPY).kernel("saxpy")
+    x = device.upload(np.ones(n, np.float32))
+    saxpy(4, 256, 256, n, 2.0, x, x)
+    assert x.download().tolist() == [3.0] * n
+    device.close()
+    with pytest.raises(ProviderError, match="use after free: cpu: argument 3 of @saxpy"):
+        saxpy(4, 256, 256, n, 2.0, x, x)  # the launch opens the device again; x is gone
+    y = device.upload(np.ones(n, np.float32))
+    saxpy(1, 256, 256, 256, 1.0, y, y)  # one group: on this thread
+    saxpy(4, 256, 256, n, 1.0, y, y)  # four: on the pool
+    assert y.download()[:256].tolist() == [4.0] * 256
+    assert y.download()[256:].tolist() == [2.0] * (n - 256)
+    device.close()
+    device.open()
+    z = device.upload(np.zeros(n, np.float32))
+    saxpy(4, 256, 256, n, 1.0, z, z)
+    assert z.download().tolist() == [0.0] * n
+    with pytest.raises(ProviderError, match="invalid launch configuration of @saxpy"):
+        saxpy(1, 2000, 256, n, 1.0, y, y)  # the launch's own checks and message
+    device.close()
+
+
 SCALARS = """
 func.func @scalars(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                    %group: index, %item: index, %b: i1, %c: i8, %s: i16, %i: i32, %l: i64,
