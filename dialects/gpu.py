@@ -1065,6 +1065,54 @@ class YieldOp(IRDLOperation):
         super().__init__(operands=[values])
 
 
+FENCE_SCOPES = ("workgroup", "device", "system")
+
+
+@irdl_op_definition
+class FenceOp(IRDLOperation):
+    """`%a1, %a3 = gpu.fence "device" %m1, %m3`: a memory fence at work-group, device or system
+    scope (`__threadfence_block`, `__threadfence`, `__threadfence_system`); not a barrier."""
+
+    name = "gpu.fence"
+    m1 = operand_def(M1)
+    m3 = operand_def(M3)
+    scope = prop_def(StringAttr)
+    res_m1 = result_def(M1)
+    res_m3 = result_def(M3)
+
+    assembly_format = "$scope $m1 `,` $m3 attr-dict"
+
+    def __init__(self, scope: str, m1: SSAValue, m3: SSAValue):
+        super().__init__(
+            operands=[m1, m3], properties={"scope": StringAttr(scope)}, result_types=[M1, M3]
+        )
+
+    def verify_(self) -> None:
+        if self.scope.data not in FENCE_SCOPES:
+            raise VerifyException(
+                f"'{self.name}' expects scope to be one of {', '.join(FENCE_SCOPES)}, "
+                f'found "{self.scope.data}"'
+            )
+
+
+WARP = 32
+"""Work-items per warp on every provider: a warp is 32 consecutive items of a group."""
+
+
+@irdl_op_definition
+class LaneIdOp(IRDLOperation):
+    """`%lane = gpu.lane_id`: the work-item's lane in its warp (`item_id % 32`); pure."""
+
+    name = "gpu.lane_id"
+    res = result_def(IndexType)
+
+    assembly_format = "attr-dict"
+    traits = traits_def(Pure())
+
+    def __init__(self) -> None:
+        super().__init__(result_types=[IndexType()])
+
+
 Gpu = Dialect(
     "gpu",
     [
@@ -1094,6 +1142,8 @@ Gpu = Dialect(
         SyncedScopeOp,
         WorkgroupReduceOp,
         WorkgroupScanOp,
+        FenceOp,
+        LaneIdOp,
         YieldOp,
     ],
     [StreamType],

@@ -19,7 +19,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntAttr
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntAttr,
+    IntegerType,
+    StringAttr,
+    i1,
+)
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -27,6 +36,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    prop_def,
     result_def,
     traits_def,
 )
@@ -237,6 +247,11 @@ class PtrSyntaxOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> PtrSyntaxOp:
+        return cls.parse_rest(parser)
+
+    @classmethod
+    def parse_rest(cls, parser: Parser, properties: dict[str, Attribute] | None = None):
+        """The operands, attributes and pointer type (after what a subclass parses first)."""
         pos = parser.pos
         unresolved = parser.parse_comma_separated_list(
             parser.Delimiter.NONE, parser.parse_unresolved_operand
@@ -257,6 +272,7 @@ class PtrSyntaxOp(IRDLOperation):
             operands=cls._group_operands(operands),
             result_types=cls._result_types(ptr),
             attributes=attributes,
+            properties=properties or {},
         )
 
     def print(self, printer: Printer) -> None:
@@ -468,6 +484,127 @@ class StoreOp(AccessOp):
         not_an_array_value(self, self.value.type, "would store a value of type")
 
 
+ATOMIC_INT_KINDS = ("add", "sub", "max", "min", "umax", "umin", "and", "or", "xor", "xchg")
+ATOMIC_FLOAT_KINDS = ("add", "max", "min", "xchg")
+ATOMIC_SPACES = (HOST, GLOBAL, SHARED)
+
+
+def atomic_operand_ok(op: IRDLOperation, ptr: Attribute, floats: bool) -> Attribute:
+    """The pointee of an atomic's pointer, checked: in space 0, 1 or 3; a 32- or 64-bit
+    integer (or `index`), or with `floats` an f32 or f64."""
+    assert isinstance(ptr, PtrType)
+    space = ptr.space.data
+    if space not in ATOMIC_SPACES:
+        raise VerifyException(
+            f"'{op.name}' cannot be used in address space {space}: atomics work on host (0), "
+            "global (1) and shared (3) memory"
+        )
+    t = ptr.pointee
+    if isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width.data in (32, 64)):
+        return t
+    if floats and isinstance(t, Float32Type | Float64Type):
+        return t
+    what = "a 32- or 64-bit integer, index, f32 or f64" if floats else "a 32- or 64-bit integer"
+    raise VerifyException(f"'{op.name}' expects a pointer to {what}, found {t}")
+
+
+@irdl_op_definition
+class AtomicRmwOp(AccessOp):
+    """`%m, %old = mem.atomic_rmw "add" %m1, %p, %v : !mem.ptr<i32, 1>`: atomically
+    `*p = old ⊕ v`; the old value. Relaxed, device-scoped (CUDA's `atomicAdd`)."""
+
+    name = "mem.atomic_rmw"
+    ARITIES: ClassVar[tuple[int, ...]] = (3,)
+    mem = operand_def(MemType)
+    ptr = operand_def(PtrType)
+    value = operand_def()
+    kind = prop_def(StringAttr)
+    res_mem = result_def(MemType)
+    res = result_def()
+
+    def __init__(self, kind: str, mem: SSAValue, ptr: SSAValue, value: SSAValue):
+        super().__init__(
+            operands=[mem, ptr, value],
+            properties={"kind": StringAttr(kind)},
+            result_types=[mem.type, value.type],
+        )
+
+    @classmethod
+    def _operand_types(cls, ptr: PtrType, count: int) -> list[Attribute]:
+        return [ptr.token_type, ptr, ptr.pointee]
+
+    @classmethod
+    def _result_types(cls, ptr: PtrType) -> list[Attribute]:
+        return [ptr.token_type, ptr.pointee]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PtrSyntaxOp:
+        kind = parser.parse_str_literal(" for the atomic operation's kind")
+        return cls.parse_rest(parser, {"kind": StringAttr(kind)})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.kind.data)
+        super().print(printer)
+
+    def verify_(self) -> None:
+        super().verify_()
+        t = atomic_operand_ok(self, self.ptr.type, floats=True)
+        kind = self.kind.data
+        kinds = ATOMIC_FLOAT_KINDS if isinstance(t, Float32Type | Float64Type) else ATOMIC_INT_KINDS
+        if kind not in kinds:
+            raise VerifyException(
+                f"'{self.name}' on {t} expects kind to be one of {', '.join(kinds)}, "
+                f'found "{kind}"'
+            )
+        for what, value in (("value", self.value.type), ("result", self.res.type)):
+            if value != t:
+                raise VerifyException(f"'{self.name}' expects its {what} to be {t}, found {value}")
+
+
+@irdl_op_definition
+class CmpxchgOp(AccessOp):
+    """`%m, %old, %ok = mem.cmpxchg %m1, %p, %expected, %desired : !mem.ptr<i32, 1>`:
+    atomically, if `*p == expected` then `*p = desired`; the old value and whether it stored
+    (CUDA's `atomicCAS`)."""
+
+    name = "mem.cmpxchg"
+    ARITIES: ClassVar[tuple[int, ...]] = (4,)
+    mem = operand_def(MemType)
+    ptr = operand_def(PtrType)
+    expected = operand_def()
+    desired = operand_def()
+    res_mem = result_def(MemType)
+    res = result_def()
+    success = result_def(IntegerType)
+
+    def __init__(self, mem: SSAValue, ptr: SSAValue, expected: SSAValue, desired: SSAValue):
+        super().__init__(
+            operands=[mem, ptr, expected, desired], result_types=[mem.type, expected.type, i1]
+        )
+
+    @classmethod
+    def _operand_types(cls, ptr: PtrType, count: int) -> list[Attribute]:
+        return [ptr.token_type, ptr, ptr.pointee, ptr.pointee]
+
+    @classmethod
+    def _result_types(cls, ptr: PtrType) -> list[Attribute]:
+        return [ptr.token_type, ptr.pointee, i1]
+
+    def verify_(self) -> None:
+        super().verify_()
+        t = atomic_operand_ok(self, self.ptr.type, floats=False)
+        values = (("expected value", self.expected.type), ("desired value", self.desired.type))
+        for what, value in (*values, ("result", self.res.type)):
+            if value != t:
+                raise VerifyException(f"'{self.name}' expects its {what} to be {t}, found {value}")
+        if self.success.type != i1:
+            raise VerifyException(f"'{self.name}' expects its success flag to be i1")
+
+
+ATOMIC_OPS = (AtomicRmwOp, CmpxchgOp)
+
+
 @irdl_op_definition
 class LeaOp(PtrSyntaxOp):
     """The address of element `index` of the array that `ptr` points to; pure, no token."""
@@ -550,6 +687,18 @@ class RememOp(IRDLOperation):
 
 Mem = Dialect(
     "mem",
-    [AllocOp, MallocOp, FreeOp, SlotOp, MslotOp, LoadOp, StoreOp, LeaOp, RememOp],
+    [
+        AllocOp,
+        MallocOp,
+        FreeOp,
+        SlotOp,
+        MslotOp,
+        LoadOp,
+        StoreOp,
+        AtomicRmwOp,
+        CmpxchgOp,
+        LeaOp,
+        RememOp,
+    ],
     [MemType, PtrType, ArrayType],
 )

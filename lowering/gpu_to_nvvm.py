@@ -12,6 +12,8 @@ In each device module (see `gpuir.lowering` for the kernel ABI):
   module, as every kernel's dynamic shared memory starts at the same place);
 - `gpu.sync_work_items` becomes `llvm.nvvm.barrier.cta.sync.aligned.all(0)` (PTX `bar.sync 0`);
   its tokens pass through;
+- `gpu.fence` becomes `llvm.fence syncscope("block" / "device" / system) seq_cst`, and
+  `gpu.lane_id` a read of `%laneid`;
 - `gpu.workgroup_reduce` / `gpu.workgroup_scan` become calls of device functions made for them
   (`@__gpuir_workgroup_reduce_<kind>_<T>`, `@__gpuir_workgroup_scan_<kind>_<T>`) that work in
   a static shared-memory scratch per element type (`@__gpuir_wg_scratch_<T>`, 1024 elements)
@@ -65,7 +67,15 @@ BARRIER = "llvm.nvvm.barrier.cta.sync.aligned.all"
 GROUP_ID = "llvm.nvvm.read.ptx.sreg.ctaid.x"
 ITEM_ID = "llvm.nvvm.read.ptx.sreg.tid.x"
 COMPOSITES = (gpu.SyncedScopeOp, gpu.WithStreamsOp, gpu.AllocCopyBlockOp, gpu.AllocCopyAsynOp)
-DEVICE_OPS = (gpu.SyncWorkItemsOp, gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp, gpu.YieldOp)
+DEVICE_OPS = (
+    gpu.SyncWorkItemsOp,
+    gpu.WorkgroupReduceOp,
+    gpu.WorkgroupScanOp,
+    gpu.FenceOp,
+    gpu.LaneIdOp,
+    gpu.YieldOp,
+)
+LANE_ID = "llvm.nvvm.read.ptx.sreg.laneid"
 
 
 class SyncWorkItemsToBarrier(RewritePattern):
@@ -74,6 +84,32 @@ class SyncWorkItemsToBarrier(RewritePattern):
         zero = constant(rewriter, 0, i32)
         rewriter.insert(llvm.CallIntrinsicOp(BARRIER, [zero], []))
         rewriter.replace(op, [], [op.m1, op.m3])
+
+
+class FenceToLlvm(RewritePattern):
+    """`gpu.fence` → `llvm.fence syncscope(…) seq_cst` (PTX `fence.sc.cta` / `.gpu` / `.sys`,
+    `membar` on older targets)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: gpu.FenceOp, rewriter: PatternRewriter):
+        from gpuir.lowering.llvm_ext import FENCE_SCOPES, FenceOp
+
+        rewriter.insert(FenceOp(FENCE_SCOPES[op.scope.data]))
+        rewriter.replace(op, [], [op.m1, op.m3])
+
+
+class LaneIdToSreg(RewritePattern):
+    """`gpu.lane_id` → `%laneid` (a warp is 32 consecutive work-items of a 1-D group)."""
+
+    def __init__(self, index: IntegerType):
+        self.index = index
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: gpu.LaneIdOp, rewriter: PatternRewriter):
+        value = rewriter.insert(llvm.CallIntrinsicOp(LANE_ID, [], [i32])).results[0]
+        if self.index != i32:
+            value = rewriter.insert(llvm.ZExtOp(value, self.index, non_neg=UnitAttr())).res
+        rewriter.replace(op, [], [from_llvm(rewriter, value, IndexType())])
 
 
 class CollectiveToCall(RewritePattern):
@@ -198,7 +234,12 @@ class ConvertGpuToNvvmPass(ModulePass):
             collectives = Collectives(module)
             PatternRewriteWalker(
                 GreedyRewritePatternApplier(
-                    [SyncWorkItemsToBarrier(), CollectiveToCall(collectives, index_type(module))]
+                    [
+                        SyncWorkItemsToBarrier(),
+                        CollectiveToCall(collectives, index_type(module)),
+                        FenceToLlvm(),
+                        LaneIdToSreg(index_type(module)),
+                    ]
                 ),
                 apply_recursively=False,
             ).rewrite_module(module)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import AnyFloat, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import AnyFloat, IntegerAttr, IntegerType, StringAttr
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -99,8 +99,24 @@ class UIToFPOp(CastBase):
         expect(self, self.res.type, AnyFloat, "a float result")
 
 
-ATOMIC_BIN_OPS = ("xchg", "add", "sub", "and", "nand", "or", "xor", "max", "min", "umax", "umin")
-"""MLIR's `AtomicBinOp` values, in order (the integer operations), as LLVM IR spells them."""
+ATOMIC_BIN_OPS = (
+    "xchg",
+    "add",
+    "sub",
+    "and",
+    "nand",
+    "or",
+    "xor",
+    "max",
+    "min",
+    "umax",
+    "umin",
+    "fadd",
+    "fsub",
+    "fmax",
+    "fmin",
+)
+"""MLIR's `AtomicBinOp` values, in order, as LLVM IR spells them."""
 ATOMIC_ORDERINGS = {"monotonic": 2, "acquire": 4, "release": 5, "acq_rel": 6, "seq_cst": 7}
 """MLIR's `AtomicOrdering` values of the orderings an atomicrmw may have."""
 
@@ -108,7 +124,8 @@ ATOMIC_ORDERINGS = {"monotonic": 2, "acquire": 4, "release": 5, "acq_rel": 6, "s
 @irdl_op_definition
 class AtomicRMWOp(IRDLOperation):
     """`%old = llvm.atomicrmw add %ptr, %val monotonic : !llvm.ptr, i64`: an atomic
-    read-modify-write of the integer at `ptr`; its old value."""
+    read-modify-write of the value at `ptr` (an integer; a float for `fadd`/`fsub`/`fmax`/
+    `fmin` and `xchg`); its old value."""
 
     name = "llvm.atomicrmw"
     ptr = operand_def()
@@ -139,7 +156,11 @@ class AtomicRMWOp(IRDLOperation):
         from xdsl.dialects.llvm import LLVMPointerType
 
         expect(self, self.ptr.type, LLVMPointerType, "an !llvm.ptr operand")
-        expect(self, self.val.type, IntegerType, "an integer value")
+        bin_op = ATOMIC_BIN_OPS[self.bin_op.value.data] if self.bin_op.value.data < 15 else ""
+        if bin_op.startswith("f") or (bin_op == "xchg" and isinstance(self.val.type, AnyFloat)):
+            expect(self, self.val.type, AnyFloat, "a float value")
+        else:
+            expect(self, self.val.type, IntegerType, "an integer value")
         if self.res.type != self.val.type:
             raise VerifyException(f"'{self.name}' returns the value's type, {self.val.type}")
         if not 0 <= self.bin_op.value.data < len(ATOMIC_BIN_OPS):
@@ -180,8 +201,89 @@ class AtomicRMWOp(IRDLOperation):
         return cls(bin_op, ptr_value, val_value, ordering)
 
 
+@irdl_op_definition
+class CmpXchgOp(IRDLOperation):
+    """`%r = llvm.cmpxchg %ptr, %cmp, %val monotonic monotonic : !llvm.ptr, i32`: atomically
+    store `val` at `ptr` if it holds `cmp`; `!llvm.struct<(i32, i1)>`, the old value and
+    whether it stored."""
+
+    name = "llvm.cmpxchg"
+    ptr = operand_def()
+    cmp = operand_def()
+    val = operand_def()
+    res = result_def()
+    success_ordering = prop_def(IntegerAttr)
+    failure_ordering = prop_def(IntegerAttr)
+
+    def __init__(self, ptr: SSAValue, cmp: SSAValue, val: SSAValue, ordering: str = "monotonic"):
+        from xdsl.dialects.builtin import i1
+        from xdsl.dialects.llvm import LLVMStructType
+
+        super().__init__(
+            operands=[ptr, cmp, val],
+            result_types=[LLVMStructType.from_type_list([val.type, i1])],
+            properties={
+                "success_ordering": IntegerAttr(ATOMIC_ORDERINGS[ordering], 64),
+                "failure_ordering": IntegerAttr(ATOMIC_ORDERINGS["monotonic"], 64),
+            },
+        )
+
+    def ordering(self, which: IntegerAttr) -> str:
+        return {v: k for k, v in ATOMIC_ORDERINGS.items()}[which.value.data]
+
+    def verify_(self) -> None:
+        from xdsl.dialects.llvm import LLVMPointerType
+
+        expect(self, self.ptr.type, LLVMPointerType, "an !llvm.ptr operand")
+        expect(self, self.val.type, IntegerType, "an integer value")
+        if self.cmp.type != self.val.type:
+            raise VerifyException(f"'{self.name}' compares values of the stored type")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list((self.ptr, self.cmp, self.val), printer.print_operand)
+        success = self.ordering(self.success_ordering)
+        failure = self.ordering(self.failure_ordering)
+        printer.print_string(f" {success} {failure} : ")
+        printer.print_attribute(self.ptr.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.val.type)
+
+
+FENCE_SCOPES = {"workgroup": "block", "device": "device", "system": ""}
+"""`gpu.fence` scopes → NVPTX's LLVM sync scopes (`""`: the system, LLVM's default)."""
+
+
+@irdl_op_definition
+class FenceOp(IRDLOperation):
+    """`llvm.fence syncscope("device") seq_cst`: a memory fence."""
+
+    name = "llvm.fence"
+    ordering = prop_def(IntegerAttr)
+    syncscope = prop_def(StringAttr)
+
+    def __init__(self, syncscope: str = "", ordering: str = "seq_cst"):
+        super().__init__(
+            properties={
+                "ordering": IntegerAttr(ATOMIC_ORDERINGS[ordering], 64),
+                "syncscope": StringAttr(syncscope),
+            }
+        )
+
+    @property
+    def ordering_name(self) -> str:
+        return {v: k for k, v in ATOMIC_ORDERINGS.items()}[self.ordering.value.data]
+
+    def print(self, printer: Printer) -> None:
+        if self.syncscope.data:
+            printer.print_string(f' syncscope("{self.syncscope.data}")')
+        printer.print_string(f" {self.ordering_name}")
+
+
 LLVM_EXTENSION_OPS: tuple[type[IRDLOperation], ...] = (
     AtomicRMWOp,
+    CmpXchgOp,
+    FenceOp,
     AddrSpaceCastOp,
     FPToSIOp,
     FPToUIOp,

@@ -34,7 +34,15 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from gpuir.diagnostics import OpError
 from gpuir.lowering.conversion import NVVM_KERNEL_ATTR
-from gpuir.lowering.llvm_ext import AddrSpaceCastOp, AtomicRMWOp, FPToSIOp, FPToUIOp, UIToFPOp
+from gpuir.lowering.llvm_ext import (
+    AddrSpaceCastOp,
+    AtomicRMWOp,
+    CmpXchgOp,
+    FenceOp,
+    FPToSIOp,
+    FPToUIOp,
+    UIToFPOp,
+)
 
 if TYPE_CHECKING:
     from llvmlite import binding, ir
@@ -222,6 +230,16 @@ class FunctionTranslation:
             self.values[op.res] = builder.atomic_rmw(
                 op.bin_op_name, self.values[op.ptr], self.values[op.val], op.ordering_name
             )
+        elif isinstance(op, CmpXchgOp):
+            self.values[op.res] = builder.cmpxchg(
+                self.values[op.ptr],
+                self.values[op.cmp],
+                self.values[op.val],
+                op.ordering(op.success_ordering),
+                op.ordering(op.failure_ordering),
+            )
+        elif isinstance(op, FenceOp):
+            builder.fence(op.ordering_name, op.syncscope.data or None)
         else:
             try:
                 convert_op(op, builder, self.values, self.blocks)

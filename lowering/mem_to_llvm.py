@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i8, i64
+from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IntegerAttr, ModuleOp, i1, i8, i64
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -117,6 +117,46 @@ class StoreLowering(RewritePattern):
         value = to_memory(rewriter, op.value, op)
         rewriter.insert(llvm.StoreOp(value, ptr))
         rewriter.replace(op, [], [op.mem])
+
+
+LLVM_ATOMICS = {"add": "add", "max": "max", "min": "min", "xchg": "xchg"}
+LLVM_FLOAT_ATOMICS = {"add": "fadd", "max": "fmax", "min": "fmin", "xchg": "xchg"}
+
+
+class AtomicRmwLowering(RewritePattern):
+    """`mem.atomic_rmw` → `llvm.atomicrmw … monotonic` (relaxed, as CUDA's `atomicAdd`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mem.AtomicRmwOp, rewriter: PatternRewriter):
+        from gpuir.lowering.llvm_ext import AtomicRMWOp
+
+        kind = op.kind.data
+        is_float = isinstance(op.value.type, AnyFloat)
+        bin_op = LLVM_FLOAT_ATOMICS[kind] if is_float else LLVM_ATOMICS.get(kind, kind)
+        ptr = to_llvm(rewriter, op.ptr, op)
+        value = to_memory(rewriter, op.value, op)
+        old = rewriter.insert(AtomicRMWOp(bin_op, ptr, value)).res
+        rewriter.replace(op, [], [op.mem, from_memory(rewriter, old, op.res.type, op)])
+
+
+class CmpxchgLowering(RewritePattern):
+    """`mem.cmpxchg` → `llvm.cmpxchg … monotonic monotonic` and its two fields."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mem.CmpxchgOp, rewriter: PatternRewriter):
+        from gpuir.lowering.llvm_ext import CmpXchgOp
+
+        ptr = to_llvm(rewriter, op.ptr, op)
+        expected = to_memory(rewriter, op.expected, op)
+        desired = to_memory(rewriter, op.desired, op)
+        pair = rewriter.insert(CmpXchgOp(ptr, expected, desired)).res
+        old = rewriter.insert(
+            llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [0]), pair, expected.type)
+        ).res
+        stored = rewriter.insert(
+            llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [1]), pair, i1)
+        ).res
+        rewriter.replace(op, [], [op.mem, from_memory(rewriter, old, op.res.type, op), stored])
 
 
 class LeaLowering(RewritePattern):
@@ -271,6 +311,8 @@ class ConvertMemToLlvmPass(ModulePass):
             [
                 LoadLowering(),
                 StoreLowering(),
+                AtomicRmwLowering(),
+                CmpxchgLowering(),
                 LeaLowering(),
                 SlotLowering(),
                 MslotLowering(),

@@ -1012,14 +1012,40 @@ def unsupported_functions(module: ModuleOp, kernel_names: set[str]) -> dict[str,
     return bad
 
 
+def lower_fences(module: ModuleOp) -> None:
+    """`gpu.fence` → `llvm.fence seq_cst`: on the CPU every scope is the same."""
+    from gpuir.lowering.llvm_ext import FenceOp
+
+    for op in list(module.walk()):
+        if isinstance(op, gpu.FenceOp):
+            Rewriter.insert_op(FenceOp(), InsertPoint.before(op))
+            op.res_m1.replace_all_uses_with(op.m1)
+            op.res_m3.replace_all_uses_with(op.m3)
+            Rewriter.erase_op(op)
+
+
+def lower_lane_ids(kernel: func.FuncOp) -> None:
+    """`gpu.lane_id` → `item_id % 32` (a warp is 32 consecutive items of a group)."""
+    item_id = kernel.body.blocks[0].args[5]
+    for op in list(kernel.walk()):
+        if isinstance(op, gpu.LaneIdOp):
+            b = Builder(InsertPoint.before(op))
+            lane = b.insert(arith.RemUIOp(item_id, index_constant(b, gpu.WARP))).result
+            op.res.replace_all_uses_with(lane)
+            Rewriter.erase_op(op)
+
+
 def waiting_functions(module: ModuleOp, kernel_names: set[str]) -> dict[str, func.FuncOp]:
-    """Non-kernel functions with a barrier, or that call one (transitively): the kernels
-    that call them get them inlined (`gpuir.lowering.resume.inline_calls`)."""
+    """Non-kernel functions with a barrier or a `gpu.lane_id` (which needs the item id), or
+    that call one (transitively): the kernels that call them get them inlined
+    (`gpuir.lowering.resume.inline_calls`)."""
     functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
     waiting = {
         name: f
         for name, f in functions.items()
-        if name not in kernel_names and not f.is_declaration and first_barrier(f) is not None
+        if name not in kernel_names
+        and not f.is_declaration
+        and (first_barrier(f) is not None or any(isinstance(o, gpu.LaneIdOp) for o in f.walk()))
     }
     changed = True
     while changed:
@@ -1066,6 +1092,7 @@ def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
     from gpuir.passes.expand_gpu_composites import ExpandGpuCompositesPass
 
     ExpandGpuCompositesPass().apply(Context(), module)
+    lower_fences(module)
     names = kernels(module)
     errors: dict[str, OpError] = {}
     bad = unsupported_functions(module, names)
@@ -1089,6 +1116,7 @@ def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
                         call, f"'{call.name}' calls a kernel; a kernel can only be launched"
                     )
             inline_calls(function, waiting)
+            lower_lane_ids(function)
             barriers = first_barrier(function) is not None
             if barriers and len(function.body.blocks) > 1:
                 outline_cf_tail(function)  # a cf tail without barriers: a function of its own

@@ -56,7 +56,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects import gpu
-from gpuir.dialects.mem import CONST, GLOBAL, HOST, LOCAL, SHARED, ArrayType, PtrType
+from gpuir.dialects.mem import ATOMIC_OPS, CONST, GLOBAL, HOST, LOCAL, SHARED, ArrayType, PtrType
 from gpuir.runtime import memory
 from gpuir.runtime.eager import EagerHostProvider
 from gpuir.runtime.memory import Allocation, Pointer, size_of, space_name, store_size
@@ -140,14 +140,17 @@ class RaceTracker:
 
     def read(self, who: ItemMachine, op: Operation, allocation: Allocation, offset: int, n: int):
         group, item, epoch = who.group_id, who.item_id, who.group.epoch
+        atomic = isinstance(op, ATOMIC_OPS)
         for byte in range(offset, offset + n):
             state = self._state(allocation, byte, group)
-            if state.old_writes:
-                other_group, other_item, other_op = next(iter(state.old_writes.values()))
-                self._report(
-                    who, op, "reads", allocation, byte, other_group, other_item, other_op, "wrote"
-                )
+            for other_group, other_item, other_op in state.old_writes.values():
+                if not (atomic and isinstance(other_op, ATOMIC_OPS)):
+                    self._report(
+                        who, op, "reads", allocation, byte, other_group, other_item, other_op, "wrote"
+                    )
             for other, (other_epoch, other_op, _) in state.writes.items():
+                if atomic and isinstance(other_op, ATOMIC_OPS):
+                    continue  # two atomics never race
                 if other != item and other_epoch == epoch:
                     self._report(
                         who, op, "reads", allocation, byte, group, other, other_op, "wrote"
@@ -161,16 +164,21 @@ class RaceTracker:
         self, who: ItemMachine, op: Operation, allocation: Allocation, offset: int, data: bytes
     ):
         group, item, epoch = who.group_id, who.item_id, who.group.epoch
+        atomic = isinstance(op, ATOMIC_OPS)
+
+        def ordered(other_op: Operation) -> bool:
+            return atomic and isinstance(other_op, ATOMIC_OPS)  # two atomics never race
+
         for i, value in enumerate(data):
             byte = offset + i
             state = self._state(allocation, byte, group)
-            if state.old_read is not None:
+            if state.old_read is not None and not ordered(state.old_read[2]):
                 other_group, other_item, other_op = state.old_read
                 self._report(
                     who, op, "writes", allocation, byte, other_group, other_item, other_op, "read"
                 )
             for old_value, (other_group, other_item, other_op) in state.old_writes.items():
-                if old_value != value:
+                if old_value != value and not ordered(other_op):
                     self._report(
                         who,
                         op,
@@ -183,11 +191,13 @@ class RaceTracker:
                         "wrote a different value to",
                     )
             for other, (other_epoch, other_op) in state.reads.items():
-                if other != item and other_epoch == epoch:
+                if other != item and other_epoch == epoch and not ordered(other_op):
                     self._report(
                         who, op, "writes", allocation, byte, group, other, other_op, "read"
                     )
             for other, (other_epoch, other_op, other_value) in state.writes.items():
+                if ordered(other_op):
+                    continue
                 if other != item and other_epoch == epoch and other_value != value:
                     self._report(
                         who,
@@ -221,6 +231,8 @@ class RaceTracker:
         other_verb: str,
     ) -> None:
         other = item_name(other_group, other_item)
+        if isinstance(op, ATOMIC_OPS):
+            verb = f"atomically {verb}"  # with a plain access: atomics are ordered only
         why = (
             "work-items of different groups are never ordered within a launch"
             if other_group != who.group_id
@@ -382,6 +394,14 @@ class GpuDeviceFunctions(InterpreterFunctions):
     @impl(gpu.WorkgroupScanOp)
     def run_scan(self, machine: ItemMachine, op: Operation, args: PythonValues):
         return (TOKEN, TOKEN, machine.barrier(op, args[2]))
+
+    @impl(gpu.FenceOp)
+    def run_fence(self, machine: ItemMachine, op: Operation, args: PythonValues):
+        return (TOKEN, TOKEN)  # one item at a time: every access is seen in program order
+
+    @impl(gpu.LaneIdOp)
+    def run_lane_id(self, machine: ItemMachine, op: Operation, args: PythonValues):
+        return (machine.item_id % gpu.WARP,)
 
     @impl_terminator(gpu.YieldOp)
     def run_yield(self, machine: ItemMachine, op: Operation, args: PythonValues):

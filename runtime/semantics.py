@@ -318,6 +318,34 @@ def _minnum(x: np.floating, y: np.floating) -> np.floating:
     return y if np.isnan(x) else x if np.isnan(y) else _minimum(x, y)
 
 
+def atomic_update(kind: str, type_: Attribute, old: object, value: object) -> object:
+    """`old ⊕ value` of `mem.atomic_rmw`'s `kind` on a `type_` (integers wrap; `umax`/`umin`
+    compare unsigned; float `max`/`min` are `maxnum`/`minnum`, as LLVM's `atomicrmw fmax`)."""
+    if kind == "xchg":
+        return value
+    width = int_width(type_)
+    if width is None:
+        dtype = float_dtype(type_)
+        assert dtype is not None
+        with np.errstate(all="ignore"):
+            found = {"add": lambda: old + value, "max": lambda: _maxnum(old, value)}.get(kind)
+            return dtype(found() if found is not None else _minnum(old, value))  # type: ignore[operator]
+    x, y = int(old), int(value)  # type: ignore[call-overload]
+    if kind in ("umax", "umin"):
+        pick = max if kind == "umax" else min
+        return wrap(pick(unsigned(x, width), unsigned(y, width)), width)
+    results = {
+        "add": lambda: x + y,
+        "sub": lambda: x - y,
+        "max": lambda: max(x, y),
+        "min": lambda: min(x, y),
+        "and": lambda: x & y,
+        "or": lambda: x | y,
+        "xor": lambda: x ^ y,
+    }
+    return wrap(results[kind](), width)
+
+
 def _bits_type(width: int) -> type[np.unsignedinteger]:
     return {16: np.uint16, 32: np.uint32, 64: np.uint64}[width]
 
@@ -806,6 +834,24 @@ class MemFunctions(InterpreterFunctions):
     def run_store(self, machine: Machine, op: mem.StoreOp, args: PythonValues):
         machine.store(op, args[1], args[2])
         return (TOKEN,)
+
+    @impl(mem.AtomicRmwOp)
+    def run_atomic_rmw(self, machine: Machine, op: mem.AtomicRmwOp, args: PythonValues):
+        """A load and a store of one work-item's step: nothing runs between them (interp runs
+        one item at a time), so the update is atomic, and sequentially consistent."""
+        ptr: Pointer = args[1]
+        old = machine.load(op, ptr)
+        machine.store(op, ptr, atomic_update(op.kind.data, ptr.pointee, old, args[2]))
+        return (TOKEN, old)
+
+    @impl(mem.CmpxchgOp)
+    def run_cmpxchg(self, machine: Machine, op: mem.CmpxchgOp, args: PythonValues):
+        ptr: Pointer = args[1]
+        old = machine.load(op, ptr)
+        stored = old == args[2]
+        if stored:
+            machine.store(op, ptr, args[3])
+        return (TOKEN, old, int(stored))
 
     @impl(mem.LeaOp)
     def run_lea(self, machine: Machine, op: mem.LeaOp, args: PythonValues):
