@@ -18,11 +18,8 @@ func.func @histogram(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M
   %b3 = mem.store %a3, %mine, %zero : !mem.ptr<i32, 3>
   %s1, %s3 = gpu.sync_work_items %m1, %b3
   // grid-stride loop over the values
-  %n_groups_items = arith.muli %n_items, %c256 : index
   %start = arith.muli %group, %n_items : index
   %first = arith.addi %start, %item : index
-  %stride = arith.muli %n_items, %c256 : index
-  %stride64 = arith.muli %n_items, %c256 : index
   %groups = arith.constant 64 : index
   %grid = arith.muli %n_items, %groups : index
   %r1, %r3 = scf.for %i = %first to %n step %grid iter_args(%t1 = %s1, %t3 = %s3)

@@ -587,7 +587,9 @@ class CpuProvider(EagerHostProvider):
                 if shared is None:
                     shared = self.shared_buffer(size)
                 context = cpu_faults.context()
-                if call(address, 0, n_groups, n_items, shared, shared + static, argv, context.address):
+                if call(
+                    address, 0, n_groups, n_items, shared, shared + static, argv, context.address
+                ):
                     fault = cpu_faults.fault_of(context.array)
                     if fault.signal == cpu_faults.DIVERGENCE and code.resume_state is not None:
                         stops = (ctypes.c_int32 * n_items).from_address(shared + code.resume_state)

@@ -146,7 +146,15 @@ class RaceTracker:
             for other_group, other_item, other_op in state.old_writes.values():
                 if not (atomic and isinstance(other_op, ATOMIC_OPS)):
                     self._report(
-                        who, op, "reads", allocation, byte, other_group, other_item, other_op, "wrote"
+                        who,
+                        op,
+                        "reads",
+                        allocation,
+                        byte,
+                        other_group,
+                        other_item,
+                        other_op,
+                        "wrote",
                     )
             for other, (other_epoch, other_op, _) in state.writes.items():
                 if atomic and isinstance(other_op, ATOMIC_OPS):

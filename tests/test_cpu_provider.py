@@ -30,6 +30,7 @@ ARGS = {
     "scoped-streams": ["5"],
     "scoped-sync": ["9"],
     "two-arguments": ["1"],
+    "histogram": ["2000"],
     "invalid-token-argument": ["1"],
     "invalid-main-takes-device-token": ["1"],
     "invalid-main-returns-device-token": ["1"],
@@ -38,8 +39,12 @@ PROGRAMS = sorted(EXAMPLES.glob("*.mlir")) + [
     LIT_RUN / "collectives.mlir",
     LIT_RUN / "cpu-barriers.mlir",
     LIT_RUN / "arguments.mlir",
+    LIT_RUN / "atomics.mlir",
+    LIT_RUN / "cpu-barriers-cf.mlir",
+    LIT_RUN / "cpu-barrier-in-function.mlir",
 ]
 ARGS["arguments"] = "127 -1 0x10 16777216 1 0.1 0.2 0.1".split()
+ARGS["cpu-barrier-in-function"] = ["0"]
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -576,3 +576,11 @@ func.func private @k(!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>, index, index) -
 
 // CHECK:      operand 'm3' at position 1 does not verify:
 // CHECK-NEXT: Expected attribute !mem.M<3> but got !mem.M<1>
+
+// -----
+
+// A fence's scope is one of workgroup, device, system.
+%m1, %m3 = "test.op"() : () -> (!mem.M<1>, !mem.M<3>)
+%a1, %a3 = gpu.fence "warp" %m1, %m3
+
+// CHECK: 'gpu.fence' expects scope to be one of workgroup, device, system, found "warp"

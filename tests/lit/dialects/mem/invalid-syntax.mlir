@@ -73,3 +73,11 @@
 %r = mem.remem %m : i32
 
 // CHECK: expected a !mem.M type, found i32
+
+// -----
+
+// An atomic's kind is a string.
+%m1, %p, %v = "test.op"() : () -> (!mem.M<1>, !mem.ptr<i32, 1>, i32)
+%a, %o = mem.atomic_rmw add %m1, %p, %v : !mem.ptr<i32, 1>
+
+// CHECK: string literal expected for the atomic operation's kind
