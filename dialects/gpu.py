@@ -1113,6 +1113,123 @@ class LaneIdOp(IRDLOperation):
         super().__init__(result_types=[IndexType()])
 
 
+SHUFFLE_MODES = ("xor", "up", "down", "idx")
+
+
+@irdl_op_definition
+class ShuffleOp(IRDLOperation):
+    """`%a1, %a3, %r, %valid = gpu.shuffle "down" %m1, %m3, %v, %offset, %width : f32`: exchange
+    within a warp, as MLIR's `gpu.shuffle` (IR.md): the source lane is `lane ^ offset`,
+    `lane - offset`, `lane + offset` or the segment's first lane + `offset`, in segments of
+    `width` lanes; a source outside the segment or the warp's existing lanes gives
+    `valid = false` and the lane's own value. Every existing lane of the warp reaches it
+    together."""
+
+    name = "gpu.shuffle"
+    m1 = operand_def(M1)
+    m3 = operand_def(M3)
+    value = operand_def()
+    offset = operand_def(IntegerType)
+    width = operand_def(IntegerType)
+    mode = prop_def(StringAttr)
+    res_m1 = result_def(M1)
+    res_m3 = result_def(M3)
+    res = result_def()
+    valid = result_def(IntegerType)
+
+    def __init__(
+        self,
+        mode: str,
+        m1: SSAValue,
+        m3: SSAValue,
+        value: SSAValue,
+        offset: SSAValue,
+        width: SSAValue,
+    ):
+        super().__init__(
+            operands=[m1, m3, value, offset, width],
+            properties={"mode": StringAttr(mode)},
+            result_types=[M1, M3, value.type, IntegerType(1)],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ShuffleOp:
+        mode = parser.parse_str_literal(" for the shuffle's mode")
+        m1 = parser.parse_operand(M1)
+        parser.parse_punctuation(",")
+        m3 = parser.parse_operand(M3)
+        parser.parse_punctuation(",")
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        offset = parser.parse_operand(IntegerType(32))
+        parser.parse_punctuation(",")
+        width = parser.parse_operand(IntegerType(32))
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls(mode, m1, m3, parser.resolve_operand(value, parser.parse_type()), offset, width)
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.mode.data)
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+
+    def verify_(self) -> None:
+        if self.mode.data not in SHUFFLE_MODES:
+            raise VerifyException(
+                f"'{self.name}' expects mode to be one of {', '.join(SHUFFLE_MODES)}, "
+                f'found "{self.mode.data}"'
+            )
+        t = self.value.type
+        wide = isinstance(t, IndexType) or (
+            isinstance(t, IntegerType | Float32Type | Float64Type)
+            and (not isinstance(t, IntegerType) or t.width.data in (32, 64))
+        )
+        if not wide:
+            raise VerifyException(
+                f"'{self.name}' expects a scalar of 32 or 64 bits (an integer, index, f32 or "
+                f"f64), found {t}"
+            )
+        for what, operand in (("offset", self.offset), ("width", self.width)):
+            if operand.type != IntegerType(32):
+                raise VerifyException(f"'{self.name}' expects its {what} to be i32")
+        if self.res.type != t:
+            raise VerifyException(
+                f"'{self.name}' expects its result to be {t}, found {self.res.type}"
+            )
+        if self.valid.type != IntegerType(1):
+            raise VerifyException(f"'{self.name}' expects its valid flag to be i1")
+
+
+@irdl_op_definition
+class BallotOp(IRDLOperation):
+    """`%a1, %a3, %mask = gpu.ballot %m1, %m3, %pred`: bit `l` of `mask` is set iff lane `l`
+    of the warp has `pred` true (0 for lanes that do not exist). Every existing lane of the
+    warp reaches it together."""
+
+    name = "gpu.ballot"
+    m1 = operand_def(M1)
+    m3 = operand_def(M3)
+    pred = operand_def(IntegerType(1))
+    res_m1 = result_def(M1)
+    res_m3 = result_def(M3)
+    mask = result_def(IntegerType(32))
+
+    assembly_format = "$m1 `,` $m3 `,` $pred attr-dict"
+
+    def __init__(self, m1: SSAValue, m3: SSAValue, pred: SSAValue):
+        super().__init__(operands=[m1, m3, pred], result_types=[M1, M3, IntegerType(32)])
+
+
+WARP_OPS = (ShuffleOp, BallotOp)
+"""Operations that the lanes of a warp reach together."""
+
+
 Gpu = Dialect(
     "gpu",
     [
@@ -1144,6 +1261,8 @@ Gpu = Dialect(
         WorkgroupScanOp,
         FenceOp,
         LaneIdOp,
+        ShuffleOp,
+        BallotOp,
         YieldOp,
     ],
     [StreamType],

@@ -66,7 +66,7 @@ from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLow
 
 from gpuir.diagnostics import OpError
 from gpuir.dialects import gpu, mem
-from gpuir.dialects.gpu import KERNEL_TOKENS
+from gpuir.dialects.gpu import KERNEL_TOKENS, WARP_OPS
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
 from gpuir.lowering.conversion import KERNEL_ATTR, size_and_align
 from gpuir.lowering.scf_while_to_cf import WhileLowering
@@ -102,8 +102,17 @@ DIVERGENCE = "__gpuir_barrier_divergence"
 RESUMED = "resume"
 VALUE_SLOT = 8
 """Bytes per item in the collective area (the widest collective type)."""
-COLLECTIVE_BYTES = 2 * MAX_ITEMS * VALUE_SLOT + VALUE_SLOT
-"""The collective area: the items' values, the tree's scratch, the reduction's result."""
+SCRATCH = MAX_ITEMS * VALUE_SLOT
+RESULT = 2 * MAX_ITEMS * VALUE_SLOT
+WARP_RESULTS = RESULT + 64
+OFFSETS = WARP_RESULTS + MAX_ITEMS * VALUE_SLOT
+WIDTHS = OFFSETS + 4 * MAX_ITEMS
+VALIDS = WIDTHS + 4 * MAX_ITEMS
+RUNS = VALIDS + 4 * MAX_ITEMS
+COLLECTIVE_BYTES = RUNS + 4 * MAX_ITEMS
+"""The collective area: the items' values (at 0), the tree's scratch, the reduction's result;
+for the warp operations each item's result, offset (or ballot predicate), width and valid flag;
+and which items run in the next phase (`i32` each)."""
 
 
 def resumable(kernel: func.FuncOp, helpers: Helpers) -> func.FuncOp:
@@ -120,12 +129,19 @@ class Point:
     collective: str | None = None
     kind: str = ""
     type: Attribute | None = None
+    warp: str | None = None
+    """`shuffle` or `ballot`: a point where the lanes of a warp (not the group) meet; `kind`
+    is the shuffle's mode."""
 
     @classmethod
     def of(cls, op: Operation) -> Point:
         if isinstance(op, gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp):
             which = "reduce" if isinstance(op, gpu.WorkgroupReduceOp) else "scan"
             return cls(describe(op), which, op.kind.data, op.value.type)
+        if isinstance(op, gpu.ShuffleOp):
+            return cls(describe(op), None, op.mode.data, op.value.type, "shuffle")
+        if isinstance(op, gpu.BallotOp):
+            return cls(describe(op), None, "", i32, "ballot")
         return cls(describe(op))
 
 
@@ -190,7 +206,7 @@ class Resumable:
         """Structured control flow → `cf` blocks, so that every barrier is an op of a block."""
         to_blocks(self.kernel)
         for op in self.kernel.walk():
-            if isinstance(op, BARRIERS) and op.parent_op() is not self.kernel:
+            if isinstance(op, (*BARRIERS, *WARP_OPS)) and op.parent_op() is not self.kernel:
                 parent = op.parent_op()
                 assert parent is not None
                 raise OpError(
@@ -257,7 +273,10 @@ class Resumable:
     def split_at_barriers(self) -> None:
         """Each barrier ends its block with `return …, b`; what follows starts a resume block."""
         points = [
-            op for block in self.kernel.body.blocks for op in block.ops if isinstance(op, BARRIERS)
+            op
+            for block in self.kernel.body.blocks
+            for op in block.ops
+            if isinstance(op, (*BARRIERS, *WARP_OPS))
         ]
         item_id = self.args[5]
         m5 = self.tokens[MemType(LOCAL)]
@@ -270,12 +289,16 @@ class Resumable:
             if collective:
                 values = self.collective_array(b, op.value.type, 0)  # type: ignore[attr-defined]
                 b.insert(mem.StoreOp(m5, b.insert(mem.LeaOp(values, item_id)).res, op.value))  # type: ignore[attr-defined]
+            if isinstance(op, WARP_OPS):
+                self.warp_stop(b, op, item_id, m5)
             code = b.insert(arith.ConstantOp(IntegerAttr(number, i32))).result
             b.insert(func.ReturnOp(*self.token_values(), code))
+            if isinstance(op, WARP_OPS):
+                self.warp_resume(Builder(InsertPoint.before(op)), op, item_id, m5)
             if collective:
                 rb = Builder(InsertPoint.before(op))
                 if isinstance(op, gpu.WorkgroupReduceOp):
-                    where = self.collective_array(rb, op.value.type, 2 * MAX_ITEMS * VALUE_SLOT)
+                    where = self.collective_array(rb, op.value.type, RESULT)
                     place = rb.insert(mem.LeaOp(where, index_constant(rb, 0))).res
                 else:
                     values = self.collective_array(rb, op.value.type, 0)
@@ -286,6 +309,32 @@ class Resumable:
             self.points.append(Point.of(op))
             Rewriter.erase_op(op)
             self.resumes.append(resume)
+
+    def warp_stop(self, b: Builder, op: Operation, item: SSAValue, m5: SSAValue) -> None:
+        """Before a warp operation's stop: the item's operands into the collective area."""
+        if isinstance(op, gpu.ShuffleOp):
+            places = ((0, op.value), (OFFSETS, op.offset), (WIDTHS, op.width))
+        else:
+            assert isinstance(op, gpu.BallotOp)
+            places = ((OFFSETS, b.insert(arith.ExtUIOp(op.pred, i32)).result),)
+        for offset, value in places:
+            array = self.collective_array(b, value.type, offset)
+            b.insert(mem.StoreOp(m5, b.insert(mem.LeaOp(array, item)).res, value))
+
+    def warp_resume(self, b: Builder, op: Operation, item: SSAValue, m5: SSAValue) -> None:
+        """Where the item resumes: its results, from the collective area."""
+
+        def load(type_: Attribute, offset: int) -> SSAValue:
+            array = self.collective_array(b, type_, offset)
+            return b.insert(mem.LoadOp(m5, b.insert(mem.LeaOp(array, item)).res)).res
+
+        if isinstance(op, gpu.ShuffleOp):
+            op.res.replace_all_uses_with(load(op.value.type, WARP_RESULTS))
+            valid = b.insert(arith.TruncIOp(load(i32, VALIDS), i1)).result
+            op.valid.replace_all_uses_with(valid)
+        else:
+            assert isinstance(op, gpu.BallotOp)
+            op.mask.replace_all_uses_with(load(i32, WARP_RESULTS))
 
     def collective_array(self, b: Builder, type_: Attribute, offset: int) -> SSAValue:
         """`!mem.ptr<!mem.array<? x T>, 5>` at `offset` in the collective area."""
@@ -353,7 +402,8 @@ class Resumable:
         stride = index_constant(b, frame_bytes)
         frames_size = b.insert(arith.MuliOp(n_items, stride)).result
         frames = b.insert(mem.MslotOp(m5, frames_size, LOCAL_BYTES)).res
-        has_collectives = any(p.collective for p in self.points)
+        has_warps = any(p.warp for p in self.points)
+        has_collectives = has_warps or any(p.collective for p in self.points)
         if has_collectives:
             size = index_constant(b, COLLECTIVE_BYTES)
             collective = b.insert(mem.MslotOp(m5, size, LOCAL_BYTES)).res
@@ -373,12 +423,21 @@ class Resumable:
             ib.insert(scf.YieldOp())
             b.insert(scf.ForOp(start, n_items, one, [], block))
 
+        runs = self.area(b, collective, i32, RUNS) if has_warps else None
+
+        def set_runs(ib: Builder, item: SSAValue, value: int = 1) -> None:
+            assert runs is not None
+            flag = ib.insert(arith.ConstantOp(IntegerAttr(value, i32))).result
+            ib.insert(mem.StoreOp(m5, ib.insert(mem.LeaOp(runs, item)).res, flag))
+
         def clear(ib: Builder, item: SSAValue) -> None:
             ib.insert(
                 mem.StoreOp(
                     m3, stop(ib, item), ib.insert(arith.ConstantOp(IntegerAttr(0, i32))).result
                 )
             )
+            if runs is not None:
+                set_runs(ib, item)
 
         for_items(b, zero, clear)
         before = Block(arg_types=[IndexType()])
@@ -388,6 +447,20 @@ class Resumable:
         rest = [*([smem] if self.smem_taken else []), *args[8:], shared]
 
         def step(ib: Builder, item: SSAValue) -> None:
+            if runs is not None:  # only the items whose warp or group was released
+                flag = ib.insert(mem.LoadOp(m5, ib.insert(mem.LeaOp(runs, item)).res)).res
+                zero32 = ib.insert(arith.ConstantOp(IntegerAttr(0, i32))).result
+                go = ib.insert(arith.CmpiOp(flag, zero32, "ne")).result
+                body = Block()
+                gb = Builder(InsertPoint.at_end(body))
+                run_item(gb, item)
+                set_runs(gb, item, 0)
+                gb.insert(scf.YieldOp())
+                ib.insert(scf.IfOp(go, [], Region(body)))
+                return
+            run_item(ib, item)
+
+        def run_item(ib: Builder, item: SSAValue) -> None:
             at = stop(ib, item)
             state = ib.insert(mem.LoadOp(m3, at)).res
             offset = ib.insert(arith.MuliOp(item, stride)).result
@@ -403,6 +476,64 @@ class Resumable:
             ib.insert(mem.StoreOp(m3, at, call.res[-1]))
 
         for_items(wb, zero, step)
+        if runs is not None:
+            pending = self.warp_step(wb, stops, collective, group_id, n_items, passed, m3, m5)
+            group_block = Block()
+            gb = Builder(InsertPoint.at_end(group_block))
+            more, following = self.group_step(
+                gb, stops, collective, group_id, n_items, passed, m3, m5
+            )
+            for_items(gb, zero, set_runs)
+            gb.insert(scf.YieldOp(more, following))
+            warp_block = Block()
+            true = Builder(InsertPoint.at_end(warp_block)).insert(
+                arith.ConstantOp(IntegerAttr(1, i1))
+            )
+            Builder(InsertPoint.at_end(warp_block)).insert(scf.YieldOp(true.result, passed))
+            choice = wb.insert(
+                scf.IfOp(pending, [i1, IndexType()], Region(warp_block), Region(group_block))
+            )
+            wb.insert(scf.ConditionOp(choice.results[0], choice.results[1]))
+        else:
+            more, following = self.group_step(
+                wb, stops, collective, group_id, n_items, passed, m3, m5
+            )
+            wb.insert(scf.ConditionOp(more, following))
+        after = Block(arg_types=[IndexType()])
+        Builder(InsertPoint.at_end(after)).insert(scf.YieldOp(after.args[0]))
+        b.insert(scf.WhileOp([zero], [IndexType()], Region(before), Region(after)))
+        b.insert(func.ReturnOp(m1, m3, m4, m5))
+
+    def area(self, b: Builder, collective: SSAValue, type_: Attribute, offset: int) -> SSAValue:
+        """`!mem.ptr<!mem.array<? x T>, 5>` at `offset` in the work-group function's collective
+        area."""
+        place = b.insert(mem.LeaOp(collective, index_constant(b, offset))).res
+        array = PtrType(ArrayType(DYNAMIC_INDEX, type_), LOCAL)
+        return b.insert(UnrealizedConversionCastOp.get([place], [array])).results[0]
+
+    def report(self, b: Builder, group_id: SSAValue, passed: SSAValue) -> None:
+        group64 = b.insert(arith.IndexCastOp(group_id, i64)).result
+        passed64 = b.insert(arith.IndexCastOp(passed, i64)).result
+        b.insert(func.CallOp(DIVERGENCE, [group64, passed64], []))
+
+    def group_step(
+        self,
+        wb: Builder,
+        stops: SSAValue,
+        collective: SSAValue,
+        group_id: SSAValue,
+        n_items: SSAValue,
+        passed: SSAValue,
+        m3: SSAValue,
+        m5: SSAValue,
+    ) -> tuple[SSAValue, SSAValue]:
+        """Every item stopped at a barrier of the group or returned: all at the same place
+        (else divergence); a collective's step; whether to go on, and the barriers passed."""
+        zero, one = index_constant(wb, 0), index_constant(wb, 1)
+
+        def stop(b: Builder, item: SSAValue) -> SSAValue:
+            return b.insert(mem.LeaOp(stops, item)).res
+
         first = wb.insert(mem.LoadOp(m3, stop(wb, zero))).res
         differ = Block(arg_types=[IndexType(), i1])
         db = Builder(InsertPoint.at_end(differ))
@@ -413,9 +544,7 @@ class Resumable:
         diverged = wb.insert(scf.ForOp(one, n_items, one, [false], differ)).results[0]
         report = Block()
         rb = Builder(InsertPoint.at_end(report))
-        group64 = rb.insert(arith.IndexCastOp(group_id, i64)).result
-        passed64 = rb.insert(arith.IndexCastOp(passed, i64)).result
-        rb.insert(func.CallOp(DIVERGENCE, [group64, passed64], []))
+        self.report(rb, group_id, passed)
         rb.insert(scf.YieldOp())
         wb.insert(scf.IfOp(diverged, [], Region(report)))
         for number, point in enumerate(self.points, 1):
@@ -424,11 +553,180 @@ class Resumable:
         ended = wb.insert(arith.ConstantOp(IntegerAttr(0, i32))).result
         more = wb.insert(arith.CmpiOp(first, ended, "ne")).result
         following = wb.insert(arith.AddiOp(passed, one)).result
-        wb.insert(scf.ConditionOp(more, following))
-        after = Block(arg_types=[IndexType()])
-        Builder(InsertPoint.at_end(after)).insert(scf.YieldOp(after.args[0]))
-        b.insert(scf.WhileOp([zero], [IndexType()], Region(before), Region(after)))
-        b.insert(func.ReturnOp(m1, m3, m4, m5))
+        return more, following
+
+    def warp_step(
+        self,
+        b: Builder,
+        stops: SSAValue,
+        collective: SSAValue,
+        group_id: SSAValue,
+        n_items: SSAValue,
+        passed: SSAValue,
+        m3: SSAValue,
+        m5: SSAValue,
+    ) -> SSAValue:
+        """Each warp with a lane stopped at a warp operation: all its lanes there (else
+        divergence), the operation's results, its lanes to run on. Whether any warp was."""
+        one, warp = index_constant(b, 1), index_constant(b, gpu.WARP)
+        last = b.insert(arith.AddiOp(n_items, index_constant(b, gpu.WARP - 1))).result
+        n_warps = b.insert(arith.DivUIOp(last, warp)).result
+        codes = [(n, p) for n, p in enumerate(self.points, 1) if p.warp]
+        loop = Block(arg_types=[IndexType(), i1])
+        lb = Builder(InsertPoint.at_end(loop))
+        lo = lb.insert(arith.MuliOp(loop.args[0], warp)).result
+        hi = lb.insert(arith.MinUIOp(lb.insert(arith.AddiOp(lo, warp)).result, n_items)).result
+
+        def lanes(builder: Builder, carried: list[SSAValue], body) -> list[SSAValue]:  # noqa: ANN001
+            block = Block(arg_types=[IndexType(), *(v.type for v in carried)])
+            inner = Builder(InsertPoint.at_end(block))
+            inner.insert(scf.YieldOp(*body(inner, block.args[0], list(block.args[1:]))))
+            return list(builder.insert(scf.ForOp(lo, hi, one, carried, block)).results)
+
+        def state_of(builder: Builder, lane: SSAValue) -> SSAValue:
+            return builder.insert(mem.LoadOp(m3, builder.insert(mem.LeaOp(stops, lane)).res)).res
+
+        def constant32(builder: Builder, value: int) -> SSAValue:
+            return builder.insert(arith.ConstantOp(IntegerAttr(value, i32))).result
+
+        def find(inner: Builder, lane: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            state = state_of(inner, lane)
+            at_warp_op = inner.insert(arith.ConstantOp(IntegerAttr(0, i1))).result
+            for number, _ in codes:
+                here = inner.insert(arith.CmpiOp(state, constant32(inner, number), "eq")).result
+                at_warp_op = inner.insert(arith.OrIOp(at_warp_op, here)).result
+            none = inner.insert(arith.CmpiOp(carried[0], constant32(inner, -1), "eq")).result
+            take = inner.insert(arith.AndIOp(at_warp_op, none)).result
+            return [inner.insert(arith.SelectOp(take, state, carried[0])).result]
+
+        (found,) = lanes(lb, [constant32(lb, -1)], find)
+        at = lb.insert(arith.CmpiOp(found, constant32(lb, -1), "ne")).result
+        then = Block()
+        tb = Builder(InsertPoint.at_end(then))
+
+        def differs(inner: Builder, lane: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            unequal = inner.insert(arith.CmpiOp(state_of(inner, lane), found, "ne")).result
+            return [inner.insert(arith.OrIOp(carried[0], unequal)).result]
+
+        false = tb.insert(arith.ConstantOp(IntegerAttr(0, i1))).result
+        (diverged,) = lanes(tb, [false], differs)
+        report = Block()
+        rb = Builder(InsertPoint.at_end(report))
+        self.report(rb, group_id, passed)
+        rb.insert(scf.YieldOp())
+        tb.insert(scf.IfOp(diverged, [], Region(report)))
+        for number, point in codes:
+            here = tb.insert(arith.CmpiOp(found, constant32(tb, number), "eq")).result
+            exchange = Block()
+            eb = Builder(InsertPoint.at_end(exchange))
+            self.warp_exchange(eb, point, lo, hi, collective, m5, lanes)
+            eb.insert(scf.YieldOp())
+            tb.insert(scf.IfOp(here, [], Region(exchange)))
+        runs = self.area(tb, collective, i32, RUNS)
+
+        def release(inner: Builder, lane: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            inner.insert(
+                mem.StoreOp(m5, inner.insert(mem.LeaOp(runs, lane)).res, constant32(inner, 1))
+            )
+            return []
+
+        lanes(tb, [], release)
+        tb.insert(scf.YieldOp())
+        lb.insert(scf.IfOp(at, [], Region(then)))
+        lb.insert(scf.YieldOp(lb.insert(arith.OrIOp(loop.args[1], at)).result))
+        start = b.insert(arith.ConstantOp(IntegerAttr(0, i1))).result
+        zero = index_constant(b, 0)
+        return b.insert(scf.ForOp(zero, n_warps, one, [start], loop)).results[0]
+
+    def warp_exchange(
+        self,
+        b: Builder,
+        point: Point,
+        lo: SSAValue,
+        hi: SSAValue,
+        collective: SSAValue,
+        m5: SSAValue,
+        lanes,  # noqa: ANN001
+    ) -> None:
+        """The results of the warp operation `point` for the lanes `[lo, hi)` of a warp."""
+        type_ = point.type
+        assert type_ is not None
+
+        def load(inner: Builder, array: SSAValue, at: SSAValue) -> SSAValue:
+            return inner.insert(mem.LoadOp(m5, inner.insert(mem.LeaOp(array, at)).res)).res
+
+        def store(inner: Builder, array: SSAValue, at: SSAValue, value: SSAValue) -> None:
+            inner.insert(mem.StoreOp(m5, inner.insert(mem.LeaOp(array, at)).res, value))
+
+        offsets = self.area(b, collective, i32, OFFSETS)
+        results = self.area(b, collective, type_, WARP_RESULTS)
+        if point.warp == "ballot":
+
+            def vote(inner: Builder, item: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                lane = inner.insert(arith.SubiOp(item, lo)).result
+                shift = inner.insert(arith.IndexCastOp(lane, i32)).result
+                bit = inner.insert(arith.ShLIOp(load(inner, offsets, item), shift)).result
+                return [inner.insert(arith.OrIOp(carried[0], bit)).result]
+
+            zero32 = b.insert(arith.ConstantOp(IntegerAttr(0, i32))).result
+            (mask,) = lanes(b, [zero32], vote)
+
+            def give(inner: Builder, item: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                store(inner, results, item, mask)
+                return []
+
+            lanes(b, [], give)
+            return
+        values = self.area(b, collective, type_, 0)
+        widths = self.area(b, collective, i32, WIDTHS)
+        valids = self.area(b, collective, i32, VALIDS)
+        count = b.insert(arith.SubiOp(hi, lo)).result
+
+        def shuffle(inner: Builder, item: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            lane = inner.insert(arith.SubiOp(item, lo)).result
+            offset = inner.insert(arith.IndexCastOp(load(inner, offsets, item), IndexType())).result
+            width = inner.insert(arith.IndexCastOp(load(inner, widths, item), IndexType())).result
+            one, warp = index_constant(inner, 1), index_constant(inner, gpu.WARP)
+            fits = inner.insert(
+                arith.AndIOp(
+                    inner.insert(arith.CmpiOp(width, one, "sge")).result,
+                    inner.insert(arith.CmpiOp(width, warp, "sle")).result,
+                )
+            ).result
+            safe = inner.insert(arith.SelectOp(fits, width, one)).result
+            start = inner.insert(
+                arith.MuliOp(inner.insert(arith.DivUIOp(lane, safe)).result, safe)
+            ).result
+            mode = point.kind
+            if mode == "xor":
+                source = inner.insert(arith.XOrIOp(lane, offset)).result
+            elif mode == "up":
+                source = inner.insert(arith.SubiOp(lane, offset)).result
+            elif mode == "down":
+                source = inner.insert(arith.AddiOp(lane, offset)).result
+            else:
+                source = inner.insert(arith.AddiOp(start, offset)).result
+            end = inner.insert(
+                arith.MinSIOp(inner.insert(arith.AddiOp(start, safe)).result, count)
+            ).result
+            valid = inner.insert(
+                arith.AndIOp(
+                    fits,
+                    inner.insert(
+                        arith.AndIOp(
+                            inner.insert(arith.CmpiOp(source, start, "sge")).result,
+                            inner.insert(arith.CmpiOp(source, end, "slt")).result,
+                        )
+                    ).result,
+                )
+            ).result
+            read = inner.insert(arith.SelectOp(valid, source, lane)).result
+            value = load(inner, values, inner.insert(arith.AddiOp(lo, read)).result)
+            store(inner, results, item, value)
+            store(inner, valids, item, inner.insert(arith.ExtUIOp(valid, i32)).result)
+            return []
+
+        lanes(b, [], shuffle)
 
     def collective_step(
         self,
@@ -456,10 +754,10 @@ class Resumable:
         values = array(0)
         zero, one = index_constant(cb, 0), index_constant(cb, 1)
         if point.collective == "reduce":
-            scratch = array(MAX_ITEMS * VALUE_SLOT)
+            scratch = array(SCRATCH)
             helper = self.helpers.reduce(kind, type_)
             total = cb.insert(func.CallOp(helper, [m5, values, zero, n_items, scratch], [type_]))
-            result = array(2 * MAX_ITEMS * VALUE_SLOT)
+            result = array(RESULT)
             cb.insert(mem.StoreOp(m5, cb.insert(mem.LeaOp(result, zero)).res, total.res[0]))
         else:
             start = cb.insert(mem.LoadOp(m5, cb.insert(mem.LeaOp(values, zero)).res)).res

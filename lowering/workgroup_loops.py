@@ -1045,7 +1045,10 @@ def waiting_functions(module: ModuleOp, kernel_names: set[str]) -> dict[str, fun
         for name, f in functions.items()
         if name not in kernel_names
         and not f.is_declaration
-        and (first_barrier(f) is not None or any(isinstance(o, gpu.LaneIdOp) for o in f.walk()))
+        and (
+            first_barrier(f) is not None
+            or any(isinstance(o, (gpu.LaneIdOp, *gpu.WARP_OPS)) for o in f.walk())
+        )
     }
     changed = True
     while changed:
@@ -1117,8 +1120,9 @@ def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
                     )
             inline_calls(function, waiting)
             lower_lane_ids(function)
-            barriers = first_barrier(function) is not None
-            if barriers and len(function.body.blocks) > 1:
+            warps = any(isinstance(op, gpu.WARP_OPS) for op in function.walk())
+            barriers = warps or first_barrier(function) is not None
+            if barriers and not warps and len(function.body.blocks) > 1:
                 outline_cf_tail(function)  # a cf tail without barriers: a function of its own
             if not barriers and not fissionable(function):
                 new = item_loop_kernel(function)
@@ -1127,6 +1131,9 @@ def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
                 new = Fission(function, helpers, may_interchange(function)).run()
                 Rewriter.insert_op(new, InsertPoint.before(function))
                 Rewriter.erase_op(function, safe_erase=False)
+            elif warps:  # the lanes of a warp meet there: the resumable form
+                new = resumable(function, helpers)
+                Rewriter.insert_op(new, InsertPoint.before(function))
             else:
                 with_barriers(function, helpers)
         except OpError as e:

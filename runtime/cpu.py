@@ -58,6 +58,7 @@ from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Attribute, Operation
 
 from gpuir.diagnostics import OpError
+from gpuir.dialects.gpu import WARP
 from gpuir.dialects.mem import GLOBAL, HOST, PtrType
 from gpuir.lowering import print_abi
 from gpuir.lowering.native import load_libraries
@@ -78,6 +79,7 @@ from gpuir.runtime.provider import (
     check_launch,
     item_ranges,
     kernels_of,
+    warp_divergence_message,
 )
 from gpuir.runtime.scalars import float_dtype, int_width
 
@@ -736,6 +738,9 @@ def divergence_error(
     the end of the kernel, `b` at barrier `b`), in `interp`'s words, at the barrier's op of
     `source` (else at the launch)."""
     stops = fault.stops
+    warp = warp_divergence(fault, code, source)
+    if warp is not None:
+        return warp
     waiting = [i for i, s in enumerate(stops) if s != 0]
     returned = [i for i, s in enumerate(stops) if s == 0]
     group, passed = fault.group, fault.address
@@ -770,6 +775,46 @@ def divergence_error(
     )
     related = [(other_op, f"where work-item {other_item} waits")] if other_op is not None else []
     return ProviderError(barrier or op, message, "barrier divergence", related)
+
+
+WARP_OP_NAMES = ("gpu.shuffle", "gpu.ballot")
+
+
+def warp_divergence(
+    fault: cpu_faults.Fault, code: CompiledKernel, source: ModuleOp | None
+) -> ProviderError | None:
+    """The first warp some of whose lanes stopped at a warp operation and others elsewhere, in
+    `interp`'s words (None when there is none: the divergence is the group's)."""
+    stops = fault.stops
+    at_warp_op = {
+        number for number, entry in enumerate(code.barriers, 1) if entry[0] in WARP_OP_NAMES
+    }
+    for start in range(0, len(stops), WARP):
+        lanes = range(start, min(start + WARP, len(stops)))
+        first = next((i for i in lanes if stops[i] in at_warp_op), None)
+        if first is None:
+            continue
+        other = next((i for i in lanes if stops[i] != stops[first]), None)
+        if other is None:
+            continue
+        same = [i for i in lanes if stops[i] == stops[first]]
+        rest = [i for i in lanes if stops[i] == stops[other]]
+        if stops[other] == 0:
+            where = "returned from the kernel"
+        else:
+            where = f"wait at {describe_barrier(code, stops[other])}"
+        message = warp_divergence_message(
+            fault.group,
+            same,
+            describe_barrier(code, stops[first]),
+            rest,
+            where,
+            lanes[0],
+            lanes[-1],
+        )
+        op = barrier_op(code, stops[first], source)
+        return ProviderError(op, message, "barrier divergence")
+    return None
 
 
 def barrier_op(code: CompiledKernel, number: int, source: ModuleOp | None) -> Operation | None:

@@ -56,6 +56,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects import gpu
+from gpuir.dialects.gpu import WARP_OPS
 from gpuir.dialects.mem import ATOMIC_OPS, CONST, GLOBAL, HOST, LOCAL, SHARED, ArrayType, PtrType
 from gpuir.runtime import memory
 from gpuir.runtime.eager import EagerHostProvider
@@ -67,6 +68,8 @@ from gpuir.runtime.provider import (
     describe_op,
     item_ranges,
     kernels_of,
+    shuffle_source,
+    warp_divergence_message,
 )
 from gpuir.runtime.scalars import TOKEN, float_dtype, int_width, signed, wrap
 from gpuir.runtime.semantics import STANDARD_FUNCTIONS, Machine, make_machine
@@ -76,7 +79,11 @@ BARRIER_OPS = (
     gpu.SyncedScopeOp,
     gpu.WorkgroupReduceOp,
     gpu.WorkgroupScanOp,
+    gpu.ShuffleOp,
+    gpu.BallotOp,
 )
+"""Where a work-item waits for others: the group's barriers, and the warp operations (where it
+waits for the other lanes of its warp)."""
 
 
 class _Abort(BaseException):
@@ -407,6 +414,20 @@ class GpuDeviceFunctions(InterpreterFunctions):
     def run_fence(self, machine: ItemMachine, op: Operation, args: PythonValues):
         return (TOKEN, TOKEN)  # one item at a time: every access is seen in program order
 
+    @impl(gpu.ShuffleOp)
+    def run_shuffle(self, machine: ItemMachine, op: gpu.ShuffleOp, args: PythonValues):
+        width = signed(args[4], 32)
+        if not 1 <= width <= gpu.WARP:
+            raise ProviderError(
+                op, f"{machine.who}: '{op.name}' of width {width} (1 to 32)", "invalid value"
+            )
+        result, valid = machine.barrier(op, (args[2], args[3], args[4]))  # type: ignore[misc]
+        return (TOKEN, TOKEN, result, valid)
+
+    @impl(gpu.BallotOp)
+    def run_ballot(self, machine: ItemMachine, op: gpu.BallotOp, args: PythonValues):
+        return (TOKEN, TOKEN, machine.barrier(op, args[2]))
+
     @impl(gpu.LaneIdOp)
     def run_lane_id(self, machine: ItemMachine, op: Operation, args: PythonValues):
         return (machine.item_id % gpu.WARP,)
@@ -563,13 +584,19 @@ class GroupScheduler:
                 thread.abort()
 
     def _rounds(self) -> None:
-        live = self.threads
+        """Run the items to their next stops; release the warps whose lanes all wait at one
+        warp operation (and run those lanes on), until every item waits at a barrier of the
+        group or has returned; then check the barrier and release the group."""
+        live = runnable = self.threads
         while True:
-            for thread in live:
+            for thread in runnable:
                 thread.resume()
                 if thread.state == "error":
                     assert thread.error is not None
                     raise thread.error
+            runnable = self._warp_round()
+            if runnable:
+                continue
             waiting = [t for t in live if t.state == "barrier"]
             if not waiting:
                 return
@@ -580,7 +607,53 @@ class GroupScheduler:
             if len(keys) > 1:
                 self._different_barriers(waiting)
             self._release(waiting)
-            live = waiting
+            live = runnable = waiting
+
+    def _warp_round(self) -> list[ItemThread]:
+        """The lanes of every warp that waits at a warp operation, its results handed out;
+        barrier divergence when a warp's lanes are not all there."""
+        threads = self.threads
+        released: list[ItemThread] = []
+        for start in range(0, len(threads), gpu.WARP):
+            lanes = threads[start : start + gpu.WARP]
+            at_warp_op = [t for t in lanes if t.state == "barrier" and isinstance(t.op, WARP_OPS)]
+            if not at_warp_op:
+                continue
+            first = at_warp_op[0]
+            other = next((t for t in lanes if t.state != "barrier" or t.key != first.key), None)
+            if other is not None:
+                self._warp_divergence(lanes, first, other)
+            warp_results(first.op, [t.value for t in lanes], lanes)
+            released += lanes
+        return released
+
+    def _warp_divergence(
+        self, lanes: list[ItemThread], first: ItemThread, other: ItemThread
+    ) -> None:
+        same = [t.machine.item_id for t in lanes if t.state == "barrier" and t.key == first.key]
+        if other.state == "barrier":
+            assert other.op is not None
+            rest = [
+                t.machine.item_id for t in lanes if t.state == other.state and t.key == other.key
+            ]
+            where = f"wait at {describe_op(other.op)}"
+        else:
+            rest = [t.machine.item_id for t in lanes if t.state != "barrier"]
+            where = "returned from the kernel"
+        assert first.op is not None
+        raise ProviderError(
+            first.op,
+            warp_divergence_message(
+                self.group.group_id,
+                same,
+                describe_op(first.op),
+                rest,
+                where,
+                lanes[0].machine.item_id,
+                lanes[-1].machine.item_id,
+            ),
+            "barrier divergence",
+        )
 
     def _returned_early(self, waiting: list[ItemThread], returned: list[ItemThread]) -> None:
         op = waiting[0].op
@@ -636,6 +709,22 @@ class GroupScheduler:
 
 
 # --- a launch --------------------------------------------------------------------------------
+
+
+def warp_results(op: Operation, values: list[object], lanes: list[ItemThread]) -> None:
+    """Each lane's result of the warp operation `op`, from the lanes' `values`."""
+    if isinstance(op, gpu.BallotOp):
+        mask = sum(1 << lane for lane, pred in enumerate(values) if pred)
+        for thread in lanes:
+            thread.result = wrap(mask, 32)
+        return
+    assert isinstance(op, gpu.ShuffleOp)
+    for lane, thread in enumerate(lanes):
+        own, offset, width = thread.value  # type: ignore[misc]
+        source = shuffle_source(
+            op.mode.data, lane, signed(offset, 32), signed(width, 32), len(lanes)
+        )
+        thread.result = (own, 0) if source is None else (values[source][0], 1)  # type: ignore[index]
 
 
 def uses_barriers(kernel: FuncOp, functions: dict[str, FuncOp]) -> bool:

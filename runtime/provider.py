@@ -91,6 +91,32 @@ def item_ranges(numbers: Sequence[int]) -> str:
     return ", ".join(parts)
 
 
+def shuffle_source(mode: str, lane: int, offset: int, width: int, lanes: int) -> int | None:
+    """The lane that `gpu.shuffle` in `mode` reads for `lane` (None: none, `valid` false): in
+    the segment of `width` lanes that holds `lane`, among the warp's `lanes` lanes."""
+    start = lane // width * width
+    source = {
+        "xor": lane ^ offset,
+        "up": lane - offset,
+        "down": lane + offset,
+        "idx": start + offset,
+    }[mode]
+    if not start <= source < min(start + width, lanes):
+        return None
+    return source
+
+
+def warp_divergence_message(
+    group: int, same: Sequence[int], where: str, rest: Sequence[int], other: str, lo: int, hi: int
+) -> str:
+    """Barrier divergence at a warp operation, in the words of both `interp` and `cpu`."""
+    return (
+        f"barrier divergence in group {group}: work-item(s) {item_ranges(same)} wait at {where} "
+        f"(a warp operation), but work-item(s) {item_ranges(rest)} of the same warp (work-items "
+        f"{lo}-{hi}) {other}; every lane of a warp must reach a warp operation together"
+    )
+
+
 def describe_op(op: Operation | None) -> str:
     """`'mem.store' at file:line:col` (or without the location when the op has none)."""
     if op is None:
