@@ -14,6 +14,9 @@ In each device module (see `gpuir.lowering` for the kernel ABI):
   its tokens pass through;
 - `gpu.fence` becomes `llvm.fence syncscope("block" / "device" / system) seq_cst`, and
   `gpu.lane_id` a read of `%laneid`;
+- `gpu.shuffle` computes its source lane and `valid` as IR.md defines them and reads the value
+  with `shfl.sync.idx` (two for 64 bits), `gpu.ballot` is `vote.sync.ballot`, both under the
+  mask of the warp's existing lanes;
 - `gpu.workgroup_reduce` / `gpu.workgroup_scan` become calls of device functions made for them
   (`@__gpuir_workgroup_reduce_<kind>_<T>`, `@__gpuir_workgroup_scan_<kind>_<T>`) that work in
   a static shared-memory scratch per element type (`@__gpuir_wg_scratch_<T>`, 1024 elements)
@@ -32,9 +35,9 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp, UnitAttr, i8, i32, i64
+from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp, UnitAttr, f32, i8, i32, i64
 from xdsl.dialects.func import CallOp, FuncOp
-from xdsl.ir import BlockArgument, Operation
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -73,9 +76,14 @@ DEVICE_OPS = (
     gpu.WorkgroupScanOp,
     gpu.FenceOp,
     gpu.LaneIdOp,
+    gpu.ShuffleOp,
+    gpu.BallotOp,
     gpu.YieldOp,
 )
 LANE_ID = "llvm.nvvm.read.ptx.sreg.laneid"
+N_ITEMS = "llvm.nvvm.read.ptx.sreg.ntid.x"
+SHUFFLE = "llvm.nvvm.shfl.sync.idx.i32"
+BALLOT = "llvm.nvvm.vote.ballot.sync"
 
 
 class SyncWorkItemsToBarrier(RewritePattern):
@@ -110,6 +118,97 @@ class LaneIdToSreg(RewritePattern):
         if self.index != i32:
             value = rewriter.insert(llvm.ZExtOp(value, self.index, non_neg=UnitAttr())).res
         rewriter.replace(op, [], [from_llvm(rewriter, value, IndexType())])
+
+
+def warp_lanes(b: PatternRewriter) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """This lane, how many lanes its warp has (the last warp of a group may have fewer than
+    32), and the member mask of those lanes (all `i32`)."""
+    lane = b.insert(llvm.CallIntrinsicOp(LANE_ID, [], [i32])).results[0]
+    item = b.insert(llvm.CallIntrinsicOp(ITEM_ID, [], [i32])).results[0]
+    n_items = b.insert(llvm.CallIntrinsicOp(N_ITEMS, [], [i32])).results[0]
+    first = b.insert(arith.SubiOp(item, lane)).result
+    left = b.insert(arith.SubiOp(n_items, first)).result
+    count = b.insert(arith.MinUIOp(left, constant(b, gpu.WARP, i32))).result
+    one = constant(b, 1, i32)
+    below = b.insert(arith.SubiOp(b.insert(arith.ShLIOp(one, count)).result, one)).result
+    full = b.insert(arith.CmpiOp(count, constant(b, gpu.WARP, i32), "uge")).result
+    mask = b.insert(arith.SelectOp(full, constant(b, -1, i32), below)).result
+    return lane, count, mask
+
+
+class ShuffleToShfl(RewritePattern):
+    """`gpu.shuffle` → the source lane and `valid` computed as IR.md defines them (segments of
+    any width from 1 to 32, the warp's existing lanes), then `shfl.sync.idx` from that lane
+    (twice, for the two halves of a 64-bit value) under the mask of the existing lanes; a lane
+    whose source is not valid keeps its value."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: gpu.ShuffleOp, rewriter: PatternRewriter):
+        b = rewriter
+        lane, count, mask = warp_lanes(b)
+        one = constant(b, 1, i32)
+        width, offset = op.width, op.offset
+        fits = b.insert(
+            arith.AndIOp(
+                b.insert(arith.CmpiOp(width, one, "sge")).result,
+                b.insert(arith.CmpiOp(width, constant(b, gpu.WARP, i32), "sle")).result,
+            )
+        ).result
+        safe = b.insert(arith.SelectOp(fits, width, one)).result
+        start = b.insert(arith.MuliOp(b.insert(arith.DivUIOp(lane, safe)).result, safe)).result
+        mode = op.mode.data
+        source = {
+            "xor": lambda: b.insert(arith.XOrIOp(lane, offset)).result,
+            "up": lambda: b.insert(arith.SubiOp(lane, offset)).result,
+            "down": lambda: b.insert(arith.AddiOp(lane, offset)).result,
+            "idx": lambda: b.insert(arith.AddiOp(start, offset)).result,
+        }[mode]()
+        end = b.insert(arith.MinSIOp(b.insert(arith.AddiOp(start, safe)).result, count)).result
+        inside = b.insert(
+            arith.AndIOp(
+                b.insert(arith.CmpiOp(source, start, "sge")).result,
+                b.insert(arith.CmpiOp(source, end, "slt")).result,
+            )
+        ).result
+        valid = b.insert(arith.AndIOp(fits, inside)).result
+        read = b.insert(arith.SelectOp(valid, source, lane)).result
+        clamp = constant(b, gpu.WARP - 1, i32)
+        value, type_ = op.value, op.value.type
+        if isinstance(type_, IndexType):
+            type_ = index_type(op)
+            value = b.insert(arith.IndexCastOp(value, type_)).result
+        width_bits = 32 if type_ in (i32, f32) else 64
+        bits = IntegerType(width_bits)
+        word = value if type_ == bits else b.insert(arith.BitcastOp(value, bits)).result
+
+        def shfl(x: SSAValue) -> SSAValue:
+            call = llvm.CallIntrinsicOp(SHUFFLE, [mask, x, read, clamp], [i32])
+            return b.insert(call).results[0]
+
+        if width_bits == 32:
+            got = shfl(word)
+        else:
+            shift = constant(b, 32, i64)
+            low = shfl(b.insert(arith.TruncIOp(word, i32)).result)
+            high_word = b.insert(arith.ShRUIOp(word, shift)).result
+            high = shfl(b.insert(arith.TruncIOp(high_word, i32)).result)
+            wide_low = b.insert(arith.ExtUIOp(low, i64)).result
+            wide_high = b.insert(arith.ShLIOp(b.insert(arith.ExtUIOp(high, i64)).result, shift))
+            got = b.insert(arith.OrIOp(wide_low, wide_high.result)).result
+        result = got if type_ == bits else b.insert(arith.BitcastOp(got, type_)).result
+        if isinstance(op.value.type, IndexType):
+            result = b.insert(arith.IndexCastOp(result, IndexType())).result
+        rewriter.replace(op, [], [op.m1, op.m3, result, valid])
+
+
+class BallotToVote(RewritePattern):
+    """`gpu.ballot` → `vote.sync.ballot` under the mask of the warp's existing lanes."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: gpu.BallotOp, rewriter: PatternRewriter):
+        _, _, mask = warp_lanes(rewriter)
+        call = rewriter.insert(llvm.CallIntrinsicOp(BALLOT, [mask, op.pred], [i32]))
+        rewriter.replace(op, [], [op.m1, op.m3, call.results[0]])
 
 
 class CollectiveToCall(RewritePattern):
@@ -239,6 +338,8 @@ class ConvertGpuToNvvmPass(ModulePass):
                         CollectiveToCall(collectives, index_type(module)),
                         FenceToLlvm(),
                         LaneIdToSreg(index_type(module)),
+                        ShuffleToShfl(),
+                        BallotToVote(),
                     ]
                 ),
                 apply_recursively=False,

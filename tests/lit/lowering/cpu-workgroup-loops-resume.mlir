@@ -45,7 +45,7 @@ builtin.module attributes {gpu.device} {
 // The value the loop carries is kept in the item's frame across the stop.
 // CHECK-LABEL: func.func @k(
 // CHECK:         mem.mslot %m5, %{{.*}} : !mem.ptr<!mem.array<? x i8>, 5>
-// CHECK:         %[[AREA:.*]] = arith.constant 16392 : index
+// CHECK:         %[[AREA:.*]] = arith.constant 41024 : index
 // CHECK:         func.call @k.resume(
 // CHECK:         %[[HERE:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT:    scf.if %[[HERE]] {
@@ -176,5 +176,35 @@ builtin.module attributes {gpu.device} {
       -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
     %a1, %a3 = func.call @wait(%m1, %m3) : (!mem.M<1>, !mem.M<3>) -> (!mem.M<1>, !mem.M<3>)
     func.return %a1, %a3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}
+
+// -----
+
+// A warp operation is a resume point where the lanes of a warp meet: the item stores its
+// operands in the collective area and stops; between the phases the work-group function finds
+// the warps whose lanes wait at it, checks that all their lanes do, computes the results, and
+// runs only those lanes on (the `run` flags).
+// CHECK-LABEL: func.func @k(
+// CHECK-SAME:    gpu.resume_barriers = {{\[}}["gpu.shuffle",
+// CHECK:         scf.while
+// CHECK:           scf.if
+// CHECK:             func.call @k.resume(
+// CHECK:           arith.divui
+// CHECK:           arith.xori
+// CHECK:           scf.condition
+// CHECK-LABEL: func.func @k.resume(
+// CHECK:         mem.store %m5, %{{.*}}, %v : !mem.ptr<f32, 5>
+// CHECK:         mem.store %m5, %{{.*}}, %o : !mem.ptr<i32, 5>
+// CHECK:         mem.store %m5, %{{.*}}, %w : !mem.ptr<i32, 5>
+// CHECK:         %[[STOP:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    func.return %m1, %m3, %m4, %m5, %[[STOP]]
+builtin.module attributes {gpu.device} {
+  func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+               %group: index, %item: index, %v: f32, %o: i32, %w: i32, %out: !mem.ptr<f32, 1>)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %a1, %a3, %r, %ok = gpu.shuffle "xor" %m1, %m3, %v, %o, %w : f32
+    %b1 = mem.store %a1, %out, %r : !mem.ptr<f32, 1>
+    func.return %b1, %a3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
   }
 }

@@ -584,3 +584,41 @@ func.func private @k(!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>, index, index) -
 %a1, %a3 = gpu.fence "warp" %m1, %m3
 
 // CHECK: 'gpu.fence' expects scope to be one of workgroup, device, system, found "warp"
+
+// -----
+
+// A shuffle's mode is one of xor, up, down, idx.
+%m1, %m3, %v, %o = "test.op"() : () -> (!mem.M<1>, !mem.M<3>, i32, i32)
+%a1, %a3, %r, %ok = gpu.shuffle "rotate" %m1, %m3, %v, %o, %o : i32
+
+// CHECK: 'gpu.shuffle' expects mode to be one of xor, up, down, idx, found "rotate"
+
+// -----
+
+// It shuffles scalars of 32 or 64 bits.
+%m1, %m3, %v, %o = "test.op"() : () -> (!mem.M<1>, !mem.M<3>, i16, i32)
+%a1, %a3, %r, %ok = gpu.shuffle "xor" %m1, %m3, %v, %o, %o : i16
+
+// CHECK: 'gpu.shuffle' expects a scalar of 32 or 64 bits (an integer, index, f32 or f64), found i16
+
+// -----
+
+// Its offset and width are i32 (the generic form can say otherwise).
+%m1, %m3, %v, %o = "test.op"() : () -> (!mem.M<1>, !mem.M<3>, i32, i64)
+%a1, %a3, %r, %ok = "gpu.shuffle"(%m1, %m3, %v, %o, %o) <{mode = "xor"}> : (!mem.M<1>, !mem.M<3>, i32, i64, i64) -> (!mem.M<1>, !mem.M<3>, i32, i1)
+
+// CHECK: 'gpu.shuffle' expects its offset to be i32
+
+// -----
+
+%m1, %m3, %v, %o = "test.op"() : () -> (!mem.M<1>, !mem.M<3>, i32, i32)
+%a1, %a3, %r, %ok = "gpu.shuffle"(%m1, %m3, %v, %o, %o) <{mode = "xor"}> : (!mem.M<1>, !mem.M<3>, i32, i32, i32) -> (!mem.M<1>, !mem.M<3>, i64, i1)
+
+// CHECK: 'gpu.shuffle' expects its result to be i32, found i64
+
+// -----
+
+%m1, %m3, %v, %o = "test.op"() : () -> (!mem.M<1>, !mem.M<3>, i32, i32)
+%a1, %a3, %r, %ok = "gpu.shuffle"(%m1, %m3, %v, %o, %o) <{mode = "xor"}> : (!mem.M<1>, !mem.M<3>, i32, i32, i32) -> (!mem.M<1>, !mem.M<3>, i32, i32)
+
+// CHECK: 'gpu.shuffle' expects its valid flag to be i1
