@@ -495,6 +495,7 @@ def cpu_section(n: int, repeats: int) -> list[Row]:
             ("saxpy", cpu_saxpy),
             ("sum", cpu_sum),
             ("3-map chain", cpu_chain),
+            ("histogram", cpu_histogram),
             ("launch overhead", cpu_launch),
             ("launch path (benchmarks/launch.py)", cpu_launch_path),
         )
@@ -572,6 +573,39 @@ def cpu_sum(device, n: int, repeats: int, numba: Numba) -> list[Row]:
     for buffer in (xs, partial, result):
         buffer.free()
     return peer_rows(f"cpu sum, {n / 2**20:g}M f32", "—", best, numba)
+
+
+def cpu_histogram(device, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """`examples/histogram.mlir`'s kernel (shared-memory atomics per group, then one global
+    atomic per bin and group) on `n` random byte values, against `np.bincount` of the same
+    values (goal: within 1.5x). Checked bin for bin."""
+    text = (Path(__file__).parent.parent / "examples" / "histogram.mlir").read_text()
+    values = np.random.default_rng(3).integers(0, 256, n, dtype=np.int32)
+    kernel = device.compile(text).kernel("histogram")
+    xs, bins = device.upload(values), device.empty(256, np.int32)
+    zeros = np.zeros(256, np.int32)
+
+    def ours() -> None:
+        bins.upload(zeros)
+        kernel(64, 256, 256, n, xs, bins)
+        device.synchronize()
+
+    ours()
+    if not np.array_equal(bins.download(), np.bincount(values, minlength=256)):
+        raise RuntimeError("gpuir's histogram differs from numpy's bincount")
+    best = race({"ours": ours, "numpy": lambda: np.bincount(values, minlength=256)}, repeats)
+    for buffer in (xs, bins):
+        buffer.free()
+    return [
+        Row(
+            f"cpu histogram, 256 bins of {n / 2**20:g}M i32 (numpy: bincount)",
+            best["ours"],
+            best["numpy"],
+            f"numpy {np.__version__}",
+            "s",
+            "<= 1.5",
+        )
+    ]
 
 
 def cpu_launch(device, n: int, repeats: int, numba: Numba) -> list[Row]:

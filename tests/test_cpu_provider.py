@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from example_args import EXAMPLE_ARGS
 
 import gpuir
 from gpuir.api import Device
@@ -24,13 +25,7 @@ EXAMPLES = ROOT / "examples"
 LIT_RUN = Path(__file__).parent / "lit" / "run"
 
 ARGS = {
-    "manual-streams": ["5"],
-    "manual-sync": ["9"],
-    "no-arguments": ["7"],
-    "scoped-streams": ["5"],
-    "scoped-sync": ["9"],
-    "two-arguments": ["1"],
-    "histogram": ["2000"],
+    **EXAMPLE_ARGS,
     "invalid-token-argument": ["1"],
     "invalid-main-takes-device-token": ["1"],
     "invalid-main-returns-device-token": ["1"],
@@ -42,6 +37,8 @@ PROGRAMS = sorted(EXAMPLES.glob("*.mlir")) + [
     LIT_RUN / "atomics.mlir",
     LIT_RUN / "cpu-barriers-cf.mlir",
     LIT_RUN / "cpu-barrier-in-function.mlir",
+    LIT_RUN / "warp-ops.mlir",
+    LIT_RUN / "warp-shuffle-types.mlir",
 ]
 ARGS["arguments"] = "127 -1 0x10 16777216 1 0.1 0.2 0.1".split()
 ARGS["cpu-barrier-in-function"] = ["0"]

@@ -37,6 +37,8 @@ def test_the_sample_covers_every_feature():
     assert any(shape.host_rounds for _, shape in shapes)
     assert any(shape.host_epilogue for _, shape in shapes)
     assert any(shape.early_return and shape.shared_rounds for _, shape in shapes)
+    assert any(shape.warp_rounds for _, shape in shapes)
+    assert any(shape.atomics for _, shape in shapes)
     placements = {shape.placement for _, shape in shapes}
     assert placements == {"top", "cf-loop", "taken", "group-exit"}
     texts = "".join(text for text, _ in shapes)
@@ -47,6 +49,9 @@ def test_the_sample_covers_every_feature():
         "arith.divsi",
         "arith.shrsi",
         "cf.cond_br",
+        "gpu.shuffle",
+        "gpu.ballot",
+        "mem.atomic_rmw",
     )
     for needle in needles:
         assert needle in texts

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from example_args import EXAMPLE_ARGS
 
 from gpuir.runtime import ProviderUnavailable, unavailable_reason
 from gpuir.runtime.cpu import INDEX_BITWIDTH_ENV, CpuProvider
@@ -34,12 +35,7 @@ PROGRAMS = [p for p in sorted((ROOT / "examples").glob("*.mlir")) if "invalid" n
     )
 ]
 ARGS = {
-    "manual-streams": ["5"],
-    "manual-sync": ["9"],
-    "no-arguments": ["7"],
-    "scoped-streams": ["5"],
-    "scoped-sync": ["9"],
-    "two-arguments": ["1"],
+    **EXAMPLE_ARGS,
     "arguments": "127 -1 0x10 16777216 1 0.1 0.2 0.1".split(),
 }
 

@@ -17,7 +17,12 @@ return;` before the store, from a stream of their own): the cpu provider runs su
 work-item. The barriers of the shared rounds (again from a stream of their own) are at the
 kernel's top level, in a loop of `cf` blocks with a uniform trip count, in an `scf.if` on the
 item id that every item takes, or after `if (group >= G) return;` (whole groups leave between
-barriers): all but the first run in the cpu provider's resumable form.
+barriers): all but the first run in the cpu provider's resumable form. From a third stream,
+some kernels shuffle values across their warps and take ballots (`gpu.shuffle` in a random
+mode, offset and width; `gpu.ballot`), and some fold values into four cells with atomics, each
+cell with one kind for the whole program (integers: add, max, min, umax, umin, and, or, xor;
+floats: max, min), so that the cells' final values do not depend on the order of the items;
+`@main` returns the cells too.
 
 Under `cpu` this host code is compiled (`gpuir.runtime.compiled_host`), under `interp`
 interpreted: the comparison checks one against the other.
@@ -341,6 +346,85 @@ class Kernel:
         )
         self.lines.append(f"^gstay{number}:")
 
+    def warp_round(self, indent: int, pool: list[str]) -> str:
+        """A shuffle of a value of `pool` across the warp (a random mode, offset and width;
+        where the source is not valid, the lane's own value) and a ballot of a comparison,
+        made a `T`; one of them joins the pool."""
+        t = self.type_
+        value = self.rng.choice(pool)
+        mode = self.rng.choice(("xor", "up", "down", "idx"))
+        offset, width = self.fresh("c"), self.fresh("c")
+        self.emit(indent, f"{offset} = arith.constant {self.rng.randint(0, 34)} : i32")
+        choices = (1, 2, 3, 4, 5, 8, 16, 32, 32)
+        self.emit(indent, f"{width} = arith.constant {self.rng.choice(choices)} : i32")
+        s1, s3, read, ok = self.fresh("t"), self.fresh("t"), self.fresh(), self.fresh("b")
+        self.emit(
+            indent,
+            f'{s1}, {s3}, {read}, {ok} = gpu.shuffle "{mode}" {self.m1}, {self.m3}, {value}, '
+            f"{offset}, {width} : {t}",
+        )
+        shuffled = self.fresh()
+        self.emit(indent, f"{shuffled} = arith.select {ok}, {read}, {value} : {t}")
+        other, bound = self.rng.choice(pool), self.constant(indent)
+        cond = self.fresh("b")
+        if self.is_float:
+            self.emit(indent, f"{cond} = arith.cmpf olt, {other}, {bound} : {t}")
+        else:
+            self.emit(indent, f"{cond} = arith.cmpi slt, {other}, {bound} : {t}")
+        b1, b3, mask = self.fresh("t"), self.fresh("t"), self.fresh()
+        self.emit(indent, f"{b1}, {b3}, {mask} = gpu.ballot {s1}, {s3}, {cond}")
+        self.m1, self.m3 = b1, b3
+        voted = self.fresh()
+        if self.is_float:
+            self.emit(indent, f"{voted} = arith.sitofp {mask} : i32 to {t}")
+        elif t == "i32":
+            voted = mask
+        elif t == "i64":
+            self.emit(indent, f"{voted} = arith.extui {mask} : i32 to i64")
+        else:
+            wide = self.fresh()
+            self.emit(indent, f"{wide} = arith.extui {mask} : i32 to i64")
+            self.emit(indent, f"{voted} = arith.index_cast {wide} : i64 to index")
+        pool.append(voted)
+        return shuffled if self.rng.random() < 0.5 else voted
+
+    def atomic_round(self, indent: int, pool: list[str], cell: int, kind: str) -> None:
+        """Fold a value of `pool` into `%acc[cell]` with an atomic of the cell's `kind` (the
+        same for every item and launch, so the result does not depend on their order; the old
+        value, which does, is not used; float max/min take the value plus +0.0)."""
+        t = self.type_
+        value = self.rng.choice(pool)
+        if self.is_float:
+            zero, plus = self.fresh("c"), self.fresh()
+            self.emit(indent, f"{zero} = arith.constant 0.0 : {t}")
+            self.emit(indent, f"{plus} = arith.addf {value}, {zero} : {t}")
+            value = plus
+        at, place = self.index_constant(indent, cell), self.fresh("p")
+        self.emit(indent, f"{place} = mem.lea %acc, {at} : {array_ptr(t, CELLS)}")
+        token, old = self.fresh("t"), self.fresh()
+        self.emit(
+            indent,
+            f'{token}, {old} = mem.atomic_rmw "{kind}" {self.m1}, {place}, {value} '
+            f": !mem.ptr<{t}, 1>",
+        )
+        self.m1 = token
+
+
+CELLS = 4
+"""The cells of `%acc` that the atomics fold into."""
+INT_ATOMICS = ("add", "max", "min", "umax", "umin", "and", "or", "xor")
+FLOAT_ATOMICS = ("max", "min")
+
+
+@dataclass
+class Warps:
+    """The warp operations and atomics of a kernel, from a stream of their own."""
+
+    rng: random.Random
+    shuffles: int
+    kinds: tuple[str, ...]
+    """Per cell of `%acc` its atomic's kind (none: no atomics)."""
+
 
 @dataclass
 class HostCode(Kernel):
@@ -477,6 +561,10 @@ class Shape:
     """Where the shared rounds' barriers are: `top` (the kernel's entry block), `cf-loop` (a
     loop of cf blocks), `taken` (an `scf.if` on the item id that every item takes) or
     `group-exit` (after `if (group >= G) return;`)."""
+    warp_rounds: int = 0
+    """Shuffles and ballots at the kernel's top level (`Kernel.warp_round`)."""
+    atomics: tuple[str, ...] = ()
+    """Per cell of `%acc` the kind of the atomics that fold into it (`Kernel.atomic_round`)."""
 
 
 def generate_kernel(
@@ -486,6 +574,7 @@ def generate_kernel(
     shared_rounds: int,
     early_return: int | None = None,
     placement: str = "top",
+    warps: Warps | None = None,
 ) -> str:
     k = Kernel(rng, type_, length)
     t = type_
@@ -524,6 +613,14 @@ def generate_kernel(
             assert placement == "group-exit"
             k.group_exit(number, rng.randint(0, 3))
             pool.append(k.shared_round(1, pool, "%item", "%n_items"))
+    if warps is not None:  # its own stream: the rest of the kernel stays as it was
+        warp_k = Kernel(warps.rng, type_, length, k.lines, k.tails, k.counter, k.m1, k.m3)
+        for _ in range(warps.shuffles):
+            pool.append(warp_k.warp_round(1, pool))
+        for cell in range(len(warps.kinds)):
+            for _ in range(warps.rng.randint(0, 2)):
+                warp_k.atomic_round(1, pool, cell, warps.kinds[cell])
+        k.counter, k.m1, k.m3 = warp_k.counter, warp_k.m1, warp_k.m3
     result = pool[-1]
     tokens = "!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>"
     tail = "".join(k.tails)
@@ -538,10 +635,11 @@ def generate_kernel(
     stored = k.fresh("t")
     k.emit(1, f"{stored} = mem.store {k.m1}, {out}, {result} : !mem.ptr<{t}, 1>")
     smem = f"%smem: !mem.ptr<!mem.array<? x {t}>, 3>,\n              " if shared_rounds else ""
+    acc = f", %acc: {array_ptr(t, CELLS)}" if warps is not None and warps.kinds else ""
     header = (
         "func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,\n"
         f"              %group: index, %item: index, {smem}%n_items: index, %s: {t},\n"
-        f"              %src: {array_ptr(t, length)}, %dst: {array_ptr(t, length)})\n"
+        f"              %src: {array_ptr(t, length)}, %dst: {array_ptr(t, length)}{acc})\n"
         f"    -> ({tokens}) {{"
     )
     body = "\n".join(k.lines)
@@ -610,14 +708,21 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
     early_return = control.randint(1, length) if control.random() < 0.3 else None
     barriers = random.Random(f"barriers-{seed}")  # its own stream too
     placement = barriers.choice(PLACEMENTS) if shared_rounds else "top"
-    kernel = generate_kernel(rng, type_, length, shared_rounds, early_return, placement)
+    warp_rng = random.Random(f"warps-{seed}")  # and another
+    warps = None
+    if warp_rng.random() < 0.35:
+        atomics = FLOAT_ATOMICS if type_ in FLOAT_TYPES else INT_ATOMICS
+        kinds = tuple(warp_rng.choice(atomics) for _ in range(CELLS))
+        warps = Warps(warp_rng, warp_rng.randint(0, 2), kinds if warp_rng.random() < 0.6 else ())
+    kernel = generate_kernel(rng, type_, length, shared_rounds, early_return, placement, warps)
+    cells = bool(warps and warps.kinds)
     host_rng = random.Random(f"host-{seed}")  # the kernel and launches are as they were
     host = HostCode(host_rng, type_, length)
     host_rounds = tuple(i for i in range(len(launches) - 1) if host_rng.random() < 0.4)
     epilogue = host_rng.random() < 0.6
     t = type_
     ptr0, ptr1 = array_ptr(t, length, 0), array_ptr(t, length, 1)
-    n_results = 2 * length + epilogue
+    n_results = 2 * length + epilogue + CELLS * cells
     main = [
         f"func.func @main(%m: !mem.M<0>) -> (!mem.M<0>{f', {t}' * n_results}) {{",
         "  %m0, %m1, %m4 = gpu.init %m",
@@ -636,6 +741,25 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
         "  %stream = gpu.default_stream",
     ]
     tokens = ("%w0", "%w1", "%m4")
+    acc_arg, acc_type = "", ""
+    if cells:
+        ptr0c, ptr1c = array_ptr(t, CELLS, 0), array_ptr(t, CELLS, 1)
+        rng_cells = random.Random(f"cells-{seed}")
+        main += [f"  %ac0, %hacc = mem.alloc %w0 : {ptr0c}"]
+        token = "%ac0"
+        for cell in range(CELLS):
+            main += [
+                f"  %acci{cell} = arith.constant {cell} : index",
+                f"  %accv{cell} = arith.constant {constant_text(rng_cells, t)} : {t}",
+                f"  %accp{cell} = mem.lea %hacc, %acci{cell} : {ptr0c}",
+                f"  %accs{cell} = mem.store {token}, %accp{cell}, %accv{cell} : !mem.ptr<{t}, 0>",
+            ]
+            token = f"%accs{cell}"
+        main += [
+            f"  %ad0, %ad1, %dacc = gpu.alloc_copy.block {token}, %w1, %hacc : {ptr0c} -> {ptr1c}"
+        ]
+        tokens = ("%ad0", "%ad1", "%m4")
+        acc_arg, acc_type = ", %dacc", f", {ptr1c}"
     for i, (n_groups, n_items) in enumerate(launches):
         src, dst = ("%da", "%db") if i % 2 == 0 else ("%db", "%da")
         smem = f" smem(!mem.array<? x {t}>, %n{i})" if shared_rounds else ""
@@ -645,7 +769,7 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
             f"  %s{i} = arith.constant {constant_text(rng, t)} : {t}",
             f"  %l{i}_0, %l{i}_1, %l{i}_4 = gpu.launch @k grid(%g{i}, %n{i}) stream(%stream)"
             f"{smem} mems({', '.join(tokens)})",
-            f"      args(%n{i}, %s{i}, {src}, {dst}) : (index, {t}, {ptr1}, {ptr1})",
+            f"      args(%n{i}, %s{i}, {src}, {dst}{acc_arg}) : (index, {t}, {ptr1}, {ptr1}{acc_type})",
         ]
         tokens = (f"%l{i}_0", f"%l{i}_1", f"%l{i}_4")
         if i in host_rounds:
@@ -669,6 +793,21 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
     ]
     token = "%y0"
     results = []
+    device_token = "%y1"
+    if cells:
+        ptr0c, ptr1c = array_ptr(t, CELLS, 0), array_ptr(t, CELLS, 1)
+        main += [
+            f"  %ax0, %ax1 = gpu.copy_to_host.block {token}, %y1, %dacc -> %hacc"
+            f" : {ptr1c} -> {ptr0c}"
+        ]
+        token, device_token = "%ax0", "%ax1"
+        for cell in range(CELLS):
+            main += [
+                f"  %accr{cell}p = mem.lea %hacc, %acci{cell} : {ptr0c}",
+                f"  %accr{cell}t, %accr{cell} = mem.load {token}, %accr{cell}p : !mem.ptr<{t}, 0>",
+            ]
+            token = f"%accr{cell}t"
+            results.append(f"%accr{cell}")
     if epilogue:
         host.lines = []
         token, folded = host.host_epilogue("%ha", "%hb", token)
@@ -685,7 +824,7 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
             token = f"%r{name}{i}_t"
             results.append(f"%r{name}{i}")
     main += [
-        f"  %f1 = gpu.free.block %y1, %da : {ptr1}",
+        f"  %f1 = gpu.free.block {device_token}, %da : {ptr1}",
         f"  %f2 = gpu.free.block %f1, %db : {ptr1}",
         f"  %f3 = mem.free {token}, %ha : {ptr0}",
         f"  %f4 = mem.free %f3, %hb : {ptr0}",
@@ -697,10 +836,20 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
         f"// differential program, seed {seed}: {t}, {length} elements, launches {launches}, "
         f"{shared_rounds} shared-memory round(s), host rounds after launches {list(host_rounds)}, "
         f"{'a' if epilogue else 'no'} host fold, early return at {early_return}, "
-        f"barriers at {placement}\n\n" + kernel + "\n" + "\n".join(main) + "\n"
+        f"barriers at {placement}, {warps.shuffles if warps else 0} warp round(s), "
+        f"atomics {list(warps.kinds) if warps else []}\n\n" + kernel + "\n" + "\n".join(main) + "\n"
     )
     shape = Shape(
-        t, length, tuple(launches), shared_rounds, host_rounds, epilogue, early_return, placement
+        t,
+        length,
+        tuple(launches),
+        shared_rounds,
+        host_rounds,
+        epilogue,
+        early_return,
+        placement,
+        warps.shuffles if warps else 0,
+        warps.kinds if warps else (),
     )
     return text, shape
 
