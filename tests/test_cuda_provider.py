@@ -26,6 +26,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from example_args import EXAMPLE_ARGS
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType, f16, f32, f64, i1, i8, i32
 from xdsl.parser import Parser
 
@@ -59,16 +60,6 @@ def gpu_run_command() -> list[str]:
     found = shutil.which("gpu-run")
     return [found] if found else [sys.executable, "-m", "gpuir.tools.gpu_run"]
 
-
-EXAMPLE_ARGS: dict[str, list[str]] = {
-    "manual-streams": ["5"],
-    "manual-sync": ["9"],
-    "no-arguments": ["7"],
-    "scoped-streams": ["5"],
-    "scoped-sync": ["9"],
-    "two-arguments": ["1"],
-}
-"""@main's arguments per example (as in tests/lit/run); the others take none."""
 
 TOKENS = "%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %g: index, %i: index"
 RESULTS = "(!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>)"
