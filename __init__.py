@@ -6,7 +6,7 @@ The repository root is this package; its folders are the layers, in the order da
 
 The Python API (`gpuir.api`) is here too, imported on first use: `gpuir.compile(text)` gives a
 `Program` (`main(...)`, `kernel(name)`), `gpuir.Device(provider)` resident buffers,
-`gpuir.Layout` the strided layouts of their views (`gpuir.layout`).
+`gpuir.Layout` the strided layouts of their views (`gpuir.runtime.layout`).
 """
 
 __version__ = "0.1.0"
@@ -23,7 +23,7 @@ def __getattr__(name: str) -> object:
 
         return getattr(api, name)
     if name in _LAYOUT:
-        from gpuir import layout
+        from gpuir.runtime import layout
 
         return getattr(layout, name)
     if name == "load_plugin":

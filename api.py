@@ -44,9 +44,9 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 
 from gpuir.dialects.gpu import kernel_arguments, smem_param
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, MemType, PtrType
-from gpuir.layout import Index, Layout
 from gpuir.runtime import get_provider, structs
 from gpuir.runtime.executors import make_executor
+from gpuir.runtime.layout import Index, Layout
 from gpuir.runtime.memory import Allocation, Pointer, size_of
 from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream, kernels_of
 from gpuir.runtime.scalars import float_dtype, from_python, int_width, to_numpy
@@ -301,7 +301,9 @@ class Buffer:
         `self.layout`), without allocating; a ValueError if `layout` reaches past the storage."""
         owner = self if self.base is None else self.base
         if not isinstance(layout, Layout):
-            raise TypeError(f"a view takes a gpuir.layout.Layout, got {type(layout).__name__}")
+            raise TypeError(
+                f"a view takes a gpuir.runtime.layout.Layout, got {type(layout).__name__}"
+            )
         allocation = owner.pointer.allocation
         if allocation is not None and allocation.freed:
             raise ProviderError(
@@ -785,7 +787,7 @@ def compile(  # noqa: A001  # gpuir.compile, as the issue names it
     parsed = _parse(source)
     from gpuir.dialects import make_context
     from gpuir.ir.source import format_diagnostic
-    from gpuir.verifier import verify_input
+    from gpuir.ir.verifier import verify_input
 
     try:
         ctx = make_context()
@@ -808,8 +810,13 @@ def _stages(pipeline: str | None) -> list:
     from xdsl.utils.arg_spec import parse_pipeline
 
     import gpuir.lowering  # noqa: F401  # adds the lowering passes to the registry
+    from gpuir.ir.plugins import PluginError, load_plugins
     from gpuir.passes.split_apply import available_passes
 
+    try:
+        load_plugins()  # installed ones and $GPUIR_PLUGINS (each loads once)
+    except PluginError as e:
+        raise CompileError(str(e)) from e
     try:
         names = [spec.name for spec in parse_pipeline(pipeline)]
         return list(PassPipeline.parse_spec(available_passes(names), pipeline).passes)

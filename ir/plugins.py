@@ -5,6 +5,11 @@
     GPUIR_PLUGINS=my_passes.py:mypkg.more gpu-opt f.mlir -p my-pass    # several (os.pathsep)
     gpuir.load_plugin("my_passes.py")                                  # the Python API
 
+An installed package makes its plugin modules known with an entry point in the group
+`gpuir.plugins` (`[project.entry-points."gpuir.plugins"] my = "mypkg.passes"` in its
+`pyproject.toml`): gpu-opt, gpu-run and the API load every one of them at start, before the
+plugins named on the command line.
+
 Every `ModulePass` subclass defined at the top level of the plugin (its own classes, not the
 ones it imports) is registered under its `name` in the one registry of passes
 (`gpuir.ir.registry`), so that it works wherever a pass name does: gpu-opt's and gpu-run's
@@ -31,6 +36,8 @@ from xdsl.passes import ModulePass
 from gpuir.ir.registry import all_passes, register_pass_group
 
 PLUGINS_ENV = "GPUIR_PLUGINS"
+ENTRY_POINTS = "gpuir.plugins"
+"""The entry-point group of installed plugins: each entry point names a plugin module."""
 _loaded: dict[str, list[str]] = {}
 
 
@@ -105,8 +112,15 @@ def import_plugin(spec: str) -> ModuleType:
         ) from e
 
 
+def installed_plugins() -> list[str]:
+    """The modules that installed packages name in the `gpuir.plugins` entry-point group."""
+    from importlib.metadata import entry_points
+
+    return sorted({entry.value.split(":")[0] for entry in entry_points(group=ENTRY_POINTS)})
+
+
 def load_plugins(specs: list[str] | None = None) -> None:
-    """The plugins of `$GPUIR_PLUGINS`, then `specs`."""
+    """The installed plugins (entry points), those of `$GPUIR_PLUGINS`, then `specs`."""
     from_env = [s for s in os.environ.get(PLUGINS_ENV, "").split(os.pathsep) if s]
-    for spec in [*from_env, *(specs or [])]:
+    for spec in [*installed_plugins(), *from_env, *(specs or [])]:
         load_plugin(spec)

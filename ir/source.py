@@ -22,7 +22,7 @@ from xdsl.utils.exceptions import (
 from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
-from gpuir.diagnostics import OpError
+from gpuir.ir.diagnostics import OpError
 
 
 class SourceError(Exception):

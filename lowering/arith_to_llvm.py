@@ -35,7 +35,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
-from gpuir.diagnostics import OpError
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import (
     all_to_llvm,
     constant,

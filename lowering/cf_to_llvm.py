@@ -31,7 +31,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
 
-from gpuir.diagnostics import OpError
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import (
     all_to_llvm,
     constant,

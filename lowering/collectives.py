@@ -71,9 +71,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects import gpu
 from gpuir.dialects.mem import SHARED
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import constant, from_llvm, llvm_type, ptr_type
 from gpuir.lowering.workgroups import combine
 

@@ -58,9 +58,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects.gpu import DEVICE_ATTR, KERNEL_TOKENS, StreamType, check_struct_argument
 from gpuir.dialects.mem import ArrayType, PtrType
+from gpuir.ir.diagnostics import OpError
 
 """The unit attribute of the device module that `split-apply` makes."""
 HOST_LOWERING_ATTR = "gpu.host_lowering"

@@ -48,7 +48,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Attribute
 
-from gpuir.diagnostics import OpError
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import DEVICE_ATTR, KERNEL_ATTR
 from gpuir.lowering.device_to_llvm import check_index_bitwidth, check_lowered, set_index_bitwidth
 from gpuir.lowering.native import host_machine

@@ -58,7 +58,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gpuir.diagnostics import OpError
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import constant, device_modules, ptr_type, to_llvm
 from gpuir.lowering.llvm_ext import AtomicRMWOp
 from gpuir.lowering.print_abi import (

@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnrealizedConversionCas
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from gpuir.diagnostics import OpError
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import INDEX_BITWIDTH_ATTR, INDEX_BITWIDTHS, device_modules
 
 DEVICE_TO_LLVM: tuple[str, ...] = (

@@ -20,8 +20,8 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects.mem import MemType, RememOp
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import device_modules
 
 TOKEN_ONLY_OPS = (RememOp, arith.SelectOp, UnrealizedConversionCastOp)

@@ -48,7 +48,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gpuir.diagnostics import OpError
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.cf_to_llvm import convert_block_arguments
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,

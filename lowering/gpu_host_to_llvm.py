@@ -43,9 +43,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.mem import GLOBAL, HOST, SPACE_NAMES, ArrayType, PtrType
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import (
     constant,
     declare_function,

@@ -49,10 +49,10 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects import gpu
 from gpuir.dialects.gpu import smem_param
 from gpuir.dialects.mem import SHARED
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.collectives import Collectives
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,

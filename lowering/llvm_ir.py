@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
-from gpuir.diagnostics import OpError
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import NVVM_KERNEL_ATTR
 from gpuir.lowering.llvm_ext import (
     AddrSpaceCastOp,

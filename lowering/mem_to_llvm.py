@@ -38,9 +38,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects import mem
 from gpuir.dialects.mem import GLOBAL, HOST, LOCAL, SHARED, SPACE_NAMES, ArrayType, PtrType
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import (
     constant,
     declare_function,

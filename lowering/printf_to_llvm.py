@@ -43,7 +43,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gpuir.diagnostics import OpError
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import constant, host_module, lowering_host, ptr_type, to_llvm
 from gpuir.lowering.gpu_host_to_llvm import call_runtime
 

@@ -64,10 +64,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLowering
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS, WARP_OPS
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import KERNEL_ATTR, size_and_align
 from gpuir.lowering.scf_while_to_cf import WhileLowering
 from gpuir.lowering.workgroups import (

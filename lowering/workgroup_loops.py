@@ -85,10 +85,10 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,
     check_kernel_signature,

@@ -30,10 +30,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS, WORKGROUP_FUNCTION_ATTR, smem_param
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import index_type, size_and_align
 
 WORKGROUP_ATTR = WORKGROUP_FUNCTION_ATTR

@@ -83,12 +83,12 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects import buffer, gpu, mem
 from gpuir.dialects.btensor import MapReduceBase
 from gpuir.dialects.buffer import BufType
 from gpuir.dialects.gpu import buffer_array_type
 from gpuir.dialects.mem import HOST, ArrayType, PtrType
+from gpuir.ir.diagnostics import OpError
 from gpuir.passes.btensor_lower_map_reduce import IndexConstants, affine_values
 from gpuir.passes.locations import KeepLocations
 

@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects.mem import (
     CONST,
     GLOBAL,
@@ -35,6 +34,7 @@ from gpuir.dialects.mem import (
     SlotOp,
     StoreOp,
 )
+from gpuir.ir.diagnostics import OpError
 
 NO_HEAP = frozenset({SHARED, CONST, LOCAL})
 NO_SLOT = frozenset({GLOBAL, CONST})

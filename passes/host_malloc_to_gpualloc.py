@@ -40,9 +40,9 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects.gpu import DEVICE_ATTR, AllocBlockOp, FreeBlockOp
 from gpuir.dialects.mem import GLOBAL, AllocOp, ArrayType, FreeOp, MallocOp, PtrType
+from gpuir.ir.diagnostics import OpError
 from gpuir.passes.device_code import device_functions, functions
 from gpuir.passes.locations import KeepLocations
 

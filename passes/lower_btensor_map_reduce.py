@@ -75,12 +75,12 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import Pure, SymbolTable
 
-from gpuir.diagnostics import OpWarning
 from gpuir.dialects import buffer, gpu, mem
 from gpuir.dialects.btensor import MapReduceBase, MapReduceOp, MapReducePostOp
 from gpuir.dialects.buffer import BufType
 from gpuir.dialects.gpu import KERNEL_TOKENS, buffer_array_type
 from gpuir.dialects.mem import GLOBAL, PtrType
+from gpuir.ir.diagnostics import OpWarning
 from gpuir.passes.btensor_lower_map_reduce import (
     IndexConstants,
     affine_values,

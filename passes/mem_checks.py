@@ -24,9 +24,9 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects.gpu import LaunchOp
 from gpuir.dialects.mem import HOST, MemType
+from gpuir.ir.diagnostics import OpError
 from gpuir.passes.device_code import is_device_function
 
 MAIN = "main"

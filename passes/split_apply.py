@@ -37,8 +37,8 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.arg_spec import parse_pipeline
 from xdsl.utils.exceptions import ArgSpecParseError
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects.gpu import DEVICE_ATTR, LaunchOp
+from gpuir.ir.diagnostics import OpError
 from gpuir.passes.device_code import (
     KERNEL_ATTR,
     device_functions,

@@ -57,9 +57,9 @@ import numpy as np
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Attribute, Operation
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects.gpu import WARP
 from gpuir.dialects.mem import GLOBAL, HOST, PtrType
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering import print_abi
 from gpuir.lowering.native import load_libraries
 from gpuir.runtime import (

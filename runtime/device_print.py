@@ -19,7 +19,7 @@ import numpy as np
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Operation
 
-from gpuir.diagnostics import OpWarning
+from gpuir.ir.diagnostics import OpWarning
 from gpuir.lowering.print_abi import FORMATS_ATTR, parse_header
 from gpuir.runtime.scalars import float_dtype, format_value, int_width, unsigned, wrap
 

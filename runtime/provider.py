@@ -49,8 +49,8 @@ from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 
-from gpuir.diagnostics import OpError
 from gpuir.dialects.gpu import KERNEL_FIXED, smem_param
+from gpuir.ir.diagnostics import OpError
 
 if TYPE_CHECKING:
     from gpuir.runtime.memory import Pointer

@@ -242,3 +242,45 @@ def test_a_plugin_that_cannot_load_is_a_plugin_error(tmp_path):
         PluginError, match=r"cannot load the plugin '.*broken.py': RuntimeError: no"
     ):
         gpuir.load_plugin(str(broken))
+
+
+def test_an_installed_plugin_is_found_by_its_entry_point(tmp_path):
+    """A package that names its plugin module in the `gpuir.plugins` entry-point group (here a
+    distribution's metadata on the path, as `pip install` leaves it): gpu-opt, gpu-run and the
+    API know its passes without --load-pass-plugin."""
+    import subprocess
+    import sys
+
+    site = tmp_path / "site"
+    site.mkdir()
+    source = Path(__file__).parent / "lit" / "plugins" / "Inputs" / "count_launches.py"
+    (site / "counting_plugin.py").write_text(source.read_text())
+    info = site / "counting_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: counting-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[gpuir.plugins]\ncounting = counting_plugin\n")
+    env = {**__import__("os").environ, "PYTHONPATH": str(site)}
+    example = str(EXAMPLES / "array.mlir")
+    opt = [sys.executable, "-m", "gpuir.tools.gpu_opt", example, "-p", "count-launches"]
+    found = subprocess.run(opt, capture_output=True, text=True, env=env, check=False)
+    assert found.returncode == 0, found.stderr
+    assert "count.launches = 1 : i64" in found.stdout
+    api = (
+        "import gpuir, pathlib; p = gpuir.compile(pathlib.Path(%r), provider='cpu', pipeline='gpu-pipeline,"
+        "count-launches'); print(p.main(), p.module.attributes['count.launches'].value.data)"
+    ) % example
+    found = subprocess.run(
+        [sys.executable, "-c", api], capture_output=True, text=True, env=env, check=False
+    )
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.split() == ["60", "1"]
+    run = [
+        sys.executable,
+        "-m",
+        "gpuir.tools.gpu_run",
+        example,
+        "-p",
+        "gpu-pipeline,count-launches",
+    ]
+    found = subprocess.run(run, capture_output=True, text=True, env=env, check=False)
+    assert (found.returncode, found.stdout) == (0, "60\n"), found.stderr

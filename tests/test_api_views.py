@@ -13,9 +13,9 @@ import pytest
 
 import gpuir
 from gpuir.api import Buffer, Device
-from gpuir.layout import Layout
 from gpuir.runtime import cuda
 from gpuir.runtime.cuda import CudaProvider
+from gpuir.runtime.layout import Layout
 from gpuir.runtime.provider import ProviderError
 
 PROVIDERS = ["interp", "cpu"]
@@ -201,7 +201,9 @@ def test_read_only_and_misfitting_views_are_errors(provider):
             buffer[2:].as_strided((4, 4), (4, 1))
         with pytest.raises(IndexError, match="index 16 is out of bounds for axis 0 with size 16"):
             buffer[16]
-        with pytest.raises(TypeError, match="a view takes a gpuir.layout.Layout, got tuple"):
+        with pytest.raises(
+            TypeError, match="a view takes a gpuir.runtime.layout.Layout, got tuple"
+        ):
             buffer.view((4, 4))
         assert not np.asarray(row.broadcast_to((2, 4))).flags["WRITEABLE"]
         assert np.asarray(buffer[::4]).flags["WRITEABLE"]

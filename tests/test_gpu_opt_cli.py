@@ -27,8 +27,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 
-from gpuir.diagnostics import OpError, OpWarning
 from gpuir.dialects import get_all_dialects, make_context
+from gpuir.ir.diagnostics import OpError, OpWarning
 from gpuir.ir.source import op_text
 from gpuir.passes import get_all_passes
 from gpuir.tools.gpu_opt import GpuOptError, GpuOptMain, main

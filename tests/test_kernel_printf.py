@@ -15,7 +15,7 @@ import pytest
 from xdsl.dialects.builtin import IndexType, f16, f32, f64, i1, i8, i64
 
 import gpuir
-from gpuir.diagnostics import OpWarning
+from gpuir.ir.diagnostics import OpWarning
 from gpuir.runtime import device_print
 from gpuir.tools.gpu_run import main as gpu_run
 

@@ -11,15 +11,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RANKS = {
-    "diagnostics": 0,
-    "dominance": 0,
-    "verifier": 1,
     "dialects": 1,
     "ir": 2,
     "passes": 3,
     "lowering": 4,
     "runtime": 5,
-    "layout": 5,
     "tools": 6,
     "api": 7,
 }

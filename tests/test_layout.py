@@ -1,4 +1,4 @@
-"""`gpuir.layout.Layout` against numpy: the same slices, transposes, broadcasts and explicit
+"""`gpuir.runtime.layout.Layout` against numpy: the same slices, transposes, broadcasts and explicit
 strides of the same storage reach the same elements.
 
 The storage is `np.arange(n)`, so a numpy view's values are the storage elements it reaches and
@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 
-from gpuir.layout import Layout, dense_strides
+from gpuir.runtime.layout import Layout, dense_strides
 
 CASES = 400
 

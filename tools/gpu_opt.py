@@ -65,8 +65,8 @@ from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gpuir import __version__
-from gpuir.diagnostics import OpWarning
 from gpuir.dialects import make_context, xdsl_universe
+from gpuir.ir.diagnostics import OpWarning
 from gpuir.ir.registry import all_passes
 from gpuir.ir.source import (
     Chunk,
@@ -78,6 +78,7 @@ from gpuir.ir.source import (
     is_blank,
     locate,
 )
+from gpuir.ir.verifier import verify_input
 from gpuir.lowering import get_all_targets
 from gpuir.tools.common import (
     DEBUG_ENV,
@@ -90,7 +91,6 @@ from gpuir.tools.common import (
     report,
     unquoted_option,
 )
-from gpuir.verifier import verify_input
 
 if TYPE_CHECKING:
     from gpuir.tools.verify_diagnostics import Expected

@@ -54,7 +54,7 @@ from xdsl.utils.exceptions import (
 from xdsl.utils.lexer import Span
 
 from gpuir import __version__
-from gpuir.diagnostics import OpWarning
+from gpuir.ir.diagnostics import OpWarning
 from gpuir.ir.source import (
     Chunk,
     ParsedChunk,
@@ -65,6 +65,7 @@ from gpuir.ir.source import (
     is_blank,
     locate,
 )
+from gpuir.ir.verifier import verify_input
 from gpuir.runtime import ProviderUnavailable, get_provider, provider_names, resolve
 from gpuir.runtime.provider import Provider, ProviderError
 from gpuir.tools.common import (
@@ -75,7 +76,6 @@ from gpuir.tools.common import (
     report,
     unquoted_option,
 )
-from gpuir.verifier import verify_input
 
 PROG = "gpu-run"
 

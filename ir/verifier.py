@@ -2,7 +2,7 @@
 (`gpu-opt`, `gpu-run`, `gpuir.compile`). Without them such IR verifies, and passes, lowerings
 and the interpreter fail on it with internal errors. Each failure is an `OpError` at the op.
 
-- SSA dominance: `gpuir.dominance`;
+- SSA dominance: `gpuir.ir.dominance`;
 - terminators: every block of a region (but a `NoTerminator` op's) ends with a terminator;
   xDSL checks that only for single-block regions, and the interpreter ran off the end of an
   empty last block of a function;
@@ -23,8 +23,8 @@ from xdsl.dialects.builtin import Float80Type, Float128Type, FloatAttr, Unregist
 from xdsl.ir import Operation
 from xdsl.traits import IsTerminator, NoTerminator
 
-from gpuir.diagnostics import OpError
-from gpuir.dominance import verify_dominance
+from gpuir.ir.diagnostics import OpError
+from gpuir.ir.dominance import verify_dominance
 
 
 def verify_input(root: Operation) -> None:

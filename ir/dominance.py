@@ -18,7 +18,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 
-from gpuir.diagnostics import OpError
+from gpuir.ir.diagnostics import OpError
 
 
 def verify_dominance(root: Operation) -> None:
