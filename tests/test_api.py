@@ -266,9 +266,10 @@ def test_an_installed_plugin_is_found_by_its_entry_point(tmp_path):
     assert found.returncode == 0, found.stderr
     assert "count.launches = 1 : i64" in found.stdout
     api = (
-        "import gpuir, pathlib; p = gpuir.compile(pathlib.Path(%r), provider='cpu', pipeline='gpu-pipeline,"
-        "count-launches'); print(p.main(), p.module.attributes['count.launches'].value.data)"
-    ) % example
+        f"import gpuir, pathlib; p = gpuir.compile(pathlib.Path({example!r}), provider='cpu', "
+        "pipeline='gpu-pipeline,count-launches'); "
+        "print(p.main(), p.module.attributes['count.launches'].value.data)"
+    )
     found = subprocess.run(
         [sys.executable, "-c", api], capture_output=True, text=True, env=env, check=False
     )
