@@ -49,6 +49,7 @@ from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Attribute
 
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pipelines import CPU_TO_LLVM
 from gpuir.lowering.conversion import DEVICE_ATTR, KERNEL_ATTR
 from gpuir.lowering.device_to_llvm import check_index_bitwidth, check_lowered, set_index_bitwidth
 from gpuir.lowering.native import host_machine
@@ -60,19 +61,6 @@ from gpuir.lowering.workgroups import SHARED_BYTES_ATTR, WORKGROUP_ATTR
 if TYPE_CHECKING:
     from llvmlite import binding, ir
 
-CPU_TO_LLVM: tuple[str, ...] = (
-    "convert-scf-while-to-cf",
-    "convert-scf-to-cf",
-    "convert-device-printf-to-llvm",
-    "convert-mem-to-llvm",
-    "erase-mem-tokens",
-    "convert-arith-to-llvm",
-    "convert-math-to-llvm",
-    "convert-cf-to-llvm",
-    "convert-func-to-llvm",
-    "reconcile-unrealized-casts",
-)
-"""The stages after `cpu-workgroup-loops`, by CLI name."""
 LAUNCH_PREFIX = "__gpuir_launch_"
 ARG_SLOT = 8
 """Bytes per kernel argument in a launch entry's `args`."""

@@ -30,22 +30,8 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pipelines import DEVICE_TO_LLVM
 from gpuir.lowering.conversion import INDEX_BITWIDTH_ATTR, INDEX_BITWIDTHS, device_modules
-
-DEVICE_TO_LLVM: tuple[str, ...] = (
-    "expand-gpu-composites",  # gpu.synced_scope → barriers around its region
-    "convert-scf-while-to-cf",  # scf.while → blocks and branches
-    "convert-scf-to-cf",  # scf.for, scf.if, scf.index_switch → blocks and branches (xDSL)
-    "convert-gpu-to-nvvm",  # kernel ids and smem from NVVM; gpu.sync_work_items → barrier
-    "convert-device-printf-to-llvm",  # printf → records in the print buffer
-    "convert-mem-to-llvm",  # mem ops → loads, stores, GEPs, globals, allocas, malloc/free
-    "erase-mem-tokens",  # !mem.M values vanish
-    "convert-arith-to-llvm",  # arith → llvm (index is i64, or i32: gpu.index_bitwidth)
-    "convert-math-to-llvm",  # math → intrinsics and libdevice calls
-    "convert-cf-to-llvm",  # cf → llvm branches
-    "convert-func-to-llvm",  # func → llvm.func (kernels marked nvvm.kernel)
-    "reconcile-unrealized-casts",  # the casts between stages cancel out (xDSL)
-)
 
 
 def stage_passes(names: tuple[str, ...] = DEVICE_TO_LLVM) -> dict[str, type[ModulePass]]:

@@ -29,27 +29,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
+from gpuir.ir.pipelines import HOST_TO_LLVM
 from gpuir.lowering.conversion import host_module, lowering_host
 from gpuir.lowering.host_abi import runtime_ops
 
 if TYPE_CHECKING:
     from llvmlite import ir
-
-HOST_TO_LLVM: tuple[str, ...] = (
-    "expand-gpu-composites",  # alloc_copy, with_streams → their definitions
-    "buffer-lower-ptr",  # buffers → pointers and loops (when the pipeline left them)
-    "convert-scf-while-to-cf",  # scf.while → blocks and branches
-    "convert-scf-to-cf",  # scf.for, scf.if, scf.index_switch → blocks and branches (xDSL)
-    "convert-gpu-host-to-llvm",  # gpu ops, host heap → runtime calls (op ids)
-    "convert-printf-to-llvm",  # printf → the runtime's print calls
-    "convert-mem-to-llvm",  # loads, stores, GEPs, slots (allocas)
-    "erase-mem-tokens",  # !mem.M values vanish
-    "convert-arith-to-llvm",
-    "convert-math-to-llvm",  # libdevice names, which the host translation maps to libm
-    "convert-cf-to-llvm",
-    "convert-func-to-llvm",
-    "reconcile-unrealized-casts",
-)
 
 
 PREPARE: tuple[str, ...] = ("expand-gpu-composites", "buffer-lower-ptr")

@@ -14,20 +14,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from gpuir.ir.pipelines import GPU_PIPELINE
 from gpuir.passes import get_all_passes
 from gpuir.passes.split_apply import SplitApplyPass
-
-GPU_PIPELINE: tuple[str, ...] = (
-    "fuse-map-reduce",  # a chain of elementwise maps → one map-reduce, bit for bit the same
-    "lower-btensor-map-reduce",  # btensor.map_reduce(_post) → a kernel launch, when it can
-    "merge-init-deinit",  # back-to-back compiler-created sessions → one
-    "btensor-lower-map-reduce",  # the rest → loops over buffers (the CPU path)
-    "expand-gpu-composites",  # alloc_copy, with_streams, synced_scope → their definitions
-    "mem-checks",  # no token across the device boundary, none in main's signature
-    "buffer-lower-ptr",  # !buffer.buf → pointers to nested arrays
-    "check-addr-spaces",  # no heap, slot or store op where its address space lacks it
-    "split-apply",  # @host and @device, then a sub-pipeline on each
-)
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from xdsl.utils.exceptions import ArgSpecParseError
 
 from gpuir.dialects.gpu import DEVICE_ATTR, LaunchOp
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pipelines import SPLIT_DEVICE, SPLIT_HOST
 from gpuir.passes.device_code import (
     KERNEL_ATTR,
     device_functions,
@@ -145,8 +146,8 @@ class SplitApplyPass(ModulePass):
 
     name = "split-apply"
 
-    host_pipeline: str = "host-malloc-to-gpualloc"
-    device_pipeline: str = "remove-double-syncs"
+    host_pipeline: str = SPLIT_HOST
+    device_pipeline: str = SPLIT_DEVICE
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         parts = split_parts(op)
