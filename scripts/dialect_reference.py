@@ -12,13 +12,14 @@ its verifier (the `VerifyException`s its class raises, read from the source).
 
 from __future__ import annotations
 
-import argparse
 import ast
 import inspect
 import re
 import sys
 import textwrap
 from pathlib import Path
+
+import generated
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "docs" / "dialects.md"
@@ -187,18 +188,7 @@ def reference() -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the file is stale")
-    args = parser.parse_args()
-    text = reference()
-    if args.check:
-        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
-        if current != text:
-            print(f"{OUTPUT.relative_to(ROOT)} is stale: run python scripts/dialect_reference.py")
-            return 1
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    return 0
+    return generated.main(__doc__.splitlines()[0], OUTPUT, reference, "dialect_reference.py")
 
 
 if __name__ == "__main__":
