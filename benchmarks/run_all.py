@@ -477,7 +477,7 @@ def peer_rows(label: str, goal: str, best: dict[str, float], numba: Numba) -> li
     if numba.missing is not None:
         rows.append(Row(f"{label} (Numba)", best["ours"], None, "", "s", note=numba.missing))
     else:
-        rows.append(Row(f"{label} (Numba)", best["ours"], best["numba"], numba.name, "s"))
+        rows.append(Row(f"{label} (Numba)", best["ours"], best["numba"], numba.name, "s", "<= 1.0"))
     return rows
 
 
@@ -656,7 +656,7 @@ def cpu_launch_path(device, n: int, repeats: int, numba: Numba) -> list[Row]:
             Row(kept, ours.kept_bytes * launch.LAUNCHES, None, "", "B", note=note),
         ]
     return [
-        Row(label, ours.seconds, peer.seconds, name, "s"),
+        Row(label, ours.seconds, peer.seconds, name, "s", "<= 1.5"),
         Row(kept, ours.kept_bytes * launch.LAUNCHES, peer.kept_bytes * launch.LAUNCHES, name, "B"),
     ]
 

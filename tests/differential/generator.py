@@ -748,11 +748,20 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
         main += [f"  %ac0, %hacc = mem.alloc %w0 : {ptr0c}"]
         token = "%ac0"
         for cell in range(CELLS):
+            value = f"%accv{cell}"
             main += [
                 f"  %acci{cell} = arith.constant {cell} : index",
-                f"  %accv{cell} = arith.constant {constant_text(rng_cells, t)} : {t}",
+                f"  {value} = arith.constant {constant_text(rng_cells, t)} : {t}",
+            ]
+            if t in FLOAT_TYPES:  # +0.0 for -0.0: max/min of the two zeros may give either
+                main += [
+                    f"  %accz{cell} = arith.constant 0.0 : {t}",
+                    f"  %accw{cell} = arith.addf {value}, %accz{cell} : {t}",
+                ]
+                value = f"%accw{cell}"
+            main += [
                 f"  %accp{cell} = mem.lea %hacc, %acci{cell} : {ptr0c}",
-                f"  %accs{cell} = mem.store {token}, %accp{cell}, %accv{cell} : !mem.ptr<{t}, 0>",
+                f"  %accs{cell} = mem.store {token}, %accp{cell}, {value} : !mem.ptr<{t}, 0>",
             ]
             token = f"%accs{cell}"
         main += [
