@@ -607,24 +607,25 @@ class Kernel:
         as the parameter's type; a struct as a tuple (or numpy structured scalar) of its
         fields. `smem_bytes`: the dynamic shared memory (default: the size of a static shared
         pointee)."""
+        session, launch = self._launcher
+        device = self.program.device
+        if launch is not None and stream is None and smem_bytes is None:
+            if session == device.session and launch(n_groups, n_items, args):
+                return
         if len(args) != len(self.params):
             _wrong_arity(self.func, self.params, args)
         values = [convert(arg) for convert, arg in zip(self._convert, args, strict=True)]
         smem = self._default_smem
         if smem_bytes is not None or smem is None:
             smem = self._smem_bytes(smem_bytes)
-        device = self.program.device
         provider = device.provider
-        if stream is None and provider.is_open:
-            session, launch = self._launcher
-            if session != device.session:
-                make = getattr(provider, "launcher", None)
+        if session != device.session and provider.is_open and smem is not None:
+            make = getattr(provider, "launcher", None)
+            launch = None
+            if make is not None and self._default_smem is not None:
                 loaded = device.load(self.program)
-                launch = make(loaded, self.name, self.params) if make is not None else None
-                self._launcher = (device.session, launch)
-            if launch is not None:
-                launch(int(n_groups), int(n_items), smem, values)
-                return
+                launch = make(loaded, self.name, self.params, self._convert, self._default_smem)
+            self._launcher = (device.session, launch)
         provider.launch(
             device.load(self.program),
             self.name,

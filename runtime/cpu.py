@@ -161,25 +161,42 @@ class CompiledKernel:
         for i, (value, type_) in enumerate(args):
             self.fill_one(i, value, type_, op)
 
-    def setter(self, i: int, type_: Attribute) -> Callable[[object], None]:
-        """`fill_one` of argument `i` as a function of its value (what a launcher calls)."""
+    def setter(
+        self, i: int, type_: Attribute, convert: Callable[[object], object]
+    ) -> Callable[[object], None]:
+        """`fill_one` of argument `i` as a function of the Python argument, which `convert`
+        turns into its value (what a launcher calls)."""
         slots, kind, how, name = self.slots, *self.writers[i], self.name
         if kind == "pointer":
+            last: list[object] = [None, None, 0]
+            """The last pointer value, its allocation and its address: the same buffer again
+            costs one check that it was not freed since."""
 
-            def pointer(value: object) -> None:
-                slots[i] = _address(value, i, name, None)
+            def pointer(arg: object) -> None:
+                value = convert(arg)
+                if value is last[0] and not last[1].freed:  # type: ignore[attr-defined]
+                    slots[i] = last[2]
+                    return
+                slots[i] = found = _address(value, i, name, None)
+                allocation = value.allocation  # type: ignore[attr-defined]
+                if allocation is not None:
+                    last[0], last[1], last[2] = value, allocation, found
 
             return pointer
         if kind == "int":
 
-            def integer(value: object) -> None:
-                slots[i] = value & how  # type: ignore[operator]
+            def integer(arg: object) -> None:
+                slots[i] = convert(arg) & how  # type: ignore[operator]
 
             return integer
         if kind == "float":
             pack, offset = how.pack_into, 8 * i  # type: ignore[attr-defined]
-            return lambda value: pack(slots, offset, value)
-        return lambda value: self.fill_one(i, value, type_, None)
+
+            def floating(arg: object) -> None:
+                pack(slots, offset, convert(arg))
+
+            return floating
+        return lambda arg: self.fill_one(i, convert(arg), type_, None)
 
     def fill_one(self, i: int, value: object, type_: Attribute, op: Operation | None) -> None:
         """Write argument `i` into its slot (under `lock`)."""
@@ -549,14 +566,22 @@ class CpuProvider(EagerHostProvider):
             code.fill(args, op)
             self._run(code, n_groups, n_items, smem_bytes, code.argv, op, module.module)
 
-    def launcher(self, module: LoadedModule, kernel: str, params: Sequence[Attribute]):
-        """A launch of `kernel` of `module` for the Python API, `launch(n_groups, n_items,
-        smem_bytes, values)` (the values of `params`, converted): the checks and the argument
-        slots of `launch` without its lookups, and a launch of one group on this thread
-        without the pool. It takes what `launch` takes on the default stream and gives what
-        it gives; anything else (a closed provider, a grid out of range) goes through
-        `launch` for its message. None where `launch` is the only way (the kernel prints or
-        did not compile, or faults cannot be caught)."""
+    def launcher(
+        self,
+        module: LoadedModule,
+        kernel: str,
+        params: Sequence[Attribute],
+        converters: Sequence[Callable[[object], object]],
+        smem_bytes: int,
+    ):
+        """A launch of `kernel` of `module` for the Python API on the default stream with
+        `smem_bytes` of dynamic shared memory: `launch(n_groups, n_items, args)`, the Python
+        arguments turned into their values by `converters` (one per parameter of `params`)
+        and written straight into the argument slots, and a launch of one group on this
+        thread, without `launch`'s lookups or the pool. True when it launched; False when it
+        declines (a closed provider, a grid out of range, another number of arguments), and
+        the caller takes the usual way, which says why. None where `launch` is the only way
+        (the kernel prints or did not compile, or faults cannot be caught)."""
         compiled = module.payload
         guard = cpu_faults.install()
         if (
@@ -569,35 +594,40 @@ class CpuProvider(EagerHostProvider):
         code = compiled.kernels[kernel]
         if tuple(params) != code.params:
             return None
-        setters = tuple(code.setter(i, type_) for i, type_ in enumerate(params))
+        setters = tuple(
+            code.setter(i, type_, convert)
+            for i, (type_, convert) in enumerate(zip(params, converters, strict=True))
+        )
+        count = len(setters)
         lock, static, address = code.lock, code.shared_bytes, code.address
         call, argv, source, local = guard.call, code.argv, module.module, self.local
+        size = static + smem_bytes
+        context = cpu_faults.context
+        parallel = PARALLEL_GROUPS if self.workers > 1 else None
 
-        def launch(n_groups: int, n_items: int, smem_bytes: int, values: Sequence[object]):
+        def launch(n_groups: int, n_items: int, args: Sequence[object]) -> bool:
+            n_groups, n_items = int(n_groups), int(n_items)
             if not self.is_open or n_groups < 1 or not 1 <= n_items <= MAX_ITEMS:
-                stream = self.default_stream()
-                args = list(zip(values, params, strict=True))
-                return self.launch(module, kernel, n_groups, n_items, smem_bytes, stream, args)
+                return False
+            if len(args) != count:
+                return False
             with lock:
-                for setter, value in zip(setters, values, strict=True):
+                for setter, value in zip(setters, args):  # noqa: B905  # counted above
                     setter(value)
-                if n_groups >= PARALLEL_GROUPS and self.workers > 1:
+                if parallel is not None and n_groups >= parallel:
                     self._run(code, n_groups, n_items, smem_bytes, argv, None, source)
-                    return None
-                size = static + smem_bytes
+                    return True
                 shared = local.address if getattr(local, "size", -1) >= size else None
                 if shared is None:
                     shared = self.shared_buffer(size)
-                context = cpu_faults.context()
-                if call(
-                    address, 0, n_groups, n_items, shared, shared + static, argv, context.address
-                ):
-                    fault = cpu_faults.fault_of(context.array)
+                ctx = context()
+                if call(address, 0, n_groups, n_items, shared, shared + static, argv, ctx.address):
+                    fault = cpu_faults.fault_of(ctx.array)
                     if fault.signal == cpu_faults.DIVERGENCE and code.resume_state is not None:
                         stops = (ctypes.c_int32 * n_items).from_address(shared + code.resume_state)
                         fault.stops = tuple(stops)
                     raise fault_error(fault, code, source, None)
-            return None
+            return True
 
         return launch
 
