@@ -5,6 +5,8 @@
 // RUN: ptxas -arch=sm_90 %t.types.ptx -o %t.types.cubin
 // RUN: gpu-opt %S/../run/warp-shuffle-types.mlir -p gpu-pipeline -t 'ptx{sm=80 index-bitwidth=32}' > %t.32.ptx
 // RUN: ptxas -arch=sm_80 %t.32.ptx -o %t.32.cubin
+// RUN: gpu-opt %S/../run/block-reduce.mlir -p gpu-pipeline -t 'ptx{sm=80}' > %t.block.ptx
+// RUN: ptxas -arch=sm_80 %t.block.ptx -o %t.block.cubin
 // RUN: gpu-opt %S/../run/warp-divergence.mlir -p gpu-pipeline -t 'ptx{sm=90}' > %t.div.ptx
 // RUN: ptxas -arch=sm_90 %t.div.ptx -o %t.div.cubin
 
