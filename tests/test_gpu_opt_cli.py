@@ -155,13 +155,20 @@ def test_split_input_file_offsets_line_numbers(tmp_path: Path, capsys):
     assert "func.func @f" in captured.out  # the first chunk is still printed
 
 
-def test_verify_diagnostics_keeps_xdsl_opt_semantics(tmp_path: Path, capsys):
+def test_verify_diagnostics_fails_on_a_diagnostic_no_annotation_expects(tmp_path: Path, capsys):
+    """mlir-opt's semantics on a chunk without annotations: it expects no diagnostic."""
     path = write(tmp_path, "bad.mlir", BAD_RETURN)
-    assert GpuOptMain(args=[str(path), "--verify-diagnostics"]).run() == 0
+    assert main([str(path), "--verify-diagnostics"]) == 1
     captured = capsys.readouterr()
-    assert "Expected arguments to have the same types" in captured.out
-    assert "Operation does not verify" in captured.out
-    assert captured.err == ""
+    assert "error: unexpected error: Expected arguments to have the same types" in captured.err
+    annotated = write(
+        tmp_path,
+        "expected.mlir",
+        BAD_RETURN.replace(
+            "func.return", "// expected-error @below {{Expected arguments}}\n  func.return"
+        ),
+    )
+    assert main([str(annotated), "--verify-diagnostics"]) == 0
 
 
 def test_bad_pipeline_raises_from_the_constructor(tmp_path: Path):

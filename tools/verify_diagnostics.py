@@ -15,8 +15,7 @@ against the `expected-*` annotations in its comments.
 
 A mismatch is reported in mlir-opt's words (`expected error "…" was not produced`,
 `unexpected error: …`) at the annotation or the diagnostic, and the run exits with status 1.
-A chunk without any annotation keeps xdsl-opt's behaviour (the diagnostic goes to stdout and
-the chunk counts as done), which older lit tests rely on.
+A chunk without any annotation expects no diagnostic.
 """
 
 from __future__ import annotations

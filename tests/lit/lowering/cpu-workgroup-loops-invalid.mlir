@@ -1,16 +1,16 @@
-// RUN: gpu-opt %s -p cpu-workgroup-loops --verify-diagnostics --split-input-file | filecheck %s
+// RUN: gpu-opt %s -p cpu-workgroup-loops --verify-diagnostics --split-input-file
 
 // Shared memory of a run-time size would have no offset in the group's static shared memory.
 builtin.module attributes {gpu.device} {
   func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                %group: index, %item: index, %n: index)
       -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    // expected-error @below {{'mem.mslot' in shared memory needs a constant size}}
     %a3, %p = mem.mslot %m3, %n : !mem.ptr<i32, 3>
     func.return %m1, %a3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
   }
 }
 
-// CHECK: 'mem.mslot' in shared memory needs a constant size
 
 // -----
 
@@ -19,6 +19,7 @@ builtin.module attributes {gpu.device} {
   func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                %group: index, %item: index, %n: index)
       -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    // expected-error @below {{'mem.mslot' of a run-time size in a kernel with barriers cannot run on the cpu provider: each work-item's slot must outlive the barriers, so its size must be a constant}}
     %a5, %p = mem.mslot %m5, %n : !mem.ptr<i32, 5>
     %x3 = mem.remem %m3 : !mem.M<3>
     %s1, %s3 = gpu.sync_work_items %m1, %x3
@@ -26,13 +27,13 @@ builtin.module attributes {gpu.device} {
   }
 }
 
-// CHECK: 'mem.mslot' of a run-time size in a kernel with barriers cannot run on the cpu provider: each work-item's slot must outlive the barriers, so its size must be a constant
 
 // -----
 
 // Static shared memory belongs to kernels.
 builtin.module attributes {gpu.device} {
   func.func @scratch(%m3: !mem.M<3>) -> !mem.M<3> {
+    // expected-error @below {{a shared-memory slot ('mem.slot') in @scratch, a function that kernels call, cannot run on the cpu provider: only a kernel may make static shared memory here}}
     %a3, %p = mem.slot %m3 : !mem.ptr<i32, 3>
     func.return %a3 : !mem.M<3>
   }
@@ -43,5 +44,3 @@ builtin.module attributes {gpu.device} {
     func.return %m1, %a3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
   }
 }
-
-// CHECK: a shared-memory slot ('mem.slot') in @scratch, a function that kernels call, cannot run on the cpu provider: only a kernel may make static shared memory here
