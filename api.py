@@ -462,21 +462,29 @@ class Buffer:
 
     def __dlpack_device__(self) -> tuple[int, int]:
         """DLPack's device of the memory: `(1, 0)` (kDLCPU) for a host-visible provider's,
-        `(2, 0)` (kDLCUDA) for the cuda provider's."""
+        `(2, 0)` (kDLCUDA, device 0: the one the cuda provider uses) for the cuda provider's."""
         return (2, 0) if self.device.provider.name == "cuda" else (1, 0)
 
     def __dlpack__(self, *, stream: object = None, **kwargs: object) -> object:
-        """DLPack export without a copy (`numpy.from_dlpack`, PyTorch, JAX take it) of
-        host-visible memory, through numpy's exporter of the bytes `__array_interface__`
-        gives (the capsule keeps this buffer alive). cuda memory is exported by
-        `__cuda_array_interface__` (CuPy, Numba and PyTorch take that): a BufferError here."""
-        if self.device.provider.name == "cuda":
-            raise BufferError(
-                f"{self!r}: DLPack export of cuda memory is not supported; CuPy, Numba and "
-                "PyTorch take __cuda_array_interface__ without a copy"
-            )
-        view = np.asarray(_HostView(self))
-        return view.__dlpack__(stream=stream, **kwargs)
+        """DLPack export without a copy (`numpy.from_dlpack`, PyTorch, JAX, CuPy take it).
+        Host-visible memory goes through numpy's exporter of the bytes `__array_interface__`
+        gives; cuda memory as a `kDLCUDA` tensor of the device bytes (`gpuir.runtime.dlpack`),
+        after the device is synchronized (so the consumer's `stream` need not wait). Either
+        capsule keeps this buffer alive until the consumer lets it go."""
+        if self.device.provider.name != "cuda":
+            view = np.asarray(_HostView(self))
+            return view.__dlpack__(stream=stream, **kwargs)
+        from gpuir.runtime import dlpack
+
+        allocation = self.pointer.allocation
+        if allocation is None or allocation.freed:
+            raise BufferError(f"{self!r}: its memory is freed")
+        self.device.synchronize()
+        address = allocation.address + self.pointer.offset + self.offset * self.dtype.itemsize
+        strides = None if self.layout.is_contiguous else tuple(self.strides)
+        return dlpack.capsule(
+            self, address, self.__dlpack_device__(), self.shape, strides, self.dtype
+        )
 
     @property
     def __cuda_array_interface__(self) -> dict[str, object]:

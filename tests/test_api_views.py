@@ -433,10 +433,33 @@ def test_host_visible_buffers_speak_dlpack_and_numpy(provider):
             len(buffer[0, 0])
 
 
-def test_cuda_buffers_point_dlpack_users_to_the_cuda_array_interface(fake_cuda):
+def test_cuda_buffers_export_dlpack_tensors_of_the_device_bytes(fake_cuda):
+    """A cuda buffer's DLPack capsule: a kDLCUDA tensor of its device bytes (a view's first
+    element, its strides in elements), which keeps the buffer alive until it is released."""
+    import ctypes
+
+    from gpuir.runtime import dlpack
+
     with Device(CudaProvider()) as device:
-        buffer = device.upload(np.arange(4, dtype=np.int32))
+        buffer = device.upload(np.arange(30, dtype=np.int32).reshape(5, 6))
         assert buffer.__dlpack_device__() == (2, 0)
-        with pytest.raises(BufferError, match="__cuda_array_interface__"):
-            buffer.__dlpack__()
-        assert np.array_equal(np.asarray(buffer), np.arange(4))  # __array__: a download
+        base = buffer.pointer.allocation.address
+        for view, data, strides in [
+            (buffer, base, None),
+            (buffer[4:, ::-1], base + 29 * 4, (6, -1)),
+        ]:
+            capsule = view.__dlpack__(stream=None)
+            pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
+                ("PyCapsule_GetPointer", ctypes.pythonapi)
+            )
+            tensor = dlpack.DLManagedTensor.from_address(pointer(capsule, b"dltensor")).dl_tensor
+            assert (tensor.device.device_type, tensor.device.device_id) == (dlpack.KDL_CUDA, 0)
+            assert tensor.data == data and tensor.byte_offset == 0
+            assert (tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes) == (0, 32, 1)
+            assert [tensor.shape[i] for i in range(tensor.ndim)] == list(view.shape)
+            found = None if strides is None else tuple(tensor.strides[i] for i in range(2))
+            assert found == strides
+            assert len(dlpack._alive) == 1  # the tensor, its shape and the buffer live on
+            del capsule  # never consumed: the capsule lets them go
+            assert len(dlpack._alive) == 0
+        assert np.array_equal(np.asarray(buffer), np.arange(30).reshape(5, 6))  # a download
