@@ -165,6 +165,12 @@ class GpuOptMain(xDSLOptMain):
             help="load the passes and dialects of a plugin (gpuir.ir.plugins; also $GPUIR_PLUGINS)",
         )
         arg_parser.add_argument(
+            "--print-ir-after-all",
+            action="store_true",
+            help="print the IR after each pass (each stage of gpu-pipeline) to stderr, as "
+            "mlir-opt does",
+        )
+        arg_parser.add_argument(
             "--list-passes",
             action="store_true",
             help="print every pass with a line on what it does and its options with their "
@@ -207,6 +213,9 @@ class GpuOptMain(xDSLOptMain):
                 self.pass_times[previous.name] = self.pass_times.get(previous.name, 0.0) + seconds
             if callback is not None:
                 callback(previous, module, next_pass)  # verifies, unless --disable-verify
+            if previous is not None and self.args.print_ir_after_all:
+                print(f"// -----// IR after {previous.name} //----- //", file=sys.stderr)
+                print(module, file=sys.stderr)
             if previous is None and not self.args.disable_verify:
                 verify_input(module)  # the input: what xDSL's verifier does not check
             self.running_pass = None if next_pass is None else next_pass.name
