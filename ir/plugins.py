@@ -15,7 +15,7 @@ ones it imports) is registered under its `name` in the one registry of passes
 (`gpuir.ir.registry`), so that it works wherever a pass name does: gpu-opt's and gpu-run's
 `-p`, `split-apply`'s sub-pipelines (`gpu-pipeline{device-pipeline="my-pass"}`), the API's
 `pipeline=`. Every `Dialect` object at its top level is added to the dialects the parser
-knows. Loading a plugin twice loads it once. A plugin that cannot be imported, that defines
+knows, and every `Target` subclass with a `name` to gpu-opt's `-t` targets. Loading a plugin twice loads it once. A plugin that cannot be imported, that defines
 no pass and no dialect, or whose pass or dialect has a name that is taken, is a `PluginError`
 that says so (the tools print it as a diagnostic). `docs/plugins.md` has a worked example.
 """
@@ -27,13 +27,15 @@ import importlib.util
 import inspect
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
+from xdsl.utils.target import Target
 
-from gpuir.ir.registry import all_passes, register_pass_group
+from gpuir.ir.registry import all_passes, all_targets, register_pass_group, register_target_group
 
 PLUGINS_ENV = "GPUIR_PLUGINS"
 ENTRY_POINTS = "gpuir.plugins"
@@ -53,6 +55,7 @@ def load_plugin(spec: str) -> list[str]:
     module = import_plugin(spec)
     passes = {}
     dialects = []
+    targets: dict[str, type[Target]] = {}
     for value in vars(module).values():
         if (
             inspect.isclass(value)
@@ -68,8 +71,22 @@ def load_plugin(spec: str) -> list[str]:
             passes[value.name] = value
         elif isinstance(value, Dialect):
             dialects.append(value)
-    if not passes and not dialects:
-        raise PluginError(f"plugin '{spec}' defines no pass (a ModulePass subclass) and no dialect")
+        elif (
+            inspect.isclass(value)
+            and issubclass(value, Target)
+            and value.__module__ == module.__name__
+            and isinstance(getattr(value, "name", None), str)
+        ):
+            targets[value.name] = value
+    if not passes and not dialects and not targets:
+        raise PluginError(
+            f"plugin '{spec}' defines no pass (a ModulePass subclass), no dialect and no "
+            "target (a Target subclass)"
+        )
+    taken_targets = all_targets()
+    for name in targets:
+        if name in taken_targets:
+            raise PluginError(f"plugin '{spec}' defines the target '{name}', which exists already")
     taken = all_passes()
     for name in passes:
         if name in taken:
@@ -84,9 +101,15 @@ def load_plugin(spec: str) -> list[str]:
     register_pass_group(
         f"plugin:{key}", lambda: {name: (lambda cls=cls: cls) for name, cls in passes.items()}
     )
-    names = [*passes, *(d.name for d in dialects)]
+    register_target_group(f"plugin:{key}", lambda: {n: factory(c) for n, c in targets.items()})
+    names = [*passes, *(d.name for d in dialects), *targets]
     _loaded[key] = names
     return names
+
+
+def factory(cls: type) -> Callable[[], type]:
+    """A factory without parameters (xDSL calls a target's with none, a legacy one with two)."""
+    return lambda: cls
 
 
 def import_plugin(spec: str) -> ModuleType:

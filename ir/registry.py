@@ -1,4 +1,5 @@
-"""The one registry of passes: every place that turns a pass name into a pass reads it —
+"""The one registry of passes and targets: every place that turns a pass name into a pass reads
+it —
 gpu-opt's and gpu-run's `-p`, `split-apply`'s sub-pipelines (and so `gpu-pipeline`'s options),
 the Python API's `pipeline=`, the lowering's lists of stages.
 
@@ -9,7 +10,12 @@ imported before it is used). xDSL's own passes come first, gpuir's groups after 
 both is gpuir's); passes that other packages add to xDSL through its entry points are looked
 up only when a name is not found otherwise (reading every package's metadata takes time).
 
-This module imports nothing of gpuir's: the layers above it register into it.
+Targets (gpu-opt's `-t`) register the same way (`register_target_group`, `all_targets`):
+xDSL's first, then gpuir's (`gpuir.lowering`: `llvm`, `ptx`, `host-llvm`, `dot`) and the
+plugins'.
+
+This module imports nothing of gpuir's but the dialects' look-up of xDSL's universe: the layers
+above it register into it.
 """
 
 from __future__ import annotations
@@ -45,4 +51,24 @@ def all_passes(names: Iterable[str] = ()) -> dict[str, PassFactory]:
         from xdsl.universe import Universe
 
         found = dict(Universe.get_multiverse().all_passes) | found
+    return found
+
+
+TargetGroup = Callable[[], dict[str, Callable[[], type]]]
+_target_groups: dict[str, TargetGroup] = {}
+
+
+def register_target_group(name: str, group: TargetGroup) -> None:
+    """Add (or replace) the group of targets called `name` (`-t` name → factory)."""
+    _target_groups[name] = group
+
+
+def all_targets() -> dict[str, Callable[[], type]]:
+    """Every registered target by `-t` name: xDSL's, then the groups' (a name in both is the
+    group's)."""
+    from gpuir.dialects import xdsl_universe
+
+    found: dict[str, Callable[[], type]] = dict(xdsl_universe().all_targets)
+    for group in _target_groups.values():
+        found |= group()
     return found

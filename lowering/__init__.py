@@ -63,7 +63,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.target import Target
 
 import gpuir.passes  # noqa: F401  # the lowering's stages name gpuir's passes too
-from gpuir.ir.registry import register_pass_group
+from gpuir.ir.registry import register_pass_group, register_target_group
 
 
 def get_dot() -> type[Target]:
@@ -205,3 +205,4 @@ def get_all_lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
 
 register_pass_group("gpuir.lowering", get_all_lowering_passes)
+register_target_group("gpuir.lowering", get_all_targets)

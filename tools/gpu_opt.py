@@ -64,10 +64,11 @@ from xdsl.utils.exceptions import (
 from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+import gpuir.lowering  # noqa: F401  # its passes and targets join the registry
 from gpuir import __version__
 from gpuir.dialects import make_context, xdsl_universe
 from gpuir.ir.diagnostics import OpWarning
-from gpuir.ir.registry import all_passes
+from gpuir.ir.registry import all_passes, all_targets
 from gpuir.ir.source import (
     Chunk,
     ParsedChunk,
@@ -79,7 +80,6 @@ from gpuir.ir.source import (
     locate,
 )
 from gpuir.ir.verifier import verify_input
-from gpuir.lowering import get_all_targets
 from gpuir.tools.common import (
     DEBUG_ENV,
     STDIN,
@@ -145,7 +145,7 @@ class GpuOptMain(xDSLOptMain):
             self.register_pass(name, factory)
 
     def register_all_targets(self) -> None:
-        self.available_targets.update(xdsl_universe().all_targets | get_all_targets())
+        self.available_targets.update(all_targets())
 
     def register_all_frontends(self) -> None:
         for name, factory in xdsl_universe().all_frontends.items():

@@ -18,7 +18,7 @@
 // LIST-NEXT: Give the module the attribute `count.launches`
 // UNKNOWN: gpu-opt: error: unknown pass 'count-launches'
 // DUP:     gpu-opt: error: plugin '{{.*}}duplicate.py' defines the pass 'cse', which exists already
-// NOTHING: gpu-opt: error: plugin '{{.*}}nothing.py' defines no pass (a ModulePass subclass) and no dialect
+// NOTHING: gpu-opt: error: plugin '{{.*}}nothing.py' defines no pass (a ModulePass subclass), no dialect and no target (a Target subclass)
 // MISSING: gpu-run: error: cannot load the plugin '{{.*}}missing.py': no such file
 
 func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
