@@ -19,7 +19,7 @@ target lowers the device module (an input already in the llvm dialect keeps its 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import IO
 
 from xdsl.context import Context
@@ -61,26 +61,12 @@ def lowered_device_module(ctx: Context, module: ModuleOp, index_bitwidth: int = 
 
 
 @dataclass(frozen=True)
-class DeviceTarget(Target):
-    """The options the LLVM IR and PTX targets share, checked on construction by `PtxOptions`."""
-
-    sm: int = 80
-    ptx: float = 8.0
-    opt: int = 3
-    fast_math: bool = False
-    index_bitwidth: int = 64
-
-    def __post_init__(self) -> None:
-        self.options()
+class DeviceTarget(Target, PtxOptions):
+    """The options the LLVM IR and PTX targets share: `PtxOptions`' own fields (the target's
+    `-t 'ptx{sm=90 opt=0}'` options), checked as `PtxOptions` checks them."""
 
     def options(self) -> PtxOptions:
-        return PtxOptions(
-            sm=self.sm,
-            ptx=self.ptx,
-            opt=self.opt,
-            fast_math=self.fast_math,
-            index_bitwidth=self.index_bitwidth,
-        )
+        return PtxOptions(**{f.name: getattr(self, f.name) for f in fields(PtxOptions)})
 
 
 @dataclass(frozen=True)
