@@ -97,27 +97,56 @@ def item_name(group: int, item: int) -> str:
 # --- races ---------------------------------------------------------------------------------------
 
 
-MIXED = -1
-"""A byte value meaning: this work-item wrote several different values in this epoch."""
+WITNESSES = 2
+"""Accesses of one kind (plain or atomic) kept per byte and epoch: the first two work-items'.
+A third access that races with one of them races with one of the two (at most one of them is
+its own), so two find every race that all of them would, in memory that does not grow with
+the number of accesses (FastTrack's adaptive read sets, by item)."""
+
+
+def _witness(records: list[tuple[int, Operation]], item: int, op: Operation) -> None:
+    """Keep `(item, op)` when fewer than `WITNESSES` other items of its kind are kept."""
+    atomic = isinstance(op, ATOMIC_OPS)
+    same = [r for r in records if isinstance(r[1], ATOMIC_OPS) == atomic]
+    if len(same) < WITNESSES and all(r[0] != item for r in same):
+        records.append((item, op))
 
 
 class _ByteState:
-    """What happened to one byte during a launch (see `RaceTracker`)."""
+    """What happened to one byte during a launch (see `RaceTracker`): in the current epoch of
+    its group, the first readers and, per value written, the first writers (`WITNESSES` of
+    each kind); for the groups that ran before, one reader and one writer per value."""
 
-    __slots__ = ("group", "reads", "writes", "group_read", "group_writes", "old_read", "old_writes")
+    __slots__ = (
+        "group",
+        "epoch",
+        "readers",
+        "writers",
+        "group_read",
+        "group_writes",
+        "old_read",
+        "old_writes",
+    )
 
     def __init__(self, group: int):
         self.group = group
-        self.reads: dict[int, tuple[int, Operation]] = {}
-        """item → (epoch, op) of its latest read in this group."""
-        self.writes: dict[int, tuple[int, Operation, int]] = {}
-        """item → (epoch, op, byte or MIXED) of its writes in its latest epoch, in this group."""
+        self.epoch = -1
+        self.readers: list[tuple[int, Operation]] = []
+        """(item, op) of the first readers in `epoch`."""
+        self.writers: dict[int, list[tuple[int, Operation]]] = {}
+        """byte value → (item, op) of its first writers in `epoch`."""
         self.group_read: tuple[int, int, Operation] | None = None
         self.group_writes: dict[int, tuple[int, int, Operation]] = {}
         """byte value → (group, item, op): one writer per value, in this group."""
         self.old_read: tuple[int, int, Operation] | None = None
         self.old_writes: dict[int, tuple[int, int, Operation]] = {}
         """The same, for the groups that ran before."""
+
+    def at(self, epoch: int) -> None:
+        """The records of `epoch` (a barrier of the group ends the ones before)."""
+        if self.epoch != epoch:
+            self.epoch = epoch
+            self.readers, self.writers = [], {}
 
     def enter(self, group: int) -> None:
         """Groups run one after another: what the previous group did is now 'old'."""
@@ -126,7 +155,8 @@ class _ByteState:
         for value, access in self.group_writes.items():
             self.old_writes.setdefault(value, access)
         self.group = group
-        self.reads, self.writes = {}, {}
+        self.epoch = -1
+        self.readers, self.writers = [], {}
         self.group_read, self.group_writes = None, {}
 
 
@@ -150,6 +180,7 @@ class RaceTracker:
         atomic = isinstance(op, ATOMIC_OPS)
         for byte in range(offset, offset + n):
             state = self._state(allocation, byte, group)
+            state.at(epoch)
             for other_group, other_item, other_op in state.old_writes.values():
                 if not (atomic and isinstance(other_op, ATOMIC_OPS)):
                     self._report(
@@ -163,15 +194,15 @@ class RaceTracker:
                         other_op,
                         "wrote",
                     )
-            for other, (other_epoch, other_op, _) in state.writes.items():
-                if atomic and isinstance(other_op, ATOMIC_OPS):
-                    continue  # two atomics never race
-                if other != item and other_epoch == epoch:
-                    self._report(
-                        who, op, "reads", allocation, byte, group, other, other_op, "wrote"
-                    )
-            if item not in state.reads or state.reads[item][0] != epoch:
-                state.reads[item] = (epoch, op)
+            for writers in state.writers.values():
+                for other, other_op in writers:
+                    if atomic and isinstance(other_op, ATOMIC_OPS):
+                        continue  # two atomics never race
+                    if other != item:
+                        self._report(
+                            who, op, "reads", allocation, byte, group, other, other_op, "wrote"
+                        )
+            _witness(state.readers, item, op)
             if state.group_read is None:
                 state.group_read = (group, item, op)
 
@@ -187,11 +218,13 @@ class RaceTracker:
         for i, value in enumerate(data):
             byte = offset + i
             state = self._state(allocation, byte, group)
+            state.at(epoch)
             if state.old_read is not None and not ordered(state.old_read[2]):
                 other_group, other_item, other_op = state.old_read
                 self._report(
                     who, op, "writes", allocation, byte, other_group, other_item, other_op, "read"
                 )
+            different = "wrote a different value to"
             for old_value, (other_group, other_item, other_op) in state.old_writes.items():
                 if old_value != value and not ordered(other_op):
                     self._report(
@@ -203,34 +236,22 @@ class RaceTracker:
                         other_group,
                         other_item,
                         other_op,
-                        "wrote a different value to",
+                        different,
                     )
-            for other, (other_epoch, other_op) in state.reads.items():
-                if other != item and other_epoch == epoch and not ordered(other_op):
+            for other, other_op in state.readers:
+                if other != item and not ordered(other_op):
                     self._report(
                         who, op, "writes", allocation, byte, group, other, other_op, "read"
                     )
-            for other, (other_epoch, other_op, other_value) in state.writes.items():
-                if ordered(other_op):
-                    continue
-                if other != item and other_epoch == epoch and other_value != value:
-                    self._report(
-                        who,
-                        op,
-                        "writes",
-                        allocation,
-                        byte,
-                        group,
-                        other,
-                        other_op,
-                        "wrote a different value to",
-                    )
-            mine = state.writes.get(item)
-            if mine is not None and mine[0] == epoch and mine[2] != value:
-                value_kept = MIXED
-            else:
-                value_kept = value
-            state.writes[item] = (epoch, op, value_kept)
+            for other_value, writers in state.writers.items():
+                if other_value == value:
+                    continue  # the same value from several items: no race (as on a GPU)
+                for other, other_op in writers:
+                    if other != item and not ordered(other_op):
+                        self._report(
+                            who, op, "writes", allocation, byte, group, other, other_op, different
+                        )
+            _witness(state.writers.setdefault(value, []), item, op)
             state.group_writes.setdefault(value, (group, item, op))
 
     def _report(

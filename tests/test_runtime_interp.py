@@ -265,6 +265,38 @@ def test_a_write_and_a_later_groups_read_race():
         _races(body, 2, 1)
 
 
+def test_the_race_state_of_a_byte_does_not_grow_with_its_readers(monkeypatch):
+    """256 items read one word, then the last writes it: the race is found (with the first
+    reader, as before), and the byte's record keeps two readers, not 256."""
+    from gpuir.runtime import interp
+
+    kept: list[object] = []
+    original = interp.RaceTracker.write
+
+    def write(self, who, op, allocation, offset, data):
+        kept.extend(self.bytes[(allocation.serial, offset)].readers)
+        return original(self, who, op, allocation, offset, data)
+
+    monkeypatch.setattr(interp.RaceTracker, "write", write)
+    body = f"""{SAME_WORD}
+      %s1, %x = mem.load %m1, %p : !mem.ptr<i32, 1>
+      %last = arith.constant 255 : index
+      %is_last = arith.cmpi eq, %i, %last : index
+      %r1 = scf.if %is_last -> (!mem.M<1>) {{
+        %t = mem.store %s1, %p, %x : !mem.ptr<i32, 1>
+        scf.yield %t : !mem.M<1>
+      }} else {{
+        scf.yield %s1 : !mem.M<1>
+      }}
+      %r3 = mem.remem %m3 : !mem.M<3>"""
+    with pytest.raises(
+        ProviderError,
+        match=r"work-item \(group 0, item 255\) writes byte 0 .* which work-item \(group 0, item 0\) read",
+    ):
+        _races(body, 1, 256)
+    assert [item for item, _ in kept] == [0, 1]
+
+
 def test_a_barrier_orders_the_items_of_a_group():
     # Each item writes its own word, syncs, then reads its neighbour's: no race.
     body = f"""%p = mem.lea %out, %i : {ARRAY16}
