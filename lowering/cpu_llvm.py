@@ -169,7 +169,7 @@ def translate_for_host(module: ModuleOp, kernels: list[str]) -> ir.Module:
 
     from gpuir.lowering.llvm_ir import translate
 
-    out = translate(module)
+    out = translate(module, atomic_scope=None)  # the host's atomics: LLVM's default scope
     out.triple = binding.get_process_triple()
     out.data_layout = str(host_machine().target_data)
     for function in out.functions:

@@ -87,8 +87,12 @@ def nvptx_data_layout() -> str:
     return str(machine.target_data)
 
 
-def translate(module: ModuleOp, fast_math: bool = False) -> ir.Module:
-    """The llvmlite IR of a lowered device module (not verified yet)."""
+def translate(
+    module: ModuleOp, fast_math: bool = False, atomic_scope: str | None = "device"
+) -> ir.Module:
+    """The llvmlite IR of a lowered device module (not verified yet). Atomics get the sync
+    scope `atomic_scope` (NVPTX's `device`: the contract's device-scoped atomics, PTX
+    `atom.relaxed.gpu`; None: LLVM's default, the system, for the host)."""
     from llvmlite import ir
 
     out = ir.Module(name=module.sym_name.data if module.sym_name else "device")
@@ -107,7 +111,7 @@ def translate(module: ModuleOp, fast_math: bool = False) -> ir.Module:
         declare_function(op, out)
     for op in functions:
         if op.body.blocks:
-            FunctionTranslation(op, out, fast_math).run()
+            FunctionTranslation(op, out, fast_math, atomic_scope).run()
     return out
 
 
@@ -187,10 +191,14 @@ def block_order(op: llvm.FuncOp) -> list[Block]:
 class FunctionTranslation:
     """The body of one `llvm.func`: blocks (with phis for block arguments), then each op."""
 
-    def __init__(self, op: llvm.FuncOp, out: ir.Module, fast_math: bool):
+    def __init__(
+        self, op: llvm.FuncOp, out: ir.Module, fast_math: bool, atomic_scope: str | None = None
+    ):
         self.op = op
         self.function = out.get_global(op.sym_name.data)
         self.fast_math = fast_math
+        self.scope = f'syncscope("{atomic_scope}") ' if atomic_scope else ""
+        """What goes before an atomic's ordering (llvmlite writes the ordering as given)."""
         self.values: dict[SSAValue, ir.Value] = {}
         self.blocks: dict[Block, ir.Block] = {}
 
@@ -228,14 +236,17 @@ class FunctionTranslation:
             self.cast(op, builder)
         elif isinstance(op, AtomicRMWOp):
             self.values[op.res] = builder.atomic_rmw(
-                op.bin_op_name, self.values[op.ptr], self.values[op.val], op.ordering_name
+                op.bin_op_name,
+                self.values[op.ptr],
+                self.values[op.val],
+                self.scope + op.ordering_name,
             )
         elif isinstance(op, CmpXchgOp):
             self.values[op.res] = builder.cmpxchg(
                 self.values[op.ptr],
                 self.values[op.cmp],
                 self.values[op.val],
-                op.ordering(op.success_ordering),
+                self.scope + op.ordering(op.success_ordering),
                 op.ordering(op.failure_ordering),
             )
         elif isinstance(op, FenceOp):

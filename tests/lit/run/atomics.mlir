@@ -19,7 +19,7 @@
 // PTX-DAG: atom.global.min.u64
 // PTX-DAG: atom.global.or.b64
 // PTX-DAG: atom.global.add.f32
-// PTX-DAG: atom.relaxed.sys.global.cas.b32
+// PTX-DAG: atom.relaxed.gpu.global.cas.b32
 // PTX-DAG: atom.shared.add.u32
 // PTX-DAG: fence.sc.cta
 // PTX-DAG: fence.sc.gpu
