@@ -28,6 +28,7 @@ import inspect
 import os
 import sys
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 
@@ -135,11 +136,14 @@ def import_plugin(spec: str) -> ModuleType:
         ) from e
 
 
-def installed_plugins() -> list[str]:
-    """The modules that installed packages name in the `gpuir.plugins` entry-point group."""
+@cache
+def installed_plugins() -> tuple[str, ...]:
+    """The modules that installed packages name in the `gpuir.plugins` entry-point group
+    (read once per process: it reads every package's metadata; the API asks at each
+    compile with a pipeline)."""
     from importlib.metadata import entry_points
 
-    return sorted({entry.value.split(":")[0] for entry in entry_points(group=ENTRY_POINTS)})
+    return tuple(sorted({e.value.split(":")[0] for e in entry_points(group=ENTRY_POINTS)}))
 
 
 def load_plugins(specs: list[str] | None = None) -> None:

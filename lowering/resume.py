@@ -39,12 +39,11 @@ barriers `Fission` can take keep its faster form.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, cf, func, scf
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     ArrayAttr,
     DenseIntElementsAttr,
     FileLineColLoc,
@@ -52,7 +51,6 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     StringAttr,
-    UnrealizedConversionCastOp,
     VectorType,
     i1,
     i32,
@@ -66,7 +64,7 @@ from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLow
 
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS, WARP_OPS
-from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
+from gpuir.dialects.mem import LOCAL, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import KERNEL_ATTR, size_and_align
 from gpuir.lowering.scf_while_to_cf import WhileLowering
@@ -80,10 +78,13 @@ from gpuir.lowering.workgroups import (
     SLOT_ALIGN,
     Helpers,
     align_up,
+    array_place,
     combine,
     index_constant,
     lower_shared_slots,
     new_workgroup_function,
+    place,
+    replace_slot,
     slot_bytes,
     space_of,
     takes_smem,
@@ -143,6 +144,23 @@ class Point:
         if isinstance(op, gpu.BallotOp):
             return cls(describe(op), None, "", i32, "ballot")
         return cls(describe(op))
+
+
+@dataclass(frozen=True)
+class Phase:
+    """The values of the work-group function that a phase's checks use: the items' stops,
+    the collective area, the ids, the barriers passed so far and the tokens."""
+
+    stops: SSAValue
+    collective: SSAValue
+    group_id: SSAValue
+    n_items: SSAValue
+    passed: SSAValue
+    m3: SSAValue
+    m5: SSAValue
+
+    def values(self) -> tuple[SSAValue, ...]:
+        return tuple(getattr(self, f.name) for f in fields(self))
 
 
 class Resumable:
@@ -221,13 +239,7 @@ class Resumable:
             if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != LOCAL:
                 continue
             size, align = slot_bytes(op, LOCAL_RUNTIME_SIZE.format(name=op.name))
-            offset = self.frame_place(size, align)
-            b = Builder(InsertPoint.before(op))
-            place = b.insert(mem.LeaOp(frame, index_constant(b, offset))).res
-            cast = b.insert(UnrealizedConversionCastOp.get([place], [op.res.type])).results[0]
-            op.res.replace_all_uses_with(cast)
-            op.res_mem.replace_all_uses_with(op.mem)
-            Rewriter.erase_op(op)
+            replace_slot(op, frame, self.frame_place(size, align))
 
     def frame_place(self, size: int, align: int) -> int:
         offset = align_up(self.frame_bytes, align)
@@ -337,11 +349,9 @@ class Resumable:
             op.mask.replace_all_uses_with(load(i32, WARP_RESULTS))
 
     def collective_array(self, b: Builder, type_: Attribute, offset: int) -> SSAValue:
-        """`!mem.ptr<!mem.array<? x T>, 5>` at `offset` in the collective area."""
-        collective = self.args[len(self.inputs) + 2]
-        place = b.insert(mem.LeaOp(collective, index_constant(b, offset))).res
-        array = PtrType(ArrayType(DYNAMIC_INDEX, type_), LOCAL)
-        return b.insert(UnrealizedConversionCastOp.get([place], [array])).results[0]
+        """`!mem.ptr<!mem.array<? x T>, 5>` at `offset` in the item function's collective
+        area."""
+        return array_place(b, self.args[len(self.inputs) + 2], offset, type_)
 
     def keep_live_values(self) -> None:
         """Every value live at a resume point: stored in the frame where it is made, loaded
@@ -369,20 +379,19 @@ class Resumable:
             offset = self.frame_place(size, align)
             typed = PtrType(value.type, LOCAL)
 
-            def place(b: Builder, offset: int = offset, typed: PtrType = typed) -> SSAValue:
-                byte = b.insert(mem.LeaOp(frame, index_constant(b, offset))).res
-                return b.insert(UnrealizedConversionCastOp.get([byte], [typed])).results[0]
+            def at(b: Builder, offset: int = offset, typed: PtrType = typed) -> SSAValue:
+                return place(b, frame, offset, typed)
 
             uses = list(value.uses)
             if isinstance(owner, Operation):
-                at = InsertPoint.after(owner)
+                where = InsertPoint.after(owner)
             else:
-                at = InsertPoint.at_start(owner)  # type: ignore[arg-type]
-            b = Builder(at)
-            b.insert(mem.StoreOp(m5, place(b), value))
+                where = InsertPoint.at_start(owner)  # type: ignore[arg-type]
+            b = Builder(where)
+            b.insert(mem.StoreOp(m5, at(b), value))
             for use in uses:
                 b = Builder(InsertPoint.before(top_level(use.operation)))
-                use.operation.operands[use.index] = b.insert(mem.LoadOp(m5, place(b))).res
+                use.operation.operands[use.index] = b.insert(mem.LoadOp(m5, at(b))).res
 
     # -- the work-group function --
 
@@ -409,9 +418,7 @@ class Resumable:
             collective = b.insert(mem.MslotOp(m5, size, LOCAL_BYTES)).res
         else:
             collective = frames
-        byte = b.insert(mem.LeaOp(shared, index_constant(b, state_offset))).res
-        stops_type = PtrType(ArrayType(DYNAMIC_INDEX, i32), SHARED)
-        stops = b.insert(UnrealizedConversionCastOp.get([byte], [stops_type])).results[0]
+        stops = array_place(b, shared, state_offset, i32)
 
         def stop(b: Builder, item: SSAValue) -> SSAValue:
             return b.insert(mem.LeaOp(stops, item)).res
@@ -423,7 +430,7 @@ class Resumable:
             ib.insert(scf.YieldOp())
             b.insert(scf.ForOp(start, n_items, one, [], block))
 
-        runs = self.area(b, collective, i32, RUNS) if has_warps else None
+        runs = array_place(b, collective, RUNS, i32) if has_warps else None
 
         def set_runs(ib: Builder, item: SSAValue, value: int = 1) -> None:
             assert runs is not None
@@ -464,8 +471,7 @@ class Resumable:
             at = stop(ib, item)
             state = ib.insert(mem.LoadOp(m3, at)).res
             offset = ib.insert(arith.MuliOp(item, stride)).result
-            byte = ib.insert(mem.LeaOp(frames, offset)).res
-            frame = ib.insert(UnrealizedConversionCastOp.get([byte], [LOCAL_BYTES])).results[0]
+            frame = place(ib, frames, offset, LOCAL_BYTES)
             call = ib.insert(
                 func.CallOp(
                     f"{self.name}.{RESUMED}",
@@ -477,12 +483,11 @@ class Resumable:
 
         for_items(wb, zero, step)
         if runs is not None:
-            pending = self.warp_step(wb, stops, collective, group_id, n_items, passed, m3, m5)
+            phase = Phase(stops, collective, group_id, n_items, passed, m3, m5)
+            pending = self.warp_step(wb, phase)
             group_block = Block()
             gb = Builder(InsertPoint.at_end(group_block))
-            more, following = self.group_step(
-                gb, stops, collective, group_id, n_items, passed, m3, m5
-            )
+            more, following = self.group_step(gb, phase)
             for_items(gb, zero, set_runs)
             gb.insert(scf.YieldOp(more, following))
             warp_block = Block()
@@ -495,40 +500,23 @@ class Resumable:
             )
             wb.insert(scf.ConditionOp(choice.results[0], choice.results[1]))
         else:
-            more, following = self.group_step(
-                wb, stops, collective, group_id, n_items, passed, m3, m5
-            )
+            phase = Phase(stops, collective, group_id, n_items, passed, m3, m5)
+            more, following = self.group_step(wb, phase)
             wb.insert(scf.ConditionOp(more, following))
         after = Block(arg_types=[IndexType()])
         Builder(InsertPoint.at_end(after)).insert(scf.YieldOp(after.args[0]))
         b.insert(scf.WhileOp([zero], [IndexType()], Region(before), Region(after)))
         b.insert(func.ReturnOp(m1, m3, m4, m5))
 
-    def area(self, b: Builder, collective: SSAValue, type_: Attribute, offset: int) -> SSAValue:
-        """`!mem.ptr<!mem.array<? x T>, 5>` at `offset` in the work-group function's collective
-        area."""
-        place = b.insert(mem.LeaOp(collective, index_constant(b, offset))).res
-        array = PtrType(ArrayType(DYNAMIC_INDEX, type_), LOCAL)
-        return b.insert(UnrealizedConversionCastOp.get([place], [array])).results[0]
-
     def report(self, b: Builder, group_id: SSAValue, passed: SSAValue) -> None:
         group64 = b.insert(arith.IndexCastOp(group_id, i64)).result
         passed64 = b.insert(arith.IndexCastOp(passed, i64)).result
         b.insert(func.CallOp(DIVERGENCE, [group64, passed64], []))
 
-    def group_step(
-        self,
-        wb: Builder,
-        stops: SSAValue,
-        collective: SSAValue,
-        group_id: SSAValue,
-        n_items: SSAValue,
-        passed: SSAValue,
-        m3: SSAValue,
-        m5: SSAValue,
-    ) -> tuple[SSAValue, SSAValue]:
+    def group_step(self, wb: Builder, phase: Phase) -> tuple[SSAValue, SSAValue]:
         """Every item stopped at a barrier of the group or returned: all at the same place
         (else divergence); a collective's step; whether to go on, and the barriers passed."""
+        stops, collective, group_id, n_items, passed, m3, m5 = phase.values()
         zero, one = index_constant(wb, 0), index_constant(wb, 1)
 
         def stop(b: Builder, item: SSAValue) -> SSAValue:
@@ -555,19 +543,10 @@ class Resumable:
         following = wb.insert(arith.AddiOp(passed, one)).result
         return more, following
 
-    def warp_step(
-        self,
-        b: Builder,
-        stops: SSAValue,
-        collective: SSAValue,
-        group_id: SSAValue,
-        n_items: SSAValue,
-        passed: SSAValue,
-        m3: SSAValue,
-        m5: SSAValue,
-    ) -> SSAValue:
+    def warp_step(self, b: Builder, phase: Phase) -> SSAValue:
         """Each warp with a lane stopped at a warp operation: all its lanes there (else
         divergence), the operation's results, its lanes to run on. Whether any warp was."""
+        stops, collective, group_id, n_items, passed, m3, m5 = phase.values()
         one, warp = index_constant(b, 1), index_constant(b, gpu.WARP)
         last = b.insert(arith.AddiOp(n_items, index_constant(b, gpu.WARP - 1))).result
         n_warps = b.insert(arith.DivUIOp(last, warp)).result
@@ -622,7 +601,7 @@ class Resumable:
             self.warp_exchange(eb, point, lo, hi, collective, m5, lanes)
             eb.insert(scf.YieldOp())
             tb.insert(scf.IfOp(here, [], Region(exchange)))
-        runs = self.area(tb, collective, i32, RUNS)
+        runs = array_place(tb, collective, RUNS, i32)
 
         def release(inner: Builder, lane: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
             inner.insert(
@@ -658,8 +637,8 @@ class Resumable:
         def store(inner: Builder, array: SSAValue, at: SSAValue, value: SSAValue) -> None:
             inner.insert(mem.StoreOp(m5, inner.insert(mem.LeaOp(array, at)).res, value))
 
-        offsets = self.area(b, collective, i32, OFFSETS)
-        results = self.area(b, collective, type_, WARP_RESULTS)
+        offsets = array_place(b, collective, OFFSETS, i32)
+        results = array_place(b, collective, WARP_RESULTS, type_)
         if point.warp == "ballot":
 
             def vote(inner: Builder, item: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
@@ -677,9 +656,9 @@ class Resumable:
 
             lanes(b, [], give)
             return
-        values = self.area(b, collective, type_, 0)
-        widths = self.area(b, collective, i32, WIDTHS)
-        valids = self.area(b, collective, i32, VALIDS)
+        values = array_place(b, collective, 0, type_)
+        widths = array_place(b, collective, WIDTHS, i32)
+        valids = array_place(b, collective, VALIDS, i32)
         count = b.insert(arith.SubiOp(hi, lo)).result
 
         def shuffle(inner: Builder, item: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
@@ -747,9 +726,7 @@ class Resumable:
         cb = Builder(InsertPoint.at_end(body))
 
         def array(offset: int) -> SSAValue:
-            place = cb.insert(mem.LeaOp(collective, index_constant(cb, offset))).res
-            typed = PtrType(ArrayType(DYNAMIC_INDEX, type_), LOCAL)
-            return cb.insert(UnrealizedConversionCastOp.get([place], [typed])).results[0]
+            return array_place(cb, collective, offset, type_)
 
         values = array(0)
         zero, one = index_constant(cb, 0), index_constant(cb, 1)

@@ -115,6 +115,7 @@ from gpuir.lowering.workgroups import (
     is_token,
     lower_shared_slots,
     new_workgroup_function,
+    replace_slot,
     slot_bytes,
     space_of,
     takes_smem,
@@ -367,12 +368,9 @@ class Fission:
             stride = align_up(max(size, 1), SLOT_ALIGN)
             base = self.entry.insert_arg(LOCAL_BYTES, len(self.entry.args))
             b = Builder(InsertPoint.before(op))
-            offset = b.insert(arith.MuliOp(self.item_id, index_constant(b, stride))).result
-            byte = b.insert(mem.LeaOp(base, offset)).res
-            cast = b.insert(UnrealizedConversionCastOp.get([byte], [op.res.type])).results[0]
-            op.res.replace_all_uses_with(cast)
-            op.res_mem.replace_all_uses_with(op.mem)
-            Rewriter.erase_op(op)
+            replace_slot(
+                op, base, b.insert(arith.MuliOp(self.item_id, index_constant(b, stride))).result
+            )
             found.append((base, stride))
         return found
 

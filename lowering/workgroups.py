@@ -143,6 +143,28 @@ def slot_bytes(op: mem.SlotOp | mem.MslotOp, runtime_size: str) -> tuple[int, in
     return size_and_align(op.res.type.pointee, op)
 
 
+def place(b: Builder, base: SSAValue, offset: SSAValue | int, type_: Attribute) -> SSAValue:
+    """The bytes at `offset` (an `index`, or a constant) of the byte array `base`, seen as a
+    pointer of type `type_`."""
+    if isinstance(offset, int):
+        offset = index_constant(b, offset)
+    byte = b.insert(mem.LeaOp(base, offset)).res
+    return b.insert(UnrealizedConversionCastOp.get([byte], [type_])).results[0]
+
+
+def array_place(b: Builder, base: SSAValue, offset: int, element: Attribute) -> SSAValue:
+    """`place` as an array of `element` in the space of `base`."""
+    assert isinstance(base.type, PtrType)
+    return place(b, base, offset, PtrType(ArrayType(DYNAMIC_INDEX, element), base.type.space))
+
+
+def replace_slot(op: mem.SlotOp | mem.MslotOp, base: SSAValue, offset: SSAValue | int) -> None:
+    """Put the slot `op` at `offset` in the byte array `base` (its token passes through)."""
+    op.res.replace_all_uses_with(place(Builder(InsertPoint.before(op)), base, offset, op.res.type))
+    op.res_mem.replace_all_uses_with(op.mem)
+    Rewriter.erase_op(op)
+
+
 def lower_shared_slots(kernel: func.FuncOp, shared: SSAValue) -> int:
     """Every slot in space 3 becomes an offset into `shared`; the bytes they take."""
     offset = 0
@@ -151,12 +173,7 @@ def lower_shared_slots(kernel: func.FuncOp, shared: SSAValue) -> int:
             continue
         size, align = slot_bytes(op, f"'{op.name}' in shared memory needs a constant size")
         offset = align_up(offset, align)
-        b = Builder(InsertPoint.before(op))
-        byte = b.insert(mem.LeaOp(shared, index_constant(b, offset))).res
-        cast = b.insert(UnrealizedConversionCastOp.get([byte], [op.res.type])).results[0]
-        op.res.replace_all_uses_with(cast)
-        op.res_mem.replace_all_uses_with(op.mem)
-        Rewriter.erase_op(op)
+        replace_slot(op, shared, offset)
         offset += size
     return align_up(offset, SHARED_ALIGN)
 

@@ -623,10 +623,7 @@ class CpuProvider(EagerHostProvider):
                 ctx = context()
                 if call(address, 0, n_groups, n_items, shared, shared + static, argv, ctx.address):
                     fault = cpu_faults.fault_of(ctx.array)
-                    if fault.signal == cpu_faults.DIVERGENCE and code.resume_state is not None:
-                        stops = (ctypes.c_int32 * n_items).from_address(shared + code.resume_state)
-                        fault.stops = tuple(stops)
-                    raise fault_error(fault, code, source, None)
+                    raise fault_error(read_stops(fault, code, shared, n_items), code, source, None)
             return True
 
         return launch
@@ -666,10 +663,7 @@ class CpuProvider(EagerHostProvider):
                 guard, code.address, first, end, n_items, shared, shared + static, argv
             )
             if fault is not None:
-                if fault.signal == cpu_faults.DIVERGENCE and code.resume_state is not None:
-                    stops = (ctypes.c_int32 * n_items).from_address(shared + code.resume_state)
-                    fault.stops = tuple(stops)
-                faults.append(fault)
+                faults.append(read_stops(fault, code, shared, n_items))
 
         if self.workers == 1 or n_groups < PARALLEL_GROUPS or in_order:
             run_chunk(0, n_groups)
@@ -741,6 +735,16 @@ SIGNAL_WORDS = {
     signal.SIGBUS: "an illegal memory access (bus error)",
     signal.SIGFPE: "an integer division by zero",
 }
+
+
+def read_stops(
+    fault: cpu_faults.Fault, code: CompiledKernel, shared: int, n_items: int
+) -> cpu_faults.Fault:
+    """`fault`, with the items' stops read from the group's shared memory at `shared` when
+    it is a barrier divergence (before the next group on this thread overwrites them)."""
+    if fault.signal == cpu_faults.DIVERGENCE and code.resume_state is not None:
+        fault.stops = tuple((ctypes.c_int32 * n_items).from_address(shared + code.resume_state))
+    return fault
 
 
 def fault_error(
