@@ -38,9 +38,9 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -104,12 +104,25 @@ its own), so two find every race that all of them would, in memory that does not
 the number of accesses (FastTrack's adaptive read sets, by item)."""
 
 
-def _witness(records: list[tuple[int, Operation]], item: int, op: Operation) -> None:
+Record = tuple[int, Operation, bool]
+"""(item, op, whether the op is atomic) of one access."""
+
+
+def _witness(records: list[Record], item: int, op: Operation, atomic: bool) -> None:
     """Keep `(item, op)` when fewer than `WITNESSES` other items of its kind are kept."""
-    atomic = isinstance(op, ATOMIC_OPS)
-    same = [r for r in records if isinstance(r[1], ATOMIC_OPS) == atomic]
-    if len(same) < WITNESSES and all(r[0] != item for r in same):
-        records.append((item, op))
+    same = 0
+    for other, _, other_atomic in records:
+        if other_atomic == atomic:
+            if other == item:
+                return
+            same += 1
+    if same < WITNESSES:
+        records.append((item, op, atomic))
+
+
+ATOMIC_TYPES = frozenset(ATOMIC_OPS)
+MAX_ACCESS = 16
+"""The most bytes one load reads (a 16-byte vector at most: scalars, pointers)."""
 
 
 class _ByteState:
@@ -121,6 +134,7 @@ class _ByteState:
         "group",
         "epoch",
         "readers",
+        "full",
         "writers",
         "group_read",
         "group_writes",
@@ -131,10 +145,12 @@ class _ByteState:
     def __init__(self, group: int):
         self.group = group
         self.epoch = -1
-        self.readers: list[tuple[int, Operation]] = []
-        """(item, op) of the first readers in `epoch`."""
-        self.writers: dict[int, list[tuple[int, Operation]]] = {}
-        """byte value → (item, op) of its first writers in `epoch`."""
+        self.readers: list[Record] = []
+        """The first readers in `epoch`."""
+        self.full = False
+        """`readers` holds `WITNESSES` plain readers: another plain read adds nothing."""
+        self.writers: dict[int, list[Record]] = {}
+        """byte value → its first writers in `epoch`."""
         self.group_read: tuple[int, int, Operation] | None = None
         self.group_writes: dict[int, tuple[int, int, Operation]] = {}
         """byte value → (group, item, op): one writer per value, in this group."""
@@ -146,7 +162,7 @@ class _ByteState:
         """The records of `epoch` (a barrier of the group ends the ones before)."""
         if self.epoch != epoch:
             self.epoch = epoch
-            self.readers, self.writers = [], {}
+            self.readers, self.writers, self.full = [], {}, False
 
     def enter(self, group: int) -> None:
         """Groups run one after another: what the previous group did is now 'old'."""
@@ -156,7 +172,7 @@ class _ByteState:
             self.old_writes.setdefault(value, access)
         self.group = group
         self.epoch = -1
-        self.readers, self.writers = [], {}
+        self.readers, self.writers, self.full = [], {}, False
         self.group_read, self.group_writes = None, {}
 
 
@@ -164,69 +180,104 @@ class RaceTracker:
     """Per-byte access records of one launch; raises at the first race."""
 
     def __init__(self) -> None:
-        self.bytes: dict[tuple[int, int], _ByteState] = {}
+        self.allocations: dict[int, dict[int, _ByteState]] = {}
+        """allocation serial → byte offset → its state."""
+        self.quiet: dict[int, dict[int, tuple[int, int, int]]] = {}
+        """allocation serial → offset → (bytes, group, epoch) of plain reads that change
+        nothing: every byte has its `WITNESSES` plain readers of the epoch, a first reader in
+        the group, and no write of the group or of an earlier one. Another plain read of
+        them in the same group and epoch is a no-op, until a write to one of the bytes."""
 
-    def _state(self, allocation: Allocation, offset: int, group: int) -> _ByteState:
-        key = (allocation.serial, offset)
-        state = self.bytes.get(key)
-        if state is None:
-            state = self.bytes[key] = _ByteState(group)
-        elif state.group != group:
-            state.enter(group)
-        return state
+    def _states(self, allocation: Allocation) -> dict[int, _ByteState]:
+        found = self.allocations.get(allocation.serial)
+        if found is None:
+            found = self.allocations[allocation.serial] = {}
+        return found
 
     def read(self, who: ItemMachine, op: Operation, allocation: Allocation, offset: int, n: int):
         group, item, epoch = who.group_id, who.item_id, who.group.epoch
-        atomic = isinstance(op, ATOMIC_OPS)
+        atomic = type(op) in ATOMIC_TYPES
+        quiet = self.quiet.get(allocation.serial)
+        if not atomic and quiet is not None and quiet.get(offset) == (n, group, epoch):
+            return
+        states = self._states(allocation)
+        still = not atomic
         for byte in range(offset, offset + n):
-            state = self._state(allocation, byte, group)
-            state.at(epoch)
-            for other_group, other_item, other_op in state.old_writes.values():
-                if not (atomic and isinstance(other_op, ATOMIC_OPS)):
-                    self._report(
-                        who,
-                        op,
-                        "reads",
-                        allocation,
-                        byte,
-                        other_group,
-                        other_item,
-                        other_op,
-                        "wrote",
-                    )
-            for writers in state.writers.values():
-                for other, other_op in writers:
-                    if atomic and isinstance(other_op, ATOMIC_OPS):
-                        continue  # two atomics never race
-                    if other != item:
+            state = states.get(byte)
+            if state is None:
+                state = states[byte] = _ByteState(group)
+            elif state.group != group:
+                state.enter(group)
+            if state.epoch != epoch:
+                state.at(epoch)
+            if state.old_writes:
+                for other_group, other_item, other_op in state.old_writes.values():
+                    if not (atomic and type(other_op) in ATOMIC_TYPES):
                         self._report(
-                            who, op, "reads", allocation, byte, group, other, other_op, "wrote"
+                            who,
+                            op,
+                            "reads",
+                            allocation,
+                            byte,
+                            other_group,
+                            other_item,
+                            other_op,
+                            "wrote",
                         )
-            _witness(state.readers, item, op)
+            if state.writers:
+                for writers in state.writers.values():
+                    for other, other_op, other_atomic in writers:
+                        if atomic and other_atomic:
+                            continue  # two atomics never race
+                        if other != item:
+                            self._report(
+                                who, op, "reads", allocation, byte, group, other, other_op, "wrote"
+                            )
+            if atomic or not state.full:
+                readers = state.readers
+                _witness(readers, item, op, atomic)
+                if not atomic:
+                    state.full = sum(1 for r in readers if not r[2]) >= WITNESSES
+                still = still and state.full
             if state.group_read is None:
                 state.group_read = (group, item, op)
+            if still and (state.writers or state.old_writes):
+                still = False
+        if still and n <= MAX_ACCESS:
+            if quiet is None:
+                quiet = self.quiet[allocation.serial] = {}
+            quiet[offset] = (n, group, epoch)
 
     def write(
         self, who: ItemMachine, op: Operation, allocation: Allocation, offset: int, data: bytes
     ):
         group, item, epoch = who.group_id, who.item_id, who.group.epoch
-        atomic = isinstance(op, ATOMIC_OPS)
-
-        def ordered(other_op: Operation) -> bool:
-            return atomic and isinstance(other_op, ATOMIC_OPS)  # two atomics never race
-
+        atomic = type(op) in ATOMIC_TYPES
+        states = self._states(allocation)
+        quiet = self.quiet.get(allocation.serial)
+        if quiet:  # reads of these bytes are no longer no-ops
+            for start in range(offset - MAX_ACCESS + 1, offset + len(data)):
+                found = quiet.get(start)
+                if found is not None and start + found[0] > offset:
+                    del quiet[start]
+        different = "wrote a different value to"
         for i, value in enumerate(data):
             byte = offset + i
-            state = self._state(allocation, byte, group)
-            state.at(epoch)
-            if state.old_read is not None and not ordered(state.old_read[2]):
-                other_group, other_item, other_op = state.old_read
+            state = states.get(byte)
+            if state is None:
+                state = states[byte] = _ByteState(group)
+            elif state.group != group:
+                state.enter(group)
+            if state.epoch != epoch:
+                state.at(epoch)
+            old_read = state.old_read
+            if old_read is not None and not (atomic and type(old_read[2]) in ATOMIC_TYPES):
+                other_group, other_item, other_op = old_read
                 self._report(
                     who, op, "writes", allocation, byte, other_group, other_item, other_op, "read"
                 )
-            different = "wrote a different value to"
             for old_value, (other_group, other_item, other_op) in state.old_writes.items():
-                if old_value != value and not ordered(other_op):
+                if old_value != value and not (atomic and type(other_op) in ATOMIC_TYPES):
                     self._report(
                         who,
                         op,
@@ -238,20 +289,20 @@ class RaceTracker:
                         other_op,
                         different,
                     )
-            for other, other_op in state.readers:
-                if other != item and not ordered(other_op):
+            for other, other_op, other_atomic in state.readers:
+                if other != item and not (atomic and other_atomic):
                     self._report(
                         who, op, "writes", allocation, byte, group, other, other_op, "read"
                     )
             for other_value, writers in state.writers.items():
                 if other_value == value:
                     continue  # the same value from several items: no race (as on a GPU)
-                for other, other_op in writers:
-                    if other != item and not ordered(other_op):
+                for other, other_op, other_atomic in writers:
+                    if other != item and not (atomic and other_atomic):
                         self._report(
                             who, op, "writes", allocation, byte, group, other, other_op, different
                         )
-            _witness(state.writers.setdefault(value, []), item, op)
+            _witness(state.writers.setdefault(value, []), item, op, atomic)
             state.group_writes.setdefault(value, (group, item, op))
 
     def _report(
@@ -303,6 +354,42 @@ class GroupState:
         return found
 
 
+TRACKED = frozenset((GLOBAL, SHARED))
+"""The spaces whose accesses the race tracker sees."""
+
+Scalar = tuple[Attribute, np.dtype | None, Callable[[Any], object]]
+_SCALARS: dict[int, Scalar] = {}
+"""id of a pointee type → (the type, the dtype of its bytes, their value), for the scalars a
+typed view of an allocation reads directly (dtype None: any other type)."""
+
+
+def _scalar(pointee: Attribute) -> Scalar:
+    found = _SCALARS.get(id(pointee))
+    if found is not None and found[0] is pointee:
+        return found
+    width = int_width(pointee)
+    if (dtype := float_dtype(pointee)) is not None:
+        found = (pointee, np.dtype(dtype).newbyteorder("<"), lambda v: v)
+    elif width in (8, 16, 32, 64):
+        found = (pointee, np.dtype(f"<i{width // 8}"), int)
+    elif width == 1:
+        found = (pointee, np.dtype(np.uint8), lambda v: int(v) & 1)
+    else:
+        found = (pointee, None, int)
+    _SCALARS[id(pointee)] = found
+    return found
+
+
+def _view(allocation: Allocation, data: np.ndarray, dtype: np.dtype) -> tuple | None:
+    """`data` (the allocation's bytes) viewed as `dtype`, kept in the allocation; None when its
+    address is not aligned to the type."""
+    nbytes = dtype.itemsize
+    if data.ctypes.data % nbytes:
+        return None
+    entry = allocation.views[dtype] = (data, data[: len(data) // nbytes * nbytes].view(dtype))
+    return entry
+
+
 class ItemMachine(Machine):
     """One work-item: the interpreter state of one thread of a kernel."""
 
@@ -329,6 +416,21 @@ class ItemMachine(Machine):
             )
 
     def load(self, op: Operation, ptr: Pointer) -> object:
+        allocation = ptr.allocation
+        if allocation is not None and not allocation.freed and allocation.space != HOST:
+            # the common case first: an aligned scalar within a live allocation, read through
+            # a typed view of its bytes
+            data, (_, dtype, as_value) = allocation.data, _scalar(ptr.pointee)
+            if data is not None and dtype is not None:
+                nbytes, offset = dtype.itemsize, ptr.offset
+                if 0 <= offset and offset + nbytes <= allocation.nbytes and not offset % nbytes:
+                    entry = allocation.views.get(dtype)
+                    if entry is None or entry[0] is not data:
+                        entry = _view(allocation, data, dtype)
+                    if entry is not None:
+                        if allocation.space in TRACKED:
+                            self.run.races.read(self, op, allocation, offset, nbytes)
+                        return as_value(entry[1][offset // nbytes])
         self._check_space(op, ptr, "loads from")
         nbytes = store_size(ptr.pointee)
         allocation, offset = memory.check_access(
@@ -819,19 +921,23 @@ class KernelRun:
                     allocation.mark_freed(None)
 
     def run_group(self, group: GroupState) -> None:
-        machines = []
-        for item_id in range(self.n_items):
-            machine = make_machine(
-                ItemMachine, self.loaded.module, DEVICE_FUNCTIONS, self.prototype
-            )
-            assert isinstance(machine, ItemMachine)
-            machine.start(self, group, item_id)
-            machines.append(machine)
-        if not self.threaded:
-            for machine in machines:
+        if not self.threaded:  # one item after another, to completion: one machine will do
+            machine = self.new_machine()
+            for item_id in range(self.n_items):
+                machine.start(self, group, item_id)
                 self.run_item(machine)
             return
+        machines = []
+        for item_id in range(self.n_items):
+            machine = self.new_machine()
+            machine.start(self, group, item_id)
+            machines.append(machine)
         GroupScheduler(self, group, machines).run_group()
+
+    def new_machine(self) -> ItemMachine:
+        machine = make_machine(ItemMachine, self.loaded.module, DEVICE_FUNCTIONS, self.prototype)
+        assert isinstance(machine, ItemMachine)
+        return machine
 
     def run_item(self, machine: ItemMachine) -> None:
         smem = () if machine.group.dynamic_smem is None else (machine.group.dynamic_smem,)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import bisect
 import itertools
 import weakref
-from dataclasses import dataclass
 
 import numpy as np
 from xdsl.ir import Attribute, Operation
@@ -143,6 +142,8 @@ class Allocation:
         self.what = what or f"{space_name(space)} allocation"
         self.freed_by: Operation | None = None
         self.freed = False
+        self.views: dict[np.dtype, tuple[np.ndarray, np.ndarray]] = {}
+        """dtype → (`data`, `data` viewed as that dtype): what interp's loads read through."""
         self.address = ADDRESSES.add(self, address)
 
     def describe(self) -> str:
@@ -154,6 +155,7 @@ class Allocation:
         self.freed = True
         self.freed_by = op
         self.data = None
+        self.views = {}
 
     def __repr__(self) -> str:
         state = ", freed" if self.freed else ""
@@ -211,14 +213,30 @@ ADDRESSES = AddressMap()
 # --- pointers ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class Pointer:
     """A pointer value: `offset` bytes into `allocation` (None: an address in no allocation,
-    then `offset` is the address), pointing to a `pointee`."""
+    then `offset` is the address), pointing to a `pointee`. A value: never changed once made
+    (a plain class rather than a frozen dataclass, which takes three times as long to make,
+    and interp makes one at every `mem.lea`)."""
 
-    allocation: Allocation | None
-    offset: int
-    pointee: Attribute
+    __slots__ = ("allocation", "offset", "pointee")
+
+    def __init__(self, allocation: Allocation | None, offset: int, pointee: Attribute):
+        self.allocation = allocation
+        self.offset = offset
+        self.pointee = pointee
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Pointer):
+            return NotImplemented
+        return (
+            self.allocation is other.allocation
+            and self.offset == other.offset
+            and self.pointee == other.pointee
+        )
+
+    def __hash__(self) -> int:
+        return hash((id(self.allocation), self.offset, self.pointee))
 
     @property
     def address(self) -> int:

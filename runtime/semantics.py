@@ -24,7 +24,8 @@ type; `sqrt`, `fma`, `+ - * /` are correctly rounded.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import operator
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import IO, Any
 
@@ -46,11 +47,21 @@ from xdsl.interpreter import (
 from xdsl.interpreters.cf import CfFunctions as XdslCfFunctions
 from xdsl.interpreters.func import FuncFunctions as XdslFuncFunctions
 from xdsl.interpreters.scf import ScfFunctions as XdslScfFunctions
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 
 from gpuir.dialects import mem
 from gpuir.dialects.mem import PtrType
-from gpuir.runtime.memory import Allocation, Pointer, alloc_size
+from gpuir.runtime.closures import (
+    Code,
+    Compiler,
+    Frame,
+    FunctionCode,
+    Step,
+    Terminator,
+    fast,
+    internal_error,
+)
+from gpuir.runtime.memory import Allocation, Pointer, alloc_size, size_of
 from gpuir.runtime.provider import ProviderError
 from gpuir.runtime.scalars import (
     TOKEN,
@@ -90,10 +101,14 @@ class Machine(Interpreter):
     who: str = "host code"
     out: IO[str] | None = None
 
-    def setup(self, functions: dict[str, func.FuncOp]) -> None:
+    def setup(self, functions: dict[str, func.FuncOp], code: Code | None = None) -> None:
         self.functions = functions
         self.call_stack: list[Operation] = []
         self.frames: list[list[Allocation]] = []
+        self.code = code if code is not None else Code(self._impls._impl_dict)  # pyright: ignore[reportPrivateUsage]
+        self.frame: list[Any] | None = None
+        """The frame of the function running now (`gpuir.runtime.closures`); None outside."""
+        self.frame_code: FunctionCode | None = None
 
     def _run_op(self, op: Operation, inputs: PythonValues) -> OpImplResult:
         entry = self._impls._impl_dict.get(type(op))  # pyright: ignore[reportPrivateUsage]
@@ -104,18 +119,8 @@ class Machine(Interpreter):
             return run(ft, self, op, inputs)
         except (ProviderError, OSError):  # OSError: the output went away (a closed pipe)
             raise
-        except RecursionError:
-            raise ProviderError(
-                op,
-                f"stack overflow: {self.who} recurses deeper than the interpreter can follow",
-                "stack overflow",
-            ) from None
         except Exception as e:
-            raise ProviderError(
-                op,
-                f"internal error while running '{op.name}': {type(e).__name__}: {e}",
-                "internal error",
-            ) from e
+            raise internal_error(self, op, e) from e
 
     def function(self, name: str, op: Operation) -> func.FuncOp:
         found = self.functions.get(name)
@@ -124,16 +129,42 @@ class Machine(Interpreter):
         return found
 
     def call(self, callee: func.FuncOp, args: PythonValues) -> PythonValues:
-        """Call a function: a new frame, its body, then the frame's slots die."""
+        """Call a function: a new frame, its compiled body, then the frame's slots die."""
         if not callee.body.blocks or not callee.body.blocks[0].ops:
             raise fail(callee, f"@{callee.sym_name.data} has no body to run")
+        code = self.code.function(callee, callee.body)
+        outer, outer_code = self.frame, self.frame_code
+        frame = self.frame = [None] * code.size
+        self.frame_code = code
         self.frames.append([])
         try:
-            return self.run_ssacfg_region(callee.body, args, callee.sym_name.data)
+            if outer is None:  # float ops round to their type: overflow is no warning
+                with np.errstate(all="ignore"):
+                    return code.body.run(self, frame, args)
+            return code.body.run(self, frame, args)
         finally:
+            self.frame, self.frame_code = outer, outer_code
             for allocation in self.frames.pop():
                 if not allocation.freed:
                     allocation.mark_freed(None)
+
+    def run_ssacfg_region(
+        self, region: Region, args: PythonValues, name: str = "unknown"
+    ) -> PythonValues:
+        """A region of the running function (an impl runs its op's regions): compiled, in the
+        function's frame."""
+        frame = self.frame
+        if frame is not None:
+            compiled = self.code.regions.get(id(region))
+            if compiled is not None:
+                return compiled.run(self, frame, args)
+        return super().run_ssacfg_region(region, args, name)
+
+    def get_values(self, values: Iterable[SSAValue]) -> tuple[Any, ...]:
+        code, frame = self.frame_code, self.frame
+        if code is not None and frame is not None:
+            return tuple(frame[code.slots[v]] for v in values)
+        return super().get_values(values)
 
     # memory: the host executor and interp's work-items implement these
     def load(self, op: Operation, ptr: Pointer) -> object:
@@ -163,12 +194,19 @@ class Machine(Interpreter):
 # --- arith -----------------------------------------------------------------------------------
 
 
-def _int_binary(fn: Callable[[int, int, int, Operation], int]):
+IntBinary = Callable[[int, int, int, Operation], int]
+INT_BINARY: dict[type[Operation], IntBinary] = {}
+"""`fn(a, b, width, op)` of each integer binary op (before wrapping to the width)."""
+
+
+def _int_binary(op_type: type[Operation], fn: IntBinary):
+    INT_BINARY[op_type] = fn
+
     def run(self: Any, machine: Machine, op: Operation, args: PythonValues) -> PythonValues:
         width = result_width(op)
         return (wrap(fn(args[0], args[1], width, op), width),)
 
-    return run
+    return impl(op_type)(run)
 
 
 def _nonzero(b: int, op: Operation) -> None:
@@ -283,7 +321,14 @@ def _cmpf(predicate: int, x: np.floating, y: np.floating) -> bool:
             return unordered or bool(results[p - 7])
 
 
-def _float_binary(fn: Callable[[np.floating, np.floating], Any]):
+FloatBinary = Callable[[np.floating, np.floating], Any]
+FLOAT_BINARY: dict[type[Operation], FloatBinary] = {}
+"""`fn(x, y)` of each float binary op (before rounding to the type)."""
+
+
+def _float_binary(op_type: type[Operation], fn: FloatBinary):
+    FLOAT_BINARY[op_type] = fn
+
     def run(self: Any, machine: Machine, op: Operation, args: PythonValues) -> PythonValues:
         dtype = float_dtype(op.results[0].type)
         if dtype is None:
@@ -291,7 +336,7 @@ def _float_binary(fn: Callable[[np.floating, np.floating], Any]):
         with np.errstate(all="ignore"):
             return (dtype(fn(args[0], args[1])),)
 
-    return run
+    return impl(op_type)(run)
 
 
 def _maximum(x: np.floating, y: np.floating) -> np.floating:
@@ -372,37 +417,29 @@ class ArithFunctions(InterpreterFunctions):
         except ValueError as e:
             raise fail(op, str(e)) from None
 
-    run_addi = impl(arith.AddiOp)(_int_binary(lambda a, b, w, op: a + b))
-    run_subi = impl(arith.SubiOp)(_int_binary(lambda a, b, w, op: a - b))
-    run_muli = impl(arith.MuliOp)(_int_binary(lambda a, b, w, op: a * b))
-    run_divui = impl(arith.DivUIOp)(_int_binary(_divui))
-    run_divsi = impl(arith.DivSIOp)(_int_binary(_divsi))
-    run_remui = impl(arith.RemUIOp)(_int_binary(_remui))
-    run_remsi = impl(arith.RemSIOp)(_int_binary(_remsi))
-    run_floordivsi = impl(arith.FloorDivSIOp)(_int_binary(_floordivsi))
-    run_ceildivsi = impl(arith.CeilDivSIOp)(_int_binary(_ceildivsi))
-    run_ceildivui = impl(arith.CeilDivUIOp)(_int_binary(_ceildivui))
-    run_minsi = impl(arith.MinSIOp)(
-        _int_binary(lambda a, b, w, op: min(signed(a, w), signed(b, w)))
+    run_addi = _int_binary(arith.AddiOp, lambda a, b, w, op: a + b)
+    run_subi = _int_binary(arith.SubiOp, lambda a, b, w, op: a - b)
+    run_muli = _int_binary(arith.MuliOp, lambda a, b, w, op: a * b)
+    run_divui = _int_binary(arith.DivUIOp, _divui)
+    run_divsi = _int_binary(arith.DivSIOp, _divsi)
+    run_remui = _int_binary(arith.RemUIOp, _remui)
+    run_remsi = _int_binary(arith.RemSIOp, _remsi)
+    run_floordivsi = _int_binary(arith.FloorDivSIOp, _floordivsi)
+    run_ceildivsi = _int_binary(arith.CeilDivSIOp, _ceildivsi)
+    run_ceildivui = _int_binary(arith.CeilDivUIOp, _ceildivui)
+    run_minsi = _int_binary(arith.MinSIOp, lambda a, b, w, op: min(signed(a, w), signed(b, w)))
+    run_maxsi = _int_binary(arith.MaxSIOp, lambda a, b, w, op: max(signed(a, w), signed(b, w)))
+    run_minui = _int_binary(arith.MinUIOp, lambda a, b, w, op: min(unsigned(a, w), unsigned(b, w)))
+    run_maxui = _int_binary(arith.MaxUIOp, lambda a, b, w, op: max(unsigned(a, w), unsigned(b, w)))
+    run_andi = _int_binary(arith.AndIOp, lambda a, b, w, op: a & b)
+    run_ori = _int_binary(arith.OrIOp, lambda a, b, w, op: a | b)
+    run_xori = _int_binary(arith.XOrIOp, lambda a, b, w, op: a ^ b)
+    run_shli = _int_binary(arith.ShLIOp, lambda a, b, w, op: a << _shift_amount(b, w, op))
+    run_shrui = _int_binary(
+        arith.ShRUIOp, lambda a, b, w, op: unsigned(a, w) >> _shift_amount(b, w, op)
     )
-    run_maxsi = impl(arith.MaxSIOp)(
-        _int_binary(lambda a, b, w, op: max(signed(a, w), signed(b, w)))
-    )
-    run_minui = impl(arith.MinUIOp)(
-        _int_binary(lambda a, b, w, op: min(unsigned(a, w), unsigned(b, w)))
-    )
-    run_maxui = impl(arith.MaxUIOp)(
-        _int_binary(lambda a, b, w, op: max(unsigned(a, w), unsigned(b, w)))
-    )
-    run_andi = impl(arith.AndIOp)(_int_binary(lambda a, b, w, op: a & b))
-    run_ori = impl(arith.OrIOp)(_int_binary(lambda a, b, w, op: a | b))
-    run_xori = impl(arith.XOrIOp)(_int_binary(lambda a, b, w, op: a ^ b))
-    run_shli = impl(arith.ShLIOp)(_int_binary(lambda a, b, w, op: a << _shift_amount(b, w, op)))
-    run_shrui = impl(arith.ShRUIOp)(
-        _int_binary(lambda a, b, w, op: unsigned(a, w) >> _shift_amount(b, w, op))
-    )
-    run_shrsi = impl(arith.ShRSIOp)(
-        _int_binary(lambda a, b, w, op: signed(a, w) >> _shift_amount(b, w, op))
+    run_shrsi = _int_binary(
+        arith.ShRSIOp, lambda a, b, w, op: signed(a, w) >> _shift_amount(b, w, op)
     )
 
     @impl(arith.AddUIExtendedOp)
@@ -438,14 +475,14 @@ class ArithFunctions(InterpreterFunctions):
     def run_select(self, machine: Machine, op: arith.SelectOp, args: PythonValues):
         return (args[1] if args[0] else args[2],)
 
-    run_addf = impl(arith.AddfOp)(_float_binary(lambda x, y: x + y))
-    run_subf = impl(arith.SubfOp)(_float_binary(lambda x, y: x - y))
-    run_mulf = impl(arith.MulfOp)(_float_binary(lambda x, y: x * y))
-    run_divf = impl(arith.DivfOp)(_float_binary(lambda x, y: x / y))
-    run_maximumf = impl(arith.MaximumfOp)(_float_binary(_maximum))
-    run_minimumf = impl(arith.MinimumfOp)(_float_binary(_minimum))
-    run_maxnumf = impl(arith.MaxnumfOp)(_float_binary(_maxnum))
-    run_minnumf = impl(arith.MinnumfOp)(_float_binary(_minnum))
+    run_addf = _float_binary(arith.AddfOp, lambda x, y: x + y)
+    run_subf = _float_binary(arith.SubfOp, lambda x, y: x - y)
+    run_mulf = _float_binary(arith.MulfOp, lambda x, y: x * y)
+    run_divf = _float_binary(arith.DivfOp, lambda x, y: x / y)
+    run_maximumf = _float_binary(arith.MaximumfOp, _maximum)
+    run_minimumf = _float_binary(arith.MinimumfOp, _minimum)
+    run_maxnumf = _float_binary(arith.MaxnumfOp, _maxnum)
+    run_minnumf = _float_binary(arith.MinnumfOp, _minnum)
 
     @impl(arith.NegfOp)
     def run_negf(self, machine: Machine, op: Operation, args: PythonValues):
@@ -633,11 +670,9 @@ class MathFunctions(InterpreterFunctions):
     run_atanh = impl(mathd.AtanhOp)(_float_unary(np.arctanh))
     run_cbrt = impl(mathd.CbrtOp)(_float_unary(np.cbrt))
     run_erf = impl(mathd.ErfOp)(_float_unary(_erf))
-    run_atan2 = impl(mathd.Atan2Op)(
-        _float_binary(lambda y, x: np.arctan2(np.float64(y), np.float64(x)))
-    )
-    run_powf = impl(mathd.PowFOp)(_float_binary(lambda x, y: np.power(np.float64(x), y)))
-    run_copysign = impl(mathd.CopySignOp)(_float_binary(np.copysign))
+    run_atan2 = _float_binary(mathd.Atan2Op, lambda y, x: np.arctan2(np.float64(y), np.float64(x)))
+    run_powf = _float_binary(mathd.PowFOp, lambda x, y: np.power(np.float64(x), y))
+    run_copysign = _float_binary(mathd.CopySignOp, np.copysign)
 
     @impl(mathd.FPowIOp)
     def run_fpowi(self, machine: Machine, op: Operation, args: PythonValues):
@@ -910,6 +945,251 @@ class LlvmStructFunctions(InterpreterFunctions):
         return (value,)
 
 
+# --- fast forms (`gpuir.runtime.closures`) ------------------------------------------------------
+# Each computes what the op's impl above computes, with what can be known before the run (widths,
+# types, slots) worked out once.
+
+
+@fast(*INT_BINARY)
+def _fast_int_binary(c: Compiler, op: Operation) -> Step | None:
+    width = int_width(op.results[0].type)
+    if width is None:
+        return None
+    fn = INT_BINARY[type(op)]
+    (a, b), (o,) = c.ins(op), c.outs(op)
+    if width > 1 and isinstance(op, arith.AddiOp | arith.SubiOp | arith.MuliOp):
+        low, high = -(1 << (width - 1)), 1 << (width - 1)
+        exact = {arith.AddiOp: operator.add, arith.SubiOp: operator.sub}.get(type(op), operator.mul)
+
+        def ring(m: Any, f: Frame) -> None:
+            value = exact(f[a], f[b])
+            f[o] = value if low <= value < high else wrap(value, width)
+
+        return ring
+
+    def step(m: Any, f: Frame) -> None:
+        f[o] = wrap(fn(f[a], f[b], width, op), width)
+
+    return step
+
+
+@fast(*FLOAT_BINARY)
+def _fast_float_binary(c: Compiler, op: Operation) -> Step | None:
+    dtype = float_dtype(op.results[0].type)
+    if dtype is None:
+        return None
+    fn = FLOAT_BINARY[type(op)]
+    (a, b), (o,) = c.ins(op), c.outs(op)
+
+    def step(m: Any, f: Frame) -> None:  # under np.errstate(all="ignore"): Machine.call
+        f[o] = dtype(fn(f[a], f[b]))
+
+    return step
+
+
+@fast(arith.ConstantOp)
+def _fast_constant(c: Compiler, op: Operation) -> Step | None:
+    assert isinstance(op, arith.ConstantOp)
+    try:
+        value = from_attr(op.value)
+    except ValueError:
+        return None  # the impl reports it, if the op runs
+    (o,) = c.outs(op)
+
+    def step(m: Any, f: Frame) -> None:
+        f[o] = value
+
+    return step
+
+
+_SIGNED_ORDER = {2: operator.lt, 3: operator.le, 4: operator.gt, 5: operator.ge}
+
+
+@fast(arith.CmpiOp)
+def _fast_cmpi(c: Compiler, op: Operation) -> Step | None:
+    assert isinstance(op, arith.CmpiOp)
+    width = int_width(op.lhs.type)
+    if width is None:
+        return None
+    predicate = op.predicate.value.data
+    (a, b), (o,) = c.ins(op), c.outs(op)
+    order = {0: operator.eq, 1: operator.ne}.get(predicate)
+    if order is None and width > 1:  # canonical values are signed: compare them as they are
+        order = _SIGNED_ORDER.get(predicate)
+    if order is not None:
+        compare = order
+
+        def direct(m: Any, f: Frame) -> None:
+            f[o] = 1 if compare(f[a], f[b]) else 0
+
+        return direct
+
+    def step(m: Any, f: Frame) -> None:
+        f[o] = int(_cmpi(predicate, f[a], f[b], width))
+
+    return step
+
+
+@fast(arith.SelectOp)
+def _fast_select(c: Compiler, op: Operation) -> Step:
+    (p, x, y), (o,) = c.ins(op), c.outs(op)
+
+    def step(m: Any, f: Frame) -> None:
+        f[o] = f[x] if f[p] else f[y]
+
+    return step
+
+
+@fast(arith.IndexCastOp, arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp)
+def _fast_resize(c: Compiler, op: Operation) -> Step | None:
+    source, target = int_width(op.operands[0].type), int_width(op.results[0].type)
+    if source is None or target is None:
+        return None
+    read = unsigned if isinstance(op, arith.ExtUIOp) else signed
+    (a,), (o,) = c.ins(op), c.outs(op)
+    if read is signed and 1 < source <= target:  # a canonical value stays what it is
+
+        def same(m: Any, f: Frame) -> None:
+            f[o] = f[a]
+
+        return same
+
+    def step(m: Any, f: Frame) -> None:
+        f[o] = wrap(read(f[a], source), target)
+
+    return step
+
+
+@fast(mem.LeaOp)
+def _fast_lea(c: Compiler, op: Operation) -> Step:
+    (p, i), (o,) = c.ins(op), c.outs(op)
+    last: Attribute | None = None
+    stride, element = 0, None
+
+    def step(m: Any, f: Frame) -> None:
+        nonlocal last, stride, element
+        ptr = f[p]
+        pointee = ptr.pointee
+        if pointee is not last:
+            if not isinstance(pointee, mem.ArrayType):
+                f[o] = ptr.lea(f[i])  # Pointer.lea's own check
+                return
+            stride, element, last = size_of(pointee.element_type), pointee.element_type, pointee
+        f[o] = Pointer(ptr.allocation, ptr.offset + f[i] * stride, element)  # index: canonical
+
+    return step
+
+
+@fast(mem.LoadOp)
+def _fast_load(c: Compiler, op: Operation) -> Step:
+    (_, p), (t, o) = c.ins(op), c.outs(op)
+
+    def step(m: Any, f: Frame) -> None:
+        f[o] = m.load(op, f[p])
+        f[t] = TOKEN
+
+    return step
+
+
+@fast(mem.StoreOp)
+def _fast_store(c: Compiler, op: Operation) -> Step:
+    (_, p, v), (t,) = c.ins(op), c.outs(op)
+
+    def step(m: Any, f: Frame) -> None:
+        m.store(op, f[p], f[v])
+        f[t] = TOKEN
+
+    return step
+
+
+@fast(scf.ForOp)
+def _fast_for(c: Compiler, op: Operation) -> Step | None:
+    assert isinstance(op, scf.ForOp)
+    width = int_width(op.lb.type)
+    body = c.region(op.body)
+    if width is None or len(body.blocks) != 1:
+        return None
+    (block,) = body.blocks
+    yield_op = op.body.block.last_op
+    if not isinstance(yield_op, scf.YieldOp):
+        return None
+    lb, ub, st, *inits = c.ins(op)
+    outs = c.outs(op)
+    iv, *carried = block.args
+    yielded = c.ins(yield_op)
+    steps, ops = block.steps, block.ops
+    one = len(carried) == 1
+
+    def step(m: Any, f: Frame) -> None:
+        low, high, by = signed(f[lb], width), signed(f[ub], width), signed(f[st], width)
+        if by <= 0:
+            raise fail(op, f"'{op.name}' needs a positive step, found {by}")
+        for slot, init in zip(carried, inits, strict=False):
+            f[slot] = f[init]
+        k = 0
+        try:
+            for i in range(low, high, by):
+                f[iv] = i
+                for k, inner in enumerate(steps):  # noqa: B007 (k names the failing op)
+                    inner(m, f)
+                if one:
+                    f[carried[0]] = f[yielded[0]]
+                else:
+                    values = [f[y] for y in yielded]
+                    for slot, value in zip(carried, values, strict=False):
+                        f[slot] = value
+        except (ProviderError, OSError):
+            raise
+        except Exception as e:
+            raise internal_error(m, ops[k], e) from e
+        for slot, value in zip(outs, carried, strict=False):
+            f[slot] = f[value]
+
+    return step
+
+
+@fast(scf.IfOp)
+def _fast_if(c: Compiler, op: Operation) -> Step:
+    assert isinstance(op, scf.IfOp)
+    then, other = c.region(op.true_region), c.region(op.false_region)
+    (p,), outs = c.ins(op), c.outs(op)
+
+    def step(m: Any, f: Frame) -> None:
+        values = (then if f[p] else other).run(m, f, ())
+        for slot, value in zip(outs, values, strict=False):
+            f[slot] = value
+
+    return step
+
+
+@fast(scf.YieldOp, func.ReturnOp)
+def _fast_return(c: Compiler, op: Operation) -> Terminator:
+    return c.returns(op)
+
+
+@fast(cf.BranchOp)
+def _fast_br(c: Compiler, op: Operation) -> Terminator:
+    assert isinstance(op, cf.BranchOp)
+    target, ins = c.index[id(op.successor)], c.ins(op)
+    return lambda m, f: (target, tuple([f[i] for i in ins]))
+
+
+@fast(cf.ConditionalBranchOp)
+def _fast_cond_br(c: Compiler, op: Operation) -> Terminator:
+    assert isinstance(op, cf.ConditionalBranchOp)
+    then, other = c.index[id(op.then_block)], c.index[id(op.else_block)]
+    p = c.slot(op.cond)
+    then_args = [c.slot(v) for v in op.then_arguments]
+    else_args = [c.slot(v) for v in op.else_arguments]
+
+    def branch(m: Any, f: Frame) -> tuple[int, tuple[Any, ...]]:
+        if f[p]:
+            return then, tuple([f[i] for i in then_args])
+        return other, tuple([f[i] for i in else_args])
+
+    return branch
+
+
 STANDARD_FUNCTIONS: tuple[type[InterpreterFunctions], ...] = (
     ArithFunctions,
     MathFunctions,
@@ -932,7 +1212,7 @@ def make_machine(
     with `shared=` reuses that machine's impls and function table)."""
     if shared is not None:
         machine = machine_type(module=module, index_bitwidth=64, _impls=shared._impls)
-        machine.setup(shared.functions)
+        machine.setup(shared.functions, shared.code)
         return machine
     machine = machine_type(module=module, index_bitwidth=64)
     for functions_type in functions:

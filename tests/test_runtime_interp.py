@@ -274,7 +274,7 @@ def test_the_race_state_of_a_byte_does_not_grow_with_its_readers(monkeypatch):
     original = interp.RaceTracker.write
 
     def write(self, who, op, allocation, offset, data):
-        kept.extend(self.bytes[(allocation.serial, offset)].readers)
+        kept.extend(self.allocations[allocation.serial][offset].readers)
         return original(self, who, op, allocation, offset, data)
 
     monkeypatch.setattr(interp.RaceTracker, "write", write)
@@ -294,7 +294,7 @@ def test_the_race_state_of_a_byte_does_not_grow_with_its_readers(monkeypatch):
         match=r"work-item \(group 0, item 255\) writes byte 0 .* which work-item \(group 0, item 0\) read",
     ):
         _races(body, 1, 256)
-    assert [item for item, _ in kept] == [0, 1]
+    assert [item for item, _, _ in kept] == [0, 1]
 
 
 def test_a_barrier_orders_the_items_of_a_group():
