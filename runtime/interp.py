@@ -36,6 +36,7 @@ race ends the run with a diagnostic naming both accesses.
 
 from __future__ import annotations
 
+import gc
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -104,33 +105,44 @@ its own), so two find every race that all of them would, in memory that does not
 the number of accesses (FastTrack's adaptive read sets, by item)."""
 
 
-Record = tuple[int, Operation, bool]
-"""(item, op, whether the op is atomic) of one access."""
+Record = tuple[int, int, Operation, bool, int]
+"""(group, item, op, whether the op is atomic, the access's sequence number) of one access."""
+Conflict = tuple[int, int, Operation, str]
+"""The access another one races with: its group, item, op, and what it did (`wrote`)."""
 
 
-def _witness(records: list[Record], item: int, op: Operation, atomic: bool) -> None:
-    """Keep `(item, op)` when fewer than `WITNESSES` other items of its kind are kept."""
+def _witness(records: list[Record], record: Record) -> None:
+    """Keep `record` when fewer than `WITNESSES` other items of its kind are kept."""
+    _, item, _, atomic, _ = record
     same = 0
-    for other, _, other_atomic in records:
+    for _, other, _, other_atomic, _ in records:
         if other_atomic == atomic:
             if other == item:
                 return
             same += 1
     if same < WITNESSES:
-        records.append((item, op, atomic))
+        records.append(record)
 
 
 ATOMIC_TYPES = frozenset(ATOMIC_OPS)
 MAX_ACCESS = 16
-"""The most bytes one load reads (a 16-byte vector at most: scalars, pointers)."""
+"""The widest access tracked as one (scalars, pointers); a wider one is tracked by byte."""
+DIFFERENT = "wrote a different value to"
 
 
-class _ByteState:
-    """What happened to one byte during a launch (see `RaceTracker`): in the current epoch of
-    its group, the first readers and, per value written, the first writers (`WITNESSES` of
-    each kind); for the groups that ran before, one reader and one writer per value."""
+class _State:
+    """What happened during a launch to `width` bytes that every access so far touched all of
+    (a word; 1: one byte): in the current epoch of its group, the first readers and, per value
+    written, the first writers (`WITNESSES` of each kind); for the groups that ran before, one
+    reader and one writer per value. Values are the bytes written, all `width` of them.
+
+    A word is the same as `width` byte states would be (`split` makes them, exactly: the
+    records carry sequence numbers), at a `width`th of the memory and time. It is split when
+    an access touches part of it, and when an access may race with it: the byte states then
+    find the race, and its first byte, as they always did."""
 
     __slots__ = (
+        "width",
         "group",
         "epoch",
         "readers",
@@ -142,57 +154,183 @@ class _ByteState:
         "old_writes",
     )
 
-    def __init__(self, group: int):
+    def __init__(self, width: int, group: int):
+        self.width = width
         self.group = group
         self.epoch = -1
         self.readers: list[Record] = []
         """The first readers in `epoch`."""
         self.full = False
         """`readers` holds `WITNESSES` plain readers: another plain read adds nothing."""
-        self.writers: dict[int, list[Record]] = {}
-        """byte value → its first writers in `epoch`."""
-        self.group_read: tuple[int, int, Operation] | None = None
-        self.group_writes: dict[int, tuple[int, int, Operation]] = {}
-        """byte value → (group, item, op): one writer per value, in this group."""
-        self.old_read: tuple[int, int, Operation] | None = None
-        self.old_writes: dict[int, tuple[int, int, Operation]] = {}
+        self.writers: dict[bytes, list[Record]] | None = None
+        """value → its first writers in `epoch`."""
+        self.group_read: Record | None = None
+        self.group_writes: dict[bytes, Record] | None = None
+        """value → one writer of it (the first), in this group."""
+        self.old_read: Record | None = None
+        self.old_writes: dict[bytes, Record] | None = None
         """The same, for the groups that ran before."""
 
-    def at(self, epoch: int) -> None:
-        """The records of `epoch` (a barrier of the group ends the ones before)."""
+    def at(self, group: int, epoch: int) -> None:
+        """The records of `epoch` of `group`: groups run one after another, so what the
+        previous group did is now 'old'; a barrier of the group ends the epochs before."""
+        if self.group != group:
+            if self.old_read is None:
+                self.old_read = self.group_read
+            if self.group_writes:
+                old = self.old_writes if self.old_writes is not None else {}
+                for value, access in self.group_writes.items():
+                    old.setdefault(value, access)
+                self.old_writes = old
+            self.group, self.epoch = group, -1
+            self.group_read, self.group_writes = None, None
         if self.epoch != epoch:
             self.epoch = epoch
-            self.readers, self.writers, self.full = [], {}, False
+            self.readers, self.writers, self.full = [], None, False
 
-    def enter(self, group: int) -> None:
-        """Groups run one after another: what the previous group did is now 'old'."""
-        if self.old_read is None:
-            self.old_read = self.group_read
-        for value, access in self.group_writes.items():
-            self.old_writes.setdefault(value, access)
-        self.group = group
-        self.epoch = -1
-        self.readers, self.writers, self.full = [], {}, False
-        self.group_read, self.group_writes = None, {}
+    def read_conflict(self, item: int, atomic: bool) -> Conflict | None:
+        """The access a read by `item` races with, the one a report names; None if none."""
+        if self.old_writes:
+            for other_group, other_item, other_op, other_atomic, _ in self.old_writes.values():
+                if not (atomic and other_atomic):
+                    return other_group, other_item, other_op, "wrote"
+        if self.writers:
+            for writers in self.writers.values():
+                for other_group, other, other_op, other_atomic, _ in writers:
+                    if other != item and not (atomic and other_atomic):
+                        return other_group, other, other_op, "wrote"
+        return None
+
+    def write_conflict(self, item: int, atomic: bool, value: bytes) -> Conflict | None:
+        """The access a write of `value` by `item` races with; None if none. Two writes of
+        the same value never race (as on a GPU)."""
+        old_read = self.old_read
+        if old_read is not None and not (atomic and old_read[3]):
+            return old_read[0], old_read[1], old_read[2], "read"
+        if self.old_writes:
+            for old_value, (
+                other_group,
+                other_item,
+                other_op,
+                other_atomic,
+                _,
+            ) in self.old_writes.items():
+                if old_value != value and not (atomic and other_atomic):
+                    return other_group, other_item, other_op, DIFFERENT
+        for other_group, other, other_op, other_atomic, _ in self.readers:
+            if other != item and not (atomic and other_atomic):
+                return other_group, other, other_op, "read"
+        if self.writers:
+            for other_value, writers in self.writers.items():
+                if other_value != value:
+                    for other_group, other, other_op, other_atomic, _ in writers:
+                        if other != item and not (atomic and other_atomic):
+                            return other_group, other, other_op, DIFFERENT
+        return None
+
+    def read(self, record: Record) -> None:
+        if record[3] or not self.full:
+            readers = self.readers
+            _witness(readers, record)
+            self.full = sum(1 for r in readers if not r[3]) >= WITNESSES
+        if self.group_read is None:
+            self.group_read = record
+
+    def write(self, record: Record, value: bytes) -> None:
+        if self.writers is None:
+            self.writers = {}
+        _witness(self.writers.setdefault(value, []), record)
+        if self.group_writes is None:
+            self.group_writes = {}
+        self.group_writes.setdefault(value, record)
+
+    def split(self) -> list[_State]:
+        """The byte states this word stands for."""
+        found = []
+        for i in range(self.width):
+            byte = _State(1, self.group)
+            byte.epoch, byte.full = self.epoch, self.full
+            byte.readers = list(self.readers)
+            byte.group_read, byte.old_read = self.group_read, self.old_read
+            if self.writers:
+                writers: dict[bytes, list[Record]] = {}
+                ordered = sorted(
+                    ((r[4], v[i : i + 1], r) for v, rs in self.writers.items() for r in rs),
+                    key=lambda entry: entry[0],
+                )
+                for _, value, record in ordered:
+                    _witness(writers.setdefault(value, []), record)
+                byte.writers = writers
+            byte.group_writes = _first_per_byte(self.group_writes, i)
+            byte.old_writes = _first_per_byte(self.old_writes, i)
+            found.append(byte)
+        return found
+
+
+def _first_per_byte(writes: dict[bytes, Record] | None, i: int) -> dict[bytes, Record] | None:
+    """One writer per value of byte `i` (the first), from one per value of the word."""
+    if writes is None:
+        return None
+    found: dict[bytes, Record] = {}
+    for value, access in sorted(writes.items(), key=lambda entry: entry[1][4]):
+        found.setdefault(value[i : i + 1], access)
+    return found
 
 
 class RaceTracker:
-    """Per-byte access records of one launch; raises at the first race."""
+    """Access records of one launch, per word or byte (`_State`); raises at the first race."""
 
-    def __init__(self) -> None:
-        self.allocations: dict[int, dict[int, _ByteState]] = {}
-        """allocation serial → byte offset → its state."""
+    def __init__(self, words: bool = True) -> None:
+        self.words = words
+        """Track words (False: every byte on its own, as the words stand for; for tests)."""
+        self.allocations: dict[int, dict[int, _State]] = {}
+        """allocation serial → offset → the state of the word or byte there."""
+        self.widths: dict[int, int] = {}
+        """allocation serial → the width of every access so far, when they all had one and
+        were aligned to it (then no two words overlap); 0 otherwise."""
         self.quiet: dict[int, dict[int, tuple[int, int, int]]] = {}
         """allocation serial → offset → (bytes, group, epoch) of plain reads that change
         nothing: every byte has its `WITNESSES` plain readers of the epoch, a first reader in
         the group, and no write of the group or of an earlier one. Another plain read of
         them in the same group and epoch is a no-op, until a write to one of the bytes."""
+        self.seq = 0
 
-    def _states(self, allocation: Allocation) -> dict[int, _ByteState]:
-        found = self.allocations.get(allocation.serial)
-        if found is None:
-            found = self.allocations[allocation.serial] = {}
-        return found
+    def _word(self, allocation: Allocation, offset: int, n: int) -> tuple[dict, _State | None]:
+        """The states of the allocation, and the one that tracks the `n` bytes at `offset` as
+        one word (made if they are new); None when they are tracked by byte."""
+        serial = allocation.serial
+        states = self.allocations.get(serial)
+        if states is None:
+            states = self.allocations[serial] = {}
+        state = states.get(offset)
+        if state is not None and state.width == n:
+            return states, state
+        width = self.widths.get(serial, n) if self.words else 0
+        if state is None and width == n and offset % n == 0 and n <= MAX_ACCESS:
+            self.widths[serial] = n
+            state = states[offset] = _State(n, -1)
+            return states, state
+        self.widths[serial] = 0
+        overlapping = [
+            start
+            for start in range(offset - MAX_ACCESS + 1, offset + n)
+            if (other := states.get(start)) is not None and start + other.width > offset
+        ]
+        if not overlapping and n <= MAX_ACCESS and self.words:
+            state = states[offset] = _State(n, -1)
+            return states, state
+        for start in overlapping:
+            word = states[start]
+            if word.width > 1:
+                for i, byte in enumerate(word.split()):
+                    states[start + i] = byte
+        return states, None
+
+    def _byte(self, states: dict[int, _State], byte: int) -> _State:
+        state = states.get(byte)
+        if state is None:
+            state = states[byte] = _State(1, -1)
+        return state
 
     def read(self, who: ItemMachine, op: Operation, allocation: Allocation, offset: int, n: int):
         group, item, epoch = who.group_id, who.item_id, who.group.epoch
@@ -200,110 +338,58 @@ class RaceTracker:
         quiet = self.quiet.get(allocation.serial)
         if not atomic and quiet is not None and quiet.get(offset) == (n, group, epoch):
             return
-        states = self._states(allocation)
-        still = not atomic
+        self.seq += 1
+        record = (group, item, op, atomic, self.seq)
+        states, word = self._word(allocation, offset, n)
+        if word is not None:
+            word.at(group, epoch)
+            if word.read_conflict(item, atomic) is None:
+                word.read(record)
+                if word.full and not (word.writers or word.old_writes) and not atomic:
+                    if quiet is None:
+                        quiet = self.quiet[allocation.serial] = {}
+                    quiet[offset] = (n, group, epoch)
+                return
+            for i, byte_state in enumerate(word.split()):
+                states[offset + i] = byte_state
         for byte in range(offset, offset + n):
-            state = states.get(byte)
-            if state is None:
-                state = states[byte] = _ByteState(group)
-            elif state.group != group:
-                state.enter(group)
-            if state.epoch != epoch:
-                state.at(epoch)
-            if state.old_writes:
-                for other_group, other_item, other_op in state.old_writes.values():
-                    if not (atomic and type(other_op) in ATOMIC_TYPES):
-                        self._report(
-                            who,
-                            op,
-                            "reads",
-                            allocation,
-                            byte,
-                            other_group,
-                            other_item,
-                            other_op,
-                            "wrote",
-                        )
-            if state.writers:
-                for writers in state.writers.values():
-                    for other, other_op, other_atomic in writers:
-                        if atomic and other_atomic:
-                            continue  # two atomics never race
-                        if other != item:
-                            self._report(
-                                who, op, "reads", allocation, byte, group, other, other_op, "wrote"
-                            )
-            if atomic or not state.full:
-                readers = state.readers
-                _witness(readers, item, op, atomic)
-                if not atomic:
-                    state.full = sum(1 for r in readers if not r[2]) >= WITNESSES
-                still = still and state.full
-            if state.group_read is None:
-                state.group_read = (group, item, op)
-            if still and (state.writers or state.old_writes):
-                still = False
-        if still and n <= MAX_ACCESS:
-            if quiet is None:
-                quiet = self.quiet[allocation.serial] = {}
-            quiet[offset] = (n, group, epoch)
+            state = self._byte(states, byte)
+            state.at(group, epoch)
+            conflict = state.read_conflict(item, atomic)
+            if conflict is not None:
+                self._report(who, op, "reads", allocation, byte, *conflict)
+            state.read(record)
 
     def write(
         self, who: ItemMachine, op: Operation, allocation: Allocation, offset: int, data: bytes
     ):
         group, item, epoch = who.group_id, who.item_id, who.group.epoch
         atomic = type(op) in ATOMIC_TYPES
-        states = self._states(allocation)
+        n = len(data)
         quiet = self.quiet.get(allocation.serial)
         if quiet:  # reads of these bytes are no longer no-ops
-            for start in range(offset - MAX_ACCESS + 1, offset + len(data)):
+            for start in range(offset - MAX_ACCESS + 1, offset + n):
                 found = quiet.get(start)
                 if found is not None and start + found[0] > offset:
                     del quiet[start]
-        different = "wrote a different value to"
-        for i, value in enumerate(data):
-            byte = offset + i
-            state = states.get(byte)
-            if state is None:
-                state = states[byte] = _ByteState(group)
-            elif state.group != group:
-                state.enter(group)
-            if state.epoch != epoch:
-                state.at(epoch)
-            old_read = state.old_read
-            if old_read is not None and not (atomic and type(old_read[2]) in ATOMIC_TYPES):
-                other_group, other_item, other_op = old_read
-                self._report(
-                    who, op, "writes", allocation, byte, other_group, other_item, other_op, "read"
-                )
-            for old_value, (other_group, other_item, other_op) in state.old_writes.items():
-                if old_value != value and not (atomic and type(other_op) in ATOMIC_TYPES):
-                    self._report(
-                        who,
-                        op,
-                        "writes",
-                        allocation,
-                        byte,
-                        other_group,
-                        other_item,
-                        other_op,
-                        different,
-                    )
-            for other, other_op, other_atomic in state.readers:
-                if other != item and not (atomic and other_atomic):
-                    self._report(
-                        who, op, "writes", allocation, byte, group, other, other_op, "read"
-                    )
-            for other_value, writers in state.writers.items():
-                if other_value == value:
-                    continue  # the same value from several items: no race (as on a GPU)
-                for other, other_op, other_atomic in writers:
-                    if other != item and not (atomic and other_atomic):
-                        self._report(
-                            who, op, "writes", allocation, byte, group, other, other_op, different
-                        )
-            _witness(state.writers.setdefault(value, []), item, op, atomic)
-            state.group_writes.setdefault(value, (group, item, op))
+        self.seq += 1
+        record = (group, item, op, atomic, self.seq)
+        states, word = self._word(allocation, offset, n)
+        if word is not None:
+            word.at(group, epoch)
+            if word.write_conflict(item, atomic, data) is None:
+                word.write(record, data)
+                return
+            for i, byte_state in enumerate(word.split()):
+                states[offset + i] = byte_state
+        for i in range(n):
+            state = self._byte(states, offset + i)
+            state.at(group, epoch)
+            value = data[i : i + 1]
+            conflict = state.write_conflict(item, atomic, value)
+            if conflict is not None:
+                self._report(who, op, "writes", allocation, offset + i, *conflict)
+            state.write(record, value)
 
     def _report(
         self,
@@ -392,6 +478,8 @@ def _view(allocation: Allocation, data: np.ndarray, dtype: np.dtype) -> tuple | 
 
 class ItemMachine(Machine):
     """One work-item: the interpreter state of one thread of a kernel."""
+
+    quiet_floats = True  # KernelRun.run and ItemThread._main run every item under np.errstate
 
     def start(self, run: KernelRun, group: GroupState, item_id: int) -> None:
         self.run = run
@@ -650,7 +738,8 @@ class ItemThread:
 
     def _main(self) -> None:
         try:
-            self.machine.run.run_item(self.machine)
+            with np.errstate(all="ignore"):
+                self.machine.run.run_item(self.machine)
             self.state = "done"
         except _Abort:
             self.state = "aborted"
@@ -906,6 +995,19 @@ class KernelRun:
         self.threaded = payload.barriers[name]
 
     def run(self) -> None:
+        """The groups in order, with the collector's first generation raised for the launch
+        (the race records are many small objects that live until its end: collecting them
+        every 700 allocations spent a quarter of the run), and numpy's float errors silent
+        (float ops round to their type: an overflow is no warning)."""
+        threshold = gc.get_threshold()
+        gc.set_threshold(max(threshold[0], GC_THRESHOLD), *threshold[1:])
+        try:
+            with np.errstate(all="ignore"):
+                self._groups()
+        finally:
+            gc.set_threshold(*threshold)
+
+    def _groups(self) -> None:
         for group_id in range(self.n_groups):
             group = GroupState(group_id)
             if self.smem is not None:
@@ -943,6 +1045,9 @@ class KernelRun:
         smem = () if machine.group.dynamic_smem is None else (machine.group.dynamic_smem,)
         ids = (machine.group_id, machine.item_id)
         machine.call(self.kernel, (TOKEN, TOKEN, TOKEN, TOKEN, *ids, *smem, *self.args))
+
+
+GC_THRESHOLD = 20_000
 
 
 def _extent(pointee: Attribute, nbytes: int) -> int | None:
