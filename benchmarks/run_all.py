@@ -32,6 +32,9 @@ Every figure is a ratio ours / peer, both measured in this run (the GPU rows: in
    against numpy and `mlir-opt-22 | mlir-runner-22` on the same program in upstream MLIR
    (Debian: `apt-get install mlir-22-tools`), with a cold and a warm disk cache; goals at 1M:
    ≤ 3 against mlir-runner, ≤ 5 against numpy.
+6. The sanitizer (`sanitizer.py`): `gpu-run --provider interp` against `--provider cpu`, each a
+   process, on the 64, 96 and 128 matmul and a 1M saxpy: time, peak memory, and interp's
+   memory per byte the kernel touches; goals for the 96 matmul: ≤ 6 s and ≤ 150 MB.
 
     python benchmarks/run_all.py              # 1k, 10k, 100k ops; 16M f32 (about 15 minutes)
     python benchmarks/run_all.py --quick      # 1k, 10k ops, fewer repeats (under 2 minutes)
@@ -822,6 +825,37 @@ def end_to_end_section(quick: bool) -> list[Row]:
     return rows
 
 
+def sanitizer_section(quick: bool) -> list[Row]:
+    """`benchmarks/sanitizer.py`: interp (every access checked) against the unchecked cpu
+    provider on matmuls and a saxpy, time and peak memory of each process; issue 15's goals:
+    the 96 matmul on interp in 6 s and 150 MB, memory linear in the bytes touched."""
+    import sanitizer
+
+    say("sanitizer: interp against cpu (matmul 64/96/128, saxpy)")
+    found = sanitizer.measure(quick)
+    base = found[0][3]
+    runs = {(program, provider): (s, round(mb, 1)) for program, provider, s, mb in found[1:]}
+    rows = []
+    for program in dict.fromkeys(program for program, _ in runs):
+        seconds, peak = runs[(program, "interp")]
+        cpu_seconds, cpu_peak = runs[(program, "cpu")]
+        rows.append(Row(f"{program}, interp (time)", seconds, cpu_seconds, "cpu", "s"))
+        rows.append(Row(f"{program}, interp (peak memory)", peak, cpu_peak, "cpu", "MB"))
+        per_byte = round((peak - base) * 2**20 / sanitizer.touched_bytes(program))
+        rows.append(Row(f"{program}, interp: bytes kept per byte touched", per_byte, None, "", "B"))
+        rows.append(
+            Row(f"{program}, cpu --check", None, None, "", "", note="not built yet (issue 15)")
+        )
+        if program == "matmul 96":
+            rows.append(
+                Row("matmul 96, interp: time against 6 s", seconds, 6.0, "goal", "s", "<= 1.0")
+            )
+            rows.append(
+                Row("matmul 96, interp: memory against 150 MB", peak, 150.0, "goal", "MB", "<= 1.0")
+            )
+    return rows
+
+
 def gpu_section() -> list[Row]:
     """`benchmarks/gpu.py` here when there is a CUDA device, else the figures of its last run."""
     from gpuir.runtime import unavailable_reason
@@ -975,7 +1009,9 @@ def main() -> int:
     parser.add_argument(
         "--repeats", type=int, help="repeats of each compile-time command at every size"
     )
-    parser.add_argument("--only", help="sections to run, comma-separated: compile,cpu,ptx,gpu,e2e")
+    parser.add_argument(
+        "--only", help="sections to run, comma-separated: compile,cpu,ptx,gpu,e2e,sanitizer"
+    )
     parser.add_argument(
         "--stages",
         action=argparse.BooleanOptionalAction,
@@ -997,7 +1033,7 @@ def main() -> int:
     )
     default_repeats = {1000: 5, 10000: 3} if not quick else {1000: 3, 10000: 1}
     repeats = {s: args.repeats or default_repeats.get(s, 2 if s > 10000 else 3) for s in sizes}
-    sections = set((args.only or "compile,cpu,ptx,gpu,e2e").split(","))
+    sections = set((args.only or "compile,cpu,ptx,gpu,e2e,sanitizer").split(","))
     stages = (not quick) if args.stages is None else args.stages
     cpu_n = args.cpu_n or CPU_N
     cpu_repeats = 5 if quick else 10
@@ -1022,6 +1058,7 @@ def main() -> int:
         ("ptx", lambda: ptx_section(args.sm)),
         ("gpu", gpu_section),
         ("e2e", lambda: end_to_end_section(quick)),
+        ("sanitizer", lambda: sanitizer_section(quick)),
     ):
         if name in sections:
             try:

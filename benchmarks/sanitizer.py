@@ -1,0 +1,137 @@
+"""The sanitizer at the sizes people debug at: `interp` (every access checked) against the
+unchecked `cpu` provider on the same programs, each a process of its own, its wall time and peak
+memory (the whole process: `ru_maxrss`).
+
+- `matmul N`: the N x N x N f32 product of two `buffer.lit` inputs through one
+  `btensor.map_reduce`, lowered to a kernel launch (`end_to_end.MATMUL`), run by `gpu-run`;
+  N = 64, 96, 128 (`--quick`: 64, 96). Every run's result is checked (N * 0.5).
+- `saxpy 1M`: `cpu_provider.py`'s saxpy kernel on 2**20 f32 through the Python API (`--quick`:
+  2**18), its result checked against numpy's.
+
+Also the memory interp keeps per byte the kernels touch (its peak less that of an empty
+program), which is what "memory that grows with the data" means. `cpu --check` (the compiled
+sanitizer of issue 15) is not built yet: its rows say so.
+
+    python benchmarks/sanitizer.py            # the rows of `make bench`
+    python benchmarks/sanitizer.py --quick
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+SAXPY = """
+import sys
+import numpy as np
+import gpuir
+import cpu_provider
+
+provider, n = sys.argv[1], int(sys.argv[2])
+rng = np.random.default_rng(0)
+x, y = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+a = np.float32(2.5)
+with gpuir.Device(provider) as device:
+    saxpy = device.compile(cpu_provider.KERNELS).kernel("saxpy")
+    xs, ys = device.upload(x), device.upload(y)
+    items = cpu_provider.ITEMS
+    saxpy(-(-n // items), items, items, n, a, xs, ys)
+    device.synchronize()
+    if not np.array_equal(ys.download(), a * x + y):
+        sys.exit("saxpy: the result differs from numpy's")
+"""
+
+EMPTY = """
+func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
+  func.return %m : !mem.M<0>
+}
+"""
+
+
+def run(command: list[str]) -> tuple[float, float, str]:
+    """Wall seconds, peak memory (MB) and stdout of one process."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        process = subprocess.Popen(
+            command,
+            stdout=out,
+            stderr=err,
+            text=True,
+            cwd=HERE,
+            env={**os.environ, "PYTHONPATH": str(HERE)},
+        )
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if process.returncode != 0:
+            last = err.read().strip().splitlines()[-1:]
+            raise RuntimeError(f"{' '.join(command)} failed: {last}")
+        return seconds, usage.ru_maxrss / 1024, out.read()
+
+
+def gpu_run() -> str:
+    import shutil
+
+    return shutil.which("gpu-run", path=str(Path(sys.executable).parent)) or "gpu-run"
+
+
+def measure(quick: bool = False) -> list[tuple[str, str, float, float]]:
+    """Rows `(program, provider, seconds, peak MB)`, from the smallest program up, and the
+    empty program's peak first (`("empty", "interp", s, MB)`)."""
+    from end_to_end import MATMUL
+
+    rows = []
+    sizes = [64, 96] if quick else [64, 96, 128]
+    with tempfile.TemporaryDirectory() as scratch:
+        empty = Path(scratch) / "empty.mlir"
+        empty.write_text(EMPTY)
+        seconds, peak, _ = run([gpu_run(), str(empty), "--provider", "interp"])
+        rows.append(("empty", "interp", seconds, peak))
+        for n in sizes:
+            source = Path(scratch) / f"matmul{n}.mlir"
+            source.write_text(MATMUL.format(n=n, last=n - 1))
+            for provider in ("cpu", "interp"):
+                seconds, peak, out = run([gpu_run(), str(source), "--provider", provider])
+                if float(out.split()[-1]) != n * 0.5:
+                    raise RuntimeError(f"matmul {n} on {provider}: {out.strip()}, not {n * 0.5}")
+                rows.append((f"matmul {n}", provider, seconds, peak))
+        n = 1 << (18 if quick else 20)
+        for provider in ("cpu", "interp"):
+            seconds, peak, _ = run([sys.executable, "-c", SAXPY, provider, str(n)])
+            rows.append((f"saxpy {n // 1024}K", provider, seconds, peak))
+    return rows
+
+
+def touched_bytes(program: str) -> int:
+    """The bytes of device memory the program's kernel reads or writes."""
+    kind, size = program.split()
+    if kind == "matmul":
+        return 3 * int(size) ** 2 * 4
+    return 2 * int(size.rstrip("K")) * 1024 * 4
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    rows = measure(args.quick)
+    base = rows[0][3]
+    for program, provider, seconds, peak in rows[1:]:
+        extra = ""
+        if provider == "interp":
+            extra = f"  {(peak - base) * 2**20 / touched_bytes(program):6.0f} B per byte touched"
+        print(f"{program:<12} {provider:<7} {seconds:8.2f} s {peak:8.1f} MB{extra}")
+
+
+if __name__ == "__main__":
+    main()
