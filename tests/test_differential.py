@@ -9,7 +9,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from differential.generator import compare, generate, generate_with_shape, same
+from differential.generator import (
+    PLANTS,
+    compare,
+    find_planted,
+    generate,
+    generate_with_shape,
+    planted,
+    same,
+)
 
 SAMPLE = range(30)
 
@@ -108,3 +116,27 @@ def test_maxnumf_of_zeros_plus_zero_is_positive_zero(provider: str, x: float, y:
 
     result = gpuir.compile(MAXNUM_OF_ZEROS, provider=provider).main(x, y)
     assert result == 0 and not np.signbit(result)
+
+
+# --- planted bugs: interp ends each run at the first faulty access, with its error ----------------
+
+PLANTED = [(seed, plant) for plant in ("past-end", "freed") for seed in range(8)] + [
+    (seed, "missing-barrier") for seed in (1, 17, 21, 27, 29, 42)
+]
+
+
+@pytest.mark.parametrize(("seed", "plant"), PLANTED)
+def test_interp_finds_the_planted_bug(seed: int, plant: str):
+    found, text, outcome = find_planted(seed, plant)
+    assert text, f"seed {seed} cannot carry {plant}"
+    expected = planted(seed, plant)
+    assert expected is not None
+    assert found, f"seed {seed}, {plant}: expected {expected[1]!r}, got {outcome}"
+
+
+def test_a_planted_program_differs_from_its_original_only_by_the_bug():
+    for plant in PLANTS:
+        text, _ = generate_with_shape(21, plant)
+        original = generate(21)
+        changed = [line for line in text.splitlines() if line not in original.splitlines()]
+        assert 0 < len(changed) <= 3, (plant, changed)

@@ -1,6 +1,11 @@
-"""`python -m differential [--count N] [--seed S] [--jobs J] [--out DIR]` (from `tests/`): run
-programs `S … S+N-1` of the generator under `cpu` and `interp` and compare their results. Each
-disagreement is written to `DIR/seed-<n>.mlir`; the exit status is 1 when there was one."""
+"""`python -m differential [--count N] [--seed S] [--jobs J] [--out DIR] [--planted]` (from
+`tests/`): run programs `S … S+N-1` of the generator under `cpu` and `interp` and compare their
+results. Each disagreement is written to `DIR/seed-<n>.mlir`; the exit status is 1 when there
+was one.
+
+With `--planted`, each program instead carries each bug of `generator.PLANTS` in turn (where it
+can) and runs under `interp`, which must end it with the error at the first faulty access; a
+bug it misses is written to `DIR/seed-<n>-<bug>.mlir`."""
 
 from __future__ import annotations
 
@@ -10,12 +15,47 @@ import sys
 import time
 from pathlib import Path
 
-from differential.generator import compare
+from differential.generator import PLANTS, compare, find_planted
 
 
 def check(seed: int) -> tuple[int, bool, str, str]:
     agree, text, found, expected = compare(seed)
     return seed, agree, text, "" if agree else f"cpu: {found}\ninterp: {expected}"
+
+
+def check_planted(seed: int) -> tuple[int, list[tuple[str, bool, str, str]]]:
+    found = []
+    for plant in PLANTS:
+        caught, text, outcome = find_planted(seed, plant)
+        if text:
+            found.append((plant, caught, text, outcome))
+    return seed, found
+
+
+def planted_main(args: argparse.Namespace) -> int:
+    start = time.monotonic()
+    seeds = range(args.seed, args.seed + args.count)
+    planted, missed = 0, 0
+    with multiprocessing.Pool(args.jobs) as pool:
+        for seed, found in pool.imap_unordered(check_planted, seeds, chunksize=4):
+            for plant, caught, text, outcome in found:
+                planted += 1
+                if caught:
+                    continue
+                missed += 1
+                args.out.mkdir(parents=True, exist_ok=True)
+                path = args.out / f"seed-{seed}-{plant}.mlir"
+                path.write_text(
+                    text + "\n" + "".join(f"// {line}\n" for line in outcome.splitlines())
+                )
+                print(f"seed {seed}: interp missed the planted {plant}; see {path}", flush=True)
+    elapsed = time.monotonic() - start
+    print(
+        f"{planted} planted bugs in {args.count} programs (seeds {args.seed}.."
+        f"{args.seed + args.count - 1}): {planted - missed} found by interp, {missed} missed, "
+        f"{elapsed:.1f} s"
+    )
+    return 1 if missed else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,7 +64,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the first program's seed")
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--out", type=Path, default=Path("differential-failures"))
+    parser.add_argument("--planted", action="store_true", help="plant bugs; interp must find them")
     args = parser.parse_args(argv)
+    if args.planted:
+        return planted_main(args)
     start = time.monotonic()
     seeds = range(args.seed, args.seed + args.count)
     failed: list[int] = []

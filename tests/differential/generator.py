@@ -36,6 +36,11 @@ add/sub/mul/div/min/max/neg/compare+select (no transcendental functions, no cont
 float-to-int conversions are not generated. `maxnumf`/`minnumf` may return either zero of
 -0.0 and +0.0, so their result has +0.0 added (which makes any zero +0.0).
 
+`planted(seed, bug)` is program `seed` with one bug planted (`PLANTS`: a read one past the end of
+an array, a missing barrier, a buffer freed before the launch that reads it) and the error that
+must end its run, at the first faulty access; `find_planted` runs it (`python -m differential
+--planted`).
+
 `run(text, provider)` runs a program's `@main` and returns its results; `same(a, b)` compares
 two result tuples exactly (integers by value, floats bit for bit, any NaN equal to any NaN:
 LLVM does not define which NaN an operation returns).
@@ -110,6 +115,10 @@ class Kernel:
     counter: int = 0
     m1: str = "%m1"
     m3: str = "%m3"
+    round_offsets: list[int] = field(default_factory=list)
+    """The offset of each shared round (item i reads the slot of item (i + offset) % n)."""
+    unsynced: bool = False
+    """Plant a bug: the next shared round has no barrier between its store and its load."""
 
     @property
     def is_float(self) -> bool:
@@ -272,8 +281,14 @@ class Kernel:
             indent, f"{stored} = mem.store {self.m3}, {mine}, {value} : !mem.ptr<{self.type_}, 3>"
         )
         s1, s3 = self.fresh("t"), self.fresh("t")
-        self.emit(indent, f"{s1}, {s3} = gpu.sync_work_items {self.m1}, {stored}")
-        offset = self.index_constant(indent, self.rng.randint(0, 40))
+        if self.unsynced:  # the planted bug: nothing orders the store and the other's load
+            self.unsynced = False
+            self.emit(indent, f"{s1} = mem.remem {self.m1} : !mem.M<1>")
+            self.emit(indent, f"{s3} = mem.remem {stored} : !mem.M<3>")
+        else:
+            self.emit(indent, f"{s1}, {s3} = gpu.sync_work_items {self.m1}, {stored}")
+        self.round_offsets.append(self.rng.randint(0, 40))
+        offset = self.index_constant(indent, self.round_offsets[-1])
         at = self.fresh("i")
         self.emit(indent, f"{at} = arith.addi {item}, {offset} : index")
         other = self.wrapped(indent, at, n_items)
@@ -565,6 +580,8 @@ class Shape:
     """Shuffles and ballots at the kernel's top level (`Kernel.warp_round`)."""
     atomics: tuple[str, ...] = ()
     """Per cell of `%acc` the kind of the atomics that fold into it (`Kernel.atomic_round`)."""
+    round_offsets: tuple[int, ...] = ()
+    """Per shared round, the offset of the slot each item reads (`Kernel.shared_round`)."""
 
 
 def generate_kernel(
@@ -575,8 +592,13 @@ def generate_kernel(
     early_return: int | None = None,
     placement: str = "top",
     warps: Warps | None = None,
-) -> str:
+    plant: str | None = None,
+    launches: tuple[tuple[int, int], ...] = (),
+) -> tuple[str, Kernel]:
+    """The kernel's text (and its state); `plant` (`PLANTS`) puts a bug in it, knowing the
+    `launches`."""
     k = Kernel(rng, type_, length)
+    k.unsynced = plant == "missing-barrier"
     t = type_
     flat_lines = [
         "%base = arith.muli %group, %n_items : index",
@@ -585,11 +607,16 @@ def generate_kernel(
     for line in flat_lines:
         k.emit(1, line)
     k.m1, x = k.load(1, "%src", "%flat", "%m1")
-    near = k.index_constant(1, rng.randint(1, length - 1))
+    near_value = rng.randint(1, length - 1)
+    if plant == "past-end":  # the last item of the first launch reads src[length]
+        groups, items = launches[0]
+        near_value = length - (groups * items - 1)
+    near = k.index_constant(1, near_value)
     at = k.fresh("i")
     k.emit(1, f"{at} = arith.addi %flat, {near} : index")
     length_c = k.index_constant(1, length)
-    k.m1, y = k.load(1, "%src", k.wrapped(1, at, length_c), k.m1)
+    wrapped = k.wrapped(1, at, length_c)
+    k.m1, y = k.load(1, "%src", at if plant == "past-end" else wrapped, k.m1)  # planted: unwrapped
     pool = [x, y, "%s", k.from_index(1, "%item"), k.from_index(1, "%group"), k.constant(1)]
     if rng.random() < 0.5:
         pool.append(k.from_index(1, "%n_items"))
@@ -644,7 +671,7 @@ def generate_kernel(
     )
     body = "\n".join(k.lines)
     end = f"  func.return {stored}, {k.m3}, %m4, %m5 : {tokens}\n{tail}"
-    return f"{header}\n{body}\n{end}}}\n"
+    return f"{header}\n{body}\n{end}}}\n", k
 
 
 def host_init(rng: random.Random, type_: str, length: int, host: str, token: str, tag: str):
@@ -693,7 +720,9 @@ def generate(seed: int) -> str:
     return generate_with_shape(seed)[0]
 
 
-def generate_with_shape(seed: int) -> tuple[str, Shape]:
+def generate_with_shape(seed: int, plant: str | None = None) -> tuple[str, Shape]:
+    """Program `seed` and its shape; with `plant`, the same program with that bug in it (see
+    `planted`)."""
     rng = random.Random(seed)
     type_ = rng.choice(INT_TYPES + FLOAT_TYPES)
     length = rng.choice((8, 16, 24, 32))
@@ -714,7 +743,9 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
         atomics = FLOAT_ATOMICS if type_ in FLOAT_TYPES else INT_ATOMICS
         kinds = tuple(warp_rng.choice(atomics) for _ in range(CELLS))
         warps = Warps(warp_rng, warp_rng.randint(0, 2), kinds if warp_rng.random() < 0.6 else ())
-    kernel = generate_kernel(rng, type_, length, shared_rounds, early_return, placement, warps)
+    kernel, kernel_state = generate_kernel(
+        rng, type_, length, shared_rounds, early_return, placement, warps, plant, tuple(launches)
+    )
     cells = bool(warps and warps.kinds)
     host_rng = random.Random(f"host-{seed}")  # the kernel and launches are as they were
     host = HostCode(host_rng, type_, length)
@@ -769,6 +800,9 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
         ]
         tokens = ("%ad0", "%ad1", "%m4")
         acc_arg, acc_type = ", %dacc", f", {ptr1c}"
+    if plant == "freed":  # the first launch's input, freed before it runs
+        main += [f"  %planted_free = gpu.free.block {tokens[1]}, %da : {ptr1}"]
+        tokens = (tokens[0], "%planted_free", tokens[2])
     for i, (n_groups, n_items) in enumerate(launches):
         src, dst = ("%da", "%db") if i % 2 == 0 else ("%db", "%da")
         smem = f" smem(!mem.array<? x {t}>, %n{i})" if shared_rounds else ""
@@ -859,8 +893,73 @@ def generate_with_shape(seed: int) -> tuple[str, Shape]:
         placement,
         warps.shuffles if warps else 0,
         warps.kinds if warps else (),
+        tuple(kernel_state.round_offsets),
     )
     return text, shape
+
+
+# --- planted bugs ------------------------------------------------------------------------------
+
+PLANTS = ("past-end", "missing-barrier", "freed")
+"""The bugs `planted` puts into a program:
+- `past-end`: the kernel reads its neighbour `src[flat + d]` without wrapping the index, with
+  `d` such that the last work-item of the first launch reads `src[L]`, one past the end;
+- `missing-barrier`: the first shared round has no barrier between each item's store to its
+  slot and its load of another item's slot (only where items do read others' slots);
+- `freed`: `@main` frees the first launch's input before the launch."""
+
+SIZES = {"i32": 4, "i64": 8, "index": 8, "f32": 4, "f64": 8}
+
+
+def planted(seed: int, plant: str) -> tuple[str, str] | None:
+    """Program `seed` with the bug `plant`, and the start of the error that must end its run
+    (at the first faulty access, in interp's order); None when the program cannot carry this
+    bug (no shared round at the kernel's top level, or one whose items read their own slots)."""
+    text, shape = generate_with_shape(seed, plant)
+    size, length = SIZES[shape.type_], shape.length
+    groups, items = shape.launches[0]
+    if plant == "past-end":
+        who = f"work-item (group {groups - 1}, item {items - 1})"
+        return text, (
+            f"out of bounds: {who} loads {size} bytes from byte offset {length * size} of a "
+            f"{length * size}-byte global allocation"
+        )
+    if plant == "freed":
+        return text, (
+            f"use after free: work-item (group 0, item 0) loads {size} bytes from a "
+            f"{length * size}-byte global allocation"
+        )
+    assert plant == "missing-barrier"
+    if not shape.shared_rounds or shape.placement != "top" or items < 2:
+        return None
+    offset = shape.round_offsets[0] % items
+    if offset == 0:
+        return None
+    for item in range(1, items):  # items run in order: store to my slot, then load another's
+        if (item - offset) % items < item:  # an earlier item read my slot
+            return text, (
+                f"race on shared memory: work-item (group 0, item {item}) writes byte "
+                f"{item * size} of "
+            )
+        if (item + offset) % items < item:  # I read the slot an earlier item wrote
+            slot = (item + offset) % items
+            return text, (
+                f"race on shared memory: work-item (group 0, item {item}) reads byte "
+                f"{slot * size} of "
+            )
+    raise AssertionError("unreachable: item n-1 meets one of the two")
+
+
+def find_planted(seed: int, plant: str, provider: str = "interp") -> tuple[bool, str, str]:
+    """Run program `seed` with the bug `plant` under `provider`: (whether its run ended with the
+    expected error, the program, what the run gave). A program that cannot carry the bug counts
+    as found (nothing to find)."""
+    found = planted(seed, plant)
+    if found is None:
+        return True, "", ""
+    text, expected = found
+    outcome = run(text, provider)
+    return isinstance(outcome, str) and expected in outcome, text, str(outcome)
 
 
 # --- running and comparing -----------------------------------------------------------------------
