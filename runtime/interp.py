@@ -125,6 +125,10 @@ def _witness(records: list[Record], record: Record) -> None:
 
 
 ATOMIC_TYPES = frozenset(ATOMIC_OPS)
+RETIRED = -2
+"""The group of a state whose group is done (`_State.retire`)."""
+NO_READERS: list[Record] = []
+"""The readers of a retired state (never appended to: `at` gives a state new lists first)."""
 MAX_ACCESS = 16
 """The widest access tracked as one (scalars, pointers); a wider one is tracked by byte."""
 DIFFERENT = "wrote a different value to"
@@ -171,22 +175,33 @@ class _State:
         self.old_writes: dict[bytes, Record] | None = None
         """The same, for the groups that ran before."""
 
-    def at(self, group: int, epoch: int) -> None:
+    def at(self, group: int, epoch: int) -> bool:
         """The records of `epoch` of `group`: groups run one after another, so what the
-        previous group did is now 'old'; a barrier of the group ends the epochs before."""
-        if self.group != group:
-            if self.old_read is None:
-                self.old_read = self.group_read
-            if self.group_writes:
-                old = self.old_writes if self.old_writes is not None else {}
-                for value, access in self.group_writes.items():
-                    old.setdefault(value, access)
-                self.old_writes = old
-            self.group, self.epoch = group, -1
-            self.group_read, self.group_writes = None, None
+        previous group did is now 'old'; a barrier of the group ends the epochs before.
+        Whether this is the group's first access here."""
+        first = self.group != group
+        if first:
+            self.retire()
+            self.group = group
         if self.epoch != epoch:
             self.epoch = epoch
             self.readers, self.writers, self.full = [], None, False
+        return first
+
+    def retire(self) -> None:
+        """The group that touched these bytes is done: its records become 'old' ones, and the
+        records of its epochs go."""
+        if self.old_read is None:
+            self.old_read = self.group_read
+        if self.group_writes:
+            if self.old_writes is None:
+                self.old_writes = self.group_writes
+            else:
+                for value, access in self.group_writes.items():
+                    self.old_writes.setdefault(value, access)
+        self.group, self.epoch, self.full = RETIRED, -1, False
+        self.readers, self.writers = NO_READERS, None
+        self.group_read, self.group_writes = None, None
 
     def read_conflict(self, item: int, atomic: bool) -> Conflict | None:
         """The access a read by `item` races with, the one a report names; None if none."""
@@ -294,6 +309,14 @@ class RaceTracker:
         the group, and no write of the group or of an earlier one. Another plain read of
         them in the same group and epoch is a no-op, until a write to one of the bytes."""
         self.seq = 0
+        self.touched: list[_State] = []
+        """The states the running group has touched: retired when it ends (`end_group`)."""
+
+    def end_group(self) -> None:
+        """The running group is done: what it recorded becomes 'old', in less memory."""
+        for state in self.touched:
+            state.retire()
+        self.touched = []
 
     def _word(self, allocation: Allocation, offset: int, n: int) -> tuple[dict, _State | None]:
         """The states of the allocation, and the one that tracks the `n` bytes at `offset` as
@@ -342,7 +365,8 @@ class RaceTracker:
         record = (group, item, op, atomic, self.seq)
         states, word = self._word(allocation, offset, n)
         if word is not None:
-            word.at(group, epoch)
+            if word.at(group, epoch):
+                self.touched.append(word)
             if word.read_conflict(item, atomic) is None:
                 word.read(record)
                 if word.full and not (word.writers or word.old_writes) and not atomic:
@@ -354,7 +378,8 @@ class RaceTracker:
                 states[offset + i] = byte_state
         for byte in range(offset, offset + n):
             state = self._byte(states, byte)
-            state.at(group, epoch)
+            if state.at(group, epoch):
+                self.touched.append(state)
             conflict = state.read_conflict(item, atomic)
             if conflict is not None:
                 self._report(who, op, "reads", allocation, byte, *conflict)
@@ -376,7 +401,8 @@ class RaceTracker:
         record = (group, item, op, atomic, self.seq)
         states, word = self._word(allocation, offset, n)
         if word is not None:
-            word.at(group, epoch)
+            if word.at(group, epoch):
+                self.touched.append(word)
             if word.write_conflict(item, atomic, data) is None:
                 word.write(record, data)
                 return
@@ -384,7 +410,8 @@ class RaceTracker:
                 states[offset + i] = byte_state
         for i in range(n):
             state = self._byte(states, offset + i)
-            state.at(group, epoch)
+            if state.at(group, epoch):
+                self.touched.append(state)
             value = data[i : i + 1]
             conflict = state.write_conflict(item, atomic, value)
             if conflict is not None:
@@ -1021,6 +1048,7 @@ class KernelRun:
             finally:
                 for allocation in group.allocations():
                     allocation.mark_freed(None)
+            self.races.end_group()
 
     def run_group(self, group: GroupState) -> None:
         if not self.threaded:  # one item after another, to completion: one machine will do

@@ -549,6 +549,8 @@ def _replay(accesses, words: bool) -> str | None:
     groups: dict[int, _Group] = {}
     try:
         for kind, group_id, epoch, item, offset, data in accesses:
+            if groups and group_id not in groups:
+                tracker.end_group()  # as a launch does between its groups
             group = groups.setdefault(group_id, _Group())
             group.epoch = epoch
             who = _Who(group, group_id, item)
