@@ -126,13 +126,23 @@ def lower(module: ModuleOp) -> None:
     check_lowered(module)
 
 
-def host_program(device: ModuleOp, index_bitwidth: int = 64) -> HostProgram:
+def host_program(device: ModuleOp, index_bitwidth: int = 64, check: bool = False) -> HostProgram:
     """The device module compiled for the host (module docstring), with `index_bitwidth`-bit
-    index values. A structural error of a kernel is kept in `errors`; an error of the module as
-    a whole (an op that cannot be lowered) is raised as an `OpError`."""
+    index values; with `check`, its kernels' accesses and barriers call the checker
+    (`gpuir.lowering.check_accesses`). A structural error of a kernel is kept in `errors`; an
+    error of the module as a whole (an op that cannot be lowered) is raised as an `OpError`."""
     check_index_bitwidth(index_bitwidth)
     module = device_only(device)
     set_index_bitwidth(module, index_bitwidth)
+    if check:
+        from gpuir.lowering.check_accesses import check_accesses
+
+        names = {
+            f.sym_name.data
+            for f in module.ops
+            if isinstance(f, func.FuncOp) and KERNEL_ATTR in f.attributes
+        }
+        check_accesses(module, names)
     errors = workgroup_loops(module)
     kernels: dict[str, HostKernel] = {}
     for op in module.ops:

@@ -81,11 +81,11 @@ def resolve(name: str) -> str:
     raise ProviderUnavailable("no provider is available")
 
 
-def get_provider(name: str = "auto") -> Provider:
-    """A new, closed instance of provider `name` (`auto`: see `resolve`);
-    `ProviderUnavailable` when it cannot run here."""
+def get_provider(name: str = "auto", **options: object) -> Provider:
+    """A new, closed instance of provider `name` (`auto`: see `resolve`), made with `options`
+    (`check=True` for `cpu`); `ProviderUnavailable` when it cannot run here."""
     resolved = resolve(name)
     reason = unavailable_reason(resolved)
     if reason is not None:
         raise ProviderUnavailable(reason)
-    return provider_class(resolved)()
+    return provider_class(resolved)(**options)

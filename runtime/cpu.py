@@ -65,6 +65,7 @@ from gpuir.lowering.native import load_libraries
 from gpuir.runtime import (
     ProviderUnavailable,
     cpu_arena,
+    cpu_check,
     cpu_faults,
     device_print,
     disk_cache,
@@ -302,24 +303,29 @@ _cache: dict[str, CompiledModule] = {}
 _cache_lock = threading.Lock()
 
 
-def compile_module(module: ModuleOp, index_bitwidth: int = 64) -> CompiledModule:
-    """The machine code of a device module (cached by its text and the index bitwidth)."""
-    text = f"{index_bitwidth}:{module}"
+def compile_module(
+    module: ModuleOp, index_bitwidth: int = 64, check: bool = False
+) -> CompiledModule:
+    """The machine code of a device module (cached by its text, the index bitwidth and
+    whether its accesses are checked: `--check`)."""
+    text = f"{index_bitwidth}:{'check:' if check else ''}{module}"
     with _cache_lock:
         found = _cache.get(text)
         if found is not None:
             return found
-        compiled = _compile(module, index_bitwidth, text)
+        compiled = _compile(module, index_bitwidth, text, check)
         if len(_cache) >= CACHE_SIZE:
             del _cache[next(iter(_cache))]
         _cache[text] = compiled
         return compiled
 
 
-def _compile(module: ModuleOp, index_bitwidth: int, text: str) -> CompiledModule:
+def _compile(module: ModuleOp, index_bitwidth: int, text: str, check: bool) -> CompiledModule:
     """The module's machine code: from the disk cache, else LLVM's (then kept there when every
     kernel compiled)."""
     load_libraries()
+    if check and cpu_check.checker() is None:
+        return CompiledModule(module_error=RuntimeError(cpu_check.unavailable()))
     key = disk_cache.key("cpu", text)
     stored = disk_cache.load("cpu", key)
     if stored is not None:
@@ -332,7 +338,7 @@ def _compile(module: ModuleOp, index_bitwidth: int, text: str) -> CompiledModule
 
     try:
         cpu_faults.link()
-        program = host_program(module, index_bitwidth)
+        program = host_program(module, index_bitwidth, check)
         parsed = binding.parse_assembly(program.llvm_ir)
         missing = [
             f.name
@@ -454,13 +460,33 @@ class CpuProvider(EagerHostProvider):
             return f"LLVM cannot compile for this machine ({type(e).__name__}: {e})"
         return None
 
-    def __init__(self, index_bitwidth: int | None = None, out: IO[str] | None = None) -> None:
+    def __init__(
+        self, index_bitwidth: int | None = None, out: IO[str] | None = None, check: bool = False
+    ) -> None:
         """`index_bitwidth`: 64, or 32 to run device code with 32-bit index values, as
         `device-to-llvm{index-bitwidth=32}` lowers it (default: `$GPUIR_CPU_INDEX_BITWIDTH`,
         else 64). `out` receives the output of kernels' `printf` (default: `sys.stdout` at the
-        time of the launch)."""
+        time of the launch). `check`: every access of a kernel to global and shared memory is
+        checked (`--check`, "Checked launches" in the module docstring)."""
         super().__init__()
         self.out = out
+        self.check = check
+        self.checker: cpu_check.Checker | None = None
+        if check:
+            self.checker = cpu_check.checker()
+            if self.checker is None:
+                raise ProviderUnavailable(cpu_check.unavailable())
+            if cpu_faults.install() is None:
+                raise ProviderUnavailable(
+                    "cpu --check needs the fault guard (Linux on x86-64 or AArch64)"
+                )
+        self.quarantine: list[Allocation] = []
+        """Freed allocations whose bytes `--check` keeps from reuse (an access to them is a
+        use after free), given back at `close`."""
+        self.replays: dict[int, LoadedModule] = {}
+        """Loaded modules as `interp` runs them, for checked launches that it runs again."""
+        self.checked_shared: dict[int, int] = {}
+        """The shared-memory buffers the checker knows: address → bytes."""
         if index_bitwidth is None:
             setting = os.environ.get(INDEX_BITWIDTH_ENV) or "64"
             index_bitwidth = int(setting) if setting in ("32", "64") else 0
@@ -483,8 +509,15 @@ class CpuProvider(EagerHostProvider):
     def close(self, *, op: Operation | None = None) -> None:
         live = [a for a in self.live if not a.freed]
         super().close(op=op)
-        for allocation in live:
+        for allocation in live + self.quarantine:
+            if self.checker is not None:
+                self.checker.free(allocation.address)
             release_device_bytes(allocation.address)
+        self.quarantine = []
+        for address in self.checked_shared:
+            if self.checker is not None:
+                self.checker.free(address)
+        self.checked_shared = {}
         if self.pool is not None:
             self.pool.shutdown()
             self.pool = None
@@ -517,12 +550,19 @@ class CpuProvider(EagerHostProvider):
             what=what,
         )
         allocation.data = data
+        if self.checker is not None:
+            self.checker.alloc(address, nbytes)
         return allocation
 
     def free(self, ptr, *, stream=None, op=None) -> None:
         super().free(ptr, stream=stream, op=op)
-        if ptr.allocation is not None:
-            release_device_bytes(ptr.allocation.address)
+        if ptr.allocation is None:
+            return
+        if self.checker is not None:  # kept: a later access is a use after free
+            self.checker.free(ptr.allocation.address)
+            self.quarantine.append(ptr.allocation)
+            return
+        release_device_bytes(ptr.allocation.address)
 
     def _transfer(self, dst: Pointer, src: Pointer, nbytes: int, op: Operation | None) -> None:
         source, start = memory.check_access(src, nbytes, op, f"reads {nbytes} bytes from")
@@ -535,7 +575,7 @@ class CpuProvider(EagerHostProvider):
     def load_module(self, module: ModuleOp, *, op=None) -> LoadedModule:
         self.check_open(op)
         kernels, functions = kernels_of(module)
-        compiled = compile_module(module, self.index_bitwidth)
+        compiled = compile_module(module, self.index_bitwidth, self.check)
         return LoadedModule(module, kernels, compiled, functions)
 
     def launch(
@@ -551,6 +591,10 @@ class CpuProvider(EagerHostProvider):
             check_launch(self.name, module, kernel, n_groups, n_items, args, op)
             code = compiled.kernel(kernel, op)
         prints = compiled.prints
+        if self.checker is not None:
+            with code.lock, prints.lock if prints is not None else suppress():
+                self._checked_launch(module, code, n_groups, n_items, smem_bytes, args, op)
+            return
         if prints is not None:  # in order, one group after another, with the module's buffer
             with prints.lock, code.lock:
                 code.fill(args, op)
@@ -585,7 +629,8 @@ class CpuProvider(EagerHostProvider):
         compiled = module.payload
         guard = cpu_faults.install()
         if (
-            not isinstance(compiled, CompiledModule)
+            self.checker is not None
+            or not isinstance(compiled, CompiledModule)
             or compiled.prints is not None
             or kernel not in compiled.kernels
             or guard is None
@@ -627,6 +672,86 @@ class CpuProvider(EagerHostProvider):
             return True
 
         return launch
+
+    def _checked_launch(
+        self,
+        module: LoadedModule,
+        code: CompiledKernel,
+        n_groups: int,
+        n_items: int,
+        smem_bytes: int,
+        args: Sequence[tuple[object, Attribute]],
+        op: Operation | None,
+    ) -> None:
+        """A launch with `--check`: the groups in order on this thread, each access checked;
+        a suspect access (or a fault, or a barrier divergence) stops it, and `interp` runs it
+        again from the device memory it started with (module docstring)."""
+        checker, guard = self.checker, cpu_faults.install()
+        assert checker is not None and guard is not None
+        from llvmlite import binding
+
+        before = [(a, a.data.copy()) for a in self.live if not a.freed and a.data is not None]
+        try:
+            code.fill(args, op)
+        except ProviderError as e:
+            if e.name != "use after free":
+                raise
+            # a freed buffer is an error where a work-item touches it, as interp says
+            self._replay(module, code.name, n_groups, n_items, smem_bytes, args, op)
+            return
+        prints = module.payload.prints  # type: ignore[union-attr]
+        static = code.shared_bytes
+        shared = self.shared_buffer(static + smem_bytes)
+        checker.begin(n_items, binding.address_of_symbol(cpu_faults.DIVERGENCE_SYMBOL))
+        if prints is not None:
+            prints.start()
+        try:
+            fault = cpu_faults.run_guarded(
+                guard, code.address, 0, n_groups, n_items, shared, shared + static, code.argv
+            )
+        finally:
+            output = prints.finish() if prints is not None else None
+            suspect = checker.end()
+        if fault is None and not suspect:
+            if output is not None:
+                self.print_output(output, code.name, op)
+            return
+        for allocation, data in before:  # as it was: interp runs the launch from there
+            if allocation.data is not None:
+                allocation.data[:] = data
+        self._replay(module, code.name, n_groups, n_items, smem_bytes, args, op)
+
+    def _replay(
+        self,
+        module: LoadedModule,
+        kernel: str,
+        n_groups: int,
+        n_items: int,
+        smem_bytes: int,
+        args: Sequence[tuple[object, Attribute]],
+        op: Operation | None,
+    ) -> None:
+        """Run the launch under `interp`, on this provider's memory: its first bad access
+        is the launch's error, in interp's words; without one, its results are the launch's."""
+        from gpuir.runtime.interp import DEVICE_FUNCTIONS, InterpModule, ItemMachine, KernelRun
+        from gpuir.runtime.semantics import make_machine
+
+        loaded = self.replays.get(id(module))
+        if loaded is None:
+            prototype = make_machine(ItemMachine, module.module, DEVICE_FUNCTIONS)
+            assert isinstance(prototype, ItemMachine)
+            loaded = LoadedModule(
+                module.module, module.kernels, InterpModule(prototype), module.functions
+            )
+            self.replays[id(module)] = loaded
+        func, takes_smem = check_launch("interp", loaded, kernel, n_groups, n_items, args, op)
+        smem = None
+        if takes_smem:
+            param = func.function_type.inputs.data[6]
+            assert isinstance(param, PtrType)
+            smem = (param.pointee, smem_bytes)
+        values = [value for value, _ in args]
+        KernelRun(self, loaded, func, n_groups, n_items, smem, values).run()  # type: ignore[arg-type]
 
     def print_output(self, output: device_print.Output, kernel: str, op: Operation | None) -> None:
         device_print.write(output, self.output(), f"cpu: the printf output of @{kernel}", op)
@@ -706,8 +831,14 @@ class CpuProvider(EagerHostProvider):
             local.size = size
             with self.shared_lock:
                 self.shared_blocks.append(local.address)
+                if self.checker is not None:
+                    self.checker.alloc(local.address, size)
+                    self.checked_shared[local.address] = size
                 if old is not None:
                     self.shared_blocks.remove(old)
+                    if self.checker is not None:
+                        self.checker.free(old)
+                        self.checked_shared.pop(old, None)
                     release_device_bytes(old)
         return local.address
 

@@ -1,6 +1,6 @@
 """gpu-run: compile a program with the default pipeline and run its `@main` on a provider.
 
-    gpu-run FILE [--provider auto|cuda|cpu|interp] [ARGS...]
+    gpu-run FILE [--provider auto|cuda|cpu|interp] [--check] [ARGS...]
 
 Parses and verifies FILE (`-`: stdin), runs the default pipeline (`gpu-pipeline`; `-p` replaces
 it), then calls `@main`, whose signature is `(!mem.M<0>, scalars...) -> (!mem.M<0>,
@@ -95,6 +95,7 @@ class Options:
     index_bitwidth: int | None = None
     interpret_host: bool = False
     plugins: list[str] = field(default_factory=list[str])
+    check: bool = False
 
 
 @dataclass
@@ -161,6 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="index values in device code on the cpu and cuda providers (default: 64)",
     )
     parser.add_argument(
+        "--check",
+        action="store_true",
+        help="cpu: check every access of the kernels (bounds, use after free, races), in "
+        "interp's words",
+    )
+    parser.add_argument(
         "--interpret-host",
         action="store_true",
         help="run @host on the interpreter instead of compiling it (cpu and cuda compile it)",
@@ -214,6 +221,7 @@ def parse_args(argv: Sequence[str]) -> Options:
         index_bitwidth=namespace.index_bitwidth,
         interpret_host=namespace.interpret_host,
         plugins=namespace.plugins,
+        check=namespace.check,
     )
 
 
@@ -379,7 +387,12 @@ def run(options: Options) -> int:
         raise GpuRunError(f"{PROG}: error: {e}") from e
     try:
         name = resolve(options.provider)
-        provider = get_provider(name)
+        if options.check and name != "cpu":
+            raise GpuRunError(
+                f"{PROG}: error: --check is an option of the cpu provider, not of {name} "
+                "(interp checks every access anyway)"
+            )
+        provider = get_provider(name, check=True) if options.check else get_provider(name)
     except ProviderUnavailable as e:
         raise GpuRunError(f"{PROG}: error: {e}") from e
     if options.index_bitwidth is not None:

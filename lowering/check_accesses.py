@@ -1,0 +1,159 @@
+"""`cpu-check-accesses`: the instrumentation of `--provider cpu --check` (`CpuProvider(check=True)`).
+
+Before the cpu lowering (`cpu-workgroup-loops`), in every kernel of a device module:
+- each access to global or shared memory (`mem.load`, `mem.store`, `mem.atomic_rmw`,
+  `mem.cmpxchg` through a `!mem.ptr<T, 1>` or `<T, 3>`) is preceded by a call
+  `@__gpuir_check_access(address, bytes, kind, value, group, item)`: its address, its store
+  size, what it does (0 read, 1 write, 2 atomic, + 4 when the value written is not known: an
+  atomic's, a pointer's, one wider than 8 bytes), the value a store writes (its bits, in an
+  `i64`), and the work-group and work-item ids;
+- each barrier (`gpu.sync_work_items`, the entry and the exit of `gpu.synced_scope`,
+  `gpu.workgroup_reduce`, `gpu.workgroup_scan`) is preceded by a call
+  `@__gpuir_check_barrier(group, item)` (after it, for a synced scope's exit);
+- the functions a kernel calls that access memory are inlined first (their accesses then know
+  the ids).
+
+The calls go to the checker (`runtime/cpu_check.c`), which finds the suspect accesses; the
+provider runs a launch with one again under `interp` (`gpuir.runtime.cpu`). The calls are
+`llvm.call`s of `i64` values (the address: the pointer cast to `!llvm.ptr<space>`, then
+`llvm.ptrtoint`), which the rest of the cpu lowering keeps as they are.
+"""
+
+from __future__ import annotations
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func, llvm
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    UnrealizedConversionCastOp,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from gpuir.dialects import gpu, mem
+from gpuir.dialects.mem import GLOBAL, SHARED, PtrType
+from gpuir.lowering.conversion import ptr_type, size_and_align
+
+ACCESS = "__gpuir_check_access"
+BARRIER = "__gpuir_check_barrier"
+READ, WRITE, ATOMIC, UNKNOWN_VALUE = 0, 1, 2, 4
+CHECKED_SPACES = (GLOBAL, SHARED)
+ACCESS_OPS = (mem.LoadOp, mem.StoreOp, mem.AtomicRmwOp, mem.CmpxchgOp)
+BARRIER_OPS = (gpu.SyncWorkItemsOp, gpu.SyncedScopeOp, gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp)
+
+
+def check_accesses(module: ModuleOp, kernels: set[str]) -> None:
+    """Instrument the kernels named `kernels` of the device module `module` in place (module
+    docstring)."""
+    from gpuir.lowering.resume import inline_calls
+
+    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    accessing = {
+        name: f
+        for name, f in functions.items()
+        if name not in kernels and any(_checked(op) for op in f.walk())
+    }
+    declared = False
+    for name in sorted(kernels):
+        kernel = functions.get(name)
+        if kernel is None or not kernel.body.blocks:
+            continue
+        if accessing:
+            inline_calls(kernel, accessing)
+        group, item = kernel.body.blocks[0].args[4], kernel.body.blocks[0].args[5]
+        for op in list(kernel.walk()):
+            if _checked(op):
+                _check_access(op, group, item)
+            elif isinstance(op, BARRIER_OPS):
+                _check_barrier(op, group, item)
+        declared = True
+    if declared:
+        _declare(module)
+
+
+def _checked(op: Operation) -> bool:
+    if not isinstance(op, ACCESS_OPS):
+        return False
+    ptr = op.operands[1].type
+    return isinstance(ptr, PtrType) and ptr.space.data in CHECKED_SPACES
+
+
+def _ids(b: Builder, group: SSAValue, item: SSAValue) -> list[SSAValue]:
+    return [_to_i64(b, group), _to_i64(b, item)]
+
+
+def _to_i64(b: Builder, value: SSAValue) -> SSAValue:
+    if isinstance(value.type, IndexType):
+        return b.insert(arith.IndexCastOp(value, i64)).result
+    return value
+
+
+def _constant(b: Builder, value: int) -> SSAValue:
+    return b.insert(arith.ConstantOp(IntegerAttr(value, i64))).result
+
+
+def _bits(b: Builder, value: SSAValue) -> SSAValue | None:
+    """The bits of a stored scalar as an `i64` (None: not a scalar of at most 8 bytes)."""
+    type_ = value.type
+    widths = {Float16Type: 16, Float32Type: 32, Float64Type: 64}
+    if type(type_) in widths:
+        width = widths[type(type_)]
+        bits = b.insert(arith.BitcastOp(value, IntegerType(width))).result
+        return bits if width == 64 else b.insert(arith.ExtUIOp(bits, i64)).result
+    if isinstance(type_, IndexType):
+        return b.insert(arith.IndexCastOp(value, i64)).result
+    if isinstance(type_, IntegerType):
+        width = type_.width.data
+        if width == 64:
+            return value
+        return b.insert(arith.ExtUIOp(value, i64)).result if width < 64 else None
+    return None
+
+
+def _check_access(op: Operation, group: SSAValue, item: SSAValue) -> None:
+    ptr = op.operands[1]
+    assert isinstance(ptr.type, PtrType)
+    nbytes, _ = size_and_align(ptr.type.pointee, op)
+    if isinstance(ptr.type.pointee, IntegerType):
+        nbytes = (ptr.type.pointee.width.data + 7) // 8  # the store size: i1 is one byte
+    b = Builder(InsertPoint.before(op))
+    address_type = ptr_type(ptr.type.space.data)
+    as_llvm = b.insert(UnrealizedConversionCastOp.get([ptr], [address_type])).results[0]
+    address = b.insert(llvm.PtrToIntOp(as_llvm, i64)).results[0]
+    value: SSAValue | None = None
+    if isinstance(op, mem.StoreOp):
+        kind = WRITE
+        value = _bits(b, op.operands[2]) if nbytes <= 8 else None
+        if value is None:
+            kind |= UNKNOWN_VALUE
+    elif isinstance(op, mem.LoadOp):
+        kind = READ
+    else:
+        kind = ATOMIC | UNKNOWN_VALUE
+    if value is None:
+        value = _constant(b, 0)
+    operands = [address, _constant(b, nbytes), _constant(b, kind), value, *_ids(b, group, item)]
+    b.insert(llvm.CallOp(ACCESS, *operands))
+
+
+def _check_barrier(op: Operation, group: SSAValue, item: SSAValue) -> None:
+    b = Builder(InsertPoint.before(op))
+    b.insert(llvm.CallOp(BARRIER, *_ids(b, group, item)))
+    if isinstance(op, gpu.SyncedScopeOp):  # its exit is a barrier too
+        after = Builder(InsertPoint.after(op))
+        after.insert(llvm.CallOp(BARRIER, *_ids(after, group, item)))
+
+
+def _declare(module: ModuleOp) -> None:
+    void = llvm.LLVMVoidType()
+    for name, arity in ((ACCESS, 6), (BARRIER, 2)):
+        signature = llvm.LLVMFunctionType([i64] * arity, void)
+        module.body.block.add_op(llvm.FuncOp(name, signature, linkage=llvm.LinkageAttr("external")))
+

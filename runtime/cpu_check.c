@@ -1,0 +1,254 @@
+/* cpu_check.c: the checks of `--provider cpu --check`, called by instrumented kernels.
+ *
+ * Every access of an instrumented kernel to global or shared memory calls
+ * `__gpuir_check_access` first, and every work-item calls `__gpuir_check_barrier` at each
+ * barrier of its group (gpuir/lowering/check_accesses.py). Groups run one after another, their
+ * items in order, as under `interp`. An access is *suspect* when it is not within a live
+ * allocation, or when it may race with an earlier access of the launch: then the launch stops
+ * (the abort function jumps back like a fault) and the provider runs it again under `interp`,
+ * from the device memory it had before, which names the first bad access exactly
+ * (gpuir/runtime/cpu.py). Suspicion may be wrong, never the other way round: every race that
+ * interp reports is suspect here.
+ *
+ * Races. Each byte has a cell (in a table of 64 KiB chunks, made on first touch): the stamp,
+ * item and value of its writes in the current epoch, of its reads, and the first stamp of this
+ * launch that wrote or read it. A stamp numbers a (group, epoch): a group's stamps start at
+ * `group_base`, an item's stamp is `group_base + its barriers passed`; a launch's start at
+ * `launch_base`. Two accesses are ordered when they are in different launches, or in the same
+ * group with a barrier between them; the rest race unless both only read, both are atomic, or
+ * both write the same value (the rules of interp).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+enum { READ = 0, WRITE = 1, ATOMIC = 2, UNKNOWN_VALUE = 4 };
+enum {
+  W_MULTI_ITEM = 1,   /* several items wrote in the cell's write stamp */
+  W_MULTI_VALUE = 2,  /* with several values */
+  W_ATOMIC = 4,       /* every write in that stamp was atomic */
+  R_MULTI = 8,        /* several items read in the cell's read stamp */
+  R_ATOMIC = 16,      /* every read in that stamp was atomic */
+  LAUNCH_VALUES = 32, /* the launch wrote more than one value (or an unknown one) here */
+};
+
+typedef struct {
+  uint32_t w_stamp, w_first, r_stamp, r_first;
+  uint16_t w_item, r_item;
+  uint8_t w_value, flags, pad[2];
+} Cell;
+
+#define CHUNK_BITS 16
+#define CHUNK (1u << CHUNK_BITS)
+#define SLOTS (1u << 16)
+
+static uint64_t chunk_keys[SLOTS];
+static Cell *chunk_cells[SLOTS];
+static uint64_t last_key = ~0ull;
+static Cell *last_cells;
+
+static Cell *cell_of(uint64_t address) {
+  uint64_t key = address >> CHUNK_BITS;
+  if (key != last_key) {
+    uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (SLOTS - 1);
+    while (chunk_cells[slot] && chunk_keys[slot] != key) slot = (slot + 1) & (SLOTS - 1);
+    if (!chunk_cells[slot]) {
+      void *cells = mmap(0, sizeof(Cell) * CHUNK, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (cells == MAP_FAILED) return 0;
+      chunk_keys[slot] = key;
+      chunk_cells[slot] = cells;
+    }
+    last_key = key;
+    last_cells = chunk_cells[slot];
+  }
+  return last_cells + (address & (CHUNK - 1));
+}
+
+/* --- allocations: sorted, disjoint [start, end) ranges; freed ones are not kept --- */
+
+static uint64_t *starts, *ends;
+static int64_t count, capacity;
+static int64_t last_found = -1;
+
+static int64_t find(uint64_t address) { /* the last range starting at or before `address` */
+  int64_t lo = 0, hi = count;
+  while (lo < hi) {
+    int64_t mid = (lo + hi) / 2;
+    if (starts[mid] <= address) lo = mid + 1; else hi = mid;
+  }
+  return lo - 1;
+}
+
+int gpuir_check_alloc(uint64_t start, uint64_t nbytes) {
+  if (count == capacity) {
+    int64_t grown = capacity ? 2 * capacity : 256;
+    uint64_t *s = realloc(starts, grown * sizeof *s), *e;
+    if (!s) return -1;
+    starts = s;
+    e = realloc(ends, grown * sizeof *e);
+    if (!e) return -1;
+    ends = e;
+    capacity = grown;
+  }
+  int64_t at = find(start) + 1;
+  memmove(starts + at + 1, starts + at, (count - at) * sizeof *starts);
+  memmove(ends + at + 1, ends + at, (count - at) * sizeof *ends);
+  starts[at] = start;
+  ends[at] = start + nbytes;
+  count++;
+  last_found = -1;
+  return 0;
+}
+
+void gpuir_check_free(uint64_t start) {
+  int64_t at = find(start);
+  if (at < 0 || starts[at] != start) return;
+  memmove(starts + at, starts + at + 1, (count - at - 1) * sizeof *starts);
+  memmove(ends + at, ends + at + 1, (count - at - 1) * sizeof *ends);
+  count--;
+  last_found = -1;
+}
+
+static int within(uint64_t address, uint64_t nbytes) {
+  int64_t at = last_found;
+  if (at < 0 || address < starts[at] || address + nbytes > ends[at]) {
+    at = find(address);
+    if (at < 0 || address + nbytes > ends[at] || address + nbytes < address) return 0;
+    last_found = at;
+  }
+  return 1;
+}
+
+/* --- a launch --- */
+
+static uint32_t stamp_next = 1, launch_base, group_base, group_top;
+static int64_t group_now = -1;
+static uint32_t *epochs;
+static int64_t epochs_size;
+static void (*abort_launch)(int64_t, int64_t);
+static int64_t suspect;
+
+int gpuir_check_begin(int64_t n_items, void (*abort_fn)(int64_t, int64_t)) {
+  if (n_items > epochs_size) {
+    uint32_t *grown = realloc(epochs, n_items * sizeof *grown);
+    if (!grown) return -1;
+    epochs = grown;
+    epochs_size = n_items;
+  }
+  launch_base = group_base = stamp_next;
+  group_top = stamp_next - 1;
+  group_now = -1;
+  suspect = 0;
+  abort_launch = abort_fn;
+  memset(epochs, 0, n_items * sizeof *epochs);
+  return 0;
+}
+
+int64_t gpuir_check_end(void) { /* the launch's verdict: 0 clean, 1 suspect */
+  stamp_next = group_top + 1;
+  return suspect;
+}
+
+static void enter(int64_t group) { /* a new group: its stamps start past the last one used */
+  if (group == group_now) return;
+  group_now = group;
+  group_base = group_top = group_top + 1;
+  memset(epochs, 0, epochs_size * sizeof *epochs);
+}
+
+static void suspicious(int64_t group) {
+  suspect = 1;
+  if (abort_launch) abort_launch(group, -1);
+}
+
+void __gpuir_check_barrier(int64_t group, int64_t item) {
+  enter(group);
+  uint32_t stamp = group_base + ++epochs[item];
+  if (stamp > group_top) group_top = stamp;
+}
+
+/* `earlier` / `now`: a stamp of an earlier group of this launch, or the access's own. */
+#define EARLIER(s) ((s) >= launch_base && (s) < group_base)
+
+void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64_t value,
+                          int64_t group, int64_t item) {
+  enter(group);
+  if (!within(address, (uint64_t)nbytes)) {
+    suspicious(group);
+    return;
+  }
+  uint32_t now = group_base + epochs[item];
+  int atomic = (kind & ATOMIC) != 0, unknown = (kind & UNKNOWN_VALUE) != 0;
+  int writes = (kind & (WRITE | ATOMIC)) != 0;
+  for (int64_t i = 0; i < nbytes; i++) {
+    Cell *c = cell_of(address + i);
+    if (!c) {
+      suspicious(group);
+      return;
+    }
+    uint8_t v = (uint8_t)(value >> (8 * (i & 7)));
+    uint8_t f = c->flags;
+    /* against the writes */
+    if (c->w_stamp == now) {
+      if ((c->w_item != (uint16_t)item || (f & W_MULTI_ITEM)) && !(atomic && (f & W_ATOMIC))) {
+        if (!writes || c->w_value != v || unknown || (f & (W_MULTI_VALUE | LAUNCH_VALUES)))
+          goto race;
+      }
+    } else if (EARLIER(c->w_stamp)) {
+      if (!(atomic && (f & W_ATOMIC))) {
+        if (!writes || c->w_value != v || unknown || (f & (W_MULTI_VALUE | LAUNCH_VALUES)))
+          goto race;
+      }
+    }
+    if (EARLIER(c->w_first) && c->w_stamp >= group_base) {
+      /* an earlier group wrote here, and this group since: only one value ever is safe */
+      if (!writes || c->w_value != v || unknown || (f & LAUNCH_VALUES)) goto race;
+    }
+    if (writes) { /* against the reads */
+      if (c->r_stamp == now) {
+        if ((c->r_item != (uint16_t)item || (f & R_MULTI)) && !(atomic && (f & R_ATOMIC))) goto race;
+      } else if (EARLIER(c->r_stamp) && !(atomic && (f & R_ATOMIC))) {
+        goto race;
+      }
+      if (EARLIER(c->r_first) && c->r_stamp >= group_base) goto race;
+    }
+    /* record this access */
+    if (!writes || atomic) {
+      if (c->r_stamp != now) {
+        if (c->r_first < launch_base) c->r_first = now;
+        c->r_stamp = now;
+        c->r_item = (uint16_t)item;
+        f = (f & ~(R_MULTI | R_ATOMIC)) | (atomic ? R_ATOMIC : 0);
+      } else {
+        if (c->r_item != (uint16_t)item) f |= R_MULTI;
+        if (!atomic) f &= ~R_ATOMIC;
+      }
+    }
+    if (writes) {
+      if (c->w_stamp != now) {
+        if (c->w_first < launch_base) {
+          c->w_first = now;
+          f &= ~LAUNCH_VALUES;
+        } else if (c->w_value != v) {
+          f |= LAUNCH_VALUES;
+        }
+        c->w_stamp = now;
+        c->w_item = (uint16_t)item;
+        c->w_value = v;
+        f = (f & ~(W_MULTI_ITEM | W_MULTI_VALUE | W_ATOMIC)) | (atomic ? W_ATOMIC : 0);
+      } else {
+        if (c->w_item != (uint16_t)item) f |= W_MULTI_ITEM;
+        if (c->w_value != v) f |= W_MULTI_VALUE | LAUNCH_VALUES;
+        if (!atomic) f &= ~W_ATOMIC;
+      }
+      if (unknown) f |= LAUNCH_VALUES | W_MULTI_VALUE;
+    }
+    c->flags = f;
+    continue;
+  race:
+    suspicious(group);
+    return;
+  }
+}

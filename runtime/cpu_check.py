@@ -1,0 +1,91 @@
+"""The checker of `--provider cpu --check`: `cpu_check.c`, built with the system's C compiler on
+first use and kept in the disk cache's folder (next to the cpu provider's machine code).
+
+`checker()` gives the loaded library (None, with `unavailable()` saying why, where it cannot be
+built): the functions an instrumented kernel calls (`__gpuir_check_access`,
+`__gpuir_check_barrier`) are made known to LLVM, and the provider calls `alloc` / `free` (the
+live allocations) and `begin` / `end` (a launch) through ctypes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+SOURCE = Path(__file__).with_name("cpu_check.c")
+SYMBOLS = ("__gpuir_check_access", "__gpuir_check_barrier")
+
+
+@dataclass
+class Checker:
+    library: ctypes.CDLL
+
+    def alloc(self, address: int, nbytes: int) -> None:
+        if self.library.gpuir_check_alloc(ctypes.c_uint64(address), ctypes.c_uint64(nbytes)):
+            raise MemoryError("cpu --check: no memory for the allocation table")
+
+    def free(self, address: int) -> None:
+        self.library.gpuir_check_free(ctypes.c_uint64(address))
+
+    def begin(self, n_items: int, abort: int) -> None:
+        """A launch of `n_items` items per group; `abort(group, -1)` ends it at a suspect
+        access (a jump back out of the kernel)."""
+        if self.library.gpuir_check_begin(ctypes.c_int64(n_items), ctypes.c_void_p(abort)):
+            raise MemoryError("cpu --check: no memory for the work-items' epochs")
+
+    def end(self) -> bool:
+        """Whether the launch had a suspect access."""
+        return bool(self.library.gpuir_check_end())
+
+
+_why: list[str] = []
+
+
+def unavailable() -> str:
+    return _why[0] if _why else ""
+
+
+@cache
+def checker() -> Checker | None:
+    """The checker, built and loaded once per process; None when it cannot be."""
+    compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        _why.append("cpu --check needs a C compiler (cc or gcc, or $CC) to build its checker")
+        return None
+    source = SOURCE.read_bytes()
+    digest = hashlib.sha256(source + compiler.encode()).hexdigest()[:16]
+    folder = _folder()
+    target = folder / f"cpu-check-{digest}.so"
+    if not target.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=folder) as scratch:
+            built = Path(scratch) / "cpu-check.so"
+            command = [compiler, "-O2", "-shared", "-fPIC", "-o", str(built), str(SOURCE)]
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                _why.append(f"cpu --check: {compiler} could not build its checker: {done.stderr}")
+                return None
+            os.replace(built, target)
+    library = ctypes.CDLL(str(target))
+    library.gpuir_check_end.restype = ctypes.c_int64
+    from llvmlite import binding
+
+    for name in SYMBOLS:
+        binding.add_symbol(name, ctypes.cast(getattr(library, name), ctypes.c_void_p).value)
+    return Checker(library)
+
+
+def _folder() -> Path:
+    """The disk cache's folder (`disk_cache`), or a temporary one where caching is off."""
+    from gpuir.runtime import disk_cache
+
+    if not disk_cache.enabled():
+        return Path(tempfile.gettempdir()) / f"gpuir-{os.getuid()}"
+    return disk_cache.cache_dir()
