@@ -156,4 +156,3 @@ def _declare(module: ModuleOp) -> None:
     for name, arity in ((ACCESS, 6), (BARRIER, 2)):
         signature = llvm.LLVMFunctionType([i64] * arity, void)
         module.body.block.add_op(llvm.FuncOp(name, signature, linkage=llvm.LinkageAttr("external")))
-

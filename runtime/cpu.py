@@ -487,6 +487,8 @@ class CpuProvider(EagerHostProvider):
         """Loaded modules as `interp` runs them, for checked launches that it runs again."""
         self.checked_shared: dict[int, int] = {}
         """The shared-memory buffers the checker knows: address → bytes."""
+        self.replayed = 0
+        """Checked launches run again under interp (a suspect access, a fault, a divergence)."""
         if index_bitwidth is None:
             setting = os.environ.get(INDEX_BITWIDTH_ENV) or "64"
             index_bitwidth = int(setting) if setting in ("32", "64") else 0
@@ -703,6 +705,7 @@ class CpuProvider(EagerHostProvider):
         static = code.shared_bytes
         shared = self.shared_buffer(static + smem_bytes)
         checker.begin(n_items, binding.address_of_symbol(cpu_faults.DIVERGENCE_SYMBOL))
+        checker.shared(shared, static + smem_bytes)
         if prints is not None:
             prints.start()
         try:
@@ -736,6 +739,7 @@ class CpuProvider(EagerHostProvider):
         from gpuir.runtime.interp import DEVICE_FUNCTIONS, InterpModule, ItemMachine, KernelRun
         from gpuir.runtime.semantics import make_machine
 
+        self.replayed += 1
         loaded = self.replays.get(id(module))
         if loaded is None:
             prototype = make_machine(ItemMachine, module.module, DEVICE_FUNCTIONS)

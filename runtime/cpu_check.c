@@ -31,6 +31,8 @@ enum {
   R_MULTI = 8,        /* several items read in the cell's read stamp */
   R_ATOMIC = 16,      /* every read in that stamp was atomic */
   LAUNCH_VALUES = 32, /* the launch wrote more than one value (or an unknown one) here */
+  W_LAUNCH_ATOMIC = 64, /* every write of the launch here was atomic */
+  R_LAUNCH_ATOMIC = 128, /* every read of the launch here was atomic */
 };
 
 typedef struct {
@@ -151,11 +153,23 @@ int64_t gpuir_check_end(void) { /* the launch's verdict: 0 clean, 1 suspect */
   return suspect;
 }
 
+static uint64_t shared_start, shared_bytes;
+
+void gpuir_check_shared(uint64_t start, uint64_t nbytes) { /* the launch's shared memory */
+  shared_start = start;
+  shared_bytes = nbytes;
+}
+
 static void enter(int64_t group) { /* a new group: its stamps start past the last one used */
   if (group == group_now) return;
   group_now = group;
   group_base = group_top = group_top + 1;
   memset(epochs, 0, epochs_size * sizeof *epochs);
+  /* each group has shared memory of its own: what the one before did there is gone */
+  for (uint64_t a = shared_start; a < shared_start + shared_bytes; a++) {
+    Cell *c = cell_of(a);
+    if (c) memset(c, 0, sizeof *c);
+  }
 }
 
 static void suspicious(int64_t group) {
@@ -202,7 +216,7 @@ void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64
           goto race;
       }
     }
-    if (EARLIER(c->w_first) && c->w_stamp >= group_base) {
+    if (EARLIER(c->w_first) && c->w_stamp >= group_base && !(atomic && (f & W_LAUNCH_ATOMIC))) {
       /* an earlier group wrote here, and this group since: only one value ever is safe */
       if (!writes || c->w_value != v || unknown || (f & LAUNCH_VALUES)) goto race;
     }
@@ -212,12 +226,18 @@ void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64
       } else if (EARLIER(c->r_stamp) && !(atomic && (f & R_ATOMIC))) {
         goto race;
       }
-      if (EARLIER(c->r_first) && c->r_stamp >= group_base) goto race;
+      if (EARLIER(c->r_first) && c->r_stamp >= group_base && !(atomic && (f & R_LAUNCH_ATOMIC)))
+        goto race;
     }
     /* record this access */
     if (!writes || atomic) {
+      if (c->r_first < launch_base) {
+        c->r_first = now;
+        f = (f & ~R_LAUNCH_ATOMIC) | (atomic ? R_LAUNCH_ATOMIC : 0);
+      } else if (!atomic) {
+        f &= ~R_LAUNCH_ATOMIC;
+      }
       if (c->r_stamp != now) {
-        if (c->r_first < launch_base) c->r_first = now;
         c->r_stamp = now;
         c->r_item = (uint16_t)item;
         f = (f & ~(R_MULTI | R_ATOMIC)) | (atomic ? R_ATOMIC : 0);
@@ -227,6 +247,11 @@ void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64
       }
     }
     if (writes) {
+      if (c->w_first < launch_base) {
+        f = (f & ~W_LAUNCH_ATOMIC) | (atomic ? W_LAUNCH_ATOMIC : 0);
+      } else if (!atomic) {
+        f &= ~W_LAUNCH_ATOMIC;
+      }
       if (c->w_stamp != now) {
         if (c->w_first < launch_base) {
           c->w_first = now;

@@ -40,6 +40,10 @@ class Checker:
         if self.library.gpuir_check_begin(ctypes.c_int64(n_items), ctypes.c_void_p(abort)):
             raise MemoryError("cpu --check: no memory for the work-items' epochs")
 
+    def shared(self, address: int, nbytes: int) -> None:
+        """The launch's shared memory: each group's is new."""
+        self.library.gpuir_check_shared(ctypes.c_uint64(address), ctypes.c_uint64(nbytes))
+
     def end(self) -> bool:
         """Whether the launch had a suspect access."""
         return bool(self.library.gpuir_check_end())
@@ -67,7 +71,7 @@ def checker() -> Checker | None:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=folder) as scratch:
             built = Path(scratch) / "cpu-check.so"
-            command = [compiler, "-O2", "-shared", "-fPIC", "-o", str(built), str(SOURCE)]
+            command = [compiler, "-O3", "-shared", "-fPIC", "-o", str(built), str(SOURCE)]
             done = subprocess.run(command, capture_output=True, text=True, check=False)
             if done.returncode != 0:
                 _why.append(f"cpu --check: {compiler} could not build its checker: {done.stderr}")

@@ -965,11 +965,23 @@ def find_planted(seed: int, plant: str, provider: str = "interp") -> tuple[bool,
 # --- running and comparing -----------------------------------------------------------------------
 
 
+CHECKED = "cpu --check"
+"""The provider name `run` takes for `CpuProvider(check=True)`."""
+
+
 def run(text: str, provider: str) -> tuple[object, ...] | str:
-    """`@main`'s results under `provider`, or the error it ends with (as text)."""
+    """`@main`'s results under `provider` (a name, or `CHECKED`), or the error it ends with
+    (as text)."""
     import gpuir
 
     try:
+        if provider == CHECKED:
+            from gpuir.runtime.cpu import CpuProvider
+
+            results = gpuir.compile(
+                text, provider=CpuProvider(check=True), out=io.StringIO()
+            ).main()
+            return results if isinstance(results, tuple) else (results,)
         results = gpuir.compile(text, provider=provider, out=io.StringIO()).main()
     except Exception as e:  # noqa: BLE001  # a failure is an outcome to compare
         return f"{type(e).__name__}: {e}"

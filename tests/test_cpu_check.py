@@ -1,0 +1,133 @@
+"""`--provider cpu --check` (`CpuProvider(check=True)`): compiled kernels whose accesses a native
+checker watches; a launch with a suspect access runs again under interp, whose first error is
+the launch's. Every planted bug interp finds is found, in its words; a clean program gives
+interp's results and is not run again."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from differential.generator import CHECKED, find_planted, generate, planted, run, same
+
+import gpuir
+from gpuir.api import Device
+from gpuir.runtime.cpu import CpuProvider
+from gpuir.runtime.provider import ProviderError
+
+KERNELS = """
+func.func @saxpy(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                 %group: index, %item: index, %n_items: index, %n: index, %a: f32,
+                 %x: !mem.ptr<!mem.array<? x f32>, 1>, %y: !mem.ptr<!mem.array<? x f32>, 1>)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+  %base = arith.muli %group, %n_items : index
+  %i = arith.addi %base, %item : index
+  %inside = arith.cmpi ult, %i, %n : index
+  %r1 = scf.if %inside -> (!mem.M<1>) {
+    %px = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
+    %py = mem.lea %y, %i : !mem.ptr<!mem.array<? x f32>, 1>
+    %a1, %vx = mem.load %m1, %px : !mem.ptr<f32, 1>
+    %b1, %vy = mem.load %a1, %py : !mem.ptr<f32, 1>
+    %ax = arith.mulf %a, %vx : f32
+    %s = arith.addf %ax, %vy : f32
+    %c1 = mem.store %b1, %py, %s : !mem.ptr<f32, 1>
+    scf.yield %c1 : !mem.M<1>
+  } else {
+    scf.yield %m1 : !mem.M<1>
+  }
+  func.return %r1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+
+func.func @flag(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                %group: index, %item: index, %out: !mem.ptr<i32, 1>)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+  %one = arith.constant 1 : i32
+  %s1 = mem.store %m1, %out, %one : !mem.ptr<i32, 1>
+  func.return %s1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+"""
+
+
+@pytest.fixture
+def device():
+    with Device(CpuProvider(check=True)) as found:
+        yield found
+
+
+def test_a_clean_launch_gives_the_results_and_is_not_run_again(device):
+    saxpy = device.compile(KERNELS).kernel("saxpy")
+    n = 10_000
+    x = np.arange(n, dtype=np.float32)
+    y = np.full(n, 0.5, np.float32)
+    xs, ys = device.upload(x), device.upload(y)
+    saxpy(-(-n // 256), 256, 256, n, np.float32(3.0), xs, ys)
+    device.synchronize()
+    assert np.array_equal(ys.download(), np.float32(3.0) * x + y)
+    assert device.provider.replayed == 0
+
+
+def test_writes_of_one_value_by_every_group_are_not_suspect(device):
+    flag = device.compile(KERNELS).kernel("flag")
+    out = device.upload(np.zeros(1, np.int32))
+    flag(8, 32, out)
+    device.synchronize()
+    assert out.download()[0] == 1
+    assert device.provider.replayed == 0
+
+
+def test_an_overrun_is_interps_error_and_the_provider_stays_usable(device):
+    saxpy = device.compile(KERNELS).kernel("saxpy")
+    xs, ys = device.upload(np.ones(100, np.float32)), device.upload(np.ones(100, np.float32))
+    with pytest.raises(ProviderError) as found:
+        saxpy(1, 128, 128, 101, np.float32(1.0), xs, ys)  # n says 101: item 100 is one past
+        device.synchronize()
+    message = str(found.value)
+    assert (
+        "out of bounds: work-item (group 0, item 100) loads 4 bytes from byte offset 400 of a "
+        "400-byte global allocation" in message
+    )
+    assert device.provider.replayed == 1
+    # memory as interp left it at the error: items 0-99 ran before item 100's load
+    assert np.array_equal(ys.download(), np.full(100, 2.0, np.float32))
+    saxpy(1, 128, 128, 100, np.float32(1.0), xs, ys)
+    device.synchronize()
+    assert np.array_equal(ys.download(), np.full(100, 3.0, np.float32))
+    assert device.provider.replayed == 1
+
+
+def test_a_freed_buffer_is_a_use_after_free_at_the_access(device):
+    saxpy = device.compile(KERNELS).kernel("saxpy")
+    xs, ys = device.upload(np.ones(4, np.float32)), device.upload(np.ones(4, np.float32))
+    xs.free()
+    with pytest.raises(ProviderError, match=r"use after free: work-item \(group 0, item 0\) "):
+        saxpy(1, 4, 4, 4, np.float32(1.0), xs, ys)
+        device.synchronize()
+
+
+@pytest.mark.parametrize(
+    ("seed", "plant"),
+    [(seed, plant) for plant in ("past-end", "freed") for seed in range(4)]
+    + [(seed, "missing-barrier") for seed in (1, 17, 21)],
+)
+def test_every_planted_bug_is_found_in_interps_words(seed: int, plant: str):
+    found, text, outcome = find_planted(seed, plant, CHECKED)
+    expected = planted(seed, plant)
+    assert expected is not None and text
+    assert found, f"seed {seed}, {plant}: expected {expected[1]!r}, got {outcome}"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_clean_programs_agree_with_interp_and_run_once(seed: int):
+    text = generate(seed)
+    provider = CpuProvider(check=True)
+    results = gpuir.compile(text, provider=provider, out=io.StringIO()).main()
+    results = results if isinstance(results, tuple) else (results,)
+    assert same(results, run(text, "interp"))
+    assert provider.replayed == 0, f"seed {seed}: a clean launch was suspect"
+
+
+def test_check_needs_the_cpu_provider():
+    from gpuir.tools.gpu_run import main
+
+    assert main(["examples/simple.mlir", "--provider", "interp", "--check"]) == 1
