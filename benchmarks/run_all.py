@@ -831,20 +831,30 @@ def sanitizer_section(quick: bool) -> list[Row]:
     the 96 matmul on interp in 6 s and 150 MB, memory linear in the bytes touched."""
     import sanitizer
 
-    say("sanitizer: interp against cpu (matmul 64/96/128, saxpy)")
+    say("sanitizer: interp and cpu --check against cpu (matmul 64/96/128, saxpy)")
     found = sanitizer.measure(quick)
     base = found[0][3]
     runs = {(program, provider): (s, round(mb, 1)) for program, provider, s, mb in found[1:]}
     rows = []
     for program in dict.fromkeys(program for program, _ in runs):
+        if program.endswith("launch"):
+            checked, plain = runs[(program, "cpu --check")][0], runs[(program, "cpu")][0]
+            interp = runs[(program, "interp")][0]
+            rows.append(Row(f"{program}: cpu --check", checked, plain, "cpu", "s", "<= 20"))
+            rows.append(
+                Row(f"{program}: cpu --check against interp", checked, interp, "interp", "s")
+            )
+            continue
         seconds, peak = runs[(program, "interp")]
         cpu_seconds, cpu_peak = runs[(program, "cpu")]
+        checked_seconds, checked_peak = runs[(program, "cpu --check")]
         rows.append(Row(f"{program}, interp (time)", seconds, cpu_seconds, "cpu", "s"))
         rows.append(Row(f"{program}, interp (peak memory)", peak, cpu_peak, "cpu", "MB"))
         per_byte = round((peak - base) * 2**20 / sanitizer.touched_bytes(program))
         rows.append(Row(f"{program}, interp: bytes kept per byte touched", per_byte, None, "", "B"))
+        rows.append(Row(f"{program}, cpu --check (time)", checked_seconds, cpu_seconds, "cpu", "s"))
         rows.append(
-            Row(f"{program}, cpu --check", None, None, "", "", note="not built yet (issue 15)")
+            Row(f"{program}, cpu --check (peak memory)", checked_peak, cpu_peak, "cpu", "MB")
         )
         if program == "matmul 96":
             rows.append(

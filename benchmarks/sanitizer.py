@@ -10,7 +10,8 @@ memory (the whole process: `ru_maxrss`).
 
 Also the memory interp keeps per byte the kernels touch (its peak less that of an empty
 program), which is what "memory that grows with the data" means. `cpu --check` (the compiled
-sanitizer of issue 15) is not built yet: its rows say so.
+sanitizer: native checks of every global and shared access, a suspect launch run again under
+interp) runs the same programs.
 
     python benchmarks/sanitizer.py            # the rows of `make bench`
     python benchmarks/sanitizer.py --quick
@@ -31,11 +32,16 @@ sys.path.insert(0, str(HERE))
 
 SAXPY = """
 import sys
+import time
 import numpy as np
 import gpuir
 import cpu_provider
 
 provider, n = sys.argv[1], int(sys.argv[2])
+if provider == "cpu --check":
+    from gpuir.runtime.cpu import CpuProvider
+
+    provider = CpuProvider(check=True)
 rng = np.random.default_rng(0)
 x, y = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
 a = np.float32(2.5)
@@ -43,10 +49,16 @@ with gpuir.Device(provider) as device:
     saxpy = device.compile(cpu_provider.KERNELS).kernel("saxpy")
     xs, ys = device.upload(x), device.upload(y)
     items = cpu_provider.ITEMS
-    saxpy(-(-n // items), items, items, n, a, xs, ys)
-    device.synchronize()
-    if not np.array_equal(ys.download(), a * x + y):
-        sys.exit("saxpy: the result differs from numpy's")
+    times = []
+    for run in range(1 if isinstance(provider, str) and provider == "interp" else 3):
+        ys.upload(y)
+        start = time.perf_counter()
+        saxpy(-(-n // items), items, items, n, a, xs, ys)
+        device.synchronize()
+        times.append(time.perf_counter() - start)
+        if not np.array_equal(ys.download(), a * x + y):
+            sys.exit("saxpy: the result differs from numpy's")
+    print(min(times))
 """
 
 EMPTY = """
@@ -85,9 +97,13 @@ def gpu_run() -> str:
     return shutil.which("gpu-run", path=str(Path(sys.executable).parent)) or "gpu-run"
 
 
+PROVIDERS = ("cpu", "cpu --check", "interp")
+
+
 def measure(quick: bool = False) -> list[tuple[str, str, float, float]]:
     """Rows `(program, provider, seconds, peak MB)`, from the smallest program up, and the
-    empty program's peak first (`("empty", "interp", s, MB)`)."""
+    empty program's peak first (`("empty", "interp", s, MB)`); for the saxpy also
+    `("saxpy …K launch", provider, s, 0)`: the launch alone, the best of three (interp: one)."""
     from end_to_end import MATMUL
 
     rows = []
@@ -100,15 +116,17 @@ def measure(quick: bool = False) -> list[tuple[str, str, float, float]]:
         for n in sizes:
             source = Path(scratch) / f"matmul{n}.mlir"
             source.write_text(MATMUL.format(n=n, last=n - 1))
-            for provider in ("cpu", "interp"):
-                seconds, peak, out = run([gpu_run(), str(source), "--provider", provider])
+            for provider in PROVIDERS:
+                command = [gpu_run(), str(source), "--provider", *provider.split()]
+                seconds, peak, out = run(command)
                 if float(out.split()[-1]) != n * 0.5:
                     raise RuntimeError(f"matmul {n} on {provider}: {out.strip()}, not {n * 0.5}")
                 rows.append((f"matmul {n}", provider, seconds, peak))
         n = 1 << (18 if quick else 20)
-        for provider in ("cpu", "interp"):
-            seconds, peak, _ = run([sys.executable, "-c", SAXPY, provider, str(n)])
+        for provider in PROVIDERS:
+            seconds, peak, out = run([sys.executable, "-c", SAXPY, provider, str(n)])
             rows.append((f"saxpy {n // 1024}K", provider, seconds, peak))
+            rows.append((f"saxpy {n // 1024}K launch", provider, float(out.split()[-1]), 0.0))
     return rows
 
 
@@ -127,10 +145,13 @@ def main() -> None:
     rows = measure(args.quick)
     base = rows[0][3]
     for program, provider, seconds, peak in rows[1:]:
+        if program.endswith("launch"):
+            print(f"{program:<18} {provider:<12} {seconds * 1e3:8.2f} ms")
+            continue
         extra = ""
         if provider == "interp":
             extra = f"  {(peak - base) * 2**20 / touched_bytes(program):6.0f} B per byte touched"
-        print(f"{program:<12} {provider:<7} {seconds:8.2f} s {peak:8.1f} MB{extra}")
+        print(f"{program:<18} {provider:<12} {seconds:8.2f} s {peak:8.1f} MB{extra}")
 
 
 if __name__ == "__main__":

@@ -148,6 +148,12 @@ def get_convert_func_to_llvm() -> type[ModulePass]:
     return ConvertFuncToLlvmPass
 
 
+def get_cpu_check_accesses() -> type[ModulePass]:
+    from gpuir.lowering.check_accesses import CpuCheckAccessesPass
+
+    return CpuCheckAccessesPass
+
+
 def get_cpu_workgroup_loops() -> type[ModulePass]:
     from gpuir.lowering.workgroup_loops import CpuWorkgroupLoopsPass
 
@@ -201,6 +207,7 @@ def get_all_lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-device-printf-to-llvm": get_convert_device_printf_to_llvm,
         "host-to-llvm": get_host_to_llvm,
         "cpu-workgroup-loops": get_cpu_workgroup_loops,
+        "cpu-check-accesses": get_cpu_check_accesses,
     }
 
 

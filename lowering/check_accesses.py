@@ -22,6 +22,7 @@ provider runs a launch with one again under `interp` (`gpuir.runtime.cpu`). The 
 from __future__ import annotations
 
 from xdsl.builder import Builder
+from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm
 from xdsl.dialects.builtin import (
     Float16Type,
@@ -35,6 +36,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from gpuir.dialects import gpu, mem
@@ -156,3 +158,16 @@ def _declare(module: ModuleOp) -> None:
     for name, arity in ((ACCESS, 6), (BARRIER, 2)):
         signature = llvm.LLVMFunctionType([i64] * arity, void)
         module.body.block.add_op(llvm.FuncOp(name, signature, linkage=llvm.LinkageAttr("external")))
+
+
+class CpuCheckAccessesPass(ModulePass):
+    """The instrumentation of `--check` on the device modules (module docstring)."""
+
+    name = "cpu-check-accesses"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from gpuir.lowering.conversion import device_modules
+        from gpuir.passes.device_code import kernels
+
+        for module in device_modules(op, self.name):
+            check_accesses(module, set(kernels(module)))

@@ -35,6 +35,21 @@ ends the launch with `barrier divergence`, in `interp`'s words, at the barrier. 
 last 64 bytes of padding, or lands in another allocation, is not seen (`--provider interp`
 finds every one). A launch whose pointer argument points into freed or host memory is an error
 before it runs.
+
+Checked launches (`CpuProvider(check=True)`, `gpu-run --provider cpu --check`). The kernels are
+compiled with their accesses to global and shared memory and their barriers instrumented
+(`gpuir.lowering.check_accesses`): each calls the native checker (`cpu_check.c`, built with the
+system's C compiler on first use), which knows the live allocations and keeps a shadow record
+per byte touched (who wrote it, which value, who read it, in which group and epoch). A launch
+runs its groups in order on the calling thread, its items in order, as `interp` does. An
+access outside every live allocation, or one that may race with an earlier access of the launch,
+stops it (as does a fault or a barrier divergence); the device memory goes back to what it was
+before the launch, and `interp` runs the launch again on it: its first error, at the op and in
+its words (out of bounds, use after free, race, barrier divergence), is the launch's; where it
+finds none (the checker suspected a race that was not one), its results are. A freed
+allocation's bytes are kept from reuse until `close`, so a stale pointer is a use after free.
+Not checked: local memory (space 5), an access that lands within another live allocation, and
+the bounds of one shared array within the group's shared memory (interp sees them all).
 """
 
 from __future__ import annotations
@@ -49,7 +64,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import suppress
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -594,7 +609,7 @@ class CpuProvider(EagerHostProvider):
             code = compiled.kernel(kernel, op)
         prints = compiled.prints
         if self.checker is not None:
-            with code.lock, prints.lock if prints is not None else suppress():
+            with code.lock, prints.lock if prints is not None else nullcontext():
                 self._checked_launch(module, code, n_groups, n_items, smem_bytes, args, op)
             return
         if prints is not None:  # in order, one group after another, with the module's buffer
