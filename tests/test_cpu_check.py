@@ -10,6 +10,7 @@ import io
 import numpy as np
 import pytest
 from differential.generator import CHECKED, find_planted, generate, planted, run, same
+from test_cpu_provider import ARGS, PROGRAMS
 
 import gpuir
 from gpuir.api import Device
@@ -131,3 +132,14 @@ def test_check_needs_the_cpu_provider():
     from gpuir.tools.gpu_run import main
 
     assert main(["examples/simple.mlir", "--provider", "interp", "--check"]) == 1
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
+def test_checked_cpu_prints_what_interp_prints(path, capsys: pytest.CaptureFixture[str]):
+    """The clean corpus (every example, the cpu provider's own run tests) under `--check`."""
+    from gpuir.tools import gpu_run
+
+    args = ARGS.get(path.stem, [])
+    expected = gpu_run.main([str(path), "--provider", "interp", *args]), *capsys.readouterr()
+    found = gpu_run.main([str(path), "--provider", "cpu", "--check", *args]), *capsys.readouterr()
+    assert found == expected
