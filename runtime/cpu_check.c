@@ -47,12 +47,18 @@ typedef struct {
 
 static uint64_t chunk_keys[SLOTS];
 static Cell *chunk_cells[SLOTS];
-static uint64_t last_key = ~0ull;
-static Cell *last_cells;
+#define WAYS 16
+static uint64_t recent_keys[WAYS] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
+                                     ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull};
+static Cell *recent_cells[WAYS];
 
-static Cell *cell_of(uint64_t address) {
+static Cell *cell_of(uint64_t address) { /* a few chunks at once (a kernel's arrays) */
   uint64_t key = address >> CHUNK_BITS;
-  if (key != last_key) {
+  unsigned way = (unsigned)(key ^ (key >> 7)) & (WAYS - 1);
+  if (recent_keys[way] == key) return recent_cells[way] + (address & (CHUNK - 1));
+  uint64_t last_key = ~0ull;
+  Cell *last_cells = 0;
+  {
     uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (SLOTS - 1);
     while (chunk_cells[slot] && chunk_keys[slot] != key) slot = (slot + 1) & (SLOTS - 1);
     if (!chunk_cells[slot]) {
@@ -65,6 +71,8 @@ static Cell *cell_of(uint64_t address) {
     last_key = key;
     last_cells = chunk_cells[slot];
   }
+  recent_keys[way] = last_key;
+  recent_cells[way] = last_cells;
   return last_cells + (address & (CHUNK - 1));
 }
 
@@ -113,7 +121,7 @@ void gpuir_check_free(uint64_t start) {
   last_found = -1;
 }
 
-static int within(uint64_t address, uint64_t nbytes) {
+static int within(uint64_t address, uint64_t nbytes) { /* a live allocation holds the bytes */
   int64_t at = last_found;
   if (at < 0 || address < starts[at] || address + nbytes > ends[at]) {
     at = find(address);
@@ -196,8 +204,10 @@ void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64
   uint32_t now = group_base + epochs[item];
   int atomic = (kind & ATOMIC) != 0, unknown = (kind & UNKNOWN_VALUE) != 0;
   int writes = (kind & (WRITE | ATOMIC)) != 0;
+  Cell *first = cell_of(address);
+  int contiguous = ((address & (CHUNK - 1)) + (uint64_t)nbytes) <= CHUNK;
   for (int64_t i = 0; i < nbytes; i++) {
-    Cell *c = cell_of(address + i);
+    Cell *c = contiguous ? (first ? first + i : 0) : cell_of(address + i);
     if (!c) {
       suspicious(group);
       return;
