@@ -500,8 +500,6 @@ class CpuProvider(EagerHostProvider):
         use after free), given back at `close`."""
         self.replays: dict[int, LoadedModule] = {}
         """Loaded modules as `interp` runs them, for checked launches that it runs again."""
-        self.checked_shared: dict[int, int] = {}
-        """The shared-memory buffers the checker knows: address → bytes."""
         self.replayed = 0
         """Checked launches run again under interp (a suspect access, a fault, a divergence)."""
         if index_bitwidth is None:
@@ -531,10 +529,6 @@ class CpuProvider(EagerHostProvider):
                 self.checker.free(allocation.address)
             release_device_bytes(allocation.address)
         self.quarantine = []
-        for address in self.checked_shared:
-            if self.checker is not None:
-                self.checker.free(address)
-        self.checked_shared = {}
         if self.pool is not None:
             self.pool.shutdown()
             self.pool = None
@@ -721,6 +715,7 @@ class CpuProvider(EagerHostProvider):
         shared = self.shared_buffer(static + smem_bytes)
         checker.begin(n_items, binding.address_of_symbol(cpu_faults.DIVERGENCE_SYMBOL))
         checker.shared(shared, static + smem_bytes)
+        checker.alloc(shared, static + smem_bytes)  # the group's shared memory, exactly
         if prints is not None:
             prints.start()
         try:
@@ -728,6 +723,7 @@ class CpuProvider(EagerHostProvider):
                 guard, code.address, 0, n_groups, n_items, shared, shared + static, code.argv
             )
         finally:
+            checker.free(shared)
             output = prints.finish() if prints is not None else None
             suspect = checker.end()
         if fault is None and not suspect:
@@ -850,14 +846,8 @@ class CpuProvider(EagerHostProvider):
             local.size = size
             with self.shared_lock:
                 self.shared_blocks.append(local.address)
-                if self.checker is not None:
-                    self.checker.alloc(local.address, size)
-                    self.checked_shared[local.address] = size
                 if old is not None:
                     self.shared_blocks.remove(old)
-                    if self.checker is not None:
-                        self.checker.free(old)
-                        self.checked_shared.pop(old, None)
                     release_device_bytes(old)
         return local.address
 

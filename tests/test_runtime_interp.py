@@ -32,15 +32,26 @@ def kernel(name: str, params: str, body: str, returns: str = "%m1, %m3, %m4, %m5
     }}"""
 
 
-class Device:
-    """An open interp provider with a device module loaded."""
+def checked_cpu(out: io.StringIO) -> Provider:
+    from gpuir.runtime.cpu import CpuProvider
 
-    def __init__(self, *kernels: str, extra: str = ""):
+    return CpuProvider(check=True, out=out)
+
+
+CHECKERS = {"interp": InterpProvider, "cpu --check": checked_cpu}
+"""The providers that find planted bugs, in interp's words: the tests of races, bounds and
+divergence run on both."""
+
+
+class Device:
+    """An open provider (interp, or another of `CHECKERS`) with a device module loaded."""
+
+    def __init__(self, *kernels: str, extra: str = "", provider: str = "interp"):
         text = ("\n".join(kernels) + extra) or "builtin.module {}"
         module = Parser(make_context(), text, "kernels.mlir").parse_module()
         module.verify()
         self.out = io.StringIO()
-        self.provider = InterpProvider(self.out)
+        self.provider = CHECKERS[provider](self.out)
         self.provider.open()
         self.loaded = self.provider.load_module(module)
 
@@ -213,8 +224,15 @@ def test_launch_checks_its_configuration_and_arguments():
         device.launch("iot", 1, 4, *args)
 
 
-def _races(body: str, groups: int, items: int, params: str = f"%out: {ARRAY16}", n: int = 16):
-    device = Device(kernel("k", params, body, "%r1, %r3, %m4, %m5"))
+def _races(
+    body: str,
+    groups: int,
+    items: int,
+    params: str = f"%out: {ARRAY16}",
+    n: int = 16,
+    provider: str = "interp",
+):
+    device = Device(kernel("k", params, body, "%r1, %r3, %m4, %m5"), provider=provider)
     out = device.array(np.zeros(n))
     device.launch("k", groups, items, (out, PtrType(ArrayType(n, i32), 1)))
     return device.read(out)
@@ -224,15 +242,17 @@ SAME_WORD = f"""%zero = arith.constant 0 : index
       %p = mem.lea %out, %zero : {ARRAY16}"""
 
 
-def test_writes_of_the_same_value_are_benign():
+@pytest.mark.parametrize("provider", CHECKERS)
+def test_writes_of_the_same_value_are_benign(provider: str):
     body = f"""{SAME_WORD}
       %v = arith.constant 42 : i32
       %r1 = mem.store %m1, %p, %v : !mem.ptr<i32, 1>
       %r3 = mem.remem %m3 : !mem.M<3>"""
-    assert _races(body, 4, 8)[0] == 42
+    assert _races(body, 4, 8, provider=provider)[0] == 42
 
 
-def test_writes_of_different_values_race_across_groups():
+@pytest.mark.parametrize("provider", CHECKERS)
+def test_writes_of_different_values_race_across_groups(provider: str):
     body = f"""{SAME_WORD}
       %v = arith.index_cast %g : index to i32
       %r1 = mem.store %m1, %p, %v : !mem.ptr<i32, 1>
@@ -241,11 +261,12 @@ def test_writes_of_different_values_race_across_groups():
         ProviderError,
         match=r"race on global memory: work-item \(group 1, item 0\) writes byte 0 .* which work-item \(group 0, item 0\) wrote a different value to .*; work-items of different groups are never ordered",
     ) as e:
-        _races(body, 2, 2)
+        _races(body, 2, 2, provider=provider)
     assert e.value.name == "race" and e.value.related[0][1].startswith("the other access")
 
 
-def test_a_write_and_a_later_groups_read_race():
+@pytest.mark.parametrize("provider", CHECKERS)
+def test_a_write_and_a_later_groups_read_race(provider: str):
     body = f"""{SAME_WORD}
       %zero_i = arith.constant 0 : index
       %first = arith.cmpi eq, %g, %zero_i : index
@@ -262,7 +283,7 @@ def test_a_write_and_a_later_groups_read_race():
         ProviderError,
         match=r"work-item \(group 1, item 0\) reads byte 0 .* which work-item \(group 0, item 0\) wrote",
     ):
-        _races(body, 2, 1)
+        _races(body, 2, 1, provider=provider)
 
 
 def test_the_race_state_of_a_byte_does_not_grow_with_its_readers(monkeypatch):
@@ -297,7 +318,8 @@ def test_the_race_state_of_a_byte_does_not_grow_with_its_readers(monkeypatch):
     assert [record[1] for record in kept] == [0, 1]
 
 
-def test_a_barrier_orders_the_items_of_a_group():
+@pytest.mark.parametrize("provider", CHECKERS)
+def test_a_barrier_orders_the_items_of_a_group(provider: str):
     # Each item writes its own word, syncs, then reads its neighbour's: no race.
     body = f"""%p = mem.lea %out, %i : {ARRAY16}
       %v = arith.index_cast %i : index to i32
@@ -311,10 +333,11 @@ def test_a_barrier_orders_the_items_of_a_group():
       %q = mem.lea %out, %j : {ARRAY16}
       %c1, %x = mem.load %b1, %q : !mem.ptr<i32, 1>
       %r1, %r3 = gpu.sync_work_items %c1, %b3"""
-    assert list(_races(body, 1, 4)[:4]) == [0, 1, 2, 3]
+    assert list(_races(body, 1, 4, provider=provider)[:4]) == [0, 1, 2, 3]
 
 
-def test_an_item_that_writes_two_values_races_with_one_that_writes_either():
+@pytest.mark.parametrize("provider", CHECKERS)
+def test_an_item_that_writes_two_values_races_with_one_that_writes_either(provider: str):
     body = f"""{SAME_WORD}
       %five = arith.constant 5 : i32
       %seven = arith.constant 7 : i32
@@ -333,20 +356,22 @@ def test_an_item_that_writes_two_values_races_with_one_that_writes_either():
         ProviderError,
         match=r"work-item \(group 0, item 1\) writes byte 0 .* item 0\) wrote a different value",
     ):
-        _races(body, 1, 2)
+        _races(body, 1, 2, provider=provider)
 
 
-def test_an_item_may_read_and_write_its_own_bytes():
+@pytest.mark.parametrize("provider", CHECKERS)
+def test_an_item_may_read_and_write_its_own_bytes(provider: str):
     body = f"""%p = mem.lea %out, %i : {ARRAY16}
       %a1, %x = mem.load %m1, %p : !mem.ptr<i32, 1>
       %one = arith.constant 1 : i32
       %y = arith.addi %x, %one : i32
       %r1 = mem.store %a1, %p, %y : !mem.ptr<i32, 1>
       %r3 = mem.remem %m3 : !mem.M<3>"""
-    assert list(_races(body, 1, 16)) == [1] * 16
+    assert list(_races(body, 1, 16, provider=provider)) == [1] * 16
 
 
-def test_the_same_barrier_through_different_calls_diverges():
+@pytest.mark.parametrize("provider", CHECKERS)
+def test_the_same_barrier_through_different_calls_diverges(provider: str):
     helper = """
     func.func @wait(%m1: !mem.M<1>, %m3: !mem.M<3>) -> (!mem.M<1>, !mem.M<3>) {
       %a1, %a3 = gpu.sync_work_items %m1, %m3
@@ -364,7 +389,7 @@ def test_the_same_barrier_through_different_calls_diverges():
         %a1, %a3 = func.call @wait(%m1, %x3) : (!mem.M<1>, !mem.M<3>) -> (!mem.M<1>, !mem.M<3>)
         scf.yield %a1, %a3 : !mem.M<1>, !mem.M<3>
       }"""
-    device = Device(kernel("k", "", body, "%r1, %r3, %m4, %m5"), extra=helper)
+    device = Device(kernel("k", "", body, "%r1, %r3, %m4, %m5"), extra=helper, provider=provider)
     with pytest.raises(
         ProviderError,
         match=r"barrier divergence in group 0: work-item\(s\) 0, 2 wait at .* but work-item\(s\) 1, 3 wait at .*\(reached through different calls\)",
@@ -372,7 +397,8 @@ def test_the_same_barrier_through_different_calls_diverges():
         device.launch("k", 1, 4)
 
 
-def test_an_error_in_one_item_ends_the_launch_cleanly():
+@pytest.mark.parametrize("provider", CHECKERS)
+def test_an_error_in_one_item_ends_the_launch_cleanly(provider: str):
     body = f"""%p = mem.lea %out, %i : {ARRAY16}
       %a3 = mem.remem %m3 : !mem.M<3>
       %b1, %b3 = gpu.sync_work_items %m1, %a3
@@ -385,13 +411,14 @@ def test_an_error_in_one_item_ends_the_launch_cleanly():
         ProviderError,
         match=r"out of bounds: work-item \(group 0, item 0\) stores 4 bytes to byte offset 400",
     ):
-        _races(body, 2, 8)
+        _races(body, 2, 8, provider=provider)
 
 
 # --- shared memory, the device heap, printf ----------------------------------------------------
 
 
-def test_dynamic_shared_memory_is_one_array_per_group():
+@pytest.mark.parametrize("provider", CHECKERS)
+def test_dynamic_shared_memory_is_one_array_per_group(provider: str):
     smem = "!mem.ptr<!mem.array<? x i32>, 3>"
     text = f"""
     func.func @k({TOKENS}, %s: {smem}, %out: {ARRAY16}) -> {RESULTS} attributes {{gpu.kernel}} {{
@@ -409,7 +436,7 @@ def test_dynamic_shared_memory_is_one_array_per_group():
       %c1 = mem.store %b1, %o, %x : !mem.ptr<i32, 1>
       func.return %c1, %c3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
     }}"""
-    device = Device(text)
+    device = Device(text, provider=provider)
     out = device.array(np.zeros(16))
     device.launch("k", 4, 4, (out, PtrType(ArrayType(16, i32), 1)), smem=16)
     assert list(device.read(out)) == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4
