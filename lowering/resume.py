@@ -67,7 +67,7 @@ from gpuir.dialects.gpu import KERNEL_TOKENS, WARP_OPS
 from gpuir.dialects.mem import LOCAL, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import KERNEL_ATTR, size_and_align
-from gpuir.lowering.scf_while_to_cf import WhileLowering
+from gpuir.lowering.scf_while_to_cf import ExecuteRegionLowering, WhileLowering
 from gpuir.lowering.workgroups import (
     BARRIERS,
     LOCAL_BYTES,
@@ -230,7 +230,8 @@ class Resumable:
                 raise OpError(
                     op,
                     f"a barrier ('{op.name}') inside '{parent.name}' {NOT_HERE}: a barrier "
-                    "must be in the kernel's blocks, or in scf.for / scf.if / scf.while",
+                    "must be in the kernel's blocks, or in scf.for / scf.if / scf.while / "
+                    "scf.index_switch / scf.execute_region",
                 )
 
     def lower_local_slots(self, frame: SSAValue) -> None:
@@ -759,10 +760,17 @@ class Resumable:
 
 
 def to_blocks(function: func.FuncOp) -> None:
-    """`scf.for` / `scf.if` / `scf.index_switch` / `scf.while` → `cf` blocks."""
+    """`scf.for` / `scf.if` / `scf.index_switch` / `scf.while` / `scf.execute_region` → `cf`
+    blocks."""
     PatternRewriteWalker(
         GreedyRewritePatternApplier(
-            [ForLowering(), IfLowering(), SwitchLowering(), WhileLowering()]
+            [
+                ForLowering(),
+                IfLowering(),
+                SwitchLowering(),
+                WhileLowering(),
+                ExecuteRegionLowering(),
+            ]
         )
     ).rewrite_region(function.body)
 

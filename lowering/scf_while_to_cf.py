@@ -1,4 +1,5 @@
-"""`convert-scf-while-to-cf`: `scf.while` to branches, in device modules.
+"""`convert-scf-while-to-cf`: `scf.while` to branches, in device modules (and
+`ExecuteRegionLowering`, which the cpu provider's resumable form uses for `scf.execute_region`).
 
 xDSL's `convert-scf-to-cf` lowers `scf.for`, `scf.if` and `scf.index_switch` but not
 `scf.while`; this pass does, as MLIR's `WhileLowering`:
@@ -53,6 +54,27 @@ class WhileLowering(RewritePattern):
         rewriter.inline_region(op.before_region, BlockInsertPoint.before(end))
         rewriter.inline_region(op.after_region, BlockInsertPoint.before(end))
         rewriter.insert(cf.BranchOp(before, *op.arguments), InsertPoint.at_end(block))
+        rewriter.replace(op, [], result_args)
+
+
+class ExecuteRegionLowering(RewritePattern):
+    """`scf.execute_region` → its blocks in place, each `scf.yield` a branch to the blocks
+    after it (whose arguments are its results), as MLIR's `ExecuteRegionLowering`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.ExecuteRegionOp, rewriter: PatternRewriter):
+        block = op.parent_block()
+        if block is None or block.parent_region() is None or not op.region.blocks:
+            return
+        end = block.split_before(op)
+        result_args = [end.insert_arg(t, i) for i, t in enumerate(op.result_types)]
+        entry = op.region.blocks[0]
+        for inner in op.region.blocks:
+            last = inner.last_op
+            if isinstance(last, scf.YieldOp):
+                rewriter.replace(last, cf.BranchOp(end, *last.arguments))
+        rewriter.inline_region(op.region, BlockInsertPoint.before(end))
+        rewriter.insert(cf.BranchOp(entry), InsertPoint.at_end(block))
         rewriter.replace(op, [], result_args)
 
 
