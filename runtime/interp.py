@@ -169,10 +169,10 @@ class _State:
         self.writers: dict[bytes, list[Record]] | None = None
         """value → its first writers in `epoch`."""
         self.group_read: Record | None = None
-        self.group_writes: dict[bytes, Record] | None = None
+        self.group_writes: Writes | None = None
         """value → one writer of it (the first), in this group."""
         self.old_read: Record | None = None
-        self.old_writes: dict[bytes, Record] | None = None
+        self.old_writes: Writes | None = None
         """The same, for the groups that ran before."""
 
     def at(self, group: int, epoch: int) -> bool:
@@ -197,8 +197,8 @@ class _State:
             if self.old_writes is None:
                 self.old_writes = self.group_writes
             else:
-                for value, access in self.group_writes.items():
-                    self.old_writes.setdefault(value, access)
+                for value, access in self.group_writes:
+                    _first_of(self.old_writes, value, access)
         self.group, self.epoch, self.full = RETIRED, -1, False
         self.readers, self.writers = NO_READERS, None
         self.group_read, self.group_writes = None, None
@@ -206,7 +206,7 @@ class _State:
     def read_conflict(self, item: int, atomic: bool) -> Conflict | None:
         """The access a read by `item` races with, the one a report names; None if none."""
         if self.old_writes:
-            for other_group, other_item, other_op, other_atomic, _ in self.old_writes.values():
+            for _, (other_group, other_item, other_op, other_atomic, _) in self.old_writes:
                 if not (atomic and other_atomic):
                     return other_group, other_item, other_op, "wrote"
         if self.writers:
@@ -229,7 +229,7 @@ class _State:
                 other_op,
                 other_atomic,
                 _,
-            ) in self.old_writes.items():
+            ) in self.old_writes:
                 if old_value != value and not (atomic and other_atomic):
                     return other_group, other_item, other_op, DIFFERENT
         for other_group, other, other_op, other_atomic, _ in self.readers:
@@ -256,8 +256,9 @@ class _State:
             self.writers = {}
         _witness(self.writers.setdefault(value, []), record)
         if self.group_writes is None:
-            self.group_writes = {}
-        self.group_writes.setdefault(value, record)
+            self.group_writes = [(value, record)]
+        else:
+            _first_of(self.group_writes, value, record)
 
     def split(self) -> list[_State]:
         """The byte states this word stands for."""
@@ -282,13 +283,26 @@ class _State:
         return found
 
 
-def _first_per_byte(writes: dict[bytes, Record] | None, i: int) -> dict[bytes, Record] | None:
+Writes = list[tuple[bytes, Record]]
+"""One writer per value (the first), in the order the values were first written: a list of
+pairs, not a dict (most bytes see one value; a dict of one entry takes twice the memory)."""
+
+
+def _first_of(writes: Writes, value: bytes, record: Record) -> None:
+    """Keep `record` as the writer of `value` unless `value` has one."""
+    for other, _ in writes:
+        if other == value:
+            return
+    writes.append((value, record))
+
+
+def _first_per_byte(writes: Writes | None, i: int) -> Writes | None:
     """One writer per value of byte `i` (the first), from one per value of the word."""
     if writes is None:
         return None
-    found: dict[bytes, Record] = {}
-    for value, access in sorted(writes.items(), key=lambda entry: entry[1][4]):
-        found.setdefault(value[i : i + 1], access)
+    found: Writes = []
+    for value, access in sorted(writes, key=lambda entry: entry[1][4]):
+        _first_of(found, value[i : i + 1], access)
     return found
 
 
