@@ -90,6 +90,12 @@ def get_host_llvm() -> type[Target]:
     return HostLlvmTarget
 
 
+def get_mlir_gpu() -> type[Target]:
+    from gpuir.lowering.targets import MlirGpuTarget
+
+    return MlirGpuTarget
+
+
 def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
     """Our targets by `-t` name; each value imports and returns the target class."""
     return {
@@ -97,6 +103,7 @@ def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
         "llvm": get_llvm,
         "ptx": get_ptx,
         "host-llvm": get_host_llvm,
+        "mlir-gpu": get_mlir_gpu,
     }
 
 

@@ -1,4 +1,5 @@
-"""gpu-opt's targets `llvm` and `ptx`: the device module as LLVM IR or PTX text.
+"""gpu-opt's targets `llvm`, `ptx` and `mlir-gpu`: the device module as LLVM IR, PTX text, or
+upstream MLIR's `gpu.module` (for `mlir-opt --gpu-module-to-binary`).
 
 Both take a program at any stage before: a module that is not split yet goes through
 `gpu-pipeline` first, a device module (or the `@device` module of a split program) that is not
@@ -11,6 +12,7 @@ it is. Only the device module is emitted; the host module is the runtime's.
     gpu-opt prog.mlir -t ptx                  # PTX for sm_80, PTX ISA 8.0, -O3
     gpu-opt prog.mlir -t ptx{sm=90 ptx=8.0 opt=2 fast-math=true}
     gpu-opt prog.mlir -t ptx{sm=90 index-bitwidth=32}   # 32-bit index values in device code
+    gpu-opt prog.mlir -t mlir-gpu{sm=90} | mlir-opt-22 --gpu-module-to-binary=format=isa
 
 The options are `PtxOptions`' (`gpuir.lowering.ptx`) and are checked before any work:
 `-t ptx{sm=42}` is an error. `index-bitwidth` is `device-to-llvm`'s option: it applies when the
@@ -99,6 +101,53 @@ class PtxTarget(DeviceTarget):
 
         device = lowered_device_module(ctx, module, self.index_bitwidth)
         output.write(compile_ptx(device, self.options()))
+
+
+@dataclass(frozen=True)
+class MlirGpuTarget(DeviceTarget):
+    """The device module as upstream MLIR's GPU container (`mlir_gpu_module`), for
+    `mlir-opt --gpu-module-to-binary`."""
+
+    name = "mlir-gpu"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        device = lowered_device_module(ctx, module, self.index_bitwidth)
+        output.write(mlir_gpu_module(device, self.options()))
+
+
+def mlir_gpu_module(device: ModuleOp, options: PtxOptions) -> str:
+    """A lowered device module as MLIR 22 writes a GPU program's device code: a module marked
+    `gpu.container_module` holding `gpu.module @device` with the target
+    `#nvvm.target<triple = "nvptx64-nvidia-cuda", chip = "sm_<sm>", features = "+ptx<ptx>">`
+    (and the NVPTX data layout as `llvm.data_layout`), the device module's llvm dialect ops in
+    it, in the generic form (MLIR's llvm dialect; kernels are the `llvm.func`s marked
+    `nvvm.kernel`, as MLIR marks them). `mlir-opt-22 --gpu-module-to-binary=format=isa`
+    compiles it to PTX."""
+    import io
+
+    from xdsl.printer import Printer
+
+    from gpuir.lowering.llvm_ir import TRIPLE, nvptx_data_layout
+
+    body = io.StringIO()
+    printer = Printer(stream=body, print_generic_format=True)
+    for op in device.ops:
+        printer.print_op(op)
+        body.write("\n")
+    chip, features = f"sm_{options.sm}", f"+ptx{round(options.ptx * 10)}"
+    target = (
+        f'#nvvm.target<O = {options.opt}, triple = "{TRIPLE}", chip = "{chip}", '
+        f'features = "{features}">'
+    )
+    layout = nvptx_data_layout()
+    indented = "".join(f"    {line}\n" for line in body.getvalue().splitlines())
+    return (
+        '"builtin.module"() ({\n'
+        f'  "gpu.module"() <{{sym_name = "device", targets = [{target}]}}> ({{\n'
+        f"{indented}"
+        f'  }}) {{llvm.data_layout = "{layout}"}} : () -> ()\n'
+        "}) {gpu.container_module} : () -> ()\n"
+    )
 
 
 @dataclass(frozen=True)
