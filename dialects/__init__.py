@@ -1,4 +1,5 @@
-"""gpuir's dialects: `mem`, `gpu`, `buffer` and `btensor` (each op: docs/dialects.md).
+"""gpuir's dialects: `mem`, `gpu`, `buffer` and `btensor` (each op: docs/dialects.md), and the
+part of MLIR's `nvvm` that MLIR's GPU lowering writes (`nvvm.py`).
 
 `get_all_dialects()` maps each dialect name to a factory that imports it on first use, so a
 tool pays only for the dialects that the input names; `add_dialect` adds a plugin's
@@ -42,6 +43,12 @@ def get_btensor() -> Dialect:
     return BTensor
 
 
+def get_nvvm() -> Dialect:
+    from gpuir.dialects.nvvm import Nvvm
+
+    return Nvvm
+
+
 _added: dict[str, Dialect] = {}
 
 
@@ -60,6 +67,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         "gpu": get_gpu,
         "buffer": get_buffer,
         "btensor": get_btensor,
+        "nvvm": get_nvvm,
         **{name: (lambda d=d: d) for name, d in _added.items()},
     }
 

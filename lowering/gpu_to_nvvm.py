@@ -314,6 +314,21 @@ def lower_kernel_parameters(kernel: FuncOp, module: ModuleOp, calls: dict[str, C
 
 
 @dataclass(frozen=True)
+class NvvmToIntrinsics(RewritePattern):
+    """MLIR's `nvvm` ops (`gpuir.dialects.nvvm`: what `mlir-opt --convert-gpu-to-nvvm` writes)
+    → the intrinsic calls gpuir's own lowering makes."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        from gpuir.dialects import nvvm
+
+        if isinstance(op, nvvm.SpecialRegisterOp):
+            call = llvm.CallIntrinsicOp(op.intrinsic, [], [i32])
+            rewriter.replace_op(op, call)
+        elif isinstance(op, nvvm.Barrier0Op):
+            zero = constant(rewriter, 0, i32)
+            rewriter.replace_op(op, llvm.CallIntrinsicOp(BARRIER, [zero], []))
+
+
 class ConvertGpuToNvvmPass(ModulePass):
     """Kernel ids and dynamic shared memory from NVVM, barriers to the NVVM intrinsic, the
     collectives to calls of functions made for them."""
@@ -340,6 +355,7 @@ class ConvertGpuToNvvmPass(ModulePass):
                         LaneIdToSreg(index_type(module)),
                         ShuffleToShfl(),
                         BallotToVote(),
+                        NvvmToIntrinsics(),
                     ]
                 ),
                 apply_recursively=False,

@@ -280,7 +280,19 @@ class FenceOp(IRDLOperation):
         printer.print_string(f" {self.ordering_name}")
 
 
+@irdl_op_definition
+class PoisonOp(IRDLOperation):
+    """`llvm.mlir.poison`: a value of its type that no program may depend on (MLIR's lowering
+    starts its structs with it). Translated as `undef`, which refines it."""
+
+    name = "llvm.mlir.poison"
+    assembly_format = "attr-dict `:` type($res)"
+    res = result_def(Attribute)
+    traits = traits_def(Pure())
+
+
 LLVM_EXTENSION_OPS: tuple[type[IRDLOperation], ...] = (
+    PoisonOp,
     AtomicRMWOp,
     CmpXchgOp,
     FenceOp,

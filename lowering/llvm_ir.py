@@ -41,6 +41,7 @@ from gpuir.lowering.llvm_ext import (
     FenceOp,
     FPToSIOp,
     FPToUIOp,
+    PoisonOp,
     UIToFPOp,
 )
 
@@ -251,6 +252,11 @@ class FunctionTranslation:
             )
         elif isinstance(op, FenceOp):
             builder.fence(op.ordering_name, op.syncscope.data or None)
+        elif isinstance(op, PoisonOp):
+            from llvmlite import ir as llvm_ir
+            from xdsl.backend.llvm.convert_type import convert_type
+
+            self.values[op.res] = llvm_ir.Constant(convert_type(op.res.type), llvm_ir.Undefined)
         else:
             try:
                 convert_op(op, builder, self.values, self.blocks)
