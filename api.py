@@ -796,11 +796,11 @@ def compile(  # noqa: A001  # gpuir.compile, as the issue names it
     parsed = _parse(source)
     from gpuir.dialects import make_context
     from gpuir.ir.source import format_diagnostic
-    from gpuir.ir.verifier import verify_input
+    from gpuir.ir.verifier import verify_input, verify_ops
 
     try:
         ctx = make_context()
-        parsed.module.verify()
+        verify_ops(parsed.module)
         verify_input(parsed.module)
         for stage in _stages(pipeline):
             stage.apply(ctx, parsed.module)

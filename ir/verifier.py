@@ -22,9 +22,32 @@ from __future__ import annotations
 from xdsl.dialects.builtin import Float80Type, Float128Type, FloatAttr, UnregisteredOp
 from xdsl.ir import Operation
 from xdsl.traits import IsTerminator, NoTerminator
+from xdsl.utils.exceptions import DiagnosticException
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.dominance import verify_dominance
+
+
+def verify_ops(root: Operation) -> None:
+    """xDSL's verifier on `root`, where a crash inside one op's verifier (an `assert` of
+    xDSL's: `llvm.sext` to an `f64` asserts instead of saying so) is an `OpError` at that op,
+    not an internal error."""
+    try:
+        root.verify()
+    except DiagnosticException:
+        raise
+    except Exception as e:  # noqa: BLE001  # found again op by op below
+        for op in root.walk():
+            try:
+                op.verify(verify_nested_ops=False)
+            except DiagnosticException:
+                raise
+            except Exception as inner:  # noqa: BLE001
+                why = f"{type(inner).__name__}: {inner}".rstrip(": ")
+                raise OpError(
+                    op, f"'{op.name}' does not verify (xDSL's verifier failed on it: {why})"
+                ) from inner
+        raise e
 
 
 def verify_input(root: Operation) -> None:

@@ -79,7 +79,7 @@ from gpuir.ir.source import (
     is_blank,
     locate,
 )
-from gpuir.ir.verifier import verify_input
+from gpuir.ir.verifier import verify_input, verify_ops
 from gpuir.tools.common import (
     DEBUG_ENV,
     STDIN,
@@ -212,7 +212,13 @@ class GpuOptMain(xDSLOptMain):
                 seconds = time.perf_counter() - self.pass_started
                 self.pass_times[previous.name] = self.pass_times.get(previous.name, 0.0) + seconds
             if callback is not None:
-                callback(previous, module, next_pass)  # verifies, unless --disable-verify
+                try:
+                    callback(previous, module, next_pass)  # verifies, unless --disable-verify
+                except DiagnosticException:
+                    raise
+                except Exception:
+                    verify_ops(module)  # a crash of xDSL's verifier: at the op, if it is one
+                    raise
             if previous is not None and self.args.print_ir_after_all:
                 print(f"// -----// IR after {previous.name} //----- //", file=sys.stderr)
                 print(module, file=sys.stderr)

@@ -65,7 +65,7 @@ from gpuir.ir.source import (
     is_blank,
     locate,
 )
-from gpuir.ir.verifier import verify_input
+from gpuir.ir.verifier import verify_input, verify_ops
 from gpuir.runtime import ProviderUnavailable, get_provider, provider_names, resolve
 from gpuir.runtime.provider import Provider, ProviderError
 from gpuir.tools.common import (
@@ -296,7 +296,7 @@ def compile_program(parsed: ParsedChunk, stages: list[ModulePass], print_ir: boo
 
     ctx = make_context()
     module = parsed.module
-    module.verify()
+    verify_ops(module)
     verify_input(module)
     for stage in stages:
         stage.apply(ctx, module)
