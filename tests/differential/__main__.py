@@ -4,8 +4,8 @@ results. Each disagreement is written to `DIR/seed-<n>.mlir`; the exit status is
 was one.
 
 With `--planted`, each program instead carries each bug of `generator.PLANTS` in turn (where it
-can) and runs under `interp`, which must end it with the error at the first faulty access; a
-bug it misses is written to `DIR/seed-<n>-<bug>.mlir`."""
+can) and runs under `interp` (with `--checked`: under `cpu --check` too), which must end it with
+the error at the first faulty access; a bug missed is written to `DIR/seed-<n>-<bug>.mlir`."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from differential.generator import PLANTS, compare, find_planted
+from differential.generator import CHECKED, PLANTS, compare, find_planted
 
 
 def check(seed: int) -> tuple[int, bool, str, str]:
@@ -23,12 +23,17 @@ def check(seed: int) -> tuple[int, bool, str, str]:
     return seed, agree, text, "" if agree else f"cpu: {found}\ninterp: {expected}"
 
 
+PROVIDERS = ["interp"]
+"""Where `--planted` runs the programs (`--checked` adds `cpu --check`)."""
+
+
 def check_planted(seed: int) -> tuple[int, list[tuple[str, bool, str, str]]]:
     found = []
     for plant in PLANTS:
-        caught, text, outcome = find_planted(seed, plant)
-        if text:
-            found.append((plant, caught, text, outcome))
+        for provider in PROVIDERS:
+            caught, text, outcome = find_planted(seed, plant, provider)
+            if text:
+                found.append((f"{plant} ({provider})", caught, text, outcome))
     return seed, found
 
 
@@ -44,15 +49,16 @@ def planted_main(args: argparse.Namespace) -> int:
                     continue
                 missed += 1
                 args.out.mkdir(parents=True, exist_ok=True)
-                path = args.out / f"seed-{seed}-{plant}.mlir"
+                path = args.out / f"seed-{seed}-{plant.split()[0]}.mlir"
                 path.write_text(
                     text + "\n" + "".join(f"// {line}\n" for line in outcome.splitlines())
                 )
-                print(f"seed {seed}: interp missed the planted {plant}; see {path}", flush=True)
+                print(f"seed {seed}: the planted {plant} was missed; see {path}", flush=True)
     elapsed = time.monotonic() - start
     print(
         f"{planted} planted bugs in {args.count} programs (seeds {args.seed}.."
-        f"{args.seed + args.count - 1}): {planted - missed} found by interp, {missed} missed, "
+        f"{args.seed + args.count - 1}) on {', '.join(PROVIDERS)}: {planted - missed} found, "
+        f"{missed} missed, "
         f"{elapsed:.1f} s"
     )
     return 1 if missed else 0
@@ -65,8 +71,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--out", type=Path, default=Path("differential-failures"))
     parser.add_argument("--planted", action="store_true", help="plant bugs; interp must find them")
+    parser.add_argument(
+        "--checked", action="store_true", help="with --planted: cpu --check must find them too"
+    )
     args = parser.parse_args(argv)
     if args.planted:
+        if args.checked:
+            PROVIDERS.append(CHECKED)
         return planted_main(args)
     start = time.monotonic()
     seeds = range(args.seed, args.seed + args.count)
