@@ -10,8 +10,12 @@ Before the cpu lowering (`cpu-workgroup-loops`), in every kernel of a device mod
 - each barrier (`gpu.sync_work_items`, the entry and the exit of `gpu.synced_scope`,
   `gpu.workgroup_reduce`, `gpu.workgroup_scan`) is preceded by a call
   `@__gpuir_check_barrier(group, item)` (after it, for a synced scope's exit);
+- each shared array (`mem.slot` / `mem.mslot` in space 3) is followed by a call
+  `@__gpuir_check_slot(address, bytes)`: it is an allocation of its own, as in interp;
 - the functions a kernel calls that access memory are inlined first (their accesses then know
-  the ids).
+  the ids);
+- the kernel is marked `gpu.checked`: `cpu-workgroup-loops` leaves a red zone after each of its
+  shared arrays, so that an overrun of one is not an access to the next.
 
 The calls go to the checker (`runtime/cpu_check.c`), which finds the suspect accesses; the
 provider runs a launch with one again under `interp` (`gpuir.runtime.cpu`). The calls are
@@ -32,6 +36,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    UnitAttr,
     UnrealizedConversionCastOp,
     i64,
 )
@@ -42,9 +47,11 @@ from xdsl.rewriter import InsertPoint
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.mem import GLOBAL, SHARED, PtrType
 from gpuir.lowering.conversion import ptr_type, size_and_align
+from gpuir.lowering.workgroups import CHECKED_ATTR
 
 ACCESS = "__gpuir_check_access"
 BARRIER = "__gpuir_check_barrier"
+SLOT = "__gpuir_check_slot"
 READ, WRITE, ATOMIC, UNKNOWN_VALUE = 0, 1, 2, 4
 CHECKED_SPACES = (GLOBAL, SHARED)
 ACCESS_OPS = (mem.LoadOp, mem.StoreOp, mem.AtomicRmwOp, mem.CmpxchgOp)
@@ -69,15 +76,22 @@ def check_accesses(module: ModuleOp, kernels: set[str]) -> None:
             continue
         if accessing:
             inline_calls(kernel, accessing)
+        kernel.attributes[CHECKED_ATTR] = UnitAttr()  # its shared arrays get red zones
         group, item = kernel.body.blocks[0].args[4], kernel.body.blocks[0].args[5]
         for op in list(kernel.walk()):
             if _checked(op):
                 _check_access(op, group, item)
             elif isinstance(op, BARRIER_OPS):
                 _check_barrier(op, group, item)
+            elif isinstance(op, mem.SlotOp | mem.MslotOp) and _space(op.res) == SHARED:
+                _check_slot(op)
         declared = True
     if declared:
         _declare(module)
+
+
+def _space(value: SSAValue) -> int | None:
+    return value.type.space.data if isinstance(value.type, PtrType) else None
 
 
 def _checked(op: Operation) -> bool:
@@ -153,9 +167,23 @@ def _check_barrier(op: Operation, group: SSAValue, item: SSAValue) -> None:
         after.insert(llvm.CallOp(BARRIER, *_ids(after, group, item)))
 
 
+def _check_slot(op: mem.SlotOp | mem.MslotOp) -> None:
+    """A shared array is an allocation of its own (as interp has it): its address and bytes."""
+    ptr = op.res
+    assert isinstance(ptr.type, PtrType)
+    b = Builder(InsertPoint.after(op))
+    as_llvm = b.insert(UnrealizedConversionCastOp.get([ptr], [ptr_type(SHARED)])).results[0]
+    address = b.insert(llvm.PtrToIntOp(as_llvm, i64)).results[0]
+    if isinstance(op, mem.MslotOp):
+        nbytes = _to_i64(b, op.size)
+    else:
+        nbytes = _constant(b, size_and_align(ptr.type.pointee, op)[0])
+    b.insert(llvm.CallOp(SLOT, address, nbytes))
+
+
 def _declare(module: ModuleOp) -> None:
     void = llvm.LLVMVoidType()
-    for name, arity in ((ACCESS, 6), (BARRIER, 2)):
+    for name, arity in ((ACCESS, 6), (BARRIER, 2), (SLOT, 2)):
         signature = llvm.LLVMFunctionType([i64] * arity, void)
         module.body.block.add_op(llvm.FuncOp(name, signature, linkage=llvm.LinkageAttr("external")))
 

@@ -165,16 +165,25 @@ def replace_slot(op: mem.SlotOp | mem.MslotOp, base: SSAValue, offset: SSAValue 
     Rewriter.erase_op(op)
 
 
+CHECKED_ATTR = "gpu.checked"
+"""On a kernel whose accesses call the checker (`gpuir.lowering.check_accesses`)."""
+REDZONE = 64
+"""Bytes left unused after each shared array of a checked kernel: an overrun of one array lands
+there, outside every allocation the checker knows, not in the next array."""
+
+
 def lower_shared_slots(kernel: func.FuncOp, shared: SSAValue) -> int:
-    """Every slot in space 3 becomes an offset into `shared`; the bytes they take."""
+    """Every slot in space 3 becomes an offset into `shared`; the bytes they take (with a
+    `REDZONE` after each in a checked kernel)."""
     offset = 0
+    gap = REDZONE if CHECKED_ATTR in kernel.attributes else 0
     for op in list(kernel.walk()):
         if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != SHARED:
             continue
         size, align = slot_bytes(op, f"'{op.name}' in shared memory needs a constant size")
         offset = align_up(offset, align)
         replace_slot(op, shared, offset)
-        offset += size
+        offset += size + gap
     return align_up(offset, SHARED_ALIGN)
 
 

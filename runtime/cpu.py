@@ -48,8 +48,9 @@ before the launch, and `interp` runs the launch again on it: its first error, at
 its words (out of bounds, use after free, race, barrier divergence), is the launch's; where it
 finds none (the checker suspected a race that was not one), its results are. A freed
 allocation's bytes are kept from reuse until `close`, so a stale pointer is a use after free.
-Not checked: local memory (space 5), an access that lands within another live allocation, and
-the bounds of one shared array within the group's shared memory (interp sees them all).
+Each shared array is an allocation of its own, with a red zone after it. Not checked: local
+memory (space 5), and an access that lands within another live allocation (interp sees them
+all).
 """
 
 from __future__ import annotations
@@ -715,7 +716,10 @@ class CpuProvider(EagerHostProvider):
         shared = self.shared_buffer(static + smem_bytes)
         checker.begin(n_items, binding.address_of_symbol(cpu_faults.DIVERGENCE_SYMBOL))
         checker.shared(shared, static + smem_bytes)
-        checker.alloc(shared, static + smem_bytes)  # the group's shared memory, exactly
+        # the dynamic shared memory is an allocation; each static shared array makes itself
+        # one when the kernel makes it (`__gpuir_check_slot`)
+        if smem_bytes:
+            checker.alloc(shared + static, smem_bytes)
         if prints is not None:
             prints.start()
         try:
@@ -723,7 +727,8 @@ class CpuProvider(EagerHostProvider):
                 guard, code.address, 0, n_groups, n_items, shared, shared + static, code.argv
             )
         finally:
-            checker.free(shared)
+            if smem_bytes:
+                checker.free(shared + static)
             output = prints.finish() if prints is not None else None
             suspect = checker.end()
         if fault is None and not suspect:

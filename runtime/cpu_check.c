@@ -156,9 +156,28 @@ int gpuir_check_begin(int64_t n_items, void (*abort_fn)(int64_t, int64_t)) {
   return 0;
 }
 
+static uint64_t slots[256];
+static int64_t slot_count, slots_lost;
+
+void __gpuir_check_slot(int64_t address, int64_t nbytes) { /* a shared array, once a launch */
+  uint64_t start = (uint64_t)address;
+  int64_t at = find(start);
+  if (at >= 0 && starts[at] == start) return;
+  if (slot_count == (int64_t)(sizeof slots / sizeof *slots) ||
+      gpuir_check_alloc(start, (uint64_t)nbytes)) {
+    slots_lost = 1; /* no room to know it: the launch is suspect (interp checks it) */
+    return;
+  }
+  slots[slot_count++] = start;
+}
+
 int64_t gpuir_check_end(void) { /* the launch's verdict: 0 clean, 1 suspect */
   stamp_next = group_top + 1;
-  return suspect;
+  for (int64_t i = 0; i < slot_count; i++) gpuir_check_free(slots[i]);
+  slot_count = 0;
+  int64_t verdict = suspect || slots_lost;
+  slots_lost = 0;
+  return verdict;
 }
 
 static uint64_t shared_start, shared_bytes;

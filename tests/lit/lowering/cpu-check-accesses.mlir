@@ -2,7 +2,9 @@
 
 // Each access to global or shared memory calls the checker first: its address, bytes, kind
 // (0 read, 1 write, 2 atomic, +4 when the value is not known), the value written (its bits),
-// the group and the item; each barrier calls it too. Local memory is not checked.
+// the group and the item; each barrier calls it too, and each shared array says where it is.
+// Local memory is not checked. The kernel is marked gpu.checked (red zones between its shared
+// arrays, in cpu-workgroup-loops).
 builtin.module attributes {gpu.device} {
   func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                %group: index, %item: index, %data: !mem.ptr<!mem.array<4 x f32>, 1>)
@@ -20,7 +22,7 @@ builtin.module attributes {gpu.device} {
   }
 }
 
-// CHECK-LABEL: func.func @k
+// CHECK-LABEL: func.func @k({{.*}} attributes {gpu.kernel, gpu.checked} {
 // CHECK:         %[[CAST:.*]] = builtin.unrealized_conversion_cast %p : !mem.ptr<f32, 1> to !llvm.ptr<1>
 // CHECK-NEXT:    %[[ADDRESS:.*]] = llvm.ptrtoint %[[CAST]] : !llvm.ptr<1> to i64
 // CHECK-NEXT:    %[[VALUE:.*]] = arith.constant 0 : i64
@@ -38,6 +40,11 @@ builtin.module attributes {gpu.device} {
 // CHECK-NEXT:    %[[WRITE:.*]] = arith.constant 1 : i64
 // CHECK:         llvm.call @__gpuir_check_access(%{{.*}}, %{{.*}}, %[[WRITE]], %[[WIDE]], %{{.*}}, %{{.*}})
 // CHECK-NEXT:    %b1 = mem.store %s1, %p, %v : !mem.ptr<f32, 1>
+// CHECK:         %t3, %q = mem.slot %s3 : !mem.ptr<i32, 3>
+// CHECK-NEXT:    %[[SLOT:.*]] = builtin.unrealized_conversion_cast %q : !mem.ptr<i32, 3> to !llvm.ptr<3>
+// CHECK-NEXT:    %[[AT:.*]] = llvm.ptrtoint %[[SLOT]] : !llvm.ptr<3> to i64
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 4 : i64
+// CHECK-NEXT:    llvm.call @__gpuir_check_slot(%[[AT]], %[[SIZE]]) : (i64, i64) -> ()
 // CHECK:         %{{.*}} = builtin.unrealized_conversion_cast %q : !mem.ptr<i32, 3> to !llvm.ptr<3>
 // CHECK:         %[[ATOMIC:.*]] = arith.constant 6 : i64
 // CHECK:         llvm.call @__gpuir_check_access(%{{.*}}, %{{.*}}, %[[ATOMIC]], %{{.*}}, %{{.*}}, %{{.*}})
@@ -46,6 +53,7 @@ builtin.module attributes {gpu.device} {
 // CHECK-NEXT:    %d5 = mem.store %l5, %r, %one : !mem.ptr<i32, 5>
 // CHECK:       llvm.func @__gpuir_check_access(i64, i64, i64, i64, i64, i64)
 // CHECK-NEXT:  llvm.func @__gpuir_check_barrier(i64, i64)
+// CHECK-NEXT:  llvm.func @__gpuir_check_slot(i64, i64)
 
 // -----
 
