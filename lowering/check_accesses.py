@@ -1,21 +1,21 @@
 """`cpu-check-accesses`: the instrumentation of `--provider cpu --check` (`CpuProvider(check=True)`).
 
 Before the cpu lowering (`cpu-workgroup-loops`), in every kernel of a device module:
-- each access to global or shared memory (`mem.load`, `mem.store`, `mem.atomic_rmw`,
-  `mem.cmpxchg` through a `!mem.ptr<T, 1>` or `<T, 3>`) is preceded by a call
+- each access to global, shared or local memory (`mem.load`, `mem.store`, `mem.atomic_rmw`,
+  `mem.cmpxchg` through a `!mem.ptr<T, 1>`, `<T, 3>` or `<T, 5>`) is preceded by a call
   `@__gpuir_check_access(address, bytes, kind, value, group, item)`: its address, its store
   size, what it does (0 read, 1 write, 2 atomic, + 4 when the value written is not known: an
   atomic's, a pointer's, one wider than 8 bytes), the value a store writes (its bits, in an
-  `i64`), and the work-group and work-item ids;
+  `i64`), and the work-group and work-item ids (+ 8 in the kind for local memory: bounds only);
 - each barrier (`gpu.sync_work_items`, the entry and the exit of `gpu.synced_scope`,
   `gpu.workgroup_reduce`, `gpu.workgroup_scan`) is preceded by a call
   `@__gpuir_check_barrier(group, item)` (after it, for a synced scope's exit);
-- each shared array (`mem.slot` / `mem.mslot` in space 3) is followed by a call
-  `@__gpuir_check_slot(address, bytes)`: it is an allocation of its own, as in interp;
+- each shared array and local slot (`mem.slot` / `mem.mslot` in space 3 or 5) is followed by a
+  call `@__gpuir_check_slot(address, bytes)`: it is an allocation of its own, as in interp;
 - the functions a kernel calls that access memory are inlined first (their accesses then know
   the ids);
 - the kernel is marked `gpu.checked`: `cpu-workgroup-loops` leaves a red zone after each of its
-  shared arrays, so that an overrun of one is not an access to the next.
+  shared arrays and local slots, so that an overrun of one is not an access to the next.
 
 The calls go to the checker (`runtime/cpu_check.c`), which finds the suspect accesses; the
 provider runs a launch with one again under `interp` (`gpuir.runtime.cpu`). The calls are
@@ -45,15 +45,16 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from gpuir.dialects import gpu, mem
-from gpuir.dialects.mem import GLOBAL, SHARED, PtrType
+from gpuir.dialects.mem import GLOBAL, LOCAL, SHARED, PtrType
 from gpuir.lowering.conversion import ptr_type, size_and_align
 from gpuir.lowering.workgroups import CHECKED_ATTR
 
 ACCESS = "__gpuir_check_access"
 BARRIER = "__gpuir_check_barrier"
 SLOT = "__gpuir_check_slot"
-READ, WRITE, ATOMIC, UNKNOWN_VALUE = 0, 1, 2, 4
-CHECKED_SPACES = (GLOBAL, SHARED)
+READ, WRITE, ATOMIC, UNKNOWN_VALUE, BOUNDS_ONLY = 0, 1, 2, 4, 8
+CHECKED_SPACES = (GLOBAL, SHARED, LOCAL)
+"""Local memory (5) is checked for bounds only: an item's own memory has no races."""
 ACCESS_OPS = (mem.LoadOp, mem.StoreOp, mem.AtomicRmwOp, mem.CmpxchgOp)
 BARRIER_OPS = (gpu.SyncWorkItemsOp, gpu.SyncedScopeOp, gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp)
 
@@ -83,7 +84,7 @@ def check_accesses(module: ModuleOp, kernels: set[str]) -> None:
                 _check_access(op, group, item)
             elif isinstance(op, BARRIER_OPS):
                 _check_barrier(op, group, item)
-            elif isinstance(op, mem.SlotOp | mem.MslotOp) and _space(op.res) == SHARED:
+            elif isinstance(op, mem.SlotOp | mem.MslotOp) and _space(op.res) in (SHARED, LOCAL):
                 _check_slot(op)
         declared = True
     if declared:
@@ -153,6 +154,8 @@ def _check_access(op: Operation, group: SSAValue, item: SSAValue) -> None:
         kind = READ
     else:
         kind = ATOMIC | UNKNOWN_VALUE
+    if ptr.type.space.data == LOCAL:
+        kind |= BOUNDS_ONLY
     if value is None:
         value = _constant(b, 0)
     operands = [address, _constant(b, nbytes), _constant(b, kind), value, *_ids(b, group, item)]
@@ -168,11 +171,13 @@ def _check_barrier(op: Operation, group: SSAValue, item: SSAValue) -> None:
 
 
 def _check_slot(op: mem.SlotOp | mem.MslotOp) -> None:
-    """A shared array is an allocation of its own (as interp has it): its address and bytes."""
+    """A shared array or a local slot is an allocation of its own (as interp has it): its
+    address and bytes."""
     ptr = op.res
     assert isinstance(ptr.type, PtrType)
     b = Builder(InsertPoint.after(op))
-    as_llvm = b.insert(UnrealizedConversionCastOp.get([ptr], [ptr_type(SHARED)])).results[0]
+    space = ptr.type.space.data
+    as_llvm = b.insert(UnrealizedConversionCastOp.get([ptr], [ptr_type(space)])).results[0]
     address = b.insert(llvm.PtrToIntOp(as_llvm, i64)).results[0]
     if isinstance(op, mem.MslotOp):
         nbytes = _to_i64(b, op.size)

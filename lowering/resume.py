@@ -70,9 +70,11 @@ from gpuir.lowering.conversion import KERNEL_ATTR, size_and_align
 from gpuir.lowering.scf_while_to_cf import ExecuteRegionLowering, WhileLowering
 from gpuir.lowering.workgroups import (
     BARRIERS,
+    CHECKED_ATTR,
     LOCAL_BYTES,
     LOCAL_RUNTIME_SIZE,
     NOT_HERE,
+    REDZONE,
     SHARED_BYTES,
     SHARED_BYTES_ATTR,
     SLOT_ALIGN,
@@ -240,11 +242,13 @@ class Resumable:
             if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != LOCAL:
                 continue
             size, align = slot_bytes(op, LOCAL_RUNTIME_SIZE.format(name=op.name))
-            replace_slot(op, frame, self.frame_place(size, align))
+            gap = REDZONE if CHECKED_ATTR in self.kernel.attributes else 0
+            replace_slot(op, frame, self.frame_place(size, align, gap))
 
-    def frame_place(self, size: int, align: int) -> int:
+    def frame_place(self, size: int, align: int, gap: int = 0) -> int:
+        """A place of `size` bytes in the item's frame (`gap` bytes left unused after it)."""
         offset = align_up(self.frame_bytes, align)
-        self.frame_bytes = offset + max(size, 1)
+        self.frame_bytes = offset + max(size, 1) + gap
         return offset
 
     def new_entry(self) -> Block:

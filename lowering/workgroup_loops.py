@@ -99,9 +99,11 @@ from gpuir.lowering.conversion import (
 from gpuir.lowering.resume import inline_calls, resumable
 from gpuir.lowering.workgroups import (
     BARRIERS,
+    CHECKED_ATTR,
     LOCAL_BYTES,
     LOCAL_RUNTIME_SIZE,
     NOT_HERE,
+    REDZONE,
     SHARED_BYTES,
     SHARED_BYTES_ATTR,
     SLOT_ALIGN,
@@ -365,7 +367,8 @@ class Fission:
             if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != LOCAL:
                 continue
             size, _ = slot_bytes(op, LOCAL_RUNTIME_SIZE.format(name=op.name))
-            stride = align_up(max(size, 1), SLOT_ALIGN)
+            gap = REDZONE if CHECKED_ATTR in self.kernel.attributes else 0
+            stride = align_up(max(size, 1) + gap, SLOT_ALIGN)
             base = self.entry.insert_arg(LOCAL_BYTES, len(self.entry.args))
             b = Builder(InsertPoint.before(op))
             replace_slot(

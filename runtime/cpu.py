@@ -37,7 +37,7 @@ finds every one). A launch whose pointer argument points into freed or host memo
 before it runs.
 
 Checked launches (`CpuProvider(check=True)`, `gpu-run --provider cpu --check`). The kernels are
-compiled with their accesses to global and shared memory and their barriers instrumented
+compiled with their accesses to memory and their barriers instrumented
 (`gpuir.lowering.check_accesses`): each calls the native checker (`cpu_check.c`, built with the
 system's C compiler on first use), which knows the live allocations and keeps a shadow record
 per byte touched (who wrote it, which value, who read it, in which group and epoch). A launch
@@ -48,9 +48,9 @@ before the launch, and `interp` runs the launch again on it: its first error, at
 its words (out of bounds, use after free, race, barrier divergence), is the launch's; where it
 finds none (the checker suspected a race that was not one), its results are. A freed
 allocation's bytes are kept from reuse until `close`, so a stale pointer is a use after free.
-Each shared array is an allocation of its own, with a red zone after it. Not checked: local
-memory (space 5), and an access that lands within another live allocation (interp sees them
-all).
+Each shared array and local slot is an allocation of its own, with a red zone after it (local
+memory: bounds only). Not checked: an access that lands within another live allocation
+(interp sees them all).
 """
 
 from __future__ import annotations
@@ -482,7 +482,7 @@ class CpuProvider(EagerHostProvider):
         """`index_bitwidth`: 64, or 32 to run device code with 32-bit index values, as
         `device-to-llvm{index-bitwidth=32}` lowers it (default: `$GPUIR_CPU_INDEX_BITWIDTH`,
         else 64). `out` receives the output of kernels' `printf` (default: `sys.stdout` at the
-        time of the launch). `check`: every access of a kernel to global and shared memory is
+        time of the launch). `check`: every access of a kernel to memory is
         checked (`--check`, "Checked launches" in the module docstring)."""
         super().__init__()
         self.out = out

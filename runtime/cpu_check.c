@@ -23,7 +23,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-enum { READ = 0, WRITE = 1, ATOMIC = 2, UNKNOWN_VALUE = 4 };
+enum { READ = 0, WRITE = 1, ATOMIC = 2, UNKNOWN_VALUE = 4, BOUNDS_ONLY = 8 };
 enum {
   W_MULTI_ITEM = 1,   /* several items wrote in the cell's write stamp */
   W_MULTI_VALUE = 2,  /* with several values */
@@ -156,16 +156,25 @@ int gpuir_check_begin(int64_t n_items, void (*abort_fn)(int64_t, int64_t)) {
   return 0;
 }
 
-static uint64_t slots[256];
-static int64_t slot_count, slots_lost;
+static uint64_t *slots;
+static int64_t slot_count, slot_capacity, slots_lost;
 
-void __gpuir_check_slot(int64_t address, int64_t nbytes) { /* a shared array, once a launch */
+void __gpuir_check_slot(int64_t address, int64_t nbytes) { /* a slot, once a launch */
   uint64_t start = (uint64_t)address;
   int64_t at = find(start);
   if (at >= 0 && starts[at] == start) return;
-  if (slot_count == (int64_t)(sizeof slots / sizeof *slots) ||
-      gpuir_check_alloc(start, (uint64_t)nbytes)) {
-    slots_lost = 1; /* no room to know it: the launch is suspect (interp checks it) */
+  if (slot_count == slot_capacity) {
+    int64_t grown = slot_capacity ? 2 * slot_capacity : 256;
+    uint64_t *more = realloc(slots, grown * sizeof *more);
+    if (!more) {
+      slots_lost = 1; /* no room to know it: the launch is suspect (interp checks it) */
+      return;
+    }
+    slots = more;
+    slot_capacity = grown;
+  }
+  if (gpuir_check_alloc(start, (uint64_t)nbytes)) {
+    slots_lost = 1;
     return;
   }
   slots[slot_count++] = start;
@@ -220,6 +229,7 @@ void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64
     suspicious(group);
     return;
   }
+  if (kind & BOUNDS_ONLY) return; /* local memory: the item's own */
   uint32_t now = group_base + epochs[item];
   int atomic = (kind & ATOMIC) != 0, unknown = (kind & UNKNOWN_VALUE) != 0;
   int writes = (kind & (WRITE | ATOMIC)) != 0;

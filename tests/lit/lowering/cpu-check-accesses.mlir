@@ -2,9 +2,9 @@
 
 // Each access to global or shared memory calls the checker first: its address, bytes, kind
 // (0 read, 1 write, 2 atomic, +4 when the value is not known), the value written (its bits),
-// the group and the item; each barrier calls it too, and each shared array says where it is.
-// Local memory is not checked. The kernel is marked gpu.checked (red zones between its shared
-// arrays, in cpu-workgroup-loops).
+// the group and the item; each barrier calls it too, and each shared array and local slot says
+// where it is. Local memory is checked for bounds only (kind + 8). The kernel is marked
+// gpu.checked (red zones between its shared arrays and local slots, in cpu-workgroup-loops).
 builtin.module attributes {gpu.device} {
   func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                %group: index, %item: index, %data: !mem.ptr<!mem.array<4 x f32>, 1>)
@@ -50,6 +50,9 @@ builtin.module attributes {gpu.device} {
 // CHECK:         llvm.call @__gpuir_check_access(%{{.*}}, %{{.*}}, %[[ATOMIC]], %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK-NEXT:    %c3, %old = mem.atomic_rmw "add" %t3, %q, %one : !mem.ptr<i32, 3>
 // CHECK-NEXT:    %l5, %r = mem.slot %m5 : !mem.ptr<i32, 5>
+// CHECK:         llvm.call @__gpuir_check_slot(
+// CHECK:         %[[LOCAL:.*]] = arith.constant 9 : i64
+// CHECK:         llvm.call @__gpuir_check_access(%{{.*}}, %{{.*}}, %[[LOCAL]], %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK-NEXT:    %d5 = mem.store %l5, %r, %one : !mem.ptr<i32, 5>
 // CHECK:       llvm.func @__gpuir_check_access(i64, i64, i64, i64, i64, i64)
 // CHECK-NEXT:  llvm.func @__gpuir_check_barrier(i64, i64)

@@ -5,6 +5,7 @@
 // RUN: not gpu-run %S/out-of-bounds.mlir --provider cpu --check 2>&1 | filecheck %S/out-of-bounds.mlir
 // RUN: not gpu-run %S/use-after-free.mlir --provider cpu --check 2>&1 | filecheck %S/use-after-free.mlir
 // RUN: not gpu-run %S/out-of-bounds-shared.mlir --provider cpu --check 2>&1 | filecheck %S/out-of-bounds-shared.mlir
+// RUN: not gpu-run %S/out-of-bounds-local.mlir --provider cpu --check 2>&1 | filecheck %S/out-of-bounds-local.mlir
 // RUN: not gpu-run %S/race-global.mlir --provider cpu --check 2>&1 | filecheck %S/race-global.mlir
 // RUN: not gpu-run %S/race-shared.mlir --provider cpu --check 2>&1 | filecheck %S/race-shared.mlir
 // RUN: not gpu-run %S/race-atomic.mlir --provider cpu --check 0 2>&1 | filecheck %S/race-atomic.mlir --check-prefix=READ
