@@ -65,25 +65,47 @@ def checker() -> Checker | None:
         return None
     source = SOURCE.read_bytes()
     digest = hashlib.sha256(source + compiler.encode()).hexdigest()[:16]
-    folder = _folder()
-    target = folder / f"cpu-check-{digest}.so"
-    if not target.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=folder) as scratch:
-            built = Path(scratch) / "cpu-check.so"
-            command = [compiler, "-O3", "-shared", "-fPIC", "-o", str(built), str(SOURCE)]
-            done = subprocess.run(command, capture_output=True, text=True, check=False)
-            if done.returncode != 0:
-                _why.append(f"cpu --check: {compiler} could not build its checker: {done.stderr}")
-                return None
-            os.replace(built, target)
-    library = ctypes.CDLL(str(target))
+    target = None
+    for folder in (_folder(), Path(tempfile.mkdtemp(prefix="gpuir-check-"))):
+        try:
+            target = _built(compiler, folder / f"cpu-check-{digest}.so")
+            break
+        except OSError:  # a folder that cannot be written: the next one
+            continue
+    if target is None:
+        return None
+    try:
+        library = ctypes.CDLL(str(target))
+    except OSError as e:
+        _why.append(f"cpu --check cannot load its checker ({target}): {e}")
+        return None
     library.gpuir_check_end.restype = ctypes.c_int64
     from llvmlite import binding
 
     for name in SYMBOLS:
         binding.add_symbol(name, ctypes.cast(getattr(library, name), ctypes.c_void_p).value)
     return Checker(library)
+
+
+def _built(compiler: str, target: Path) -> Path | None:
+    """`target`, the checker built by `compiler` (None, with the reason kept, when it cannot
+    be); an `OSError` when the folder cannot be written."""
+    if target.exists():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
+        built = Path(scratch) / "cpu-check.so"
+        command = [compiler, "-O3", "-shared", "-fPIC", "-o", str(built), str(SOURCE)]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+        except OSError as e:
+            _why.append(f"cpu --check cannot run the C compiler {compiler}: {e.strerror}")
+            return None
+        if done.returncode != 0:
+            _why.append(f"cpu --check: {compiler} could not build its checker: {done.stderr}")
+            return None
+        os.replace(built, target)  # whole or absent: another process may build it too
+    return target
 
 
 def _folder() -> Path:

@@ -143,3 +143,28 @@ def test_checked_cpu_prints_what_interp_prints(path, capsys: pytest.CaptureFixtu
     expected = gpu_run.main([str(path), "--provider", "interp", *args]), *capsys.readouterr()
     found = gpu_run.main([str(path), "--provider", "cpu", "--check", *args]), *capsys.readouterr()
     assert found == expected
+
+
+def test_without_a_c_compiler_check_says_so(tmp_path):
+    """The checker is built on first use; where the C compiler cannot run, `--check` is an
+    error that says why (in a process of its own: the checker is built once per process)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    gpu_run = Path(sys.executable).with_name("gpu-run")
+    program = Path(__file__).parent / "lit" / "run" / "race-global.mlir"
+    env = {**os.environ, "CC": str(tmp_path / "no-cc"), "GPUIR_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [str(gpu_run), str(program), "--provider", "cpu", "--check"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"gpu-run: error: cpu --check cannot run the C compiler {tmp_path / 'no-cc'}: "
+        "No such file or directory"
+    )
