@@ -12,6 +12,9 @@ Before the cpu lowering (`cpu-workgroup-loops`), in every kernel of a device mod
   `@__gpuir_check_barrier(group, item)` (after it, for a synced scope's exit);
 - each shared array and local slot (`mem.slot` / `mem.mslot` in space 3 or 5) is followed by a
   call `@__gpuir_check_slot(address, bytes)`: it is an allocation of its own, as in interp;
+  each device-heap allocation (`mem.alloc` / `mem.malloc` in space 1) by
+  `@__gpuir_check_heap_alloc(address, bytes)`, and each `mem.free` of one is preceded by
+  `@__gpuir_check_heap_free(address)`;
 - the functions a kernel calls that access memory are inlined first (their accesses then know
   the ids);
 - the kernel is marked `gpu.checked`: `cpu-workgroup-loops` leaves a red zone after each of its
@@ -52,6 +55,8 @@ from gpuir.lowering.workgroups import CHECKED_ATTR
 ACCESS = "__gpuir_check_access"
 BARRIER = "__gpuir_check_barrier"
 SLOT = "__gpuir_check_slot"
+HEAP_ALLOC = "__gpuir_check_heap_alloc"
+HEAP_FREE = "__gpuir_check_heap_free"
 READ, WRITE, ATOMIC, UNKNOWN_VALUE, BOUNDS_ONLY = 0, 1, 2, 4, 8
 CHECKED_SPACES = (GLOBAL, SHARED, LOCAL)
 """Local memory (5) is checked for bounds only: an item's own memory has no races."""
@@ -86,6 +91,11 @@ def check_accesses(module: ModuleOp, kernels: set[str]) -> None:
                 _check_barrier(op, group, item)
             elif isinstance(op, mem.SlotOp | mem.MslotOp) and _space(op.res) in (SHARED, LOCAL):
                 _check_slot(op)
+            elif isinstance(op, mem.AllocOp | mem.MallocOp) and _space(op.res) == GLOBAL:
+                _check_heap_alloc(op)
+            elif isinstance(op, mem.FreeOp) and _space(op.ptr) == GLOBAL:
+                b = Builder(InsertPoint.before(op))
+                b.insert(llvm.CallOp(HEAP_FREE, _address(b, op.ptr)))
         declared = True
     if declared:
         _declare(module)
@@ -170,6 +180,30 @@ def _check_barrier(op: Operation, group: SSAValue, item: SSAValue) -> None:
         after.insert(llvm.CallOp(BARRIER, *_ids(after, group, item)))
 
 
+def _address(b: Builder, ptr: SSAValue) -> SSAValue:
+    assert isinstance(ptr.type, PtrType)
+    as_llvm = b.insert(UnrealizedConversionCastOp.get([ptr], [ptr_type(ptr.type.space.data)]))
+    return b.insert(llvm.PtrToIntOp(as_llvm.results[0], i64)).results[0]
+
+
+def _check_heap_alloc(op: mem.AllocOp | mem.MallocOp) -> None:
+    """A device-heap allocation a work-item makes is live until a `mem.free` of it."""
+    ptr = op.res
+    assert isinstance(ptr.type, PtrType)
+    b = Builder(InsertPoint.after(op))
+    address = _address(b, ptr)
+    if isinstance(op, mem.MallocOp):
+        nbytes = _to_i64(b, op.size)
+    elif op.extent is not None:
+        pointee = ptr.type.pointee
+        assert isinstance(pointee, mem.ArrayType)
+        element = _constant(b, size_and_align(pointee.element_type, op)[0])
+        nbytes = b.insert(arith.MuliOp(_to_i64(b, op.extent), element)).result
+    else:
+        nbytes = _constant(b, size_and_align(ptr.type.pointee, op)[0])
+    b.insert(llvm.CallOp(HEAP_ALLOC, address, nbytes))
+
+
 def _check_slot(op: mem.SlotOp | mem.MslotOp) -> None:
     """A shared array or a local slot is an allocation of its own (as interp has it): its
     address and bytes."""
@@ -188,7 +222,7 @@ def _check_slot(op: mem.SlotOp | mem.MslotOp) -> None:
 
 def _declare(module: ModuleOp) -> None:
     void = llvm.LLVMVoidType()
-    for name, arity in ((ACCESS, 6), (BARRIER, 2), (SLOT, 2)):
+    for name, arity in ((ACCESS, 6), (BARRIER, 2), (SLOT, 2), (HEAP_ALLOC, 2), (HEAP_FREE, 1)):
         signature = llvm.LLVMFunctionType([i64] * arity, void)
         module.body.block.add_op(llvm.FuncOp(name, signature, linkage=llvm.LinkageAttr("external")))
 

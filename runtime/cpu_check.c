@@ -180,6 +180,16 @@ void __gpuir_check_slot(int64_t address, int64_t nbytes) { /* a slot, once a lau
   slots[slot_count++] = start;
 }
 
+void __gpuir_check_heap_alloc(int64_t address, int64_t nbytes) { /* lives until freed */
+  if (gpuir_check_alloc((uint64_t)address, (uint64_t)nbytes)) slots_lost = 1;
+  for (int64_t i = 0; i < nbytes; i++) { /* new memory: what was there before is gone */
+    Cell *c = cell_of((uint64_t)address + i);
+    if (c) memset(c, 0, sizeof *c);
+  }
+}
+
+void __gpuir_check_heap_free(int64_t address) { gpuir_check_free((uint64_t)address); }
+
 int64_t gpuir_check_end(void) { /* the launch's verdict: 0 clean, 1 suspect */
   stamp_next = group_top + 1;
   for (int64_t i = 0; i < slot_count; i++) gpuir_check_free(slots[i]);

@@ -20,7 +20,13 @@ from functools import cache
 from pathlib import Path
 
 SOURCE = Path(__file__).with_name("cpu_check.c")
-SYMBOLS = ("__gpuir_check_access", "__gpuir_check_barrier", "__gpuir_check_slot")
+SYMBOLS = (
+    "__gpuir_check_access",
+    "__gpuir_check_barrier",
+    "__gpuir_check_slot",
+    "__gpuir_check_heap_alloc",
+    "__gpuir_check_heap_free",
+)
 
 
 @dataclass

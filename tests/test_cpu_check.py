@@ -168,3 +168,45 @@ def test_without_a_c_compiler_check_says_so(tmp_path):
         f"gpu-run: error: cpu --check cannot run the C compiler {tmp_path / 'no-cc'}: "
         "No such file or directory"
     )
+
+
+def test_device_heap_cells_are_allocations_of_their_own():
+    """scoped-sync: each item allocates a device-heap cell and frees it; libc gives the next
+    item the same address, which is new memory, not a race with the item before."""
+    from pathlib import Path
+
+    source = (Path(__file__).parent.parent / "examples" / "scoped-sync.mlir").read_text()
+    provider = CpuProvider(check=True)
+    found = gpuir.compile(source, provider=provider, out=io.StringIO()).main(9)
+    assert found == gpuir.compile(source, provider="interp", out=io.StringIO()).main(9)
+    assert provider.replayed == 0
+
+
+HEAP_AFTER_FREE = """
+func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+             %group: index, %item: index) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+  %a1, %cell = mem.alloc %m1 : !mem.ptr<i32, 1>
+  %b1 = mem.free %a1, %cell : !mem.ptr<i32, 1>
+  %v = arith.constant 7 : i32
+  %c1 = mem.store %b1, %cell, %v : !mem.ptr<i32, 1>
+  func.return %c1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+
+func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
+  %m0, %m1, %m4 = gpu.init %m
+  %stream = gpu.default_stream
+  %one = arith.constant 1 : index
+  %l0, %l1, %l4 = gpu.launch @k grid(%one, %one) stream(%stream) mems(%m0, %m1, %m4)
+  %done = gpu.deinit %l0, %l1, %l4
+  func.return %done : !mem.M<0>
+}
+"""
+
+
+def test_a_freed_device_heap_cell_is_a_use_after_free():
+    with pytest.raises(ProviderError) as checked:
+        gpuir.compile(HEAP_AFTER_FREE, provider=CpuProvider(check=True), out=io.StringIO()).main()
+    with pytest.raises(ProviderError) as interp:
+        gpuir.compile(HEAP_AFTER_FREE, provider="interp", out=io.StringIO()).main()
+    assert "use after free: work-item (group 0, item 0) stores 4 bytes to" in str(checked.value)
+    assert str(checked.value) == str(interp.value)
