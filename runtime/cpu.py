@@ -44,7 +44,8 @@ per byte touched (who wrote it, which value, who read it, in which group and epo
 runs its groups in order on the calling thread, its items in order, as `interp` does. An
 access outside every live allocation, or one that may race with an earlier access of the launch,
 stops it (as does a fault or a barrier divergence); the device memory goes back to what it was
-before the launch, and `interp` runs the launch again on it: its first error, at the op and in
+before the launch (the checker logs what each first write of the launch found there), and
+`interp` runs the launch again on it: its first error, at the op and in
 its words (out of bounds, use after free, race, barrier divergence), is the launch's; where it
 finds none (the checker suspected a race that was not one), its results are. A freed
 allocation's bytes are kept from reuse until `close`, so a stale pointer is a use after free.
@@ -702,7 +703,6 @@ class CpuProvider(EagerHostProvider):
         assert checker is not None and guard is not None
         from llvmlite import binding
 
-        before = [(a, a.data.copy()) for a in self.live if not a.freed and a.data is not None]
         try:
             code.fill(args, op)
         except ProviderError as e:
@@ -735,9 +735,10 @@ class CpuProvider(EagerHostProvider):
             if output is not None:
                 self.print_output(output, code.name, op)
             return
-        for allocation, data in before:  # as it was: interp runs the launch from there
-            if allocation.data is not None:
-                allocation.data[:] = data
+        try:
+            checker.undo()  # device memory as it was: interp runs the launch from there
+        except MemoryError as e:
+            raise ProviderError(op, str(e), "out of memory") from e
         self._replay(module, code.name, n_groups, n_items, smem_bytes, args, op)
 
     def _replay(

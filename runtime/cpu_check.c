@@ -8,7 +8,8 @@
  * (the abort function jumps back like a fault) and the provider runs it again under `interp`,
  * from the device memory it had before, which names the first bad access exactly
  * (gpuir/runtime/cpu.py). Suspicion may be wrong, never the other way round: every race that
- * interp reports is suspect here.
+ * interp reports is suspect here. Before the first write of a launch to some bytes, what they
+ * held goes into an undo log, which puts the memory back for that second run.
  *
  * Races. Each byte has a cell (in a table of 64 KiB chunks, made on first touch): the stamp,
  * item and value of its writes in the current epoch, of its reads, and the first stamp of this
@@ -140,6 +141,44 @@ static int64_t epochs_size;
 static void (*abort_launch)(int64_t, int64_t);
 static int64_t suspect;
 
+/* --- the undo log: what each launch's first write to some bytes found there --- */
+
+typedef struct {
+  uint64_t address, old;
+  int64_t nbytes;
+} Undo;
+
+static Undo *undo;
+static int64_t undo_count, undo_capacity, undo_lost;
+
+static void remember(uint64_t address, int64_t nbytes) { /* before a write of these bytes */
+  for (int64_t done = 0; done < nbytes; done += 8) {
+    if (undo_count == undo_capacity) {
+      int64_t grown = undo_capacity ? 2 * undo_capacity : 4096;
+      Undo *more = realloc(undo, grown * sizeof *more);
+      if (!more) {
+        undo_lost = 1;
+        return;
+      }
+      undo = more;
+      undo_capacity = grown;
+    }
+    Undo *u = &undo[undo_count++];
+    u->address = address + done;
+    u->nbytes = nbytes - done < 8 ? nbytes - done : 8;
+    u->old = 0;
+    memcpy(&u->old, (const void *)(uintptr_t)u->address, (size_t)u->nbytes);
+  }
+}
+
+int64_t gpuir_check_undo(void) { /* put the launch's memory back; -1 if it cannot be */
+  if (undo_lost) return -1;
+  for (int64_t i = undo_count - 1; i >= 0; i--)
+    memcpy((void *)(uintptr_t)undo[i].address, &undo[i].old, (size_t)undo[i].nbytes);
+  undo_count = 0;
+  return 0;
+}
+
 int gpuir_check_begin(int64_t n_items, void (*abort_fn)(int64_t, int64_t)) {
   if (n_items > epochs_size) {
     uint32_t *grown = realloc(epochs, n_items * sizeof *grown);
@@ -151,6 +190,7 @@ int gpuir_check_begin(int64_t n_items, void (*abort_fn)(int64_t, int64_t)) {
   group_top = stamp_next - 1;
   group_now = -1;
   suspect = 0;
+  undo_count = undo_lost = 0;
   abort_launch = abort_fn;
   memset(epochs, 0, n_items * sizeof *epochs);
   return 0;
@@ -245,6 +285,7 @@ void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64
   int writes = (kind & (WRITE | ATOMIC)) != 0;
   Cell *first = cell_of(address);
   int contiguous = ((address & (CHUNK - 1)) + (uint64_t)nbytes) <= CHUNK;
+  int fresh = 0; /* a byte this launch has not written yet: remember what it holds */
   for (int64_t i = 0; i < nbytes; i++) {
     Cell *c = contiguous ? (first ? first + i : 0) : cell_of(address + i);
     if (!c) {
@@ -279,6 +320,7 @@ void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64
         goto race;
     }
     /* record this access */
+    if (writes && c->w_stamp < launch_base) fresh = 1;
     if (!writes || atomic) {
       if (c->r_first < launch_base) {
         c->r_first = now;
@@ -325,4 +367,5 @@ void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64
     suspicious(group);
     return;
   }
+  if (fresh) remember(address, nbytes);
 }

@@ -50,6 +50,11 @@ class Checker:
         """The launch's shared memory: each group's is new."""
         self.library.gpuir_check_shared(ctypes.c_uint64(address), ctypes.c_uint64(nbytes))
 
+    def undo(self) -> None:
+        """Put back what the launch's writes changed."""
+        if self.library.gpuir_check_undo() != 0:
+            raise MemoryError("cpu --check: no memory for the undo log of the launch")
+
     def end(self) -> bool:
         """Whether the launch had a suspect access."""
         return bool(self.library.gpuir_check_end())
@@ -86,6 +91,7 @@ def checker() -> Checker | None:
         _why.append(f"cpu --check cannot load its checker ({target}): {e}")
         return None
     library.gpuir_check_end.restype = ctypes.c_int64
+    library.gpuir_check_undo.restype = ctypes.c_int64
     from llvmlite import binding
 
     for name in SYMBOLS:

@@ -210,3 +210,47 @@ def test_a_freed_device_heap_cell_is_a_use_after_free():
         gpuir.compile(HEAP_AFTER_FREE, provider="interp", out=io.StringIO()).main()
     assert "use after free: work-item (group 0, item 0) stores 4 bytes to" in str(checked.value)
     assert str(checked.value) == str(interp.value)
+
+
+UNDONE = """
+func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+             %group: index, %item: index, %n: index,
+             %count: !mem.ptr<i32, 1>, %y: !mem.ptr<!mem.array<? x i32>, 1>)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+  %one = arith.constant 1 : i32
+  %a1, %old = mem.atomic_rmw "add" %m1, %count, %one : !mem.ptr<i32, 1>
+  %p = mem.lea %y, %item : !mem.ptr<!mem.array<? x i32>, 1>
+  %b1 = mem.store %a1, %p, %old : !mem.ptr<i32, 1>
+  %c1, %v = mem.load %b1, %p : !mem.ptr<i32, 1>
+  %w = arith.addi %v, %one : i32
+  %d1 = mem.store %c1, %p, %w : !mem.ptr<i32, 1>
+  %last = arith.cmpi eq, %item, %n : index
+  %r1 = scf.if %last -> (!mem.M<1>) {
+    %q = mem.lea %y, %n : !mem.ptr<!mem.array<? x i32>, 1>
+    %e1 = mem.store %d1, %q, %one : !mem.ptr<i32, 1>
+    scf.yield %e1 : !mem.M<1>
+  } else {
+    scf.yield %d1 : !mem.M<1>
+  }
+  func.return %r1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+"""
+
+
+def test_a_stopped_launch_leaves_the_memory_interp_leaves():
+    """Atomics, stores and stores again to the same bytes, then an overrun by the last item:
+    the checker's undo log puts the memory back before interp runs the launch, so the memory
+    after the error is interp's, word for word."""
+    found = {}
+    for name, provider in (("checked", CpuProvider(check=True)), ("interp", "interp")):
+        with Device(provider) as device:
+            kernel = device.compile(UNDONE).kernel("k")
+            count = device.upload(np.array([5], np.int32))
+            y = device.upload(np.full(16, -1, np.int32))
+            with pytest.raises(ProviderError, match="out of bounds: work-item"):
+                kernel(1, 17, 16, count, y)  # item 16 stores y[16], one past the end
+                device.synchronize()
+            found[name] = (count.download().copy(), y.download().copy())
+    assert np.array_equal(found["checked"][0], found["interp"][0])
+    assert np.array_equal(found["checked"][1], found["interp"][1])
+    assert list(found["interp"][1]) == [6 + i for i in range(16)]
