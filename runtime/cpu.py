@@ -753,26 +753,16 @@ class CpuProvider(EagerHostProvider):
     ) -> None:
         """Run the launch under `interp`, on this provider's memory: its first bad access
         is the launch's error, in interp's words; without one, its results are the launch's."""
-        from gpuir.runtime.interp import DEVICE_FUNCTIONS, InterpModule, ItemMachine, KernelRun
-        from gpuir.runtime.semantics import make_machine
+        from gpuir.runtime.interp import interp_module, run_launch
 
         self.replayed += 1
         loaded = self.replays.get(id(module))
         if loaded is None:
-            prototype = make_machine(ItemMachine, module.module, DEVICE_FUNCTIONS)
-            assert isinstance(prototype, ItemMachine)
             loaded = LoadedModule(
-                module.module, module.kernels, InterpModule(prototype), module.functions
+                module.module, module.kernels, interp_module(module.module), module.functions
             )
             self.replays[id(module)] = loaded
-        func, takes_smem = check_launch("interp", loaded, kernel, n_groups, n_items, args, op)
-        smem = None
-        if takes_smem:
-            param = func.function_type.inputs.data[6]
-            assert isinstance(param, PtrType)
-            smem = (param.pointee, smem_bytes)
-        values = [value for value, _ in args]
-        KernelRun(self, loaded, func, n_groups, n_items, smem, values).run()  # type: ignore[arg-type]
+        run_launch(self, loaded, kernel, n_groups, n_items, smem_bytes, args, op)
 
     def print_output(self, output: device_print.Output, kernel: str, op: Operation | None) -> None:
         device_print.write(output, self.output(), f"cpu: the printf output of @{kernel}", op)

@@ -1006,11 +1006,12 @@ class InterpModule:
 
 
 class KernelRun:
-    """One launch: its groups, one after another."""
+    """One launch: its groups, one after another. `provider` gives the device heap
+    (`new_allocation`) and the output of `printf` (`output()`)."""
 
     def __init__(
         self,
-        provider: InterpProvider,
+        provider: EagerHostProvider,
         loaded: LoadedModule,
         kernel: FuncOp,
         n_groups: int,
@@ -1125,9 +1126,7 @@ class InterpProvider(EagerHostProvider):
     def load_module(self, module: ModuleOp, *, op=None) -> LoadedModule:
         self.check_open(op)
         kernels, functions = kernels_of(module)
-        prototype = make_machine(ItemMachine, module, DEVICE_FUNCTIONS)
-        assert isinstance(prototype, ItemMachine)
-        return LoadedModule(module, kernels, InterpModule(prototype), functions)
+        return LoadedModule(module, kernels, interp_module(module), functions)
 
     def launch(
         self, module, kernel, n_groups, n_items, smem_bytes, stream, args, *, op=None
@@ -1136,11 +1135,34 @@ class InterpProvider(EagerHostProvider):
         self.check_stream(stream, op)
         if not isinstance(module.payload, InterpModule):
             raise ProviderError(op, "interp: the module was not loaded by interp", "invalid handle")
-        func, takes_smem = check_launch(self.name, module, kernel, n_groups, n_items, args, op)
-        smem = None
-        if takes_smem:
-            param = func.function_type.inputs.data[6]
-            assert isinstance(param, PtrType)
-            smem = (param.pointee, smem_bytes)
-        values = [value for value, _ in args]
-        KernelRun(self, module, func, n_groups, n_items, smem, values).run()
+        run_launch(self, module, kernel, n_groups, n_items, smem_bytes, args, op)
+
+
+def interp_module(module: ModuleOp) -> InterpModule:
+    """What interp keeps of a device module to run its kernels."""
+    prototype = make_machine(ItemMachine, module, DEVICE_FUNCTIONS)
+    assert isinstance(prototype, ItemMachine)
+    return InterpModule(prototype)
+
+
+def run_launch(
+    provider: EagerHostProvider,
+    module: LoadedModule,
+    kernel: str,
+    n_groups: int,
+    n_items: int,
+    smem_bytes: int,
+    args: Sequence[tuple[object, Attribute]],
+    op: Operation | None,
+) -> None:
+    """Run a launch of `kernel` of `module` (loaded as interp loads it) under interp's
+    semantics, on `provider`'s memory (its device heap and output: interp's, or the cpu
+    provider's when it runs a checked launch again)."""
+    func, takes_smem = check_launch("interp", module, kernel, n_groups, n_items, args, op)
+    smem = None
+    if takes_smem:
+        param = func.function_type.inputs.data[6]
+        assert isinstance(param, PtrType)
+        smem = (param.pointee, smem_bytes)
+    values = [value for value, _ in args]
+    KernelRun(provider, module, func, n_groups, n_items, smem, values).run()
