@@ -10,36 +10,14 @@ import io
 import numpy as np
 import pytest
 from differential.generator import CHECKED, find_planted, generate, planted, run, same
-from test_cpu_provider import ARGS, PROGRAMS
+from test_cpu_provider import ARGS, PROGRAMS, SAXPY
 
 import gpuir
 from gpuir.api import Device
 from gpuir.runtime.cpu import CpuProvider
 from gpuir.runtime.provider import ProviderError
 
-KERNELS = """
-func.func @saxpy(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                 %group: index, %item: index, %n_items: index, %n: index, %a: f32,
-                 %x: !mem.ptr<!mem.array<? x f32>, 1>, %y: !mem.ptr<!mem.array<? x f32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
-  %base = arith.muli %group, %n_items : index
-  %i = arith.addi %base, %item : index
-  %inside = arith.cmpi ult, %i, %n : index
-  %r1 = scf.if %inside -> (!mem.M<1>) {
-    %px = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
-    %py = mem.lea %y, %i : !mem.ptr<!mem.array<? x f32>, 1>
-    %a1, %vx = mem.load %m1, %px : !mem.ptr<f32, 1>
-    %b1, %vy = mem.load %a1, %py : !mem.ptr<f32, 1>
-    %ax = arith.mulf %a, %vx : f32
-    %s = arith.addf %ax, %vy : f32
-    %c1 = mem.store %b1, %py, %s : !mem.ptr<f32, 1>
-    scf.yield %c1 : !mem.M<1>
-  } else {
-    scf.yield %m1 : !mem.M<1>
-  }
-  func.return %r1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-
+FLAG = """
 func.func @flag(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                 %group: index, %item: index, %out: !mem.ptr<i32, 1>)
     -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
@@ -48,6 +26,7 @@ func.func @flag(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
   func.return %s1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 }
 """
+KERNELS = SAXPY + FLAG
 
 
 @pytest.fixture
