@@ -48,17 +48,6 @@ class CompiledBlock:
         self.steps: list[Step] = []
         self.terminator: Terminator = _falls_off
 
-    def run_steps(self, machine: Any, frame: Frame) -> None:
-        """Run the block's steps (not its terminator)."""
-        k = 0
-        try:
-            for k, step in enumerate(self.steps):  # noqa: B007 (k names the failing op)
-                step(machine, frame)
-        except (ProviderError, OSError):
-            raise
-        except Exception as e:
-            raise internal_error(machine, self.ops[k], e) from e
-
 
 def _falls_off(machine: Any, frame: Frame) -> tuple[int, tuple[Any, ...]]:
     return RETURN, ()

@@ -719,6 +719,14 @@ class MathFunctions(InterpreterFunctions):
 # --- scf, cf, func, printf -----------------------------------------------------------------------
 
 
+def for_bounds(op: Operation, lb: int, ub: int, step: int, width: int) -> tuple[int, int, int]:
+    """An `scf.for`'s bounds and step as signed integers; a positive step, else a diagnostic."""
+    lb, ub, step = signed(lb, width), signed(ub, width), signed(step, width)
+    if step <= 0:
+        raise fail(op, f"'{op.name}' needs a positive step, found {step}")
+    return lb, ub, step
+
+
 @register_impls
 class ScfFunctions(XdslScfFunctions):
     """xDSL's `scf` impls, with `for` and `index_switch` on gpuir's values."""
@@ -728,9 +736,7 @@ class ScfFunctions(XdslScfFunctions):
         lb, ub, step, *loop_args = args
         width = int_width(op.lb.type)
         assert width is not None
-        lb, ub, step = signed(lb, width), signed(ub, width), signed(step, width)
-        if step <= 0:
-            raise fail(op, f"'{op.name}' needs a positive step, found {step}")
+        lb, ub, step = for_bounds(op, lb, ub, step, width)
         values = tuple(loop_args)
         for i in range(lb, ub, step):
             values = machine.run_ssacfg_region(op.body, (i, *values), "for")
@@ -1125,9 +1131,7 @@ def _fast_for(c: Compiler, op: Operation) -> Step | None:
     one = len(carried) == 1
 
     def step(m: Any, f: Frame) -> None:
-        low, high, by = signed(f[lb], width), signed(f[ub], width), signed(f[st], width)
-        if by <= 0:
-            raise fail(op, f"'{op.name}' needs a positive step, found {by}")
+        low, high, by = for_bounds(op, f[lb], f[ub], f[st], width)
         for slot, init in zip(carried, inits, strict=False):
             f[slot] = f[init]
         k = 0
