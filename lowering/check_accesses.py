@@ -151,9 +151,7 @@ def _check_access(op: Operation, group: SSAValue, item: SSAValue) -> None:
     if isinstance(ptr.type.pointee, IntegerType):
         nbytes = (ptr.type.pointee.width.data + 7) // 8  # the store size: i1 is one byte
     b = Builder(InsertPoint.before(op))
-    address_type = ptr_type(ptr.type.space.data)
-    as_llvm = b.insert(UnrealizedConversionCastOp.get([ptr], [address_type])).results[0]
-    address = b.insert(llvm.PtrToIntOp(as_llvm, i64)).results[0]
+    address = _address(b, ptr)
     value: SSAValue | None = None
     if isinstance(op, mem.StoreOp):
         kind = WRITE
@@ -181,6 +179,7 @@ def _check_barrier(op: Operation, group: SSAValue, item: SSAValue) -> None:
 
 
 def _address(b: Builder, ptr: SSAValue) -> SSAValue:
+    """`ptr` as an `i64` (cast to `!llvm.ptr<space>`, then `llvm.ptrtoint`)."""
     assert isinstance(ptr.type, PtrType)
     as_llvm = b.insert(UnrealizedConversionCastOp.get([ptr], [ptr_type(ptr.type.space.data)]))
     return b.insert(llvm.PtrToIntOp(as_llvm.results[0], i64)).results[0]
@@ -210,9 +209,7 @@ def _check_slot(op: mem.SlotOp | mem.MslotOp) -> None:
     ptr = op.res
     assert isinstance(ptr.type, PtrType)
     b = Builder(InsertPoint.after(op))
-    space = ptr.type.space.data
-    as_llvm = b.insert(UnrealizedConversionCastOp.get([ptr], [ptr_type(space)])).results[0]
-    address = b.insert(llvm.PtrToIntOp(as_llvm, i64)).results[0]
+    address = _address(b, ptr)
     if isinstance(op, mem.MslotOp):
         nbytes = _to_i64(b, op.size)
     else:
