@@ -91,12 +91,6 @@ def run(command: list[str]) -> tuple[float, float, str]:
         return seconds, usage.ru_maxrss / 1024, out.read()
 
 
-def gpu_run() -> str:
-    import shutil
-
-    return shutil.which("gpu-run", path=str(Path(sys.executable).parent)) or "gpu-run"
-
-
 PROVIDERS = ("cpu", "cpu --check", "interp")
 
 
@@ -104,7 +98,7 @@ def measure(quick: bool = False) -> list[tuple[str, str, float, float]]:
     """Rows `(program, provider, seconds, peak MB)`, from the smallest program up, and the
     empty program's peak first (`("empty", "interp", s, MB)`); for the saxpy also
     `("saxpy …K launch", provider, s, 0)`: the launch alone, the best of three (interp: one)."""
-    from end_to_end import MATMUL
+    from end_to_end import MATMUL, gpu_run
 
     rows = []
     sizes = [64, 96] if quick else [64, 96, 128]
