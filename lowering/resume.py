@@ -70,11 +70,9 @@ from gpuir.lowering.conversion import KERNEL_ATTR, size_and_align
 from gpuir.lowering.scf_while_to_cf import ExecuteRegionLowering, WhileLowering
 from gpuir.lowering.workgroups import (
     BARRIERS,
-    CHECKED_ATTR,
     LOCAL_BYTES,
     LOCAL_RUNTIME_SIZE,
     NOT_HERE,
-    REDZONE,
     SHARED_BYTES,
     SHARED_BYTES_ATTR,
     SLOT_ALIGN,
@@ -86,6 +84,7 @@ from gpuir.lowering.workgroups import (
     lower_shared_slots,
     new_workgroup_function,
     place,
+    redzone,
     replace_slot,
     slot_bytes,
     space_of,
@@ -242,7 +241,7 @@ class Resumable:
             if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != LOCAL:
                 continue
             size, align = slot_bytes(op, LOCAL_RUNTIME_SIZE.format(name=op.name))
-            gap = REDZONE if CHECKED_ATTR in self.kernel.attributes else 0
+            gap = redzone(self.kernel)
             replace_slot(op, frame, self.frame_place(size, align, gap))
 
     def frame_place(self, size: int, align: int, gap: int = 0) -> int:

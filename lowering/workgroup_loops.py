@@ -99,11 +99,9 @@ from gpuir.lowering.conversion import (
 from gpuir.lowering.resume import inline_calls, resumable
 from gpuir.lowering.workgroups import (
     BARRIERS,
-    CHECKED_ATTR,
     LOCAL_BYTES,
     LOCAL_RUNTIME_SIZE,
     NOT_HERE,
-    REDZONE,
     SHARED_BYTES,
     SHARED_BYTES_ATTR,
     SLOT_ALIGN,
@@ -117,6 +115,7 @@ from gpuir.lowering.workgroups import (
     is_token,
     lower_shared_slots,
     new_workgroup_function,
+    redzone,
     replace_slot,
     slot_bytes,
     space_of,
@@ -367,7 +366,7 @@ class Fission:
             if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != LOCAL:
                 continue
             size, _ = slot_bytes(op, LOCAL_RUNTIME_SIZE.format(name=op.name))
-            gap = REDZONE if CHECKED_ATTR in self.kernel.attributes else 0
+            gap = redzone(self.kernel)
             stride = align_up(max(size, 1) + gap, SLOT_ALIGN)
             base = self.entry.insert_arg(LOCAL_BYTES, len(self.entry.args))
             b = Builder(InsertPoint.before(op))

@@ -172,11 +172,16 @@ REDZONE = 64
 there, outside every allocation the checker knows, not in the next array."""
 
 
+def redzone(kernel: func.FuncOp) -> int:
+    """The bytes to leave unused after each slot of `kernel`: `REDZONE` when it is checked."""
+    return REDZONE if CHECKED_ATTR in kernel.attributes else 0
+
+
 def lower_shared_slots(kernel: func.FuncOp, shared: SSAValue) -> int:
     """Every slot in space 3 becomes an offset into `shared`; the bytes they take (with a
     `REDZONE` after each in a checked kernel)."""
     offset = 0
-    gap = REDZONE if CHECKED_ATTR in kernel.attributes else 0
+    gap = redzone(kernel)
     for op in list(kernel.walk()):
         if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != SHARED:
             continue
