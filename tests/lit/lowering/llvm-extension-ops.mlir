@@ -18,3 +18,12 @@ llvm.func @casts(%p: !llvm.ptr, %x: f32, %i: i32) {
 // CHECK-NEXT:   %f = llvm.uitofp %i : i32 to f64
 // CHECK-NEXT:   llvm.return
 // CHECK-NEXT: }
+
+llvm.func @poison() -> !llvm.struct<(ptr<1>, i64)> {
+  %p = llvm.mlir.poison : !llvm.struct<(ptr<1>, i64)>
+  llvm.return %p : !llvm.struct<(ptr<1>, i64)>
+}
+
+// CHECK:      llvm.func @poison() -> !llvm.struct<(!llvm.ptr<1>, i64)> {
+// CHECK-NEXT:   %[[P:.*]] = llvm.mlir.poison : !llvm.struct<(!llvm.ptr<1>, i64)>
+// CHECK-NEXT:   llvm.return %[[P]] : !llvm.struct<(!llvm.ptr<1>, i64)>
