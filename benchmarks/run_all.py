@@ -424,7 +424,7 @@ def race(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float
     after an untimed run of itself, so that each starts with its own data hot in the caches.
     (A last-level cache can hold all of a measure's arrays; in plain turns the run after numpy
     would find numpy's inputs hot, which favours a peer that reads the same host arrays over
-    one that reads its own device copies.)"""
+    one that reads its own device copies; so Numba, too, reads copies of its own.)"""
     times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(repeats):
         for name, run in runs.items():
@@ -533,11 +533,11 @@ def cpu_saxpy(device, n: int, repeats: int, numba: Numba) -> list[Row]:
         raise RuntimeError("gpuir's saxpy differs from numpy's")
     runs = {"ours": ours, "numpy": lambda: a * x + y}
     if numba.missing is None:
-        check = y.copy()
-        numba.kernels["saxpy"](a, x, check)
+        xn, check = x.copy(), y.copy()
+        numba.kernels["saxpy"](a, xn, check)
         if not np.array_equal(check, a * x + y):
             raise RuntimeError("Numba's saxpy differs from numpy's")
-        runs["numba"] = lambda: numba.kernels["saxpy"](a, x, check)
+        runs["numba"] = lambda: numba.kernels["saxpy"](a, xn, check)
     best = race(runs, repeats)
     for buffer in (xs, ys):
         buffer.free()
@@ -570,8 +570,9 @@ def cpu_sum(device, n: int, repeats: int, numba: Numba) -> list[Row]:
     check_sum("numpy's sum", float(np.sum(x)), exact, n)
     runs = {"ours": ours, "numpy": lambda: np.sum(x)}
     if numba.missing is None:
-        check_sum("Numba's sum", float(numba.kernels["sum"](x)), exact, n)
-        runs["numba"] = lambda: numba.kernels["sum"](x)
+        xn = x.copy()
+        check_sum("Numba's sum", float(numba.kernels["sum"](xn)), exact, n)
+        runs["numba"] = lambda: numba.kernels["sum"](xn)
     best = race(runs, repeats)
     for buffer in (xs, partial, result):
         buffer.free()
@@ -704,11 +705,11 @@ def cpu_chain(device, n: int, repeats: int, numba: Numba) -> list[Row]:
             raise RuntimeError(f"gpuir's chain ({run.__name__}) differs from numpy's")
     runs = {"ours": ours, "unfused": unfused_run, "numpy": lambda: fusion.numpy_chain(x)}
     if numba.missing is None:
-        w = np.empty_like(x)
-        numba.kernels["chain"](x, w)
+        xn, w = x.copy(), np.empty_like(x)
+        numba.kernels["chain"](xn, w)
         if not np.array_equal(w.view(np.uint32), expected):
             raise RuntimeError("Numba's chain differs from numpy's")
-        runs["numba"] = lambda: numba.kernels["chain"](x, w)
+        runs["numba"] = lambda: numba.kernels["chain"](xn, w)
     best = race(runs, repeats)
     for buffer in (xs, ys, zs, ws):
         buffer.free()

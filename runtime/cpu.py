@@ -1,5 +1,5 @@
 """The `cpu` provider: the device module compiled for this CPU with LLVM (llvmlite's MCJIT); the
-work-groups of a launch run in parallel on a thread pool, the work-items of a group as loops.
+work-groups of a launch run in parallel on a pool of native threads, the work-items of a group as loops.
 
 Compiling. `load_module` lowers the device module for the host (`gpuir.lowering.cpu_llvm`:
 kernels → work-group functions with item loops → LLVM IR → `-O3` for this CPU) and hands it to
@@ -12,8 +12,10 @@ LLVM's or the lowering's message. Either way the provider stays usable.
 Launching. A launch calls the kernel's entry, `__gpuir_launch_<k>(first_group, end_group,
 n_items, shared, smem, args, progress)`, once per chunk of consecutive groups: on the calling
 thread for a launch of one group, else on `os.cpu_count()` threads: the calling thread and the
-workers of a `ThreadPoolExecutor` take chunks (`CHUNKS_PER_WORKER` per thread) until none is
-left; ctypes releases the GIL while the machine code runs. Each thread has its own shared-memory
+native threads of `gpuir.runtime.cpu_pool` take chunks (`CHUNKS_PER_WORKER` per thread) until
+none is left, with no Python between the launch and its last chunk (ctypes releases the GIL
+while the machine code runs; where there are no native threads, the calling thread runs every
+chunk). Each thread has its own shared-memory
 buffer (the kernel's static shared memory, then the launch's dynamic shared memory), reused by
 the groups it runs one after another; `args` is one 8-byte slot per argument (a struct
 argument's slot holds the address of its bytes, in C's layout: `gpuir.runtime.structs`). Each
@@ -58,14 +60,12 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import itertools
 import os
 import signal
 import struct
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass, field
 from typing import IO
@@ -84,6 +84,7 @@ from gpuir.runtime import (
     cpu_arena,
     cpu_check,
     cpu_faults,
+    cpu_pool,
     device_print,
     disk_cache,
     memory,
@@ -515,8 +516,9 @@ class CpuProvider(EagerHostProvider):
             )
         self.index_bitwidth = index_bitwidth
         self.workers = os.cpu_count() or 1
-        self.pool: ThreadPoolExecutor | None = None
         self.local = threading.local()
+        self.pool_shared: list[tuple[int, int]] = []
+        """The shared-memory buffers of the pool's threads (`cpu_pool`): address and size."""
         self.shared_blocks: list[int] = []
         """The threads' shared-memory buffers, given back at `close`."""
         self.shared_lock = threading.Lock()
@@ -531,14 +533,12 @@ class CpuProvider(EagerHostProvider):
                 self.checker.free(allocation.address)
             release_device_bytes(allocation.address)
         self.quarantine = []
-        if self.pool is not None:
-            self.pool.shutdown()
-            self.pool = None
         with self.shared_lock:
             for address in self.shared_blocks:
                 release_device_bytes(address)
             self.shared_blocks = []
         self.local = threading.local()
+        self.pool_shared = []
 
     # memory
 
@@ -801,26 +801,18 @@ class CpuProvider(EagerHostProvider):
             if fault is not None:
                 faults.append(read_stops(fault, code, shared, n_items))
 
-        if self.workers == 1 or n_groups < PARALLEL_GROUPS or in_order:
+        threads = None
+        if self.workers > 1 and n_groups >= PARALLEL_GROUPS and not in_order:
+            threads = cpu_pool.pool(self.workers)
+        if threads is None or not threads.alive:
             run_chunk(0, n_groups)
         else:
-            if self.pool is None:
-                self.pool = ThreadPoolExecutor(self.workers - 1, thread_name_prefix="gpuir-cpu")
             chunks = min(n_groups, self.workers * CHUNKS_PER_WORKER)
-            bounds = [n_groups * i // chunks for i in range(chunks + 1)]
-            ranges = list(zip(bounds, bounds[1:], strict=False))
-            claimed = itertools.count()
-
-            def worker() -> None:
-                for index in iter(claimed.__next__, None):
-                    if index >= len(ranges) or faults:
-                        return
-                    run_chunk(*ranges[index])
-
-            futures = [self.pool.submit(worker) for _ in range(min(self.workers, chunks) - 1)]
-            worker()  # the calling thread takes chunks too
-            for future in futures:
-                future.result()
+            shared = [self.worker_shared(w, shared_size) for w in range(threads.workers)]
+            for w, fault in threads.run(
+                code.address, n_groups, n_items, static, argv, chunks, shared
+            ):
+                faults.append(read_stops(fault, code, shared[w], n_items))
         if faults:
             raise fault_error(min(faults, key=lambda f: f.group), code, source, op)
 
@@ -830,6 +822,24 @@ class CpuProvider(EagerHostProvider):
         if not hasattr(local, "progress"):
             local.progress = ctypes.c_int64()
         return ctypes.addressof(local.progress)
+
+    def worker_shared(self, w: int, nbytes: int) -> int:
+        """The address of the pool's thread `w`'s shared-memory buffer, of at least `nbytes`
+        bytes (as `shared_buffer`)."""
+        found = self.pool_shared
+        while len(found) <= w:
+            found.append((0, -1))
+        address, size = found[w]
+        if size < nbytes:
+            size = max(nbytes, ALIGNMENT)
+            new, _ = device_bytes(size)
+            with self.shared_lock:
+                self.shared_blocks.append(new)
+                if address:
+                    self.shared_blocks.remove(address)
+                    release_device_bytes(address)
+            found[w] = address, size = new, size
+        return address
 
     def shared_buffer(self, nbytes: int) -> int:
         """The address of this thread's shared-memory buffer, of at least `nbytes` bytes (in

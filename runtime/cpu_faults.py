@@ -167,6 +167,11 @@ class Guard:
     old_actions: ctypes.Array  # type: ignore[type-arg]
     fault_set: ctypes.Array  # type: ignore[type-arg]
 
+    @property
+    def address(self) -> int:
+        """The address of `__gpuir_guarded` (what native code calls)."""
+        return ctypes.cast(self.call, ctypes.c_void_p).value or 0
+
 
 @dataclass
 class Fault:
@@ -256,12 +261,17 @@ class Context:
     address: int
 
 
+def new_context() -> Context:
+    """A fault context of its own (a native thread's: `gpuir.runtime.cpu_pool`)."""
+    array = (ctypes.c_uint64 * (CONTEXT_BYTES // 8))()
+    return Context(array, ctypes.addressof(array))
+
+
 def context() -> Context:
     """This thread's fault context."""
     found = getattr(_local, "context", None)
     if found is None:
-        array = (ctypes.c_uint64 * (CONTEXT_BYTES // 8))()
-        found = _local.context = Context(array, ctypes.addressof(array))
+        found = _local.context = new_context()
     return found
 
 
