@@ -70,6 +70,7 @@ from gpuir.lowering.conversion import KERNEL_ATTR, size_and_align
 from gpuir.lowering.scf_while_to_cf import ExecuteRegionLowering, WhileLowering
 from gpuir.lowering.workgroups import (
     BARRIERS,
+    ITEM_ID,
     LOCAL_BYTES,
     LOCAL_RUNTIME_SIZE,
     NOT_HERE,
@@ -77,16 +78,21 @@ from gpuir.lowering.workgroups import (
     SHARED_BYTES_ATTR,
     SLOT_ALIGN,
     Helpers,
+    RuntimeSlot,
     align_up,
     array_place,
     combine,
+    constant_index,
+    group_inputs,
     index_constant,
     lower_shared_slots,
     new_workgroup_function,
     place,
     redzone,
     replace_slot,
+    runtime_slot,
     slot_bytes,
+    slot_stride,
     space_of,
     takes_smem,
 )
@@ -176,6 +182,8 @@ class Resumable:
         """The resume points' ops, barrier `b` at index `b - 1`."""
         self.resumes: list[Block] = []
         self.frame_bytes = 0
+        self.runtime_slots: list[RuntimeSlot] = []
+        """The local slots of a run-time size, in the order of the item function's parameters."""
 
     def run(self) -> func.FuncOp:
         kernel = self.kernel
@@ -236,12 +244,23 @@ class Resumable:
                 )
 
     def lower_local_slots(self, frame: SSAValue) -> None:
-        """Every slot in space 5 becomes a place in the item's frame."""
+        """Every slot in space 5 becomes a place in the item's frame; a `mem.mslot` of a
+        run-time size, the item's part of an array the group makes (`RuntimeSlot`), passed to
+        the item function before its state."""
+        gap = redzone(self.kernel)
+        entry = self.kernel.body.blocks[0]
         for op in list(self.kernel.walk()):
             if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != LOCAL:
                 continue
+            if isinstance(op, mem.MslotOp) and constant_index(op.size) is None:
+                self.runtime_slots.append(runtime_slot(op, self.kernel, gap))
+                base = entry.insert_arg(LOCAL_BYTES, len(entry.args) - 1)
+                base.name_hint = "slots"
+                b = Builder(InsertPoint.before(op))
+                stride = slot_stride(b, op.size, gap)
+                replace_slot(op, base, b.insert(arith.MuliOp(entry.args[ITEM_ID], stride)).result)
+                continue
             size, align = slot_bytes(op, LOCAL_RUNTIME_SIZE.format(name=op.name))
-            gap = redzone(self.kernel)
             replace_slot(op, frame, self.frame_place(size, align, gap))
 
     def frame_place(self, size: int, align: int, gap: int = 0) -> int:
@@ -423,6 +442,11 @@ class Resumable:
         else:
             collective = frames
         stops = array_place(b, shared, state_offset, i32)
+        slots = []
+        for slot in self.runtime_slots:
+            step = slot_stride(b, slot.size_at(b, group_inputs(self.inputs, args)), slot.gap)
+            size = b.insert(arith.MuliOp(n_items, step)).result
+            slots.append(b.insert(mem.MslotOp(m5, size, LOCAL_BYTES)).res)
 
         def stop(b: Builder, item: SSAValue) -> SSAValue:
             return b.insert(mem.LeaOp(stops, item)).res
@@ -479,7 +503,7 @@ class Resumable:
             call = ib.insert(
                 func.CallOp(
                     f"{self.name}.{RESUMED}",
-                    [*call_args, item, *rest, frame, collective, state],
+                    [*call_args, item, *rest, frame, collective, *slots, state],
                     [*KERNEL_TOKENS, i32],
                 )
             )

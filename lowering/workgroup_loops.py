@@ -106,6 +106,7 @@ from gpuir.lowering.workgroups import (
     SHARED_BYTES_ATTR,
     SLOT_ALIGN,
     Helpers,
+    RuntimeSlot,
     align_up,
     combine,
     constant_index,
@@ -117,7 +118,9 @@ from gpuir.lowering.workgroups import (
     new_workgroup_function,
     redzone,
     replace_slot,
+    runtime_slot,
     slot_bytes,
+    slot_stride,
     space_of,
     takes_smem,
 )
@@ -359,20 +362,25 @@ class Fission:
 
     # -- preparation --
 
-    def lower_local_slots(self) -> list[tuple[BlockArgument, int]]:
-        """Every slot in space 5 becomes this item's part of an array of `n_items` slots."""
-        found: list[tuple[BlockArgument, int]] = []
+    def lower_local_slots(self) -> list[tuple[BlockArgument, int | RuntimeSlot]]:
+        """Every slot in space 5 becomes this item's part of an array of `n_items` slots (of
+        a stride the group computes, for a `mem.mslot` of a run-time size)."""
+        found: list[tuple[BlockArgument, int | RuntimeSlot]] = []
+        gap = redzone(self.kernel)
         for op in list(self.kernel.walk()):
             if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != LOCAL:
                 continue
-            size, _ = slot_bytes(op, LOCAL_RUNTIME_SIZE.format(name=op.name))
-            gap = redzone(self.kernel)
-            stride = align_up(max(size, 1) + gap, SLOT_ALIGN)
-            base = self.entry.insert_arg(LOCAL_BYTES, len(self.entry.args))
             b = Builder(InsertPoint.before(op))
-            replace_slot(
-                op, base, b.insert(arith.MuliOp(self.item_id, index_constant(b, stride))).result
-            )
+            stride: int | RuntimeSlot
+            if isinstance(op, mem.MslotOp) and constant_index(op.size) is None:
+                stride = runtime_slot(op, self.kernel, gap)
+                step = slot_stride(b, op.size, gap)
+            else:
+                size, _ = slot_bytes(op, LOCAL_RUNTIME_SIZE.format(name=op.name))
+                stride = align_up(max(size, 1) + gap, SLOT_ALIGN)
+                step = index_constant(b, stride)
+            base = self.entry.insert_arg(LOCAL_BYTES, len(self.entry.args))
+            replace_slot(op, base, b.insert(arith.MuliOp(self.item_id, step)).result)
             found.append((base, stride))
         return found
 
@@ -637,7 +645,12 @@ class Fission:
             self.group_map[old_arg] = new_arg
         self.group_map[self.shared] = args[6]
         for base, stride in self.locals:
-            size = b.insert(arith.MuliOp(self.n_items, index_constant(b, stride))).result
+            if isinstance(stride, RuntimeSlot):
+                inputs = [self.group_map.get(a) for a in old[: len(stride.recipe.args)]]
+                step = slot_stride(b, stride.size_at(b, inputs), stride.gap)
+            else:
+                step = index_constant(b, stride)
+            size = b.insert(arith.MuliOp(self.n_items, step)).result
             self.group_map[base] = b.insert(mem.MslotOp(args[3], size, LOCAL_BYTES)).res
         self.zero = index_constant(b, 0)
         self.one = index_constant(b, 1)

@@ -15,6 +15,9 @@ runs the `n_items` work-items of work-group `group_id`; `shared` is its static s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
@@ -27,7 +30,7 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
     i8,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.dialects import gpu, mem
@@ -46,6 +49,8 @@ SHARED_BYTES = PtrType(ArrayType(DYNAMIC_INDEX, i8), SHARED)
 LOCAL_BYTES = PtrType(ArrayType(DYNAMIC_INDEX, i8), LOCAL)
 BARRIERS = (gpu.SyncWorkItemsOp, gpu.SyncedScopeOp, gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp)
 NOT_HERE = "cannot run on the cpu provider"
+ITEM_ID = 5
+"""The index of the work-item id among a kernel's inputs."""
 
 
 def is_token(value: SSAValue | Attribute) -> bool:
@@ -129,6 +134,79 @@ LOCAL_RUNTIME_SIZE = (
     "'{name}' of a run-time size in a kernel with barriers cannot run on the cpu provider: each "
     "work-item's slot must outlive the barriers, so its size must be a constant"
 )
+VARYING_SIZE = (
+    "'{name}' in a kernel with barriers {not_here}: its run-time size must be the same for every "
+    "work-item of a group (computed by arith ops from the kernel's arguments and the work-group "
+    "id), as the group's slots are made before its work-items run"
+)
+
+
+@dataclass
+class RuntimeSlot:
+    """A local `mem.mslot` of a run-time size in a kernel with barriers: the group makes the
+    slots of all its items at once (`n_items` times `stride(size)` bytes), so the size must be
+    one for the whole group. `recipe` computes it from the kernel's inputs (its arguments are
+    theirs); `size_at` makes it again at the work-group level."""
+
+    recipe: Block
+    size: SSAValue
+    gap: int
+
+    def size_at(self, b: Builder, inputs: Sequence[SSAValue | None]) -> SSAValue:
+        """The size, computed at `b` from the kernel's `inputs` as the work-group function has
+        them (None for the work-item id, which the size does not use)."""
+        mapping: dict[SSAValue, SSAValue] = {
+            arg: value for arg, value in zip(self.recipe.args, inputs, strict=True) if value
+        }
+        for op in self.recipe.ops:
+            b.insert(op.clone(value_mapper=mapping))
+        return mapping[self.size]
+
+
+def runtime_slot(op: mem.MslotOp, kernel: func.FuncOp, gap: int) -> RuntimeSlot:
+    """`op`'s size as a `RuntimeSlot`, or the error `VARYING_SIZE` at `op` when the size may
+    differ between the work-items of a group."""
+    entry = kernel.body.blocks[0]
+    n_inputs = len(kernel.function_type.inputs.data)
+    ops: list[Operation] = []
+
+    def uniform(value: SSAValue) -> bool:
+        if isinstance(value, BlockArgument):
+            return value.block is entry and value.index < n_inputs and value.index != ITEM_ID
+        found = value.owner
+        assert isinstance(found, Operation)
+        if found in ops:
+            return True
+        if found.regions or found.dialect_name() != "arith" or any(map(is_token, found.results)):
+            return False
+        if not all(uniform(operand) for operand in found.operands):
+            return False
+        ops.append(found)  # after its operands' ops: an order to make them in
+        return True
+
+    if not uniform(op.size):
+        raise OpError(op, VARYING_SIZE.format(name=op.name, not_here=NOT_HERE))
+    recipe = Block(arg_types=kernel.function_type.inputs.data)
+    mapping: dict[SSAValue, SSAValue] = dict(zip(entry.args[:n_inputs], recipe.args, strict=True))
+    for found in ops:
+        recipe.add_op(found.clone(value_mapper=mapping))
+    return RuntimeSlot(recipe, mapping[op.size], gap)
+
+
+def slot_stride(b: Builder, size: SSAValue, gap: int) -> SSAValue:
+    """`align_up(size + gap, SLOT_ALIGN)` at run time: the bytes between two items' slots."""
+    padded = b.insert(arith.AddiOp(size, index_constant(b, gap + SLOT_ALIGN - 1))).result
+    return b.insert(arith.AndIOp(padded, index_constant(b, -SLOT_ALIGN))).result
+
+
+def group_inputs(inputs: Sequence[Attribute], args: Sequence[SSAValue]) -> list[SSAValue | None]:
+    """The work-group function's value of each input of a kernel of input types `inputs`, from
+    the function's arguments `args` (`workgroup_signature`); None for the work-item id."""
+    fixed = 7 if smem_param(inputs) is not None else 6
+    values: list[SSAValue | None] = [*args[:5], None]
+    if fixed == 7:
+        values.append(args[7])
+    return [*values, *args[8 : 8 + len(inputs) - fixed]]
 
 
 def slot_bytes(op: mem.SlotOp | mem.MslotOp, runtime_size: str) -> tuple[int, int]:

@@ -517,8 +517,8 @@ class CpuProvider(EagerHostProvider):
         self.index_bitwidth = index_bitwidth
         self.workers = os.cpu_count() or 1
         self.local = threading.local()
-        self.pool_shared: list[tuple[int, int]] = []
-        """The shared-memory buffers of the pool's threads (`cpu_pool`): address and size."""
+        self.pool_shared: tuple[int, list[int]] = (-1, [])
+        """The size and addresses of the shared-memory buffers of the pool's threads."""
         self.shared_blocks: list[int] = []
         """The threads' shared-memory buffers, given back at `close`."""
         self.shared_lock = threading.Lock()
@@ -538,7 +538,7 @@ class CpuProvider(EagerHostProvider):
                 release_device_bytes(address)
             self.shared_blocks = []
         self.local = threading.local()
-        self.pool_shared = []
+        self.pool_shared = (-1, [])
 
     # memory
 
@@ -662,6 +662,8 @@ class CpuProvider(EagerHostProvider):
         size = static + smem_bytes
         context = cpu_faults.context
         parallel = PARALLEL_GROUPS if self.workers > 1 else None
+        threads = cpu_pool.pool(self.workers)
+        most = self.workers * CHUNKS_PER_WORKER
 
         def launch(n_groups: int, n_items: int, args: Sequence[object]) -> bool:
             n_groups, n_items = int(n_groups), int(n_items)
@@ -673,7 +675,14 @@ class CpuProvider(EagerHostProvider):
                 for setter, value in zip(setters, args):  # noqa: B905  # counted above
                     setter(value)
                 if parallel is not None and n_groups >= parallel:
-                    self._run(code, n_groups, n_items, smem_bytes, argv, None, source)
+                    if threads is None or not threads.alive:
+                        self._run(code, n_groups, n_items, smem_bytes, argv, None, source)
+                        return True
+                    buffers = self.pool_buffers(size, threads.workers)
+                    chunks = min(n_groups, most)
+                    faults = threads.run(address, n_groups, n_items, static, argv, chunks, buffers)
+                    if faults:
+                        raise pool_error(faults, code, buffers, n_items, source, None)
                     return True
                 shared = local.address if getattr(local, "size", -1) >= size else None
                 if shared is None:
@@ -808,11 +817,10 @@ class CpuProvider(EagerHostProvider):
             run_chunk(0, n_groups)
         else:
             chunks = min(n_groups, self.workers * CHUNKS_PER_WORKER)
-            shared = [self.worker_shared(w, shared_size) for w in range(threads.workers)]
-            for w, fault in threads.run(
-                code.address, n_groups, n_items, static, argv, chunks, shared
-            ):
-                faults.append(read_stops(fault, code, shared[w], n_items))
+            shared = self.pool_buffers(shared_size, threads.workers)
+            found = threads.run(code.address, n_groups, n_items, static, argv, chunks, shared)
+            if found:
+                raise pool_error(found, code, shared, n_items, source, op)
         if faults:
             raise fault_error(min(faults, key=lambda f: f.group), code, source, op)
 
@@ -823,23 +831,22 @@ class CpuProvider(EagerHostProvider):
             local.progress = ctypes.c_int64()
         return ctypes.addressof(local.progress)
 
-    def worker_shared(self, w: int, nbytes: int) -> int:
-        """The address of the pool's thread `w`'s shared-memory buffer, of at least `nbytes`
-        bytes (as `shared_buffer`)."""
-        found = self.pool_shared
-        while len(found) <= w:
-            found.append((0, -1))
-        address, size = found[w]
-        if size < nbytes:
-            size = max(nbytes, ALIGNMENT)
-            new, _ = device_bytes(size)
-            with self.shared_lock:
-                self.shared_blocks.append(new)
-                if address:
-                    self.shared_blocks.remove(address)
-                    release_device_bytes(address)
-            found[w] = address, size = new, size
-        return address
+    def pool_buffers(self, nbytes: int, workers: int) -> list[int]:
+        """The addresses of the shared-memory buffers of the pool's `workers` threads
+        (`cpu_pool`), each of at least `nbytes` bytes (as `shared_buffer`): the same list as
+        long as they are large enough."""
+        size, found = self.pool_shared
+        if size >= nbytes and len(found) == workers:
+            return found
+        size = max(nbytes, ALIGNMENT)
+        made = [device_bytes(size)[0] for _ in range(workers)]
+        with self.shared_lock:
+            for address in found:
+                self.shared_blocks.remove(address)
+                release_device_bytes(address)
+            self.shared_blocks.extend(made)
+        self.pool_shared = size, made
+        return made
 
     def shared_buffer(self, nbytes: int) -> int:
         """The address of this thread's shared-memory buffer, of at least `nbytes` bytes (in
@@ -891,6 +898,21 @@ def read_stops(
     if fault.signal == cpu_faults.DIVERGENCE and code.resume_state is not None:
         fault.stops = tuple((ctypes.c_int32 * n_items).from_address(shared + code.resume_state))
     return fault
+
+
+def pool_error(
+    faults: list[tuple[int, cpu_faults.Fault]],
+    code: CompiledKernel,
+    shared: list[int],
+    n_items: int,
+    source: ModuleOp | None,
+    op: Operation | None,
+) -> ProviderError:
+    """The error of a launch on the pool whose threads faulted (`faults`: thread and fault):
+    the fault of the lowest work-group, the stops of a divergence read from its thread's
+    shared memory (`shared[w]`)."""
+    w, fault = min(faults, key=lambda found: found[1].group)
+    return fault_error(read_stops(fault, code, shared[w], n_items), code, source, op)
 
 
 def fault_error(

@@ -272,8 +272,9 @@ exit:
   ret ptr null
 }}
 
-; A launch, from the calling thread: publish it, take chunks, close it, wait for its chunks.
-define void @__gpuir_pool_run(ptr %pool) {{
+; A launch, from the calling thread: publish it, take chunks, close it, wait for its chunks;
+; whether a chunk faulted.
+define i64 @__gpuir_pool_run(ptr %pool) {{
 entry:
   {word("pgen", "pool", GEN)}
   {word("pticket", "pool", TICKET)}
@@ -316,7 +317,8 @@ publish:
   %fewer = icmp ult i64 %reached, %n_chunks
   %claimed = select i1 %fewer, i64 %reached, i64 %n_chunks
   call void @await(ptr %pool, ptr %pcompleted, i64 %claimed, i1 true, i64 {DONE})
-  ret void
+  %failed = load atomic i64, ptr %pfailed acquire, align 8
+  ret i64 %failed
 }}
 
 ; Stop the helpers (they return from `__gpuir_pool_helper`).
@@ -335,6 +337,7 @@ entry:
 
 
 PoolFunction = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+RunFunction = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p)
 
 
 @dataclass
@@ -351,9 +354,15 @@ class Pool:
     shared_table: ctypes.Array  # type: ignore[type-arg]
     helper_args: ctypes.Array  # type: ignore[type-arg]
     threads: list[int] = field(default_factory=list)
+    shared: list[int] | None = None
+    """The list of shared-memory buffers in the table."""
     lock: threading.Lock = field(default_factory=threading.Lock)
     """One launch at a time."""
     alive: bool = True
+
+    @property
+    def address(self) -> int:
+        return ctypes.addressof(self.words)
 
     def run(
         self,
@@ -367,19 +376,23 @@ class Pool:
     ) -> list[tuple[int, cpu_faults.Fault]]:
         """Run the launch entry at `entry` over `n_groups` groups in `n_chunks` chunks (at most
         2^32 - 1); thread `w` uses the shared-memory buffer at `shared[w]` (static shared
-        memory, then dynamic from `static` bytes on). The faults, by thread."""
+        memory, then dynamic from `static` bytes on; a list that is not changed afterwards,
+        the table is written again only for another list). The faults, by thread."""
         words = self.words
         with self.lock:
-            for w, address in enumerate(shared):
-                self.shared_table[w] = address
+            if shared is not self.shared:
+                self.shared = shared
+                for w, address in enumerate(shared):
+                    self.shared_table[w] = address
             words[N_CHUNKS], words[N_GROUPS], words[ENTRY] = n_chunks, n_groups, entry
             words[N_ITEMS], words[ARGS], words[STATIC] = n_items, argv, static
-            self.run_code(ctypes.addressof(words))
-            faults = []
-            for w, context in enumerate(self.contexts):
-                if context.array[RESULT // 8]:
-                    faults.append((w, cpu_faults.fault_of(context.array)))
-        return faults
+            if not self.run_code(self.address):
+                return []
+            return [
+                (w, cpu_faults.fault_of(context.array))
+                for w, context in enumerate(self.contexts)
+                if context.array[RESULT // 8]
+            ]
 
     def stop(self) -> None:
         """Stop the helpers and wait for them (at exit)."""
@@ -454,7 +467,7 @@ def _make(workers: int) -> Pool | None:
         workers,
         words,
         contexts,
-        PoolFunction(engine.get_function_address("__gpuir_pool_run")),
+        RunFunction(engine.get_function_address("__gpuir_pool_run")),
         PoolFunction(engine.get_function_address("__gpuir_pool_stop")),
         context_table,
         shared_table,
