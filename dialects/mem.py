@@ -47,6 +47,8 @@ from xdsl.utils.exceptions import VerifyException
 
 HOST, GLOBAL, SHARED, CONST, LOCAL = 0, 1, 3, 4, 5
 SPACE_NAMES = {HOST: "host", GLOBAL: "global", SHARED: "shared", CONST: "const", LOCAL: "local"}
+PRINTABLE = (IntegerType(32), IntegerType(64), Float32Type(), Float64Type())
+"""The element types `mem.print_memref` prints (mlir-runner's `printMemref{I32,I64,F32,F64}`)."""
 
 
 def _space_error(space: int) -> str | None:
@@ -422,6 +424,45 @@ class FreeOp(AccessOp):
 
 
 @irdl_op_definition
+class PrintMemrefOp(AccessOp):
+    """Print host memory as mlir-runner's `printMemrefF32` (and `I32`, `I64`, `F64`) prints a
+    memref: a header (`Unranked Memref base@ = 0x… rank = R offset = 0 sizes = […] strides =
+    […] data = `), then the elements in nested brackets. The pointee is a scalar or nested
+    arrays of one (`i32`, `i64`, `f32`, `f64`); an outer `?` extent is every whole element from
+    the pointer to the end of its allocation. Integers print in decimal, floats as C's `%g`."""
+
+    name = "mem.print_memref"
+    ARITIES: ClassVar[tuple[int, ...]] = (2,)
+    mem = operand_def(MemType)
+    ptr = operand_def(PtrType)
+    res_mem = result_def(MemType)
+
+    def __init__(self, mem: SSAValue, ptr: SSAValue):
+        super().__init__(operands=[mem, ptr], result_types=[mem.type])
+
+    @classmethod
+    def _operand_types(cls, ptr: PtrType, count: int) -> list[Attribute]:
+        return [ptr.token_type, ptr]
+
+    @classmethod
+    def _result_types(cls, ptr: PtrType) -> list[Attribute]:
+        return [ptr.token_type]
+
+    def verify_(self) -> None:
+        super().verify_()
+        assert isinstance(self.ptr.type, PtrType)
+        if self.ptr.type.space.data != HOST:
+            raise VerifyException(f"'{self.name}' prints host memory (address space 0)")
+        element = self.ptr.type.pointee
+        while isinstance(element, ArrayType):
+            element = element.element_type
+        if element not in PRINTABLE:
+            raise VerifyException(
+                f"'{self.name}' prints elements of type i32, i64, f32 or f64, found {element}"
+            )
+
+
+@irdl_op_definition
 class LoadOp(AccessOp):
     name = "mem.load"
     ARITIES: ClassVar[tuple[int, ...]] = (2,)
@@ -699,6 +740,7 @@ Mem = Dialect(
         CmpxchgOp,
         LeaOp,
         RememOp,
+        PrintMemrefOp,
     ],
     [MemType, PtrType, ArrayType],
 )

@@ -14,6 +14,7 @@ Per op (every call passes the op's id last, `host_abi.OP_ID_ATTR`, numbered by `
 | `gpu.free.block` / `.asyn` | `gpuirMemFree` / `gpuirMemFreeAsync` |
 | `gpu.copy_to_device.*` / `gpu.copy_to_host.*` | `gpuirMemcpyHtoD[Async]` / `gpuirMemcpyDtoH[Async]`(dst, src, nbytes): the pointee's size, or -1 for a `!mem.array<? x T>` (the runtime copies what the source allocation holds from the pointer on, as the host executor does) |
 | `gpu.launch` | the arguments into 8-byte slots (an `alloca` at the function's entry; the value in the slot's low bytes, a struct stored in a slot of its own and its address in the argument's slot), then `gpuirLaunchKernel(name, n_groups, n_items, smem_bytes, stream, slots, count, op)`; the kernel's name is a constant string |
+| `mem.print_memref` | `gpuirPrintMemref(ptr, op)`: the runtime reads the op's type for the shape |
 | `mem.alloc` / `mem.malloc` / `mem.free`, space 0 | `gpuirHostAlloc(nbytes, op)` / `gpuirHostFree(ptr, op)`: the runtime knows each host allocation's size (for a `?` copy) and finds a double free |
 | the same, space 1 (host code that `host-malloc-to-gpualloc` did not see) | `gpuirMemAlloc` / `gpuirMemFree` |
 
@@ -277,6 +278,9 @@ class HostHeapLowering(RewritePattern):
             space = heap_space(op, op.ptr)
             name = "gpuirHostFree" if space == HOST else "gpuirMemFree"
             call_runtime(rewriter, op, name, [generic(rewriter, op.ptr, op)])
+            rewriter.replace(op, [], [op.mem])
+        elif isinstance(op, mem.PrintMemrefOp):
+            call_runtime(rewriter, op, "gpuirPrintMemref", [generic(rewriter, op.ptr, op)])
             rewriter.replace(op, [], [op.mem])
 
 

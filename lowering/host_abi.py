@@ -93,6 +93,9 @@ ABI: tuple[AbiFunction, ...] = (
         ("f64", "i32", "i64"),
         "printf: a float of 16, 32 or 64 bits (widened exactly), as its shortest decimal",
     ),
+    AbiFunction(
+        "gpuirPrintMemref", None, ("ptr", "i64"), "mem.print_memref: the pointer (the op's type)"
+    ),
 )
 
 BY_NAME: dict[str, AbiFunction] = {f.name: f for f in ABI}

@@ -421,6 +421,13 @@ class HostRuntime(DeviceSession):
         dtype = {16: np.float16, 32: np.float32, 64: np.float64}[bits]
         self.write(str(dtype(value)))
 
+    def gpuirPrintMemref(self, data: int | None, ident: int) -> None:  # noqa: N802
+        from gpuir.runtime.print_memref import pointee_text
+
+        op = self.op(ident)
+        assert op is not None
+        self.write(pointee_text(self.pointer(data, op.operands[1].type), op, self.who))
+
 
 # --- the executor --------------------------------------------------------------------------------
 

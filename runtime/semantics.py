@@ -858,6 +858,13 @@ class MemFunctions(InterpreterFunctions):
         machine.free(op, args[1])
         return (TOKEN,)
 
+    @impl(mem.PrintMemrefOp)
+    def run_print_memref(self, machine: Machine, op: mem.PrintMemrefOp, args: PythonValues):
+        from gpuir.runtime.print_memref import pointee_text
+
+        machine.write(pointee_text(args[1], op))
+        return (TOKEN,)
+
     @impl(mem.SlotOp)
     def run_slot(self, machine: Machine, op: mem.SlotOp, args: PythonValues):
         ptr_type = _ptr_type(op.res.type)
