@@ -129,6 +129,7 @@ RUNTIME_OPS: tuple[type[Operation], ...] = (
     mem.AllocOp,
     mem.MallocOp,
     mem.FreeOp,
+    mem.PrintMemrefOp,
 )
 """The ops whose lowering calls the runtime with an op id."""
 

@@ -189,3 +189,19 @@
 %p, %i = "test.op"() : () -> (!mem.ptr<!mem.array<4 x i32>, 1>, i32)
 // expected-error @below {{operand 'index' at position 1 does not verify:}}
 %e = "mem.lea"(%p, %i) : (!mem.ptr<!mem.array<4 x i32>, 1>, i32) -> !mem.ptr<i32, 1>
+
+
+// -----
+
+// mem.print_memref prints host memory ...
+%m1, %p = "test.op"() : () -> (!mem.M<1>, !mem.ptr<!mem.array<4 x f32>, 1>)
+// expected-error @below {{'mem.print_memref' prints host memory (address space 0)}}
+%a = mem.print_memref %m1, %p : !mem.ptr<!mem.array<4 x f32>, 1>
+
+
+// -----
+
+// ... of the element types mlir-runner's printMemref functions print.
+%m0, %p = "test.op"() : () -> (!mem.M<0>, !mem.ptr<!mem.array<4 x i8>, 0>)
+// expected-error @below {{'mem.print_memref' prints elements of type i32, i64, f32 or f64, found i8}}
+%a = mem.print_memref %m0, %p : !mem.ptr<!mem.array<4 x i8>, 0>

@@ -97,19 +97,22 @@
 // GENERIC-NEXT:   %d3 = "mem.store"(%d2, %e3, %x1) {tag} : (!mem.M<0>, !mem.ptr<f32, 0>, f32) -> !mem.M<0>
 // GENERIC-NEXT:   %d4, %x4 = "mem.load"(%m4, %pt4) : (!mem.M<4>, !mem.ptr<f64, 4>) -> (!mem.M<4>, f64)
 
-// mem.free and mem.remem.
-%f0 = mem.free %d3, %p3 : !mem.ptr<!mem.array<? x !mem.array<4 x f32>>, 0>
+// mem.print_memref, mem.free and mem.remem.
+%pm0 = mem.print_memref %d3, %p3 : !mem.ptr<!mem.array<? x !mem.array<4 x f32>>, 0>
+%f0 = mem.free %pm0, %p3 : !mem.ptr<!mem.array<? x !mem.array<4 x f32>>, 0>
 %f1 = mem.free %d1, %p1 : !mem.ptr<!mem.array<4 x f32>, 1>
 %r0 = mem.remem %f0 : !mem.M<0>
 %r3 = mem.remem %c2 {tag} : !mem.M<3>
 
-// CHECK-NEXT:   %f0 = mem.free %d3, %p3 : !mem.ptr<!mem.array<? x !mem.array<4 x f32>>, 0>
+// CHECK-NEXT:   %pm0 = mem.print_memref %d3, %p3 : !mem.ptr<!mem.array<? x !mem.array<4 x f32>>, 0>
+// CHECK-NEXT:   %f0 = mem.free %pm0, %p3 : !mem.ptr<!mem.array<? x !mem.array<4 x f32>>, 0>
 // CHECK-NEXT:   %f1 = mem.free %d1, %p1 : !mem.ptr<!mem.array<4 x f32>, 1>
 // CHECK-NEXT:   %r0 = mem.remem %f0 : !mem.M<0>
 // CHECK-NEXT:   %r3 = mem.remem %c2 {tag} : !mem.M<3>
 // CHECK-NEXT: }
 
-// GENERIC-NEXT:   %f0 = "mem.free"(%d3, %p3) : (!mem.M<0>, !mem.ptr<!mem.array<? x !mem.array<4 x f32>>, 0>) -> !mem.M<0>
+// GENERIC-NEXT:   %pm0 = "mem.print_memref"(%d3, %p3) : (!mem.M<0>, !mem.ptr<!mem.array<? x !mem.array<4 x f32>>, 0>) -> !mem.M<0>
+// GENERIC-NEXT:   %f0 = "mem.free"(%pm0, %p3) : (!mem.M<0>, !mem.ptr<!mem.array<? x !mem.array<4 x f32>>, 0>) -> !mem.M<0>
 // GENERIC-NEXT:   %f1 = "mem.free"(%d1, %p1) : (!mem.M<1>, !mem.ptr<!mem.array<4 x f32>, 1>) -> !mem.M<1>
 // GENERIC-NEXT:   %r0 = "mem.remem"(%f0) : (!mem.M<0>) -> !mem.M<0>
 // GENERIC-NEXT:   %r3 = "mem.remem"(%c2) {tag} : (!mem.M<3>) -> !mem.M<3>
