@@ -96,6 +96,7 @@ class Options:
     interpret_host: bool = False
     plugins: list[str] = field(default_factory=list[str])
     check: bool = False
+    upstream: bool = False
 
 
 @dataclass
@@ -168,6 +169,12 @@ def build_parser() -> argparse.ArgumentParser:
         "interp's words",
     )
     parser.add_argument(
+        "--upstream",
+        action="store_true",
+        help="read FILE as upstream MLIR (gpu.module, gpu.launch, memref; found by itself "
+        "otherwise) and import it into gpuir's dialects",
+    )
+    parser.add_argument(
         "--interpret-host",
         action="store_true",
         help="run @host on the interpreter instead of compiling it (cpu and cuda compile it)",
@@ -222,13 +229,14 @@ def parse_args(argv: Sequence[str]) -> Options:
         interpret_host=namespace.interpret_host,
         plugins=namespace.plugins,
         check=namespace.check,
+        upstream=namespace.upstream,
     )
 
 
 # --- compiling -----------------------------------------------------------------------------------
 
 
-def read_program(path: str) -> ParsedChunk:
+def read_program(path: str, upstream: bool = False) -> ParsedChunk:
     """Read and parse FILE, or stdin for `-` (with locations); a user error is a
     `GpuRunError`."""
     if path == STDIN:
@@ -248,8 +256,16 @@ def read_program(path: str) -> ParsedChunk:
         raise GpuRunError(str(e)) from e
     if is_blank(text, path):
         return ParsedChunk(ModuleOp([]), path, text, 0, {})
+    from gpuir.dialects.import_upstream import UpstreamImportError, is_upstream, read_upstream
     from gpuir.ir.locating_parser import LocatingParser
 
+    if upstream or is_upstream(text):
+        try:
+            return read_upstream(text, path)
+        except ParseError as e:
+            raise GpuRunError(format_parse_error(e, 0)) from e
+        except UpstreamImportError as e:
+            raise GpuRunError(str(e)) from e
     parser = LocatingParser(make_context(), text, path)
     try:
         try:
@@ -404,7 +420,7 @@ def run(options: Options) -> int:
         provider.index_bitwidth = options.index_bitwidth  # type: ignore[attr-defined]
     stages = pipeline_stages(options.pipeline)
     timer.lap("setup")
-    parsed = read_program(options.file)
+    parsed = read_program(options.file, options.upstream)
     timer.lap("parse")
     with warnings.catch_warnings():
         warnings.simplefilter("always", OpWarning)

@@ -1,0 +1,625 @@
+"""Upstream MLIR GPU programs in gpuir's dialects: `import_upstream(module)` turns a module read
+with `gpuir.dialects.upstream.upstream_context()` into a gpuir program that every provider
+runs (`is_upstream(text)` says whether a text is one).
+
+What it makes:
+- **`@main`** (upstream: `func.func @main()`, no arguments or results) becomes
+  `@main(%m: !mem.M<0>) -> !mem.M<0>`: it opens the device (`gpu.init`) first and closes it
+  (`gpu.deinit`) last, and threads the memory tokens through every op, `scf` region included.
+- **memrefs** become pointers to nested arrays whose outer extent is `?` (`memref<4x8xf32>`:
+  `!mem.ptr<!mem.array<? x !mem.array<8 x f32>>, a>`), so that a cast between static and
+  dynamic shapes is the same pointer; the importer keeps each memref's extents for
+  `memref.dim`. Host memrefs are in space 0, `gpu.alloc`'s in space 1. Only the outermost
+  dimension may be dynamic.
+- **Kernels**: each `gpu.func … kernel` of a `gpu.module`, and each `gpu.launch` body (outlined;
+  the values it uses from outside become its arguments), becomes a kernel
+  `(M1, M3, M4, M5, group, item, gx, gy, gz, bx, by, bz, args…)`, a memref argument as its
+  pointer and its outer extent. A launch of `gx·gy·gz` blocks of `bx·by·bz` threads is a
+  gpuir launch of that many work-groups and work-items; the 3-D ids come from the 1-D ones
+  (`thread_id x = item mod bx`, `y = item / bx mod by`, `z = item / (bx·by)`, and so for
+  blocks), `block_dim` and `grid_dim` from the arguments. `gpu.barrier` is
+  `gpu.sync_work_items`.
+- **Host memory a kernel uses** (`gpu.host_register`): a device copy, made at the register;
+  every launch copies the host memory there before it runs, and back after it.
+- `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy` (host to device and back) run as blocking ops, so
+  `async` tokens and `gpu.wait` order nothing more; `printMemrefF32`, `I32`, `I64` and `F64`
+  are `mem.print_memref`; `printNewline`, `printComma`, `printI64` print what mlir-runner's do.
+
+Anything else is an error at the op that says it is not supported (yet).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, builtin, func, memref, printf, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    FunctionType,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    NoneAttr,
+    UnknownLoc,
+    UnrankedMemRefType,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from gpuir.dialects import gpu, mem, upstream
+from gpuir.dialects.gpu import KERNEL_TOKENS
+from gpuir.dialects.mem import ArrayType, MemType, PtrType
+from gpuir.ir.diagnostics import OpError
+
+if TYPE_CHECKING:
+    from gpuir.ir.source import ParsedChunk
+
+HOST_SPACES = (0, 1, 4)
+KERNEL_SPACES = (1, 3, 4, 5)
+PRINT_MEMREF = {"printMemrefF32", "printMemrefF64", "printMemrefI32", "printMemrefI64"}
+PRINT_TEXT = {"printNewline": "\n", "printComma": ", ", "printOpen": "( ", "printClose": " )"}
+PRINT_VALUE = {"printI64", "printU64"}
+UPSTREAM_MARKERS = re.compile(
+    r"\bgpu\.(module|launch_func|func|host_register|launch\s+(async|blocks))\b|\bmemref\.\w+"
+)
+GPUIR_MARKERS = re.compile(r"!mem\.|\bgpu\.(init|launch\s+@|sync_work_items)\b")
+
+
+def is_upstream(text: str) -> bool:
+    """Whether `text` is written in upstream MLIR's GPU dialects rather than gpuir's."""
+    return bool(UPSTREAM_MARKERS.search(text)) and not GPUIR_MARKERS.search(text)
+
+
+def unsupported(op: Operation, what: str = "") -> OpError:
+    return OpError(op, f"importing upstream MLIR: '{op.name}' {what or 'is not supported (yet)'}")
+
+
+@dataclass
+class Ref:
+    """A memref value: its pointer, its extents (`index` values), its space."""
+
+    ptr: SSAValue
+    dims: list[SSAValue]
+    space: int
+    mirror: Ref | None = None
+    """For host memory registered with `gpu.host_register`: its device copy."""
+
+
+def pointee_of(type_: MemRefType, op: Operation) -> Attribute:
+    shape = list(type_.get_shape())
+    element = type_.element_type
+    if any(d == DYNAMIC_INDEX for d in shape[1:]):
+        raise unsupported(op, f"of {type_}: only the outermost dimension may be dynamic")
+    if not shape:
+        return element
+    inner = element
+    for extent in reversed(shape[1:]):
+        inner = ArrayType(extent, inner)
+    return ArrayType(DYNAMIC_INDEX, inner)
+
+
+def space_of(type_: MemRefType, default: int, op: Operation) -> int:
+    found = type_.memory_space
+    if isinstance(found, NoneAttr):
+        return default
+    if isinstance(found, IntegerAttr) and found.value.data in (0, 1, 3, 5):
+        return found.value.data
+    raise unsupported(op, f"of memory space {found}")
+
+
+def index(b: Builder, value: int) -> SSAValue:
+    return b.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
+
+
+@dataclass
+class Scope:
+    """The state of one function being made: its tokens by space, and the values and memrefs
+    of the upstream values it has made."""
+
+    spaces: tuple[int, ...]
+    tokens: dict[int, SSAValue] = field(default_factory=dict)
+    values: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    refs: dict[SSAValue, Ref] = field(default_factory=dict)
+    ids: dict[tuple[str, int], SSAValue] = field(default_factory=dict)
+    """In a kernel: its ids and sizes (`("thread", 0)`, …), made at its entry."""
+
+
+class Importer:
+    def __init__(self, source: builtin.ModuleOp):
+        self.source = source
+        self.out = builtin.ModuleOp([])
+        self.kernel_names: dict[tuple[str, str], str] = {}
+        self.names: set[str] = set()
+        self.registered: list[Ref] = []
+        self.stream: SSAValue | None = None
+
+    # -- the module --
+
+    def run(self) -> builtin.ModuleOp:
+        main: func.FuncOp | None = None
+        for op in self.source.body.block.ops:
+            if isinstance(op, upstream.ModuleOp):
+                for inner in op.body.block.ops:
+                    if isinstance(inner, upstream.FuncOp) and inner.kernel is not None:
+                        name = self.fresh(inner.sym_name.data)
+                        self.kernel_names[(op.sym_name.data, inner.sym_name.data)] = name
+                        self.kernel(inner.body, list(inner.body.blocks[0].args), name, inner)
+                    elif isinstance(inner, upstream.FuncOp):
+                        raise unsupported(inner, "that is not a kernel is not supported (yet)")
+            elif isinstance(op, func.FuncOp):
+                if op.is_declaration:
+                    continue
+                if op.sym_name.data != "main":
+                    raise unsupported(op, "other than @main on the host is not supported (yet)")
+                main = op
+            else:
+                raise unsupported(op, "at the top level is not supported")
+        if main is None:
+            raise OpError(self.source, "importing upstream MLIR: the program has no @main")
+        self.main(main)
+        return self.out
+
+    def fresh(self, name: str) -> str:
+        found, count = name, 0
+        while found in self.names or found == "main":
+            count += 1
+            found = f"{name}_{count}"
+        self.names.add(found)
+        return found
+
+    # -- host code --
+
+    def main(self, op: func.FuncOp) -> None:
+        if op.function_type.inputs.data or op.function_type.outputs.data:
+            raise unsupported(op, "@main with arguments or results is not supported (yet)")
+        m0 = MemType(0)
+        body = Block(arg_types=[m0])
+        body.args[0].name_hint = "m"
+        b = Builder(InsertPoint.at_end(body))
+        init = b.insert(gpu.InitOp(body.args[0]))
+        scope = Scope(HOST_SPACES, dict(zip(HOST_SPACES, init.results, strict=True)))
+        self.stream = b.insert(gpu.DefaultStreamOp()).results[0]
+        new = func.FuncOp("main", FunctionType.from_lists([m0], [m0]), Region(body))
+        self.out.body.block.add_op(new)
+        self.block(op.body.blocks[0], b, scope, self.host_op)
+
+    def host_op(self, op: Operation, b: Builder, s: Scope) -> None:
+        if isinstance(op, func.ReturnOp):
+            for ref in self.registered:
+                assert ref.mirror is not None
+                s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.mirror.ptr)).results[0]
+            done = b.insert(gpu.DeinitOp(s.tokens[0], s.tokens[1], s.tokens[4])).results[0]
+            b.insert(func.ReturnOp(done))
+        elif isinstance(op, memref.AllocOp | memref.AllocaOp):
+            self.allocate(op, op.memref, list(op.dynamic_sizes), 0, b, s)
+        elif isinstance(op, upstream.AllocOp):
+            self.allocate(op, op.results[0], list(op.rest), 1, b, s)
+        elif isinstance(op, memref.DeallocOp):
+            ref = s.refs[op.memref]
+            s.tokens[0] = b.insert(mem.FreeOp(s.tokens[0], ref.ptr)).results[0]
+        elif isinstance(op, upstream.DeallocOp):
+            ref = s.refs[op.rest[0]]
+            s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.ptr)).results[0]
+        elif isinstance(op, upstream.MemcpyOp):
+            self.memcpy(op, b, s)
+        elif isinstance(op, upstream.WaitOp):
+            pass  # every op ran to its end already
+        elif isinstance(op, upstream.HostRegisterOp):
+            self.register(op, b, s)
+        elif isinstance(op, upstream.LaunchFuncOp):
+            self.launch_func(op, b, s)
+        elif isinstance(op, upstream.LaunchOp):
+            self.launch_region(op, b, s)
+        elif isinstance(op, func.CallOp):
+            self.call(op, b, s)
+        else:
+            self.common_op(op, b, s, self.host_op)
+
+    def allocate(
+        self,
+        op: Operation,
+        result: SSAValue,
+        sizes: list[SSAValue],
+        space: int,
+        b: Builder,
+        s: Scope,
+    ) -> None:
+        type_ = result.type
+        assert isinstance(type_, MemRefType)
+        dynamic = iter(s.values[v] for v in sizes)
+        dims = [next(dynamic) if d == DYNAMIC_INDEX else index(b, d) for d in type_.get_shape()]
+        pointee = pointee_of(type_, op)
+        extent = dims[0] if dims else None
+        ptr_type = PtrType(pointee, space)
+        if space == 0:
+            made = b.insert(mem.AllocOp(s.tokens[0], ptr_type, extent))
+            s.tokens[0] = made.results[0]
+        else:
+            made = b.insert(gpu.AllocBlockOp(s.tokens[1], ptr_type, extent))
+            s.tokens[1] = made.results[0]
+        s.refs[result] = Ref(made.results[1], dims, space)
+
+    def memcpy(self, op: upstream.MemcpyOp, b: Builder, s: Scope) -> None:
+        dst, src = (s.refs[v] for v in op.rest)
+        if src.space == 0 and dst.space == 1:
+            copy = gpu.CopyToDeviceBlockOp(s.tokens[0], s.tokens[1], src.ptr, dst.ptr)
+        elif src.space == 1 and dst.space == 0:
+            copy = gpu.CopyToHostBlockOp(s.tokens[0], s.tokens[1], src.ptr, dst.ptr)
+        else:
+            raise unsupported(op, "between two memrefs of the same side is not supported (yet)")
+        s.tokens[0], s.tokens[1] = b.insert(copy).results
+
+    def register(self, op: upstream.HostRegisterOp, b: Builder, s: Scope) -> None:
+        ref = s.refs[op.operands[0]]
+        if ref.space != 0 or ref.mirror is not None:
+            raise unsupported(op, "of memory that is not host memory, or twice")
+        assert isinstance(ref.ptr.type, PtrType)
+        ptr_type = PtrType(ref.ptr.type.pointee, 1)
+        extent = ref.dims[0] if ref.dims else None
+        made = b.insert(gpu.AllocBlockOp(s.tokens[1], ptr_type, extent))
+        s.tokens[1] = made.results[0]
+        ref.mirror = Ref(made.results[1], ref.dims, 1)
+        self.registered.append(ref)
+
+    def call(self, op: func.CallOp, b: Builder, s: Scope) -> None:
+        callee = op.callee.root_reference.data
+        if callee in PRINT_MEMREF:
+            ref = s.refs[op.arguments[0]]
+            if ref.space != 0:
+                raise unsupported(op, "of device memory: copy it to the host first")
+            s.tokens[0] = b.insert(mem.PrintMemrefOp(s.tokens[0], ref.ptr)).results[0]
+        elif callee in PRINT_TEXT:
+            b.insert(printf.PrintFormatOp(PRINT_TEXT[callee]))
+        elif callee in PRINT_VALUE:
+            b.insert(printf.PrintFormatOp("{}", s.values[op.arguments[0]]))
+        else:
+            raise unsupported(op, f"of @{callee} is not supported (yet)")
+
+    # -- launches --
+
+    def launch_func(self, op: upstream.LaunchFuncOp, b: Builder, s: Scope) -> None:
+        path = (op.kernel.root_reference.data, *(r.data for r in op.kernel.nested_references))
+        if len(path) != 2 or tuple(path) not in self.kernel_names:
+            raise OpError(op, f"importing upstream MLIR: no kernel {op.kernel}")
+        if op.smem.data:
+            raise unsupported(op, "with dynamic shared memory is not supported (yet)")
+        sizes = list(op.rest[:6])
+        self.launch(op, self.kernel_names[path], sizes, list(op.rest[6:]), b, s)
+
+    def launch_region(self, op: upstream.LaunchOp, b: Builder, s: Scope) -> None:
+        if op.smem.data:
+            raise unsupported(op, "with dynamic shared memory is not supported (yet)")
+        inside = {v for inner in op.body.walk() for v in inner.results}
+        inside |= {a for block in op.body.blocks for a in block.args}
+        captured: list[SSAValue] = []
+        for inner in op.body.walk():
+            for operand in inner.operands:
+                if operand not in inside and operand not in captured:
+                    captured.append(operand)
+        name = self.fresh("launch_kernel")
+        self.kernel(op.body, captured, name, op, region_ids=True)
+        self.launch(op, name, list(op.rest[:6]), captured, b, s)
+
+    def launch(
+        self,
+        op: Operation,
+        kernel: str,
+        sizes: list[SSAValue],
+        args: list[SSAValue],
+        b: Builder,
+        s: Scope,
+    ) -> None:
+        sizes = [self.as_index(s.values[v], b) for v in sizes]
+        n_groups = b.insert(arith.MuliOp(sizes[0], sizes[1])).result
+        n_groups = b.insert(arith.MuliOp(n_groups, sizes[2])).result
+        n_items = b.insert(arith.MuliOp(sizes[3], sizes[4])).result
+        n_items = b.insert(arith.MuliOp(n_items, sizes[5])).result
+        values: list[SSAValue] = [*sizes]
+        for arg in args:
+            if arg in s.refs:
+                ref = s.refs[arg]
+                device = ref.mirror if ref.mirror is not None else ref
+                if device.space != 1:
+                    raise OpError(
+                        op,
+                        "importing upstream MLIR: a kernel takes host memory that is not "
+                        "registered (gpu.host_register it, or copy it to a gpu.alloc)",
+                    )
+                values += [device.ptr, self.extent(device, b)]
+            elif isinstance(arg.type, MemRefType | UnrankedMemRefType):
+                raise unsupported(op, "of a memref the importer does not know")
+            else:
+                values.append(s.values[arg])
+        for ref in self.registered:
+            assert ref.mirror is not None
+            copy = gpu.CopyToDeviceBlockOp(s.tokens[0], s.tokens[1], ref.ptr, ref.mirror.ptr)
+            s.tokens[0], s.tokens[1] = b.insert(copy).results
+        assert self.stream is not None
+        mems = [s.tokens[0], s.tokens[1], s.tokens[4]]
+        done = b.insert(gpu.LaunchOp(kernel, n_groups, n_items, self.stream, mems, values))
+        s.tokens[0], s.tokens[1], s.tokens[4] = done.results
+        for ref in self.registered:
+            assert ref.mirror is not None
+            copy = gpu.CopyToHostBlockOp(s.tokens[0], s.tokens[1], ref.mirror.ptr, ref.ptr)
+            s.tokens[0], s.tokens[1] = b.insert(copy).results
+
+    def as_index(self, value: SSAValue, b: Builder) -> SSAValue:
+        if isinstance(value.type, IndexType):
+            return value
+        return b.insert(arith.IndexCastOp(value, IndexType())).result
+
+    def extent(self, ref: Ref, b: Builder) -> SSAValue:
+        return ref.dims[0] if ref.dims else index(b, 1)
+
+    # -- kernels --
+
+    def kernel(
+        self,
+        body: Region,
+        params: Sequence[SSAValue],
+        name: str,
+        op: Operation,
+        region_ids: bool = False,
+    ) -> None:
+        """A kernel `name` from `body`, whose values `params` become its arguments (its entry
+        block's arguments for a gpu.func; the captured values of a gpu.launch, whose entry
+        arguments are then its ids and sizes)."""
+        if len(body.blocks) != 1:
+            raise unsupported(op, "with several blocks is not supported (yet)")
+        entry = body.blocks[0]
+        index_t = IndexType()
+        inputs: list[Attribute] = [*KERNEL_TOKENS, index_t, index_t, *[index_t] * 6]
+        kinds: list[tuple[SSAValue, MemRefType | None]] = []
+        workgroup = private = 0
+        if isinstance(op, upstream.FuncOp):
+            workgroup, private = op.n_workgroup.data, op.n_private.data
+            params = list(entry.args[: len(entry.args) - workgroup - private])
+        for param in params:
+            type_ = param.type
+            if isinstance(type_, MemRefType):
+                inputs += [PtrType(pointee_of(type_, op), 1), index_t]
+                kinds.append((param, type_))
+            elif isinstance(type_, UnrankedMemRefType):
+                raise unsupported(op, "taking an unranked memref is not supported")
+            else:
+                inputs.append(type_)
+                kinds.append((param, None))
+        block = Block(arg_types=inputs)
+        b = Builder(InsertPoint.at_end(block))
+        args = list(block.args)
+        s = Scope(KERNEL_SPACES, dict(zip(KERNEL_SPACES, args[:4], strict=True)))
+        group, item = args[4], args[5]
+        grid, dims = args[6:9], args[9:12]
+        rest = iter(args[12:])
+        for param, type_ in kinds:
+            if type_ is None:
+                s.values[param] = next(rest)
+                continue
+            ptr, extent = next(rest), next(rest)
+            shape = type_.get_shape()
+            made = [extent, *(index(b, d) for d in shape[1:])] if shape else []
+            s.refs[param] = Ref(ptr, made, 1)
+        for d in range(3):
+            s.ids[("grid", d)], s.ids[("block", d)] = grid[d], dims[d]
+        s.ids.update(self.ids(b, group, grid, "group"))
+        s.ids.update(self.ids(b, item, dims, "thread"))
+        if region_ids:  # gpu.launch: block ids, thread ids, grid sizes, block sizes
+            order = [("group", 0), ("group", 1), ("group", 2), ("thread", 0), ("thread", 1)]
+            order += [("thread", 2), *(("grid", d) for d in range(3))]
+            order += [("block", d) for d in range(3)]
+            for arg, key in zip(entry.args, order, strict=True):
+                s.values[arg] = s.ids[key]
+        for k, arg in enumerate(entry.args[len(params) : len(params) + workgroup + private]):
+            space = 3 if k < workgroup else 5
+            self.slot(op, arg, space, b, s)
+        function = func.FuncOp(
+            name, FunctionType.from_lists(inputs, list(KERNEL_TOKENS)), Region(block)
+        )
+        self.out.body.block.add_op(function)
+        self.block(entry, b, s, self.kernel_op)
+
+    def ids(self, b: Builder, flat: SSAValue, sizes: Sequence[SSAValue], kind: str):
+        x = b.insert(arith.RemUIOp(flat, sizes[0])).result
+        rest = b.insert(arith.DivUIOp(flat, sizes[0])).result
+        y = b.insert(arith.RemUIOp(rest, sizes[1])).result
+        z = b.insert(arith.DivUIOp(rest, sizes[1])).result
+        return {(kind, 0): x, (kind, 1): y, (kind, 2): z}
+
+    def slot(self, op: Operation, value: SSAValue, space: int, b: Builder, s: Scope) -> None:
+        type_ = value.type
+        if not isinstance(type_, MemRefType) or DYNAMIC_INDEX in type_.get_shape():
+            raise unsupported(op, f"with an attribution of type {type_}")
+        shape = list(type_.get_shape())
+        pointee: Attribute = type_.element_type
+        for extent in reversed(shape):
+            pointee = ArrayType(extent, pointee)
+        made = b.insert(mem.SlotOp(s.tokens[space], PtrType(pointee, space)))
+        s.tokens[space] = made.results[0]
+        ptr = made.results[1]
+        if shape:  # seen as the importer's pointers are: an outer `?` extent
+            dynamic = PtrType(ArrayType(DYNAMIC_INDEX, pointee.element_type), space)  # type: ignore[attr-defined]
+            ptr = b.insert(builtin.UnrealizedConversionCastOp.get([ptr], [dynamic])).results[0]
+        s.refs[value] = Ref(ptr, [index(b, d) for d in shape], space)
+
+    def kernel_op(self, op: Operation, b: Builder, s: Scope) -> None:
+        if isinstance(op, upstream.ReturnOp | upstream.TerminatorOp):
+            if op.operands:
+                raise unsupported(op, "with values is not supported")
+            b.insert(func.ReturnOp(*(s.tokens[t] for t in KERNEL_SPACES)))
+        elif isinstance(op, upstream.IdOp):
+            kind = {
+                "gpu.thread_id": "thread",
+                "gpu.block_id": "group",
+                "gpu.block_dim": "block",
+                "gpu.grid_dim": "grid",
+            }.get(op.name)
+            d = upstream.id_dimension(op)
+            if kind is not None:
+                s.values[op.results[0]] = s.ids[(kind, d)]
+            else:  # gpu.global_id
+                base = b.insert(arith.MuliOp(s.ids[("group", d)], s.ids[("block", d)])).result
+                s.values[op.results[0]] = b.insert(arith.AddiOp(base, s.ids[("thread", d)])).result
+        elif isinstance(op, upstream.LaneIdOp):
+            s.values[op.results[0]] = b.insert(gpu.LaneIdOp()).results[0]
+        elif isinstance(op, upstream.BarrierOp):
+            done = b.insert(gpu.SyncWorkItemsOp(s.tokens[1], s.tokens[3]))
+            s.tokens[1], s.tokens[3] = done.results
+        elif isinstance(op, memref.AllocaOp):
+            if op.dynamic_sizes:
+                raise unsupported(op, "of a dynamic size in a kernel is not supported (yet)")
+            self.slot(op, op.memref, 5, b, s)
+        else:
+            self.common_op(op, b, s, self.kernel_op)
+
+    # -- both sides --
+
+    def block(
+        self, block: Block, b: Builder, s: Scope, each: Callable[[Operation, Builder, Scope], None]
+    ) -> None:
+        """Each op of `block` made at `b`, the ops made for it at its location."""
+        target = b.insertion_point.block
+        for op in block.ops:
+            last = target.last_op
+            each(op, b, s)
+            made = target.first_op if last is None else last.next_op
+            while made is not None:
+                for inner in made.walk():
+                    if isinstance(inner.location, UnknownLoc):
+                        inner.location = op.location
+                made = made.next_op
+
+    def common_op(
+        self, op: Operation, b: Builder, s: Scope, each: Callable[[Operation, Builder, Scope], None]
+    ) -> None:
+        if isinstance(op, memref.LoadOp | memref.StoreOp):
+            self.access(op, b, s)
+        elif isinstance(op, memref.DimOp):
+            ref = s.refs[op.source]
+            found = op.index.owner
+            if not isinstance(found, arith.ConstantOp):
+                raise unsupported(op, "of a dimension that is not a constant")
+            s.values[op.result] = ref.dims[found.value.value.data]  # type: ignore[attr-defined]
+        elif isinstance(op, upstream.CastOp):
+            s.refs[op.results[0]] = s.refs[op.operands[0]]
+        elif isinstance(op, scf.ForOp):
+            self.for_op(op, b, s, each)
+        elif isinstance(op, scf.IfOp):
+            self.if_op(op, b, s, each)
+        elif isinstance(op, scf.YieldOp):
+            b.insert(scf.YieldOp(*self.mapped(op, op.operands, s), *self.token_list(s)))
+        elif op.dialect_name() in ("arith", "math") and not op.regions:
+            operands = self.mapped(op, op.operands, s)
+            mapping = dict(zip(op.operands, operands, strict=True))
+            clone = op.clone(value_mapper=mapping)
+            b.insert(clone)
+            for old, new in zip(op.results, clone.results, strict=True):
+                s.values[old] = new
+        else:
+            raise unsupported(op)
+
+    def mapped(self, op: Operation, values: Sequence[SSAValue], s: Scope) -> list[SSAValue]:
+        out = []
+        for value in values:
+            if value in s.refs:
+                raise unsupported(op, "on a memref value is not supported (yet)")
+            if value not in s.values:
+                raise unsupported(
+                    op, f"uses {value.name_hint or 'a value'} the importer did not make"
+                )
+            out.append(s.values[value])
+        return out
+
+    def token_list(self, s: Scope) -> list[SSAValue]:
+        return [s.tokens[t] for t in s.spaces]
+
+    def access(self, op: memref.LoadOp | memref.StoreOp, b: Builder, s: Scope) -> None:
+        ref = s.refs[op.memref]
+        ptr = ref.ptr
+        for i in self.mapped(op, list(op.indices), s):
+            ptr = b.insert(mem.LeaOp(ptr, i)).res
+        if ref.space not in s.tokens:
+            raise unsupported(op, f"of memory in address space {ref.space} here")
+        if ref.space == 1 and 0 in s.tokens:
+            raise OpError(
+                op,
+                "importing upstream MLIR: host code cannot access device memory (copy it with "
+                "gpu.memcpy, or gpu.host_register host memory)",
+            )
+        if isinstance(op, memref.LoadOp):
+            done = b.insert(mem.LoadOp(s.tokens[ref.space], ptr))
+            s.tokens[ref.space] = done.results[0]
+            s.values[op.res] = done.results[1]
+        else:
+            value = self.mapped(op, [op.value], s)[0]
+            s.tokens[ref.space] = b.insert(mem.StoreOp(s.tokens[ref.space], ptr, value)).results[0]
+
+    def for_op(self, op: scf.ForOp, b: Builder, s: Scope, each) -> None:  # noqa: ANN001
+        lb, ub, step = self.mapped(op, [op.lb, op.ub, op.step], s)
+        inits = self.mapped(op, list(op.iter_args), s)
+        old = op.body.blocks[0]
+        types = [old.args[0].type, *(v.type for v in inits), *(MemType(t) for t in s.spaces)]
+        body = Block(arg_types=types)
+        inner = Scope(s.spaces, dict(s.tokens), dict(s.values), dict(s.refs), s.ids)
+        for old_arg, new_arg in zip(old.args, body.args, strict=False):
+            inner.values[old_arg] = new_arg
+        n = len(inits) + 1
+        for k, space in enumerate(s.spaces):
+            inner.tokens[space] = body.args[n + k]
+        self.block(old, Builder(InsertPoint.at_end(body)), inner, each)
+        made = b.insert(scf.ForOp(lb, ub, step, [*inits, *self.token_list(s)], body))
+        for old_result, new in zip(op.results, made.results, strict=False):
+            s.values[old_result] = new
+        for k, space in enumerate(s.spaces):
+            s.tokens[space] = made.results[len(inits) + k]
+
+    def if_op(self, op: scf.IfOp, b: Builder, s: Scope, each) -> None:  # noqa: ANN001
+        (cond,) = self.mapped(op, [op.cond], s)
+        types = [*(r.type for r in op.results), *(MemType(t) for t in s.spaces)]
+        regions = []
+        for region in (op.true_region, op.false_region):
+            block = Block()
+            inner = Scope(s.spaces, dict(s.tokens), dict(s.values), dict(s.refs), s.ids)
+            ib = Builder(InsertPoint.at_end(block))
+            if region.blocks:
+                self.block(region.blocks[0], ib, inner, each)
+            else:
+                ib.insert(scf.YieldOp(*self.token_list(inner)))
+            regions.append(Region(block))
+        made = b.insert(scf.IfOp(cond, types, regions[0], regions[1]))
+        for old_result, new in zip(op.results, made.results, strict=False):
+            s.values[old_result] = new
+        for k, space in enumerate(s.spaces):
+            s.tokens[space] = made.results[len(op.results) + k]
+
+
+def import_upstream(module: builtin.ModuleOp) -> builtin.ModuleOp:
+    """A gpuir program from an upstream MLIR GPU program (module docstring); an `OpError` at
+    the first op it cannot import."""
+    return Importer(module).run()
+
+
+class UpstreamImportError(Exception):
+    """An upstream program that cannot be imported: the diagnostic, at its op, as text."""
+
+
+def read_upstream(text: str, name: str, line_offset: int = 0) -> ParsedChunk:
+    """An upstream program's text, read and imported, as a parsed chunk whose ops have the
+    locations of the upstream ops they come from. A `ParseError` as the parser raises it; an
+    `UpstreamImportError` where an op cannot be imported."""
+    from gpuir.dialects.upstream import upstream_context
+    from gpuir.ir.locating_parser import LocatingParser
+    from gpuir.ir.source import ParsedChunk, format_diagnostic
+
+    parser = LocatingParser(upstream_context(), text, name)
+    source = parser.parse_module()
+    parsed = ParsedChunk(source, name, text, line_offset, parser.op_starts)
+    parsed.set_locations()
+    try:
+        module = import_upstream(source)
+    except OpError as e:
+        raise UpstreamImportError(format_diagnostic(e, parsed)) from e
+    return ParsedChunk(module, name, text, line_offset, {})

@@ -1,0 +1,515 @@
+"""Upstream MLIR's `gpu` dialect, as written in MLIR's own programs: the ops a GPU program in
+upstream syntax uses, with their custom syntax, so that gpuir can read such a program
+(`gpuir.dialects.import_upstream` turns it into gpuir's dialects).
+
+gpuir's own `gpu` dialect has the same name, so these ops live in a context of their own
+(`upstream_context()`: these, xDSL's `builtin`, `func`, `arith`, `math`, `scf`, `cf` and
+`memref`), which reads upstream input only; nothing else sees them. xDSL's own `gpu` dialect
+has the ops but none of their custom syntax (it reads and prints the generic form only).
+
+Read (MLIR 22's syntax): `gpu.module @m [targets] { … }`; `gpu.func @k(args) [workgroup(…)]
+[private(…)] kernel { … }` and `gpu.return`; `gpu.launch_func [async] [deps] @m::@k blocks in
+(x, y, z) threads in (x, y, z) [dynamic_shared_memory_size s] [args(v : t, …)]`; `gpu.launch
+[async] [deps] blocks(bx, by, bz) in (sx = x, …) threads(tx, ty, tz) in (ex = x, …)
+[dynamic_shared_memory_size s] { … gpu.terminator }`; `gpu.thread_id x` and `block_id`,
+`block_dim`, `grid_dim`, `global_id` (`x`, `y`, `z`), `gpu.lane_id`; `gpu.barrier`;
+`gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`, `gpu.memset` and `gpu.wait` with `async` and `[deps]`;
+`gpu.host_register`; `gpu.printf "fmt" [, v : t …]`. The ops print in the generic form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.context import Context
+from xdsl.dialects import arith, builtin, cf, func, math, memref, scf
+from xdsl.dialects.builtin import (
+    FunctionType,
+    IndexType,
+    IntAttr,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+)
+from xdsl.dialects.gpu import AsyncTokenType
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.traits import IsTerminator, NoTerminator
+
+DIMENSIONS = ("x", "y", "z")
+
+
+def parse_async(parser: Parser) -> tuple[bool, list[SSAValue]]:
+    """`[async] [[%dep, …]]`: whether the op is async, and its dependencies."""
+    is_async = parser.parse_optional_keyword("async") is not None
+    deps: list[SSAValue] = []
+    if parser.parse_optional_punctuation("[") is not None:
+        if parser.parse_optional_punctuation("]") is None:
+            deps = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_operand)
+            parser.parse_punctuation("]")
+    return is_async, deps
+
+
+def token_types(is_async: bool) -> list[Attribute]:
+    return [AsyncTokenType()] if is_async else []
+
+
+class AsyncOp(IRDLOperation):
+    """An op with async dependencies (its first `n_deps` operands) and, when `async`, a token
+    as its last result."""
+
+    @property
+    def deps(self) -> Sequence[SSAValue]:
+        return self.operands[: self.properties["n_deps"].data]  # type: ignore[attr-defined]
+
+    @property
+    def rest(self) -> Sequence[SSAValue]:
+        return self.operands[self.properties["n_deps"].data :]  # type: ignore[attr-defined]
+
+
+@irdl_op_definition
+class ModuleOp(IRDLOperation):
+    name = "gpu.module"
+    sym_name = prop_def(StringAttr)
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ModuleOp:
+        name = parser.parse_symbol_name()
+        if parser.parse_optional_punctuation("[") is not None:  # targets: not needed here
+            parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_attribute)
+            parser.parse_punctuation("]")
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        op = cls.create(properties={"sym_name": name}, regions=[parser.parse_region()])
+        if attributes is not None:
+            op.attributes.update(attributes.data)
+        return op
+
+
+@irdl_op_definition
+class FuncOp(IRDLOperation):
+    """A `gpu.func`: its entry block's arguments are its parameters, then its workgroup and
+    private attributions (`n_workgroup`, `n_private` of them)."""
+
+    name = "gpu.func"
+    sym_name = prop_def(StringAttr)
+    function_type = prop_def(FunctionType)
+    kernel = opt_prop_def(UnitAttr)
+    n_workgroup = prop_def(IntAttr)
+    n_private = prop_def(IntAttr)
+    body = region_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FuncOp:
+        name = parser.parse_symbol_name()
+        params = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
+        outputs: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            if parser.parse_optional_punctuation("(") is not None:
+                if parser.parse_optional_punctuation(")") is None:
+                    outputs = parser.parse_comma_separated_list(
+                        parser.Delimiter.NONE, parser.parse_type
+                    )
+                    parser.parse_punctuation(")")
+            else:
+                outputs = [parser.parse_type()]
+        groups = {"workgroup": [], "private": []}
+        while (keyword := parser.parse_optional_keyword("workgroup")) or (
+            keyword := parser.parse_optional_keyword("private")
+        ):
+            groups[keyword] = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, parser.parse_argument
+            )
+        kernel = parser.parse_optional_keyword("kernel") is not None
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        args = [*params, *groups["workgroup"], *groups["private"]]
+        region = parser.parse_region(args)  # type: ignore[arg-type]
+        properties: dict[str, Attribute] = {
+            "sym_name": name,
+            "function_type": FunctionType.from_lists([a.type for a in params], outputs),  # type: ignore[union-attr]
+            "n_workgroup": IntAttr(len(groups["workgroup"])),
+            "n_private": IntAttr(len(groups["private"])),
+        }
+        if kernel:
+            properties["kernel"] = UnitAttr()
+        op = cls.create(properties=properties, regions=[region])
+        if attributes is not None:
+            op.attributes.update(attributes.data)
+        return op
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    name = "gpu.return"
+    args = var_operand_def()
+    traits = traits_def(IsTerminator())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReturnOp:
+        values = []
+        if (first := parser.parse_optional_operand()) is not None:
+            values = [first]
+            while parser.parse_optional_punctuation(",") is not None:
+                values.append(parser.parse_operand())
+            parser.parse_punctuation(":")
+            parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        return cls.create(operands=values)
+
+
+@irdl_op_definition
+class TerminatorOp(IRDLOperation):
+    name = "gpu.terminator"
+    traits = traits_def(IsTerminator())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TerminatorOp:
+        return cls.create()
+
+
+@irdl_op_definition
+class LaunchFuncOp(AsyncOp):
+    """`rest`: the grid's 3 sizes, the block's 3, the dynamic shared memory size when
+    `smem`, then the kernel's arguments."""
+
+    name = "gpu.launch_func"
+    values = var_operand_def()
+    token = var_result_def(AsyncTokenType)
+    kernel = prop_def(SymbolRefAttr)
+    n_deps = prop_def(IntAttr)
+    smem = prop_def(IntAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LaunchFuncOp:
+        is_async, deps = parse_async(parser)
+        kernel = parser.parse_attribute()
+        parser.parse_keyword("blocks")
+        parser.parse_keyword("in")
+        grid = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_operand)
+        parser.parse_keyword("threads")
+        parser.parse_keyword("in")
+        block = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_operand)
+        smem = []
+        if parser.parse_optional_keyword("dynamic_shared_memory_size") is not None:
+            smem = [parser.parse_operand()]
+        args: list[SSAValue] = []
+        if parser.parse_optional_keyword("args") is not None:
+
+            def argument() -> SSAValue:
+                value = parser.parse_operand()
+                parser.parse_punctuation(":")
+                parser.parse_type()
+                return value
+
+            args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, argument)
+        if len(grid) != 3 or len(block) != 3:
+            parser.raise_error("gpu.launch_func expects 3 grid and 3 block sizes")
+        return cls.create(
+            operands=[*deps, *grid, *block, *smem, *args],
+            result_types=token_types(is_async),
+            properties={
+                "kernel": kernel,
+                "n_deps": IntAttr(len(deps)),
+                "smem": IntAttr(len(smem)),
+            },
+        )
+
+
+@irdl_op_definition
+class LaunchOp(AsyncOp):
+    """`rest`: the grid's 3 sizes, the block's 3, the dynamic shared memory size when `smem`.
+    The body's 12 arguments: block ids, thread ids, grid sizes, block sizes (x, y, z each)."""
+
+    name = "gpu.launch"
+    values = var_operand_def()
+    token = var_result_def(AsyncTokenType)
+    n_deps = prop_def(IntAttr)
+    smem = prop_def(IntAttr)
+    body = region_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LaunchOp:
+        is_async, deps = parse_async(parser)
+
+        def ids_and_sizes(
+            keyword: str,
+        ) -> tuple[list[Parser.Argument], list[Parser.Argument], list[SSAValue]]:
+            parser.parse_keyword(keyword)
+            ids = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False)
+            )
+            parser.parse_keyword("in")
+            sizes: list[Parser.Argument] = []
+            values: list[SSAValue] = []
+
+            def size() -> None:
+                sizes.append(parser.parse_argument(expect_type=False))  # type: ignore[arg-type]
+                parser.parse_punctuation("=")
+                values.append(parser.parse_operand())
+
+            parser.parse_comma_separated_list(parser.Delimiter.PAREN, size)
+            return ids, sizes, values  # type: ignore[return-value]
+
+        block_ids, grid_args, grid = ids_and_sizes("blocks")
+        thread_ids, block_args, block = ids_and_sizes("threads")
+        smem = []
+        if parser.parse_optional_keyword("dynamic_shared_memory_size") is not None:
+            smem = [parser.parse_operand()]
+        index = IndexType()
+        args = [a.resolve(index) for a in (*block_ids, *thread_ids, *grid_args, *block_args)]  # type: ignore[union-attr]
+        region = parser.parse_region(args)
+        return cls.create(
+            operands=[*deps, *grid, *block, *smem],
+            result_types=token_types(is_async),
+            properties={"n_deps": IntAttr(len(deps)), "smem": IntAttr(len(smem))},
+            regions=[region],
+        )
+
+
+class IdOp(IRDLOperation):
+    """`gpu.<id> x|y|z`: an `index`."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IdOp:
+        dimension = parser.parse_identifier()
+        if dimension not in DIMENSIONS:
+            parser.raise_error(f"'{cls.name}' expects x, y or z, found {dimension}")
+        if parser.parse_optional_keyword("upper_bound") is not None:
+            parser.parse_attribute()
+        return cls.create(
+            result_types=[IndexType()], properties={"dimension": StringAttr(dimension)}
+        )
+
+
+def _id_op(op_name: str) -> type[IdOp]:
+    @irdl_op_definition
+    class Id(IdOp):
+        name = op_name
+        dimension = prop_def(StringAttr)
+        result = var_result_def(IndexType)
+
+    Id.__name__ = op_name.removeprefix("gpu.").title().replace("_", "") + "Op"
+    return Id
+
+
+ThreadIdOp = _id_op("gpu.thread_id")
+BlockIdOp = _id_op("gpu.block_id")
+BlockDimOp = _id_op("gpu.block_dim")
+GridDimOp = _id_op("gpu.grid_dim")
+GlobalIdOp = _id_op("gpu.global_id")
+
+
+@irdl_op_definition
+class LaneIdOp(IRDLOperation):
+    name = "gpu.lane_id"
+    result = var_result_def(IndexType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LaneIdOp:
+        if parser.parse_optional_keyword("upper_bound") is not None:
+            parser.parse_attribute()
+        return cls.create(result_types=[IndexType()])
+
+
+@irdl_op_definition
+class BarrierOp(IRDLOperation):
+    name = "gpu.barrier"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BarrierOp:
+        return cls.create()
+
+
+@irdl_op_definition
+class AllocOp(AsyncOp):
+    """`rest`: the memref's dynamic sizes."""
+
+    name = "gpu.alloc"
+    values = var_operand_def()
+    results_ = var_result_def()
+    n_deps = prop_def(IntAttr)
+    host_shared = opt_prop_def(UnitAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AllocOp:
+        is_async, deps = parse_async(parser)
+        shared = parser.parse_optional_keyword("host_shared") is not None
+        sizes = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_operand)
+        if parser.parse_optional_punctuation("[") is not None:
+            parser.raise_error("gpu.alloc with symbol operands is not supported")
+        parser.parse_punctuation(":")
+        type_ = parser.parse_type()
+        properties: dict[str, Attribute] = {"n_deps": IntAttr(len(deps))}
+        if shared:
+            properties["host_shared"] = UnitAttr()
+        return cls.create(
+            operands=[*deps, *sizes],
+            result_types=[type_, *token_types(is_async)],
+            properties=properties,
+        )
+
+
+def _memory_op(op_name: str, count: int) -> type[AsyncOp]:
+    """`gpu.<op> [async] [deps] %a[, %b] : t[, u]` with `count` operands after the deps."""
+
+    @irdl_op_definition
+    class Memory(AsyncOp):
+        name = op_name
+        values = var_operand_def()
+        token = var_result_def(AsyncTokenType)
+        n_deps = prop_def(IntAttr)
+
+        @classmethod
+        def parse(cls, parser: Parser) -> Memory:
+            is_async, deps = parse_async(parser)
+            operands = [parser.parse_operand()]
+            for _ in range(count - 1):
+                parser.parse_punctuation(",")
+                operands.append(parser.parse_operand())
+            parser.parse_punctuation(":")
+            parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            return cls.create(
+                operands=[*deps, *operands],
+                result_types=token_types(is_async),
+                properties={"n_deps": IntAttr(len(deps))},
+            )
+
+    Memory.__name__ = op_name.removeprefix("gpu.").title() + "Op"
+    return Memory
+
+
+DeallocOp = _memory_op("gpu.dealloc", 1)
+MemcpyOp = _memory_op("gpu.memcpy", 2)
+MemsetOp = _memory_op("gpu.memset", 2)
+
+
+@irdl_op_definition
+class WaitOp(AsyncOp):
+    name = "gpu.wait"
+    values = var_operand_def()
+    token = var_result_def(AsyncTokenType)
+    n_deps = prop_def(IntAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WaitOp:
+        is_async, deps = parse_async(parser)
+        return cls.create(
+            operands=deps,
+            result_types=token_types(is_async),
+            properties={"n_deps": IntAttr(len(deps))},
+        )
+
+
+@irdl_op_definition
+class HostRegisterOp(IRDLOperation):
+    name = "gpu.host_register"
+    value = var_operand_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> HostRegisterOp:
+        value = parser.parse_operand()
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        return cls.create(operands=[value])
+
+
+@irdl_op_definition
+class PrintfOp(IRDLOperation):
+    name = "gpu.printf"
+    format = prop_def(StringAttr)
+    args = var_operand_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PrintfOp:
+        text = parser.parse_str_literal()
+        values: list[SSAValue] = []
+        while parser.parse_optional_punctuation(",") is not None:
+            values.append(parser.parse_operand())
+            parser.parse_punctuation(":")
+            parser.parse_type()
+        return cls.create(operands=values, properties={"format": StringAttr(text)})
+
+
+@irdl_op_definition
+class CastOp(IRDLOperation):
+    """`memref.cast %m : t to u` (xDSL reads only its generic form)."""
+
+    name = "memref.cast"
+    source = var_operand_def()
+    dest = var_result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CastOp:
+        value = parser.parse_operand()
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        parser.parse_keyword("to")
+        return cls.create(operands=[value], result_types=[parser.parse_type()])
+
+
+UpstreamMemref = Dialect(
+    "memref",
+    [*(op for op in memref.MemRef.operations if op.name != CastOp.name), CastOp],
+    list(memref.MemRef.attributes),
+)
+"""xDSL's `memref`, with the custom syntax of `memref.cast`."""
+
+
+UpstreamGpu = Dialect(
+    "gpu",
+    [
+        ModuleOp,
+        FuncOp,
+        ReturnOp,
+        TerminatorOp,
+        LaunchFuncOp,
+        LaunchOp,
+        ThreadIdOp,
+        BlockIdOp,
+        BlockDimOp,
+        GridDimOp,
+        GlobalIdOp,
+        LaneIdOp,
+        BarrierOp,
+        AllocOp,
+        DeallocOp,
+        MemcpyOp,
+        MemsetOp,
+        WaitOp,
+        HostRegisterOp,
+        PrintfOp,
+    ],
+    [AsyncTokenType],
+)
+
+
+def upstream_context() -> Context:
+    """A context that reads upstream MLIR GPU programs (module docstring)."""
+    ctx = Context()
+    for dialect in (
+        builtin.Builtin,
+        func.Func,
+        arith.Arith,
+        math.Math,
+        scf.Scf,
+        cf.Cf,
+        UpstreamMemref,
+        UpstreamGpu,
+    ):
+        ctx.load_dialect(dialect)
+    return ctx
+
+
+def id_dimension(op: Operation) -> int:
+    """The dimension (0, 1, 2) of an id op."""
+    return DIMENSIONS.index(op.properties["dimension"].data)  # type: ignore[attr-defined]
