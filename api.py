@@ -843,6 +843,15 @@ def _parse(source: str | Path | ModuleOp):
     name = "<string>"
     if isinstance(source, Path):
         name, source = str(source), source.read_text()
+    from gpuir.dialects.import_upstream import UpstreamImportError, is_upstream, read_upstream
+
+    if is_upstream(source):
+        try:
+            return read_upstream(source, name)
+        except ParseError as e:
+            raise CompileError(format_parse_error(e, 0)) from e
+        except UpstreamImportError as e:
+            raise CompileError(str(e)) from e
     parser = LocatingParser(make_context(), source, name)
     try:
         try:

@@ -33,7 +33,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, builtin, func, memref, printf, scf
@@ -54,15 +53,28 @@ from gpuir.dialects import gpu, mem, upstream
 from gpuir.dialects.gpu import KERNEL_TOKENS
 from gpuir.dialects.mem import ArrayType, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
-
-if TYPE_CHECKING:
-    from gpuir.ir.source import ParsedChunk
+from gpuir.ir.source import ParsedChunk, SourceError, format_diagnostic
 
 HOST_SPACES = (0, 1, 4)
 KERNEL_SPACES = (1, 3, 4, 5)
 PRINT_MEMREF = {"printMemrefF32", "printMemrefF64", "printMemrefI32", "printMemrefI64"}
 PRINT_TEXT = {"printNewline": "\n", "printComma": ", ", "printOpen": "( ", "printClose": " )"}
 PRINT_VALUE = {"printI64", "printU64"}
+REDUCE_KINDS = {
+    "add": "add",
+    "mul": "mul",
+    "and": "and",
+    "or": "or",
+    "xor": "xor",
+    "minsi": "min",
+    "maxsi": "max",
+    "minnumf": "min",
+    "maxnumf": "max",
+    "minimumf": "min",
+    "maximumf": "max",
+}
+"""`gpu.all_reduce`'s kinds as `gpu.workgroup_reduce`'s (whose min and max are signed)."""
+PRINTF_FIELD = re.compile(r"%(?:l|ll)?[diu]")
 UPSTREAM_MARKERS = re.compile(
     r"\bgpu\.(module|launch_func|func|host_register|launch\s+(async|blocks))\b|\bmemref\.\w+"
 )
@@ -468,6 +480,27 @@ class Importer:
         elif isinstance(op, upstream.BarrierOp):
             done = b.insert(gpu.SyncWorkItemsOp(s.tokens[1], s.tokens[3]))
             s.tokens[1], s.tokens[3] = done.results
+        elif isinstance(op, upstream.AllReduceOp):
+            kind = REDUCE_KINDS.get(op.kind.data)
+            if kind is None:
+                why = "in its region form" if not op.kind.data else f"of kind {op.kind.data}"
+                raise unsupported(op, f"{why} is not supported (yet)")
+            (value,) = self.mapped(op, op.operands, s)
+            done = b.insert(gpu.WorkgroupReduceOp(kind, s.tokens[1], s.tokens[3], value))
+            s.tokens[1], s.tokens[3], s.values[op.results[0]] = done.results
+        elif isinstance(op, upstream.ShuffleOp):
+            value, offset, width = self.mapped(op, op.operands, s)
+            made = gpu.ShuffleOp(op.mode.data, s.tokens[1], s.tokens[3], value, offset, width)
+            s.tokens[1], s.tokens[3], result, valid = b.insert(made).results
+            s.values[op.results[0]], s.values[op.results[1]] = result, valid
+        elif isinstance(op, upstream.PrintfOp):
+            text = PRINTF_FIELD.sub("{}", op.format.data.replace("{", "{{").replace("}", "}}"))
+            if "%" in text.replace("%%", ""):
+                raise unsupported(
+                    op, "with a conversion other than %d, %i, %u, %ld, %lld is not supported (yet)"
+                )
+            values = self.mapped(op, op.operands, s)
+            b.insert(printf.PrintFormatOp(text.replace("%%", "%"), *values))
         elif isinstance(op, memref.AllocaOp):
             if op.dynamic_sizes:
                 raise unsupported(op, "of a dynamic size in a kernel is not supported (yet)")
@@ -602,7 +635,7 @@ def import_upstream(module: builtin.ModuleOp) -> builtin.ModuleOp:
     return Importer(module).run()
 
 
-class UpstreamImportError(Exception):
+class UpstreamImportError(SourceError):
     """An upstream program that cannot be imported: the diagnostic, at its op, as text."""
 
 
@@ -612,7 +645,6 @@ def read_upstream(text: str, name: str, line_offset: int = 0) -> ParsedChunk:
     `UpstreamImportError` where an op cannot be imported."""
     from gpuir.dialects.upstream import upstream_context
     from gpuir.ir.locating_parser import LocatingParser
-    from gpuir.ir.source import ParsedChunk, format_diagnostic
 
     parser = LocatingParser(upstream_context(), text, name)
     source = parser.parse_module()

@@ -14,7 +14,9 @@ Read (MLIR 22's syntax): `gpu.module @m [targets] { … }`; `gpu.func @k(args) [
 [dynamic_shared_memory_size s] { … gpu.terminator }`; `gpu.thread_id x` and `block_id`,
 `block_dim`, `grid_dim`, `global_id` (`x`, `y`, `z`), `gpu.lane_id`; `gpu.barrier`;
 `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`, `gpu.memset` and `gpu.wait` with `async` and `[deps]`;
-`gpu.host_register`; `gpu.printf "fmt" [, v : t …]`. The ops print in the generic form.
+`gpu.host_register`; `gpu.printf "fmt" [, v : t …]`; `gpu.all_reduce [kind] %x [uniform] {…} :
+(T) -> T` (and `gpu.yield`); `gpu.shuffle mode %v, %offset, %width : T`. The ops print in the
+generic form.
 """
 
 from __future__ import annotations
@@ -27,12 +29,13 @@ from xdsl.dialects.builtin import (
     FunctionType,
     IndexType,
     IntAttr,
+    IntegerType,
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
 )
 from xdsl.dialects.gpu import AsyncTokenType
-from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -433,11 +436,79 @@ class PrintfOp(IRDLOperation):
     def parse(cls, parser: Parser) -> PrintfOp:
         text = parser.parse_str_literal()
         values: list[SSAValue] = []
+        if parser.parse_optional_punctuation(",") is not None:
+            values = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_operand)
+            parser.parse_punctuation(":")
+            parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        return cls.create(operands=values, properties={"format": StringAttr(text)})
+
+
+@irdl_op_definition
+class AllReduceOp(IRDLOperation):
+    """`gpu.all_reduce [kind] %x [uniform] {region} : (T) -> T`: `kind` is empty for the
+    region form."""
+
+    name = "gpu.all_reduce"
+    kind = prop_def(StringAttr)
+    value = var_operand_def()
+    result = var_result_def()
+    body = region_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AllReduceOp:
+        kind = parser.parse_optional_identifier() or ""
+        value = parser.parse_operand()
+        parser.parse_optional_keyword("uniform")
+        region = parser.parse_optional_region() or Region()
+        parser.parse_punctuation(":")
+        type_ = parser.parse_function_type()
+        return cls.create(
+            operands=[value],
+            result_types=list(type_.outputs.data),
+            properties={"kind": StringAttr(kind)},
+            regions=[region],
+        )
+
+
+@irdl_op_definition
+class ShuffleOp(IRDLOperation):
+    """`gpu.shuffle mode %value, %offset, %width : T`: the value and whether it is valid."""
+
+    name = "gpu.shuffle"
+    mode = prop_def(StringAttr)
+    values = var_operand_def()
+    results_ = var_result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ShuffleOp:
+        mode = parser.parse_identifier()
+        operands = [parser.parse_operand()]
+        for _ in range(2):
+            parser.parse_punctuation(",")
+            operands.append(parser.parse_operand())
+        parser.parse_punctuation(":")
+        type_ = parser.parse_type()
+        return cls.create(
+            operands=operands,
+            result_types=[type_, IntegerType(1)],
+            properties={"mode": StringAttr(mode)},
+        )
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    name = "gpu.yield"
+    values = var_operand_def()
+    traits = traits_def(IsTerminator())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> YieldOp:
+        values = [parser.parse_operand()]
         while parser.parse_optional_punctuation(",") is not None:
             values.append(parser.parse_operand())
-            parser.parse_punctuation(":")
-            parser.parse_type()
-        return cls.create(operands=values, properties={"format": StringAttr(text)})
+        parser.parse_punctuation(":")
+        parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        return cls.create(operands=values)
 
 
 @irdl_op_definition
@@ -488,6 +559,9 @@ UpstreamGpu = Dialect(
         WaitOp,
         HostRegisterOp,
         PrintfOp,
+        AllReduceOp,
+        ShuffleOp,
+        YieldOp,
     ],
     [AsyncTokenType],
 )

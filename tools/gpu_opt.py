@@ -165,6 +165,12 @@ class GpuOptMain(xDSLOptMain):
             help="load the passes and dialects of a plugin (gpuir.ir.plugins; also $GPUIR_PLUGINS)",
         )
         arg_parser.add_argument(
+            "--upstream",
+            action="store_true",
+            help="read the input as upstream MLIR (gpu.module, gpu.launch, memref; found by "
+            "itself otherwise) and import it into gpuir's dialects",
+        )
+        arg_parser.add_argument(
             "--print-ir-after-all",
             action="store_true",
             help="print the IR after each pass (each stage of gpu-pipeline) to stderr, as "
@@ -395,6 +401,10 @@ class GpuOptMain(xDSLOptMain):
         text = decode_utf8(chunk, name)
         if is_blank(text, name) and not self.args.no_implicit_module:
             return ParsedChunk(ModuleOp([]), name, text, chunk.line_offset, {})
+        from gpuir.dialects.import_upstream import is_upstream, read_upstream
+
+        if self.args.upstream or is_upstream(text):
+            return read_upstream(text, name, chunk.line_offset)
         from gpuir.ir.locating_parser import LocatingParser  # lazily: --help needs no parser
 
         parser = LocatingParser(self.ctx, text, name)
