@@ -81,9 +81,15 @@ UPSTREAM_MARKERS = re.compile(
 GPUIR_MARKERS = re.compile(r"!mem\.|\bgpu\.(init|launch\s+@|sync_work_items)\b")
 
 
+COMMENT = re.compile(r"//[^\n]*")
+
+
 def is_upstream(text: str) -> bool:
-    """Whether `text` is written in upstream MLIR's GPU dialects rather than gpuir's."""
-    return bool(UPSTREAM_MARKERS.search(text)) and not GPUIR_MARKERS.search(text)
+    """Whether `text` is written in upstream MLIR's GPU dialects rather than gpuir's: it uses
+    `gpu.module`, `gpu.func`, `gpu.launch_func`, an upstream `gpu.launch` or `memref`, and none
+    of gpuir's types or `gpu` ops (comments aside)."""
+    code = COMMENT.sub("", text)
+    return bool(UPSTREAM_MARKERS.search(code)) and not GPUIR_MARKERS.search(code)
 
 
 def unsupported(op: Operation, what: str = "") -> OpError:
@@ -148,6 +154,7 @@ class Importer:
         self.names: set[str] = set()
         self.registered: list[Ref] = []
         self.stream: SSAValue | None = None
+        self.main_op: func.FuncOp | None = None
 
     # -- the module --
 
@@ -196,7 +203,9 @@ class Importer:
         scope = Scope(HOST_SPACES, dict(zip(HOST_SPACES, init.results, strict=True)))
         self.stream = b.insert(gpu.DefaultStreamOp()).results[0]
         new = func.FuncOp("main", FunctionType.from_lists([m0], [m0]), Region(body))
+        new.location = op.location
         self.out.body.block.add_op(new)
+        self.main_op = new
         self.block(op.body.blocks[0], b, scope, self.host_op)
 
     def host_op(self, op: Operation, b: Builder, s: Scope) -> None:
@@ -253,6 +262,7 @@ class Importer:
         else:
             made = b.insert(gpu.AllocBlockOp(s.tokens[1], ptr_type, extent))
             s.tokens[1] = made.results[0]
+        made.results[1].name_hint = result.name_hint
         s.refs[result] = Ref(made.results[1], dims, space)
 
     def memcpy(self, op: upstream.MemcpyOp, b: Builder, s: Scope) -> None:
@@ -403,6 +413,13 @@ class Importer:
         block = Block(arg_types=inputs)
         b = Builder(InsertPoint.at_end(block))
         args = list(block.args)
+        hints = ["m1", "m3", "m4", "m5", "group", "item"]
+        hints += [f"{k}_{d}" for k in ("grid", "block") for d in upstream.DIMENSIONS]
+        for param, type_ in kinds:
+            hint = param.name_hint or "arg"
+            hints += [hint, f"{hint}_extent"] if type_ is not None else [hint]
+        for arg, hint in zip(args, hints, strict=True):
+            arg.name_hint = hint
         s = Scope(KERNEL_SPACES, dict(zip(KERNEL_SPACES, args[:4], strict=True)))
         group, item = args[4], args[5]
         grid, dims = args[6:9], args[9:12]
@@ -431,7 +448,11 @@ class Importer:
         function = func.FuncOp(
             name, FunctionType.from_lists(inputs, list(KERNEL_TOKENS)), Region(block)
         )
-        self.out.body.block.add_op(function)
+        function.location = op.location
+        if self.main_op is None:
+            self.out.body.block.add_op(function)
+        else:  # an outlined gpu.launch: before @main, as the kernels of gpu.modules are
+            self.out.body.block.insert_op_before(function, self.main_op)
         self.block(entry, b, s, self.kernel_op)
 
     def ids(self, b: Builder, flat: SSAValue, sizes: Sequence[SSAValue], kind: str):
@@ -585,6 +606,7 @@ class Importer:
         if isinstance(op, memref.LoadOp):
             done = b.insert(mem.LoadOp(s.tokens[ref.space], ptr))
             s.tokens[ref.space] = done.results[0]
+            done.results[1].name_hint = op.res.name_hint
             s.values[op.res] = done.results[1]
         else:
             value = self.mapped(op, [op.value], s)[0]

@@ -1,0 +1,12 @@
+// An upstream MLIR GPU program through gpuir's NVPTX lowering: the kernels imported from its
+// two gpu.launch regions (gpu.all_reduce; gpu.shuffle and gpu.printf) become PTX that ptxas
+// assembles.
+// RUN: gpu-opt %S/../upstream/collectives.mlir -t 'ptx{sm=90}' > %t.ptx
+// RUN: ptxas -arch=sm_90 %t.ptx -o %t.cubin
+// RUN: filecheck %s < %t.ptx
+
+// CHECK: .entry launch_kernel(
+// CHECK: bar.sync
+// CHECK: .entry launch_kernel_1(
+// CHECK: shfl.sync.idx.b32
+// CHECK: [__gpuir_print_cursor]

@@ -1,0 +1,61 @@
+// What the importer refuses: each error at the op, in its words.
+// RUN: not gpu-opt %s --split-input-file 2>&1 | filecheck %s
+
+// CHECK: invalid.mlir:14:5: error: importing upstream MLIR: a kernel takes host memory that is not registered (gpu.host_register it, or copy it to a gpu.alloc)
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %h = memref.alloc() : memref<4xf32>
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%h : memref<4xf32>)
+    return
+  }
+}
+
+// -----
+
+// CHECK: invalid.mlir:24:3: error: importing upstream MLIR: 'memref.alloc' of memref<4x?xf32>: only the outermost dimension may be dynamic
+func.func @main() {
+  %n = arith.constant 3 : index
+  %m = memref.alloc(%n) : memref<4x?xf32>
+  return
+}
+
+// -----
+
+// CHECK: invalid.mlir:34:5: error: importing upstream MLIR: 'gpu.all_reduce' of kind minui is not supported (yet)
+func.func @main() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %r = gpu.all_reduce minui %tx uniform {} : (index) -> (index)
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// CHECK: invalid.mlir:46:3: error: importing upstream MLIR: host code cannot access device memory (copy it with gpu.memcpy, or gpu.host_register host memory)
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %d = gpu.alloc() : memref<4xf32>
+  %x = memref.load %d[%c0] : memref<4xf32>
+  return
+}
+
+// -----
+
+// CHECK: invalid.mlir:{{[0-9]+}}:5: error: importing upstream MLIR: 'cf.assert' is not supported (yet)
+func.func @main() {
+  %c1 = arith.constant 1 : index
+  %true = arith.constant true
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    cf.assert %true, "never"
+    gpu.terminator
+  }
+  return
+}
