@@ -220,10 +220,10 @@ class Importer:
         elif isinstance(op, upstream.AllocOp):
             self.allocate(op, op.results[0], list(op.rest), 1, b, s)
         elif isinstance(op, memref.DeallocOp):
-            ref = s.refs[op.memref]
+            ref = self.ref(op, op.memref, s)
             s.tokens[0] = b.insert(mem.FreeOp(s.tokens[0], ref.ptr)).results[0]
         elif isinstance(op, upstream.DeallocOp):
-            ref = s.refs[op.rest[0]]
+            ref = self.ref(op, op.rest[0], s)
             s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.ptr)).results[0]
         elif isinstance(op, upstream.MemcpyOp):
             self.memcpy(op, b, s)
@@ -251,7 +251,7 @@ class Importer:
     ) -> None:
         type_ = result.type
         assert isinstance(type_, MemRefType)
-        dynamic = iter(s.values[v] for v in sizes)
+        dynamic = iter(self.mapped(op, sizes, s))
         dims = [next(dynamic) if d == DYNAMIC_INDEX else index(b, d) for d in type_.get_shape()]
         pointee = pointee_of(type_, op)
         extent = dims[0] if dims else None
@@ -266,7 +266,7 @@ class Importer:
         s.refs[result] = Ref(made.results[1], dims, space)
 
     def memcpy(self, op: upstream.MemcpyOp, b: Builder, s: Scope) -> None:
-        dst, src = (s.refs[v] for v in op.rest)
+        dst, src = (self.ref(op, v, s) for v in op.rest)
         if src.space == 0 and dst.space == 1:
             copy = gpu.CopyToDeviceBlockOp(s.tokens[0], s.tokens[1], src.ptr, dst.ptr)
         elif src.space == 1 and dst.space == 0:
@@ -276,7 +276,7 @@ class Importer:
         s.tokens[0], s.tokens[1] = b.insert(copy).results
 
     def register(self, op: upstream.HostRegisterOp, b: Builder, s: Scope) -> None:
-        ref = s.refs[op.operands[0]]
+        ref = self.ref(op, op.operands[0], s)
         if ref.space != 0 or ref.mirror is not None:
             raise unsupported(op, "of memory that is not host memory, or twice")
         assert isinstance(ref.ptr.type, PtrType)
@@ -289,15 +289,17 @@ class Importer:
 
     def call(self, op: func.CallOp, b: Builder, s: Scope) -> None:
         callee = op.callee.root_reference.data
+        if callee in PRINT_MEMREF | PRINT_VALUE and len(op.arguments) != 1:
+            raise unsupported(op, f"of @{callee} takes one argument")
         if callee in PRINT_MEMREF:
-            ref = s.refs[op.arguments[0]]
+            ref = self.ref(op, op.arguments[0], s)
             if ref.space != 0:
                 raise unsupported(op, "of device memory: copy it to the host first")
             s.tokens[0] = b.insert(mem.PrintMemrefOp(s.tokens[0], ref.ptr)).results[0]
         elif callee in PRINT_TEXT:
             b.insert(printf.PrintFormatOp(PRINT_TEXT[callee]))
         elif callee in PRINT_VALUE:
-            b.insert(printf.PrintFormatOp("{}", s.values[op.arguments[0]]))
+            b.insert(printf.PrintFormatOp("{}", *self.mapped(op, op.arguments[:1], s)))
         else:
             raise unsupported(op, f"of @{callee} is not supported (yet)")
 
@@ -335,7 +337,7 @@ class Importer:
         b: Builder,
         s: Scope,
     ) -> None:
-        sizes = [self.as_index(s.values[v], b) for v in sizes]
+        sizes = [self.as_index(v, b) for v in self.mapped(op, sizes, s)]
         n_groups = b.insert(arith.MuliOp(sizes[0], sizes[1])).result
         n_groups = b.insert(arith.MuliOp(n_groups, sizes[2])).result
         n_items = b.insert(arith.MuliOp(sizes[3], sizes[4])).result
@@ -355,7 +357,7 @@ class Importer:
             elif isinstance(arg.type, MemRefType | UnrankedMemRefType):
                 raise unsupported(op, "of a memref the importer does not know")
             else:
-                values.append(s.values[arg])
+                values += self.mapped(op, [arg], s)
         for ref in self.registered:
             assert ref.mirror is not None
             copy = gpu.CopyToDeviceBlockOp(s.tokens[0], s.tokens[1], ref.ptr, ref.mirror.ptr)
@@ -552,13 +554,16 @@ class Importer:
         if isinstance(op, memref.LoadOp | memref.StoreOp):
             self.access(op, b, s)
         elif isinstance(op, memref.DimOp):
-            ref = s.refs[op.source]
+            ref = self.ref(op, op.source, s)
             found = op.index.owner
             if not isinstance(found, arith.ConstantOp):
                 raise unsupported(op, "of a dimension that is not a constant")
-            s.values[op.result] = ref.dims[found.value.value.data]  # type: ignore[attr-defined]
+            dim = found.value.value.data  # type: ignore[attr-defined]
+            if not 0 <= dim < len(ref.dims):
+                raise unsupported(op, f"of dimension {dim} of a memref of rank {len(ref.dims)}")
+            s.values[op.result] = ref.dims[dim]
         elif isinstance(op, upstream.CastOp):
-            s.refs[op.results[0]] = s.refs[op.operands[0]]
+            s.refs[op.results[0]] = self.ref(op, op.operands[0], s)
         elif isinstance(op, scf.ForOp):
             self.for_op(op, b, s, each)
         elif isinstance(op, scf.IfOp):
@@ -587,11 +592,18 @@ class Importer:
             out.append(s.values[value])
         return out
 
+    def ref(self, op: Operation, value: SSAValue, s: Scope) -> Ref:
+        """The memref `value` as the importer made it."""
+        found = s.refs.get(value)
+        if found is None:
+            raise unsupported(op, "on a memref the importer did not make (yet)")
+        return found
+
     def token_list(self, s: Scope) -> list[SSAValue]:
         return [s.tokens[t] for t in s.spaces]
 
     def access(self, op: memref.LoadOp | memref.StoreOp, b: Builder, s: Scope) -> None:
-        ref = s.refs[op.memref]
+        ref = self.ref(op, op.memref, s)
         ptr = ref.ptr
         for i in self.mapped(op, list(op.indices), s):
             ptr = b.insert(mem.LeaOp(ptr, i)).res
