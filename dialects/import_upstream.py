@@ -24,6 +24,8 @@ What it makes:
 - `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy` (host to device and back) run as blocking ops, so
   `async` tokens and `gpu.wait` order nothing more; `printMemrefF32`, `I32`, `I64` and `F64`
   are `mem.print_memref`; `printNewline`, `printComma`, `printI64` print what mlir-runner's do.
+- `cf` blocks of a kernel or of `@main` take the memory tokens after their arguments, and every
+  branch passes them; `scf.for` and `scf.if` carry them as iteration values and results.
 
 Anything else is an error at the op that says it is not supported (yet).
 """
@@ -35,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, builtin, func, memref, printf, scf
+from xdsl.dialects import arith, builtin, cf, func, memref, printf, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     FunctionType,
@@ -144,6 +146,9 @@ class Scope:
     refs: dict[SSAValue, Ref] = field(default_factory=dict)
     ids: dict[tuple[str, int], SSAValue] = field(default_factory=dict)
     """In a kernel: its ids and sizes (`("thread", 0)`, …), made at its entry."""
+    blocks: dict[Block, Block] = field(default_factory=dict)
+    """The function's blocks as made: upstream block → its block, which takes the upstream
+    block's arguments and then the tokens."""
 
 
 class Importer:
@@ -206,7 +211,7 @@ class Importer:
         new.location = op.location
         self.out.body.block.add_op(new)
         self.main_op = new
-        self.block(op.body.blocks[0], b, scope, self.host_op)
+        self.blocks(op.body, body, b, scope, self.host_op)
 
     def host_op(self, op: Operation, b: Builder, s: Scope) -> None:
         if isinstance(op, func.ReturnOp):
@@ -319,6 +324,8 @@ class Importer:
             raise unsupported(op, "with dynamic shared memory is not supported (yet)")
         inside = {v for inner in op.body.walk() for v in inner.results}
         inside |= {a for block in op.body.blocks for a in block.args}
+        for inner in op.body.walk():
+            inside |= {a for region in inner.regions for block in region.blocks for a in block.args}
         captured: list[SSAValue] = []
         for inner in op.body.walk():
             for operand in inner.operands:
@@ -392,8 +399,6 @@ class Importer:
         """A kernel `name` from `body`, whose values `params` become its arguments (its entry
         block's arguments for a gpu.func; the captured values of a gpu.launch, whose entry
         arguments are then its ids and sizes)."""
-        if len(body.blocks) != 1:
-            raise unsupported(op, "with several blocks is not supported (yet)")
         entry = body.blocks[0]
         index_t = IndexType()
         inputs: list[Attribute] = [*KERNEL_TOKENS, index_t, index_t, *[index_t] * 6]
@@ -455,7 +460,7 @@ class Importer:
             self.out.body.block.add_op(function)
         else:  # an outlined gpu.launch: before @main, as the kernels of gpu.modules are
             self.out.body.block.insert_op_before(function, self.main_op)
-        self.block(entry, b, s, self.kernel_op)
+        self.blocks(body, block, b, s, self.kernel_op)
 
     def ids(self, b: Builder, flat: SSAValue, sizes: Sequence[SSAValue], kind: str):
         x = b.insert(arith.RemUIOp(flat, sizes[0])).result
@@ -504,9 +509,9 @@ class Importer:
             done = b.insert(gpu.SyncWorkItemsOp(s.tokens[1], s.tokens[3]))
             s.tokens[1], s.tokens[3] = done.results
         elif isinstance(op, upstream.AllReduceOp):
-            kind = REDUCE_KINDS.get(op.kind.data)
+            kind = REDUCE_KINDS.get(op.kind.data) if op.kind.data else region_kind(op)
             if kind is None:
-                why = "in its region form" if not op.kind.data else f"of kind {op.kind.data}"
+                why = "in this region form" if not op.kind.data else f"of kind {op.kind.data}"
                 raise unsupported(op, f"{why} is not supported (yet)")
             (value,) = self.mapped(op, op.operands, s)
             done = b.insert(gpu.WorkgroupReduceOp(kind, s.tokens[1], s.tokens[3], value))
@@ -515,6 +520,7 @@ class Importer:
             value, offset, width = self.mapped(op, op.operands, s)
             made = gpu.ShuffleOp(op.mode.data, s.tokens[1], s.tokens[3], value, offset, width)
             s.tokens[1], s.tokens[3], result, valid = b.insert(made).results
+            result.name_hint, valid.name_hint = op.results[0].name_hint, op.results[1].name_hint
             s.values[op.results[0]], s.values[op.results[1]] = result, valid
         elif isinstance(op, upstream.PrintfOp):
             text = PRINTF_FIELD.sub("{}", op.format.data.replace("{", "{{").replace("}", "}}"))
@@ -532,6 +538,40 @@ class Importer:
             self.common_op(op, b, s, self.kernel_op)
 
     # -- both sides --
+
+    def blocks(
+        self,
+        region: Region,
+        entry: Block,
+        b: Builder,
+        s: Scope,
+        each: Callable[[Operation, Builder, Scope], None],
+    ) -> None:
+        """The blocks of a function's `region`: its entry's ops at `b` (in `entry`), each other
+        block a new block after it, which takes the block's arguments and then the tokens (every
+        branch passes them)."""
+        sources = list(region.blocks)
+        assert entry.parent is not None
+        s.blocks = {sources[0]: entry}
+        for source in sources[1:]:
+            for arg in source.args:
+                if isinstance(arg.type, MemRefType | UnrankedMemRefType):
+                    raise unsupported(
+                        source.first_op or region.parent_op(),
+                        "with a memref block argument is not supported (yet)",
+                    )  # type: ignore[arg-type]
+            types = [*(a.type for a in source.args), *(MemType(t) for t in s.spaces)]
+            made = Block(arg_types=types)
+            entry.parent.add_block(made)
+            s.blocks[source] = made
+            for old, new in zip(source.args, made.args, strict=False):
+                s.values[old] = new
+        self.block(sources[0], b, s, each)
+        for source in sources[1:]:
+            made = s.blocks[source]
+            count = len(source.args)
+            s.tokens = {t: made.args[count + k] for k, t in enumerate(s.spaces)}
+            self.block(source, Builder(InsertPoint.at_end(made)), s, each)
 
     def block(
         self, block: Block, b: Builder, s: Scope, each: Callable[[Operation, Builder, Scope], None]
@@ -568,6 +608,16 @@ class Importer:
             self.for_op(op, b, s, each)
         elif isinstance(op, scf.IfOp):
             self.if_op(op, b, s, each)
+        elif isinstance(op, cf.BranchOp):
+            args = [*self.mapped(op, op.arguments, s), *self.token_list(s)]
+            b.insert(cf.BranchOp(self.successor(op, op.successor, s), *args))
+        elif isinstance(op, cf.ConditionalBranchOp):
+            (cond,) = self.mapped(op, [op.cond], s)
+            then_args = [*self.mapped(op, op.then_arguments, s), *self.token_list(s)]
+            else_args = [*self.mapped(op, op.else_arguments, s), *self.token_list(s)]
+            then_block = self.successor(op, op.then_block, s)
+            else_block = self.successor(op, op.else_block, s)
+            b.insert(cf.ConditionalBranchOp(cond, then_block, then_args, else_block, else_args))
         elif isinstance(op, scf.YieldOp):
             b.insert(scf.YieldOp(*self.mapped(op, op.operands, s), *self.token_list(s)))
         elif op.dialect_name() in ("arith", "math") and not op.regions:
@@ -591,6 +641,12 @@ class Importer:
                 )
             out.append(s.values[value])
         return out
+
+    def successor(self, op: Operation, block: Block, s: Scope) -> Block:
+        found = s.blocks.get(block)
+        if found is None:
+            raise unsupported(op, "to a block of another region")
+        return found
 
     def ref(self, op: Operation, value: SSAValue, s: Scope) -> Ref:
         """The memref `value` as the importer made it."""
@@ -667,6 +723,41 @@ def import_upstream(module: builtin.ModuleOp) -> builtin.ModuleOp:
     """A gpuir program from an upstream MLIR GPU program (module docstring); an `OpError` at
     the first op it cannot import."""
     return Importer(module).run()
+
+
+REGION_KINDS = {
+    "arith.addf": "add",
+    "arith.addi": "add",
+    "arith.mulf": "mul",
+    "arith.muli": "mul",
+    "arith.andi": "and",
+    "arith.ori": "or",
+    "arith.xori": "xor",
+    "arith.maxsi": "max",
+    "arith.maxnumf": "max",
+    "arith.maximumf": "max",
+    "arith.minsi": "min",
+    "arith.minnumf": "min",
+    "arith.minimumf": "min",
+}
+"""The one op of a `gpu.all_reduce` region that gpuir's kinds cover."""
+
+
+def region_kind(op: upstream.AllReduceOp) -> str | None:
+    """The kind of a `gpu.all_reduce` whose region combines its two arguments with one op of
+    `REGION_KINDS` and yields the result; None for any other region."""
+    if len(op.body.blocks) != 1:
+        return None
+    block = op.body.blocks[0]
+    ops = list(block.ops)
+    if len(block.args) != 2 or len(ops) != 2 or not isinstance(ops[1], upstream.YieldOp):
+        return None
+    combine, done = ops
+    if set(combine.operands) != set(block.args) or len(combine.operands) != 2:
+        return None
+    if list(done.operands) != list(combine.results):
+        return None
+    return REGION_KINDS.get(combine.name)
 
 
 class UpstreamImportError(SourceError):
