@@ -11,9 +11,14 @@
  * interp reports is suspect here. Before the first write of a launch to some bytes, what they
  * held goes into an undo log, which puts the memory back for that second run.
  *
- * Races. Each byte has a cell (in a table of 64 KiB chunks, made on first touch): the stamp,
- * item and value of its writes in the current epoch, of its reads, and the first stamp of this
- * launch that wrote or read it. A stamp numbers a (group, epoch): a group's stamps start at
+ * Races. Each aligned 4-byte word has a cell (in a table of chunks of 64 Ki words, made on
+ * first touch): the stamp, item and value of its writes in the current epoch, of its reads, and
+ * the first stamp of this launch that wrote or read it. An access of 4 or 8 aligned bytes
+ * checks and records whole words. The first access to part of a word (1 or 2 bytes, or
+ * unaligned) *splits* it: each of its bytes gets a cell of its own with the word's record (its
+ * byte of the value), and from then on every access to that word goes byte by byte. Whole-word
+ * records are conservative (a word written twice with values that differ in one byte counts as
+ * two values in every byte), never blind: every race a byte record sees, the word record sees. A stamp numbers a (group, epoch): a group's stamps start at
  * `group_base`, an item's stamp is `group_base + its barriers passed`; a launch's start at
  * `launch_base`. Two accesses are ordered when they are in different launches, or in the same
  * group with a barrier between them; the rest race unless both only read, both are atomic, or
@@ -75,6 +80,66 @@ static Cell *cell_of(uint64_t address) { /* a few chunks at once (a kernel's arr
   recent_keys[way] = last_key;
   recent_cells[way] = last_cells;
   return last_cells + (address & (CHUNK - 1));
+}
+
+typedef struct {
+  uint32_t w_stamp, w_first, r_stamp, r_first;
+  uint16_t w_item, r_item;
+  uint32_t w_value;
+  uint8_t flags, split, pad[2];
+} Word;
+
+static uint64_t word_keys[SLOTS];
+static Word *word_cells[SLOTS];
+static uint64_t recent_word_keys[WAYS] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
+                                          ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull};
+static Word *recent_words[WAYS];
+
+static Word *word_of(uint64_t address) { /* the cell of the aligned word holding `address` */
+  uint64_t word = address >> 2, key = word >> CHUNK_BITS;
+  unsigned way = (unsigned)(key ^ (key >> 7)) & (WAYS - 1);
+  if (recent_word_keys[way] == key) return recent_words[way] + (word & (CHUNK - 1));
+  uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (SLOTS - 1);
+  while (word_cells[slot] && word_keys[slot] != key) slot = (slot + 1) & (SLOTS - 1);
+  if (!word_cells[slot]) {
+    void *cells = mmap(0, sizeof(Word) * CHUNK, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (cells == MAP_FAILED) return 0;
+    word_keys[slot] = key;
+    word_cells[slot] = cells;
+  }
+  recent_word_keys[way] = key;
+  recent_words[way] = word_cells[slot];
+  return word_cells[slot] + (word & (CHUNK - 1));
+}
+
+static int split(Word *w, uint64_t word_address) { /* its bytes get its record; 0 if no room */
+  if (w->split) return 1;
+  for (int i = 0; i < 4; i++) {
+    Cell *c = cell_of(word_address + (uint64_t)i);
+    if (!c) return 0;
+    c->w_stamp = w->w_stamp;
+    c->w_first = w->w_first;
+    c->r_stamp = w->r_stamp;
+    c->r_first = w->r_first;
+    c->w_item = w->w_item;
+    c->r_item = w->r_item;
+    c->w_value = (uint8_t)(w->w_value >> (8 * i));
+    c->flags = w->flags;
+  }
+  w->split = 1;
+  return 1;
+}
+
+static void clear(uint64_t start, uint64_t nbytes) { /* no records: new memory */
+  for (uint64_t a = start & ~3ull; a < start + nbytes; a += 4) {
+    Word *w = word_of(a);
+    if (w) memset(w, 0, sizeof *w);
+  }
+  for (uint64_t a = start; a < start + nbytes; a++) {
+    Cell *c = cell_of(a);
+    if (c) memset(c, 0, sizeof *c);
+  }
 }
 
 /* --- allocations: sorted, disjoint [start, end) ranges; freed ones are not kept --- */
@@ -222,10 +287,7 @@ void __gpuir_check_slot(int64_t address, int64_t nbytes) { /* a slot, once a lau
 
 void __gpuir_check_heap_alloc(int64_t address, int64_t nbytes) { /* lives until freed */
   if (gpuir_check_alloc((uint64_t)address, (uint64_t)nbytes)) slots_lost = 1;
-  for (int64_t i = 0; i < nbytes; i++) { /* new memory: what was there before is gone */
-    Cell *c = cell_of((uint64_t)address + i);
-    if (c) memset(c, 0, sizeof *c);
-  }
+  clear((uint64_t)address, (uint64_t)nbytes); /* new memory: what was there before is gone */
 }
 
 void __gpuir_check_heap_free(int64_t address) { gpuir_check_free((uint64_t)address); }
@@ -252,10 +314,7 @@ static void enter(int64_t group) { /* a new group: its stamps start past the las
   group_base = group_top = group_top + 1;
   memset(epochs, 0, epochs_size * sizeof *epochs);
   /* each group has shared memory of its own: what the one before did there is gone */
-  for (uint64_t a = shared_start; a < shared_start + shared_bytes; a++) {
-    Cell *c = cell_of(a);
-    if (c) memset(c, 0, sizeof *c);
-  }
+  clear(shared_start, shared_bytes);
 }
 
 static void suspicious(int64_t group) {
@@ -272,6 +331,79 @@ void __gpuir_check_barrier(int64_t group, int64_t item) {
 /* `earlier` / `now`: a stamp of an earlier group of this launch, or the access's own. */
 #define EARLIER(s) ((s) >= launch_base && (s) < group_base)
 
+/* Check an access of item `item` (stamp `now`) against the record `c` (a byte cell or a word
+ * cell) and record it; `v` is its value there (a byte or a word). Jumps to `race` on a race;
+ * sets `fresh` when the launch had not written there. */
+#define CHECK_AND_RECORD(c, v)                                                                  \
+  do {                                                                                          \
+    uint8_t f = (c)->flags;                                                                     \
+    if ((c)->w_stamp == now) {                                                                  \
+      if (((c)->w_item != (uint16_t)item || (f & W_MULTI_ITEM)) && !(atomic && (f & W_ATOMIC))) { \
+        if (!writes || (c)->w_value != (v) || unknown || (f & (W_MULTI_VALUE | LAUNCH_VALUES))) \
+          goto race;                                                                            \
+      }                                                                                         \
+    } else if (EARLIER((c)->w_stamp)) {                                                         \
+      if (!(atomic && (f & W_ATOMIC))) {                                                        \
+        if (!writes || (c)->w_value != (v) || unknown || (f & (W_MULTI_VALUE | LAUNCH_VALUES))) \
+          goto race;                                                                            \
+      }                                                                                         \
+    }                                                                                           \
+    if (EARLIER((c)->w_first) && (c)->w_stamp >= group_base && !(atomic && (f & W_LAUNCH_ATOMIC))) { \
+      if (!writes || (c)->w_value != (v) || unknown || (f & LAUNCH_VALUES)) goto race;          \
+    }                                                                                           \
+    if (writes) {                                                                               \
+      if ((c)->r_stamp == now) {                                                                \
+        if (((c)->r_item != (uint16_t)item || (f & R_MULTI)) && !(atomic && (f & R_ATOMIC))) goto race; \
+      } else if (EARLIER((c)->r_stamp) && !(atomic && (f & R_ATOMIC))) {                        \
+        goto race;                                                                              \
+      }                                                                                         \
+      if (EARLIER((c)->r_first) && (c)->r_stamp >= group_base && !(atomic && (f & R_LAUNCH_ATOMIC))) \
+        goto race;                                                                              \
+    }                                                                                           \
+    if (writes && (c)->w_stamp < launch_base) fresh = 1;                                        \
+    if (!writes || atomic) {                                                                    \
+      if ((c)->r_first < launch_base) {                                                         \
+        (c)->r_first = now;                                                                     \
+        f = (f & ~R_LAUNCH_ATOMIC) | (atomic ? R_LAUNCH_ATOMIC : 0);                            \
+      } else if (!atomic) {                                                                     \
+        f &= ~R_LAUNCH_ATOMIC;                                                                  \
+      }                                                                                         \
+      if ((c)->r_stamp != now) {                                                                \
+        (c)->r_stamp = now;                                                                     \
+        (c)->r_item = (uint16_t)item;                                                           \
+        f = (f & ~(R_MULTI | R_ATOMIC)) | (atomic ? R_ATOMIC : 0);                              \
+      } else {                                                                                  \
+        if ((c)->r_item != (uint16_t)item) f |= R_MULTI;                                        \
+        if (!atomic) f &= ~R_ATOMIC;                                                            \
+      }                                                                                         \
+    }                                                                                           \
+    if (writes) {                                                                               \
+      if ((c)->w_first < launch_base) {                                                         \
+        f = (f & ~W_LAUNCH_ATOMIC) | (atomic ? W_LAUNCH_ATOMIC : 0);                            \
+      } else if (!atomic) {                                                                     \
+        f &= ~W_LAUNCH_ATOMIC;                                                                  \
+      }                                                                                         \
+      if ((c)->w_stamp != now) {                                                                \
+        if ((c)->w_first < launch_base) {                                                       \
+          (c)->w_first = now;                                                                   \
+          f &= ~LAUNCH_VALUES;                                                                  \
+        } else if ((c)->w_value != (v)) {                                                       \
+          f |= LAUNCH_VALUES;                                                                   \
+        }                                                                                       \
+        (c)->w_stamp = now;                                                                     \
+        (c)->w_item = (uint16_t)item;                                                           \
+        (c)->w_value = (v);                                                                     \
+        f = (f & ~(W_MULTI_ITEM | W_MULTI_VALUE | W_ATOMIC)) | (atomic ? W_ATOMIC : 0);         \
+      } else {                                                                                  \
+        if ((c)->w_item != (uint16_t)item) f |= W_MULTI_ITEM;                                   \
+        if ((c)->w_value != (v)) f |= W_MULTI_VALUE | LAUNCH_VALUES;                            \
+        if (!atomic) f &= ~W_ATOMIC;                                                            \
+      }                                                                                         \
+      if (unknown) f |= LAUNCH_VALUES | W_MULTI_VALUE;                                          \
+    }                                                                                           \
+    (c)->flags = f;                                                                             \
+  } while (0)
+
 void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64_t value,
                           int64_t group, int64_t item) {
   enter(group);
@@ -283,89 +415,28 @@ void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64
   uint32_t now = group_base + epochs[item];
   int atomic = (kind & ATOMIC) != 0, unknown = (kind & UNKNOWN_VALUE) != 0;
   int writes = (kind & (WRITE | ATOMIC)) != 0;
-  Cell *first = cell_of(address);
-  int contiguous = ((address & (CHUNK - 1)) + (uint64_t)nbytes) <= CHUNK;
-  int fresh = 0; /* a byte this launch has not written yet: remember what it holds */
-  for (int64_t i = 0; i < nbytes; i++) {
-    Cell *c = contiguous ? (first ? first + i : 0) : cell_of(address + i);
-    if (!c) {
-      suspicious(group);
-      return;
+  int fresh = 0; /* bytes this launch has not written yet: remember what they hold */
+  int whole = (address & 3) == 0 && (nbytes == 4 || nbytes == 8);
+  for (uint64_t at = address & ~3ull; at < address + (uint64_t)nbytes; at += 4) {
+    Word *w = word_of(at);
+    if (!w) goto race;
+    if (whole && !w->split) { /* the common case: whole words */
+      uint32_t v = (uint32_t)(value >> (8 * (at - address)));
+      CHECK_AND_RECORD(w, v);
+      continue;
     }
-    uint8_t v = (uint8_t)(value >> (8 * (i & 7)));
-    uint8_t f = c->flags;
-    /* against the writes */
-    if (c->w_stamp == now) {
-      if ((c->w_item != (uint16_t)item || (f & W_MULTI_ITEM)) && !(atomic && (f & W_ATOMIC))) {
-        if (!writes || c->w_value != v || unknown || (f & (W_MULTI_VALUE | LAUNCH_VALUES)))
-          goto race;
-      }
-    } else if (EARLIER(c->w_stamp)) {
-      if (!(atomic && (f & W_ATOMIC))) {
-        if (!writes || c->w_value != v || unknown || (f & (W_MULTI_VALUE | LAUNCH_VALUES)))
-          goto race;
-      }
+    if (!split(w, at)) goto race;
+    uint64_t first = at < address ? address : at;
+    uint64_t end = at + 4 < address + (uint64_t)nbytes ? at + 4 : address + (uint64_t)nbytes;
+    for (uint64_t b = first; b < end; b++) {
+      Cell *c = cell_of(b);
+      if (!c) goto race;
+      uint8_t v = (uint8_t)(value >> (8 * ((b - address) & 7)));
+      CHECK_AND_RECORD(c, v);
     }
-    if (EARLIER(c->w_first) && c->w_stamp >= group_base && !(atomic && (f & W_LAUNCH_ATOMIC))) {
-      /* an earlier group wrote here, and this group since: only one value ever is safe */
-      if (!writes || c->w_value != v || unknown || (f & LAUNCH_VALUES)) goto race;
-    }
-    if (writes) { /* against the reads */
-      if (c->r_stamp == now) {
-        if ((c->r_item != (uint16_t)item || (f & R_MULTI)) && !(atomic && (f & R_ATOMIC))) goto race;
-      } else if (EARLIER(c->r_stamp) && !(atomic && (f & R_ATOMIC))) {
-        goto race;
-      }
-      if (EARLIER(c->r_first) && c->r_stamp >= group_base && !(atomic && (f & R_LAUNCH_ATOMIC)))
-        goto race;
-    }
-    /* record this access */
-    if (writes && c->w_stamp < launch_base) fresh = 1;
-    if (!writes || atomic) {
-      if (c->r_first < launch_base) {
-        c->r_first = now;
-        f = (f & ~R_LAUNCH_ATOMIC) | (atomic ? R_LAUNCH_ATOMIC : 0);
-      } else if (!atomic) {
-        f &= ~R_LAUNCH_ATOMIC;
-      }
-      if (c->r_stamp != now) {
-        c->r_stamp = now;
-        c->r_item = (uint16_t)item;
-        f = (f & ~(R_MULTI | R_ATOMIC)) | (atomic ? R_ATOMIC : 0);
-      } else {
-        if (c->r_item != (uint16_t)item) f |= R_MULTI;
-        if (!atomic) f &= ~R_ATOMIC;
-      }
-    }
-    if (writes) {
-      if (c->w_first < launch_base) {
-        f = (f & ~W_LAUNCH_ATOMIC) | (atomic ? W_LAUNCH_ATOMIC : 0);
-      } else if (!atomic) {
-        f &= ~W_LAUNCH_ATOMIC;
-      }
-      if (c->w_stamp != now) {
-        if (c->w_first < launch_base) {
-          c->w_first = now;
-          f &= ~LAUNCH_VALUES;
-        } else if (c->w_value != v) {
-          f |= LAUNCH_VALUES;
-        }
-        c->w_stamp = now;
-        c->w_item = (uint16_t)item;
-        c->w_value = v;
-        f = (f & ~(W_MULTI_ITEM | W_MULTI_VALUE | W_ATOMIC)) | (atomic ? W_ATOMIC : 0);
-      } else {
-        if (c->w_item != (uint16_t)item) f |= W_MULTI_ITEM;
-        if (c->w_value != v) f |= W_MULTI_VALUE | LAUNCH_VALUES;
-        if (!atomic) f &= ~W_ATOMIC;
-      }
-      if (unknown) f |= LAUNCH_VALUES | W_MULTI_VALUE;
-    }
-    c->flags = f;
-    continue;
-  race:
-    suspicious(group);
-    return;
   }
   if (fresh) remember(address, nbytes);
+  return;
+race:
+  suspicious(group);
 }
