@@ -843,7 +843,7 @@ def _parse(source: str | Path | ModuleOp):
     name = "<string>"
     if isinstance(source, Path):
         name, source = str(source), source.read_text()
-    from gpuir.dialects.import_upstream import UpstreamImportError, is_upstream, read_upstream
+    from gpuir.ir.import_upstream import UpstreamImportError, is_upstream, read_upstream
 
     if is_upstream(source):
         try:

@@ -1,4 +1,4 @@
-"""Upstream MLIR GPU programs imported into gpuir's dialects (`gpuir.dialects.import_upstream`):
+"""Upstream MLIR GPU programs imported into gpuir's dialects (`gpuir.ir.import_upstream`):
 an imported program prints what the same program written in gpuir's dialects prints, on interp
 and cpu; the API reads upstream text by itself; what it cannot import is a `CompileError` at
 the op; upstream input is told apart from gpuir's.
@@ -15,7 +15,7 @@ import pytest
 
 import gpuir
 from gpuir.api import CompileError
-from gpuir.dialects.import_upstream import is_upstream
+from gpuir.ir.import_upstream import is_upstream
 
 ROOT = Path(__file__).resolve().parents[1]
 UPSTREAM = (ROOT / "tests" / "lit" / "upstream" / "launch-region.mlir").read_text()

@@ -256,7 +256,7 @@ def read_program(path: str, upstream: bool = False) -> ParsedChunk:
         raise GpuRunError(str(e)) from e
     if is_blank(text, path):
         return ParsedChunk(ModuleOp([]), path, text, 0, {})
-    from gpuir.dialects.import_upstream import UpstreamImportError, is_upstream, read_upstream
+    from gpuir.ir.import_upstream import UpstreamImportError, is_upstream, read_upstream
     from gpuir.ir.locating_parser import LocatingParser
 
     if upstream or is_upstream(text):

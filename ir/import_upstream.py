@@ -33,6 +33,7 @@ Anything else is an error at the op that says it is not supported (yet).
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -772,7 +773,9 @@ def read_upstream(text: str, name: str, line_offset: int = 0) -> ParsedChunk:
     from gpuir.ir.locating_parser import LocatingParser
 
     parser = LocatingParser(upstream_context(), text, name)
-    source = parser.parse_module()
+    with warnings.catch_warnings():  # xDSL's: an operand parsed before its type is known
+        warnings.simplefilter("ignore", DeprecationWarning)
+        source = parser.parse_module()
     parsed = ParsedChunk(source, name, text, line_offset, parser.op_starts)
     parsed.set_locations()
     try:
