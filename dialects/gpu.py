@@ -19,6 +19,7 @@ This dialect is named `gpu` like xDSL's own, which gpu-opt therefore does not lo
 
 from __future__ import annotations
 
+import string
 from collections.abc import Sequence
 from typing import ClassVar
 from weakref import WeakKeyDictionary
@@ -26,6 +27,7 @@ from weakref import WeakKeyDictionary
 from xdsl.dialects.builtin import (
     I64,
     AnyFloat,
+    ArrayAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -697,6 +699,41 @@ def smem_param(inputs: Sequence[Attribute]) -> PtrType | None:
 def kernel_arguments(inputs: Sequence[Attribute]) -> tuple[Attribute, ...]:
     """A kernel's argument types: its parameters after the ids and the shared pointer."""
     return tuple(inputs[KERNEL_FIXED + (smem_param(inputs) is not None) :])
+
+
+PRINTF_SPECS_ATTR = "gpu.printf_specs"
+"""On a `printf.print_format` in device code: per value, `""` or a C conversion of a float
+(`"f"`, `"e"`, `"g"`) it prints with (what an imported `gpu.printf`'s `%f` says)."""
+
+
+C_SPECS = ("f", "e", "g")
+"""The C conversions of a float that a printf field may carry (`with_specs`)."""
+
+
+def with_specs(text: str, specs: Sequence[str]) -> str:
+    """`text` with the field of value `k` written `{:specs[k]}` where that is not empty."""
+    out = []
+    automatic = 0
+    for literal, field, _, _ in string.Formatter().parse(text):
+        out.append(literal.replace("{", "{{").replace("}", "}}"))
+        if field is None:
+            continue
+        if field == "":
+            index, automatic = automatic, automatic + 1
+        else:
+            index = int(field)
+        spec = specs[index] if index < len(specs) else ""
+        out.append(f"{{{field}:{spec}}}" if spec else f"{{{field}}}")
+    return "".join(out)
+
+
+def format_text(op: Operation) -> str:
+    """A `printf.print_format`'s format string with its `gpu.printf_specs` (`with_specs`)."""
+    text = op.format_str.data  # type: ignore[attr-defined]
+    found = op.attributes.get(PRINTF_SPECS_ATTR)
+    if not isinstance(found, ArrayAttr):
+        return text
+    return with_specs(text, [spec.data for spec in found.data])  # type: ignore[attr-defined]
 
 
 def kernel_prefix(smem: Attribute | None) -> tuple[Attribute, ...]:

@@ -41,11 +41,13 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, builtin, cf, func, memref, printf, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ArrayAttr,
     FunctionType,
     IndexType,
     IntegerAttr,
     MemRefType,
     NoneAttr,
+    StringAttr,
     UnknownLoc,
     UnrankedMemRefType,
 )
@@ -77,7 +79,7 @@ REDUCE_KINDS = {
     "maximumf": "max",
 }
 """`gpu.all_reduce`'s kinds as `gpu.workgroup_reduce`'s (whose min and max are signed)."""
-PRINTF_FIELD = re.compile(r"%(?:l|ll)?[diu]")
+PRINTF_FIELD = re.compile(r"%(?:l|ll|h|hh|z)?([diufeg%])")
 UPSTREAM_MARKERS = re.compile(
     r"\bgpu\.(module|launch_func|func|host_register|launch\s+(async|blocks))\b|\bmemref\.\w+"
 )
@@ -524,19 +526,47 @@ class Importer:
             result.name_hint, valid.name_hint = op.results[0].name_hint, op.results[1].name_hint
             s.values[op.results[0]], s.values[op.results[1]] = result, valid
         elif isinstance(op, upstream.PrintfOp):
-            text = PRINTF_FIELD.sub("{}", op.format.data.replace("{", "{{").replace("}", "}}"))
-            if "%" in text.replace("%%", ""):
-                raise unsupported(
-                    op, "with a conversion other than %d, %i, %u, %ld, %lld is not supported (yet)"
-                )
-            values = self.mapped(op, op.operands, s)
-            b.insert(printf.PrintFormatOp(text.replace("%%", "%"), *values))
+            self.printf(op, b, s)
         elif isinstance(op, memref.AllocaOp):
             if op.dynamic_sizes:
                 raise unsupported(op, "of a dynamic size in a kernel is not supported (yet)")
             self.slot(op, op.memref, 5, b, s)
         else:
             self.common_op(op, b, s, self.kernel_op)
+
+    def printf(self, op: upstream.PrintfOp, b: Builder, s: Scope) -> None:
+        """`gpu.printf`'s C format as `printf.print_format`'s: each integer conversion a `{}`,
+        each `%f`, `%e`, `%g` a `{}` whose value has that C conversion (`gpu.printf_specs`)."""
+        text: list[str] = []
+        specs: list[str] = []
+        source, at = op.format.data, 0
+        for found in PRINTF_FIELD.finditer(source):
+            text.append(source[at : found.start()].replace("{", "{{").replace("}", "}}"))
+            at = found.end()
+            conversion = found.group(1)
+            if conversion == "%":
+                text.append("%")
+                continue
+            text.append("{}")
+            specs.append(conversion if conversion in "feg" else "")
+        text.append(source[at:].replace("{", "{{").replace("}", "}}"))
+        if "%" in PRINTF_FIELD.sub("", source):
+            raise unsupported(
+                op,
+                "with a conversion other than %d, %i, %u, %f, %e, %g (and their l, ll) is not "
+                "supported (yet)",
+            )
+        values = self.mapped(op, op.operands, s)
+        if len(values) != len(specs):
+            raise unsupported(op, f"with {len(specs)} conversions for {len(values)} values")
+        for value, spec in zip(values, specs, strict=True):
+            if spec and not isinstance(
+                value.type, builtin.Float16Type | builtin.Float32Type | builtin.Float64Type
+            ):
+                raise unsupported(op, f"%{spec} of a value of type {value.type}")
+        made = b.insert(printf.PrintFormatOp("".join(text), *values))
+        if any(specs):
+            made.attributes[gpu.PRINTF_SPECS_ATTR] = ArrayAttr([StringAttr(x) for x in specs])
 
     # -- both sides --
 

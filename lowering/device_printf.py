@@ -58,6 +58,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from gpuir.dialects.gpu import format_text
 from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import constant, device_modules, ptr_type, to_llvm
 from gpuir.lowering.llvm_ext import AtomicRMWOp
@@ -157,7 +158,7 @@ class PrintFormatLowering(RewritePattern):
     def match_and_rewrite(self, op: printf.PrintFormatOp, rewriter: PatternRewriter):
         pieces(op)  # the format compiles (its fields are plain)
         values = list(op.format_vals)
-        ident = self.formats.add(op.format_str.data, "format", [v.type for v in values])
+        ident = self.formats.add(format_text(op), "format", [v.type for v in values])
         write_record(rewriter, op, ident, values)
         rewriter.erase(op)
 

@@ -21,7 +21,7 @@ from xdsl.ir import Attribute, Operation
 
 from gpuir.ir.diagnostics import OpWarning
 from gpuir.lowering.print_abi import FORMATS_ATTR, parse_header
-from gpuir.runtime.scalars import float_dtype, format_value, int_width, unsigned, wrap
+from gpuir.runtime.scalars import float_dtype, int_width, print_text, unsigned, wrap
 
 CAPACITY = 1 << 20
 """Bytes of print buffer per launch (CUDA's printf FIFO is 1 MiB by default too)."""
@@ -101,8 +101,7 @@ def text(data: bytes | memoryview, claimed: int, capacity: int, formats: list[Fo
         elif entry.kind == "int":
             pieces.append(str(values[0]))
         else:
-            texts = [format_value(v, t) for v, t in zip(values, entry.types, strict=True)]
-            pieces.append(entry.text.format(*texts))
+            pieces.append(print_text(entry.text, values, entry.types))
     return Output("".join(pieces), max(claimed - end, 0))
 
 

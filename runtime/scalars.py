@@ -17,6 +17,9 @@ Conversions that can round twice through `float64` (`int` → `f32`, decimal tex
 
 from __future__ import annotations
 
+import math
+import string
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -246,14 +249,39 @@ def to_numpy(value: object, type_: Attribute) -> object:
     return value
 
 
-def format_value(value: object, type_: Attribute) -> str:
+def format_value(value: object, type_: Attribute, spec: str = "") -> str:
     """How gpu-run prints a result (and printf a value): integers in decimal (signed; `i1` as
-    0 or 1), floats as the shortest text that reads back to the same value of their type."""
+    0 or 1), floats as the shortest text that reads back to the same value of their type. A
+    float with a C conversion `spec` (`f`, `e`, `g`: an imported `gpu.printf`'s `%f`, `%e`,
+    `%g`) as C's printf prints it, six digits after the point."""
     if int_width(type_) is not None:
         return str(value)
     if (dtype := float_dtype(type_)) is not None:
+        if spec:
+            number = float(dtype(value))
+            if math.isnan(number):
+                return "-nan" if math.copysign(1.0, number) < 0 else "nan"
+            return format(number, spec)
         return str(dtype(value))
     return repr(value)
+
+
+def print_text(text: str, values: Sequence[object], types: Sequence[Attribute]) -> str:
+    """The text `printf.print_format` prints: `text` is Python's format string (`{}`, `{N}`,
+    `{{`), each field a value by `format_value`, with the field's spec (`{:f}`) as C's
+    conversion of a float (`with_specs`)."""
+    out = []
+    automatic = 0
+    for literal, field, spec, _ in string.Formatter().parse(text):
+        out.append(literal)
+        if field is None:
+            continue
+        if field == "":
+            index, automatic = automatic, automatic + 1
+        else:
+            index = int(field)
+        out.append(format_value(values[index], types[index], spec or ""))
+    return "".join(out)
 
 
 def format_fixed2(value: object, type_: Attribute) -> str:

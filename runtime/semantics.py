@@ -50,6 +50,7 @@ from xdsl.interpreters.scf import ScfFunctions as XdslScfFunctions
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 
 from gpuir.dialects import mem
+from gpuir.dialects.gpu import format_text
 from gpuir.dialects.mem import PtrType
 from gpuir.runtime.closures import (
     Code,
@@ -70,6 +71,7 @@ from gpuir.runtime.scalars import (
     from_attr,
     int_to_float,
     int_width,
+    print_text,
     round_exact,
     signed,
     unsigned,
@@ -805,9 +807,9 @@ class PrintfFunctions(InterpreterFunctions):
 
     @impl(printf.PrintFormatOp)
     def run_print_format(self, machine: Machine, op: printf.PrintFormatOp, args: PythonValues):
-        texts = [format_value(v, o.type) for v, o in zip(args, op.format_vals, strict=True)]
+        types = [o.type for o in op.format_vals]
         try:
-            machine.write(op.format_str.data.format(*texts))
+            machine.write(print_text(format_text(op), args, types))
         except (IndexError, ValueError) as e:
             raise fail(op, f"bad format string {op.format_str.data!r}: {e}") from None
         return ()
