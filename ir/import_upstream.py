@@ -73,12 +73,16 @@ REDUCE_KINDS = {
     "xor": "xor",
     "minsi": "min",
     "maxsi": "max",
+    "minui": "umin",
+    "maxui": "umax",
     "minnumf": "min",
     "maxnumf": "max",
     "minimumf": "min",
     "maximumf": "max",
 }
-"""`gpu.all_reduce`'s kinds as `gpu.workgroup_reduce`'s (whose min and max are signed)."""
+"""`gpu.all_reduce`'s kinds as `gpu.workgroup_reduce`'s, whose min and max are signed: `umin` and
+`umax` reduce with the top bit flipped (the unsigned order is the signed order of the flipped
+values)."""
 PRINTF_FIELD = re.compile(r"%(?:l|ll|h|hh|z)?([diufeg%])")
 UPSTREAM_MARKERS = re.compile(
     r"\bgpu\.(module|launch_func|func|host_register|launch\s+(async|blocks))\b|\bmemref\.\w+"
@@ -517,8 +521,18 @@ class Importer:
                 why = "in this region form" if not op.kind.data else f"of kind {op.kind.data}"
                 raise unsupported(op, f"{why} is not supported (yet)")
             (value,) = self.mapped(op, op.operands, s)
+            flip = None
+            if kind in ("umin", "umax"):  # unsigned order: signed order with the top bit flipped
+                width = 64 if isinstance(value.type, IndexType) else value.type.width.data  # type: ignore[attr-defined]
+                top = IntegerAttr(-(1 << (width - 1)), value.type)  # type: ignore[arg-type]
+                flip = b.insert(arith.ConstantOp(top)).result
+                value = b.insert(arith.XOrIOp(value, flip)).result
+                kind = kind[1:]
             done = b.insert(gpu.WorkgroupReduceOp(kind, s.tokens[1], s.tokens[3], value))
-            s.tokens[1], s.tokens[3], s.values[op.results[0]] = done.results
+            s.tokens[1], s.tokens[3], result = done.results
+            if flip is not None:
+                result = b.insert(arith.XOrIOp(result, flip)).result
+            s.values[op.results[0]] = result
         elif isinstance(op, upstream.ShuffleOp):
             value, offset, width = self.mapped(op, op.operands, s)
             made = gpu.ShuffleOp(op.mode.data, s.tokens[1], s.tokens[3], value, offset, width)
@@ -768,6 +782,8 @@ REGION_KINDS = {
     "arith.maxnumf": "max",
     "arith.maximumf": "max",
     "arith.minsi": "min",
+    "arith.minui": "umin",
+    "arith.maxui": "umax",
     "arith.minnumf": "min",
     "arith.minimumf": "min",
 }

@@ -27,11 +27,14 @@ func.func @main() {
 
 // -----
 
-// CHECK: invalid.mlir:34:5: error: importing upstream MLIR: 'gpu.all_reduce' of kind minui is not supported (yet)
+// CHECK: invalid.mlir:34:5: error: importing upstream MLIR: 'gpu.all_reduce' in this region form is not supported (yet)
 func.func @main() {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
-    %r = gpu.all_reduce minui %tx uniform {} : (index) -> (index)
+    %r = gpu.all_reduce %tx { ^bb(%a: index, %b: index):
+      %d = arith.subi %a, %b : index
+      gpu.yield %d : index
+    } : (index) -> (index)
     gpu.terminator
   }
   return
@@ -39,7 +42,7 @@ func.func @main() {
 
 // -----
 
-// CHECK: invalid.mlir:46:3: error: importing upstream MLIR: host code cannot access device memory (copy it with gpu.memcpy, or gpu.host_register host memory)
+// CHECK: invalid.mlir:49:3: error: importing upstream MLIR: host code cannot access device memory (copy it with gpu.memcpy, or gpu.host_register host memory)
 func.func @main() {
   %c0 = arith.constant 0 : index
   %d = gpu.alloc() : memref<4xf32>
