@@ -42,6 +42,7 @@ from xdsl.dialects import arith, builtin, cf, func, memref, printf, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
+    FileLineColLoc,
     FunctionType,
     IndexType,
     IntegerAttr,
@@ -154,6 +155,21 @@ class Scope:
     ids: dict[tuple[str, int], SSAValue] = field(default_factory=dict)
     """In a kernel: its ids and sizes (`("thread", 0)`, …), made at its entry."""
     blocks: dict[Block, Block] = field(default_factory=dict)
+    function: func.FuncOp | None = None
+    """The function being made (a `cf.assert` splits its blocks)."""
+
+    def inner(self) -> Scope:
+        """The scope of a region inside: what is made there stays there."""
+        return Scope(
+            self.spaces,
+            dict(self.tokens),
+            dict(self.values),
+            dict(self.refs),
+            self.ids,
+            self.blocks,
+            self.function,
+        )
+
     """The function's blocks as made: upstream block → its block, which takes the upstream
     block's arguments and then the tokens."""
 
@@ -463,6 +479,7 @@ class Importer:
             name, FunctionType.from_lists(inputs, list(KERNEL_TOKENS)), Region(block)
         )
         function.location = op.location
+        s.function = function
         if self.main_op is None:
             self.out.body.block.add_op(function)
         else:  # an outlined gpu.launch: before @main, as the kernels of gpu.modules are
@@ -541,12 +558,48 @@ class Importer:
             s.values[op.results[0]], s.values[op.results[1]] = result, valid
         elif isinstance(op, upstream.PrintfOp):
             self.printf(op, b, s)
+        elif isinstance(op, cf.AssertOp):
+            self.kernel_assert(op, b, s)
         elif isinstance(op, memref.AllocaOp):
             if op.dynamic_sizes:
                 raise unsupported(op, "of a dynamic size in a kernel is not supported (yet)")
             self.slot(op, op.memref, 5, b, s)
         else:
             self.common_op(op, b, s, self.kernel_op)
+
+    def kernel_assert(self, op: cf.AssertOp, b: Builder, s: Scope) -> None:
+        """`cf.assert` in a kernel, as CUDA's `assert`: a work-item whose condition is false
+        prints `file:line: kernel: block: [x,y,z], thread: [x,y,z] Assertion `msg` failed.` and
+        returns; the others go on (in a new block)."""
+        here = b.insertion_point.block
+        assert s.function is not None
+        if here.parent is not s.function.body:
+            raise unsupported(op, "inside an scf region of a kernel is not supported (yet)")
+        (cond,) = self.mapped(op, [op.arg], s)
+        tokens = self.token_list(s)
+        types = [MemType(t) for t in s.spaces]
+        failed, going = Block(arg_types=types), Block(arg_types=types)
+        s.function.body.add_block(failed)
+        s.function.body.add_block(going)
+        b.insert(cf.ConditionalBranchOp(cond, going, tokens, failed, tokens))
+        fb = Builder(InsertPoint.at_end(failed))
+        where = op.location
+        file, line = "(unknown)", 0
+        if isinstance(where, FileLineColLoc):
+            file, line = where.filename.data, where.line.data
+        message = op.msg.data.replace("{", "{{").replace("}", "}}")
+        text = (
+            f"{file}:{line}: {s.function.sym_name.data}: block: [{{}},{{}},{{}}], "
+            f"thread: [{{}},{{}},{{}}] Assertion `{message}` failed.\n"
+        )
+        ids = [s.ids[("group", d)] for d in range(3)] + [s.ids[("thread", d)] for d in range(3)]
+        for made in (
+            fb.insert(printf.PrintFormatOp(text, *ids)),
+            fb.insert(func.ReturnOp(*failed.args)),
+        ):
+            made.location = op.location
+        b.insertion_point = InsertPoint.at_end(going)
+        s.tokens = dict(zip(s.spaces, going.args, strict=True))
 
     def printf(self, op: upstream.PrintfOp, b: Builder, s: Scope) -> None:
         """`gpu.printf`'s C format as `printf.print_format`'s: each integer conversion a `{}`,
@@ -622,8 +675,8 @@ class Importer:
         self, block: Block, b: Builder, s: Scope, each: Callable[[Operation, Builder, Scope], None]
     ) -> None:
         """Each op of `block` made at `b`, the ops made for it at its location."""
-        target = b.insertion_point.block
         for op in block.ops:
+            target = b.insertion_point.block
             last = target.last_op
             each(op, b, s)
             made = target.first_op if last is None else last.next_op
@@ -731,7 +784,7 @@ class Importer:
         old = op.body.blocks[0]
         types = [old.args[0].type, *(v.type for v in inits), *(MemType(t) for t in s.spaces)]
         body = Block(arg_types=types)
-        inner = Scope(s.spaces, dict(s.tokens), dict(s.values), dict(s.refs), s.ids)
+        inner = s.inner()
         for old_arg, new_arg in zip(old.args, body.args, strict=False):
             inner.values[old_arg] = new_arg
         n = len(inits) + 1
@@ -750,7 +803,7 @@ class Importer:
         regions = []
         for region in (op.true_region, op.false_region):
             block = Block()
-            inner = Scope(s.spaces, dict(s.tokens), dict(s.values), dict(s.refs), s.ids)
+            inner = s.inner()
             ib = Builder(InsertPoint.at_end(block))
             if region.blocks:
                 self.block(region.blocks[0], ib, inner, each)

@@ -111,13 +111,15 @@ def test_the_api_reads_upstream_text_by_itself(capfd):
 
 
 def test_what_cannot_be_imported_is_a_compile_error_at_the_op():
-    text = UPSTREAM.replace("gpu.barrier", 'cf.assert %true, "x"').replace(
+    text = UPSTREAM.replace(
+        "    gpu.barrier\n", '    scf.if %true {\n      cf.assert %true, "x"\n    }\n'
+    ).replace(
         "%three = arith.constant 3 : i32",
         "%three = arith.constant 3 : i32\n  %true = arith.constant true",
     )
     with pytest.raises(
         CompileError,
-        match=r"<string>:\d+:5: error: importing upstream MLIR: 'cf.assert' is not supported \(yet\)",
+        match=r"<string>:\d+:7: error: importing upstream MLIR: 'cf.assert' inside an scf region of a kernel is not supported \(yet\)",
     ):
         gpuir.compile(text, provider="interp")
 

@@ -52,12 +52,14 @@ func.func @main() {
 
 // -----
 
-// CHECK: invalid.mlir:{{[0-9]+}}:5: error: importing upstream MLIR: 'cf.assert' is not supported (yet)
+// CHECK: invalid.mlir:{{[0-9]+}}:7: error: importing upstream MLIR: 'cf.assert' inside an scf region of a kernel is not supported (yet)
 func.func @main() {
   %c1 = arith.constant 1 : index
   %true = arith.constant true
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
-    cf.assert %true, "never"
+    scf.if %true {
+      cf.assert %true, "never"
+    }
     gpu.terminator
   }
   return
