@@ -14,7 +14,7 @@ from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue, UnresolvedOperand
 from xdsl.utils.exceptions import MultipleSpansParseError
 from xdsl.utils.lexer import Span
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([\w.$-]+)')
 """The name at the start of an op's text (after its results)."""
@@ -23,6 +23,14 @@ REJECTED_BY_XDSL = (AssertionError, ValueError, OverflowError, MemoryError, Inde
 asserts that its flag is an integer and builds its case values without a range check; a dense
 literal checks its elements' range only when it is built, and stores every element of a splat;
 `llvm.extractvalue`/`insertvalue` index the struct's fields with the position unchecked."""
+
+
+STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+"""xDSL's pattern of a string literal, the same strings without its nested repetition
+(`(?:[^"…]+|…)*`), which backtracks exponentially on a string left open: a line of 40
+characters after an unclosed `"` took xDSL's lexer minutes (docs/xdsl-gaps.md). Set once here,
+as every parse of gpuir goes through this module."""
+MLIRLexer._unescaped_characters_regex = STRING_LITERAL  # noqa: SLF001
 
 
 class LocatingParser(Parser):

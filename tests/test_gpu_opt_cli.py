@@ -459,3 +459,19 @@ def test_startup_does_not_import_llvmlite():
     code = "import sys, gpuir.tools.gpu_opt; print('llvmlite' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "False", result.stderr
+
+
+def test_a_long_string_left_open_is_an_error_at_once(tmp_path):
+    """xDSL's string-literal pattern backtracked exponentially on a string left open (minutes
+    for a line of 40 characters); gpuir's parser reads it in linear time (locating_parser)."""
+    text = 'func.func @main() {\n  printf.print_format "thread %d of %lld\\n, %t32, %sx : i32, index, abcdef\n}\n'
+    path = tmp_path / "open.mlir"
+    path.write_text(text)
+    done = subprocess.run(
+        [sys.executable, "-m", "gpuir.tools.gpu_opt", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert "End of file reached before closing string literal." in done.stderr
