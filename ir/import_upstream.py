@@ -249,6 +249,12 @@ class Importer:
             self.allocate(op, op.results[0], list(op.rest), 1, b, s)
         elif isinstance(op, memref.DeallocOp):
             ref = self.ref(op, op.memref, s)
+            if ref.space != 0:
+                raise unsupported(op, "of device memory (gpu.dealloc frees it)")
+            if ref.mirror is not None:  # registered: its device copy goes with it
+                s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.mirror.ptr)).results[0]
+                self.registered.remove(ref)
+                ref.mirror = None
             s.tokens[0] = b.insert(mem.FreeOp(s.tokens[0], ref.ptr)).results[0]
         elif isinstance(op, upstream.DeallocOp):
             ref = self.ref(op, op.rest[0], s)
