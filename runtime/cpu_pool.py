@@ -274,8 +274,21 @@ exit:
 
 ; A launch, from the calling thread: publish it, take chunks, close it, wait for its chunks;
 ; whether a chunk faulted.
-define i64 @__gpuir_pool_run(ptr %pool) {{
+define i64 @__gpuir_pool_run(ptr %pool, i64 %a_entry, i64 %a_groups, i64 %a_items, i64 %a_static,
+                              i64 %a_args, i64 %a_chunks) {{
 entry:
+  {word("q0", "pool", ENTRY)}
+  store i64 %a_entry, ptr %q0, align 8
+  {word("q1", "pool", N_GROUPS)}
+  store i64 %a_groups, ptr %q1, align 8
+  {word("q2", "pool", N_ITEMS)}
+  store i64 %a_items, ptr %q2, align 8
+  {word("q3", "pool", STATIC)}
+  store i64 %a_static, ptr %q3, align 8
+  {word("q4", "pool", ARGS)}
+  store i64 %a_args, ptr %q4, align 8
+  {word("q5", "pool", N_CHUNKS)}
+  store i64 %a_chunks, ptr %q5, align 8
   {word("pgen", "pool", GEN)}
   {word("pticket", "pool", TICKET)}
   {word("pcompleted", "pool", COMPLETED)}
@@ -337,7 +350,7 @@ entry:
 
 
 PoolFunction = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-RunFunction = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p)
+RunFunction = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, *[ctypes.c_int64] * 6)
 
 
 @dataclass
@@ -378,15 +391,12 @@ class Pool:
         2^32 - 1); thread `w` uses the shared-memory buffer at `shared[w]` (static shared
         memory, then dynamic from `static` bytes on; a list that is not changed afterwards,
         the table is written again only for another list). The faults, by thread."""
-        words = self.words
         with self.lock:
             if shared is not self.shared:
                 self.shared = shared
                 for w, address in enumerate(shared):
                     self.shared_table[w] = address
-            words[N_CHUNKS], words[N_GROUPS], words[ENTRY] = n_chunks, n_groups, entry
-            words[N_ITEMS], words[ARGS], words[STATIC] = n_items, argv, static
-            if not self.run_code(self.address):
+            if not self.run_code(self.address, entry, n_groups, n_items, static, argv, n_chunks):
                 return []
             return [
                 (w, cpu_faults.fault_of(context.array))
