@@ -261,6 +261,8 @@ class Importer:
             s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.ptr)).results[0]
         elif isinstance(op, upstream.MemcpyOp):
             self.memcpy(op, b, s)
+        elif isinstance(op, upstream.MemsetOp):
+            self.memset(op, b, s)
         elif isinstance(op, upstream.WaitOp):
             pass  # every op ran to its end already
         elif isinstance(op, upstream.HostRegisterOp):
@@ -298,6 +300,33 @@ class Importer:
             s.tokens[1] = made.results[0]
         made.results[1].name_hint = result.name_hint
         s.refs[result] = Ref(made.results[1], dims, space)
+
+    def memset(self, op: upstream.MemsetOp, b: Builder, s: Scope) -> None:
+        """`gpu.memset` of device memory: a host array of the value, copied there."""
+        ref = self.ref(op, op.rest[0], s)
+        (value,) = self.mapped(op, [op.rest[1]], s)
+        if ref.space != 1:
+            raise unsupported(op, "of host memory is not supported (yet)")
+        assert isinstance(ref.ptr.type, PtrType)
+        host_type = PtrType(ref.ptr.type.pointee, 0)
+        extent = ref.dims[0] if ref.dims else None
+        made = b.insert(mem.AllocOp(s.tokens[0], host_type, extent))
+        token, host = made.results
+
+        def fill(b: Builder, ptr: SSAValue, dims: list[SSAValue], token: SSAValue) -> SSAValue:
+            if not dims:
+                return b.insert(mem.StoreOp(token, ptr, value)).results[0]
+            body = Block(arg_types=[IndexType(), MemType(0)])
+            ib = Builder(InsertPoint.at_end(body))
+            inner = ib.insert(mem.LeaOp(ptr, body.args[0])).res
+            ib.insert(scf.YieldOp(fill(ib, inner, dims[1:], body.args[1])))
+            zero, one = index(b, 0), index(b, 1)
+            return b.insert(scf.ForOp(zero, dims[0], one, [token], body)).results[0]
+
+        token = fill(b, host, ref.dims, token)
+        copy = gpu.CopyToDeviceBlockOp(token, s.tokens[1], host, ref.ptr)
+        token, s.tokens[1] = b.insert(copy).results
+        s.tokens[0] = b.insert(mem.FreeOp(token, host)).results[0]
 
     def memcpy(self, op: upstream.MemcpyOp, b: Builder, s: Scope) -> None:
         dst, src = (self.ref(op, v, s) for v in op.rest)
