@@ -196,6 +196,7 @@ class LaunchFuncOp(AsyncOp):
     def parse(cls, parser: Parser) -> LaunchFuncOp:
         is_async, deps = parse_async(parser)
         kernel = parser.parse_attribute()
+        sizes_at = parser.pos
         parser.parse_keyword("blocks")
         parser.parse_keyword("in")
         grid = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_operand)
@@ -216,7 +217,12 @@ class LaunchFuncOp(AsyncOp):
 
             args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, argument)
         if len(grid) != 3 or len(block) != 3:
-            parser.raise_error("gpu.launch_func expects 3 grid and 3 block sizes")
+            parser.raise_error(
+                f"'{cls.name}' expects 3 grid and 3 block sizes, found {len(grid)} and "
+                f"{len(block)}",
+                sizes_at,
+                parser.pos,
+            )
         return cls.create(
             operands=[*deps, *grid, *block, *smem, *args],
             result_types=token_types(is_async),
@@ -284,9 +290,10 @@ class IdOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> IdOp:
+        at = parser.pos
         dimension = parser.parse_identifier()
         if dimension not in DIMENSIONS:
-            parser.raise_error(f"'{cls.name}' expects x, y or z, found {dimension}")
+            parser.raise_error(f"'{cls.name}' expects x, y or z, found {dimension}", at, parser.pos)
         if parser.parse_optional_keyword("upper_bound") is not None:
             parser.parse_attribute()
         return cls.create(
@@ -348,8 +355,11 @@ class AllocOp(AsyncOp):
         is_async, deps = parse_async(parser)
         shared = parser.parse_optional_keyword("host_shared") is not None
         sizes = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_operand)
+        at = parser.pos
         if parser.parse_optional_punctuation("[") is not None:
-            parser.raise_error("gpu.alloc with symbol operands is not supported")
+            parser.raise_error(
+                f"'{cls.name}' with symbol operands is not supported", at, parser.pos
+            )
         parser.parse_punctuation(":")
         type_ = parser.parse_type()
         properties: dict[str, Attribute] = {"n_deps": IntAttr(len(deps))}
@@ -528,6 +538,28 @@ class CastOp(IRDLOperation):
         return cls.create(operands=[value], result_types=[parser.parse_type()])
 
 
+def upstream_context() -> Context:
+    """A context that reads upstream MLIR GPU programs (module docstring)."""
+    ctx = Context()
+    for dialect in (
+        builtin.Builtin,
+        func.Func,
+        arith.Arith,
+        math.Math,
+        scf.Scf,
+        cf.Cf,
+        UpstreamMemref,
+        UpstreamGpu,
+    ):
+        ctx.load_dialect(dialect)
+    return ctx
+
+
+def id_dimension(op: Operation) -> int:
+    """The dimension (0, 1, 2) of an id op."""
+    return DIMENSIONS.index(op.properties["dimension"].data)  # type: ignore[attr-defined]
+
+
 UpstreamMemref = Dialect(
     "memref",
     [*(op for op in memref.MemRef.operations if op.name != CastOp.name), CastOp],
@@ -565,25 +597,3 @@ UpstreamGpu = Dialect(
     ],
     [AsyncTokenType],
 )
-
-
-def upstream_context() -> Context:
-    """A context that reads upstream MLIR GPU programs (module docstring)."""
-    ctx = Context()
-    for dialect in (
-        builtin.Builtin,
-        func.Func,
-        arith.Arith,
-        math.Math,
-        scf.Scf,
-        cf.Cf,
-        UpstreamMemref,
-        UpstreamGpu,
-    ):
-        ctx.load_dialect(dialect)
-    return ctx
-
-
-def id_dimension(op: Operation) -> int:
-    """The dimension (0, 1, 2) of an id op."""
-    return DIMENSIONS.index(op.properties["dimension"].data)  # type: ignore[attr-defined]
