@@ -3,6 +3,8 @@ with `gpuir.dialects.upstream.upstream_context()` into a gpuir program that ever
 runs (`is_upstream(text)` says whether a text is one).
 
 What it makes:
+- **Host functions** other than `@main` are inlined where they are called (one block each, no
+  recursion).
 - **`@main`** (upstream: `func.func @main()`, no arguments or results) becomes
   `@main(%m: !mem.M<0>) -> !mem.M<0>`: it opens the device (`gpu.init`) first and closes it
   (`gpu.deinit`) last, and threads the memory tokens through every op, `scf` region included.
@@ -183,6 +185,10 @@ class Importer:
         self.registered: list[Ref] = []
         self.stream: SSAValue | None = None
         self.main_op: func.FuncOp | None = None
+        self.host_functions: dict[str, func.FuncOp] = {}
+        """Host functions other than @main, by name: each call is their body, inlined."""
+        self.inlined: list[func.CallOp] = []
+        """The calls being inlined, innermost last."""
 
     # -- the module --
 
@@ -201,7 +207,8 @@ class Importer:
                 if op.is_declaration:
                     continue
                 if op.sym_name.data != "main":
-                    raise unsupported(op, "other than @main on the host is not supported (yet)")
+                    self.host_functions[op.sym_name.data] = op  # inlined where it is called
+                    continue
                 main = op
             else:
                 raise unsupported(op, "at the top level is not supported")
@@ -237,7 +244,11 @@ class Importer:
         self.blocks(op.body, body, b, scope, self.host_op)
 
     def host_op(self, op: Operation, b: Builder, s: Scope) -> None:
-        if isinstance(op, func.ReturnOp):
+        if isinstance(op, func.ReturnOp) and self.inlined:  # the end of an inlined call
+            call = self.inlined[-1]
+            for old, new in zip(call.results, self.mapped(op, op.arguments, s), strict=True):
+                s.values[old] = new
+        elif isinstance(op, func.ReturnOp):
             for ref in self.registered:
                 assert ref.mirror is not None
                 s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.mirror.ptr)).results[0]
@@ -363,8 +374,29 @@ class Importer:
             b.insert(printf.PrintFormatOp(PRINT_TEXT[callee]))
         elif callee in PRINT_VALUE:
             b.insert(printf.PrintFormatOp("{}", *self.mapped(op, op.arguments[:1], s)))
+        elif callee in self.host_functions:
+            self.inline(op, self.host_functions[callee], b, s)
         else:
             raise unsupported(op, f"of @{callee} is not supported (yet)")
+
+    def inline(self, op: func.CallOp, callee: func.FuncOp, b: Builder, s: Scope) -> None:
+        """A call of a host function: its body, made here with its arguments the call's (so
+        registered memory stays registered, and launches inside copy it)."""
+        if len(callee.body.blocks) != 1:
+            raise unsupported(op, f"of @{callee.sym_name.data}, which has several blocks")
+        if any(call.callee == op.callee for call in self.inlined):
+            raise unsupported(op, f"of @{callee.sym_name.data} inside itself (recursion)")
+        entry = callee.body.blocks[0]
+        for param, arg in zip(entry.args, op.arguments, strict=True):
+            if arg in s.refs:
+                s.refs[param] = s.refs[arg]
+            else:
+                s.values[param] = self.mapped(op, [arg], s)[0]
+        self.inlined.append(op)
+        try:
+            self.block(entry, b, s, self.host_op)
+        finally:
+            self.inlined.pop()
 
     # -- launches --
 

@@ -64,3 +64,16 @@ func.func @main() {
   }
   return
 }
+
+// -----
+
+// CHECK: invalid.mlir:{{[0-9]+}}:3: error: importing upstream MLIR: 'func.call' of @again inside itself (recursion)
+func.func @again(%m: memref<4xf32>) {
+  func.call @again(%m) : (memref<4xf32>) -> ()
+  return
+}
+func.func @main() {
+  %m = memref.alloc() : memref<4xf32>
+  func.call @again(%m) : (memref<4xf32>) -> ()
+  return
+}
