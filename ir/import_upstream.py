@@ -187,6 +187,8 @@ class Importer:
         self.main_op: func.FuncOp | None = None
         self.host_functions: dict[str, func.FuncOp] = {}
         """Host functions other than @main, by name: each call is their body, inlined."""
+        self.device_functions: dict[str, Operation] = {}
+        """The functions of the gpu.module being read that are not kernels: inlined too."""
         self.inlined: list[func.CallOp] = []
         """The calls being inlined, innermost last."""
 
@@ -196,13 +198,16 @@ class Importer:
         main: func.FuncOp | None = None
         for op in self.source.body.block.ops:
             if isinstance(op, upstream.ModuleOp):
+                self.device_functions = {}
+                for inner in op.body.block.ops:
+                    if not (isinstance(inner, upstream.FuncOp) and inner.kernel is not None):
+                        if isinstance(inner, upstream.FuncOp | func.FuncOp):
+                            self.device_functions[inner.sym_name.data] = inner
                 for inner in op.body.block.ops:
                     if isinstance(inner, upstream.FuncOp) and inner.kernel is not None:
                         name = self.fresh(inner.sym_name.data)
                         self.kernel_names[(op.sym_name.data, inner.sym_name.data)] = name
                         self.kernel(inner.body, list(inner.body.blocks[0].args), name, inner)
-                    elif isinstance(inner, upstream.FuncOp):
-                        raise unsupported(inner, "that is not a kernel is not supported (yet)")
             elif isinstance(op, func.FuncOp):
                 if op.is_declaration:
                     continue
@@ -379,14 +384,23 @@ class Importer:
         else:
             raise unsupported(op, f"of @{callee} is not supported (yet)")
 
-    def inline(self, op: func.CallOp, callee: func.FuncOp, b: Builder, s: Scope) -> None:
-        """A call of a host function: its body, made here with its arguments the call's (so
+    def inline(
+        self,
+        op: func.CallOp,
+        callee: Operation,
+        b: Builder,
+        s: Scope,
+        each: Callable[[Operation, Builder, Scope], None] | None = None,
+    ) -> None:
+        """A call: the callee's body, made here with its arguments the call's (on the host, so
         registered memory stays registered, and launches inside copy it)."""
-        if len(callee.body.blocks) != 1:
-            raise unsupported(op, f"of @{callee.sym_name.data}, which has several blocks")
+        name = callee.sym_name.data  # type: ignore[attr-defined]
+        body = callee.regions[0]
+        if len(body.blocks) != 1:
+            raise unsupported(op, f"of @{name}, which has several blocks")
         if any(call.callee == op.callee for call in self.inlined):
-            raise unsupported(op, f"of @{callee.sym_name.data} inside itself (recursion)")
-        entry = callee.body.blocks[0]
+            raise unsupported(op, f"of @{name} inside itself (recursion)")
+        entry = body.blocks[0]
         for param, arg in zip(entry.args, op.arguments, strict=True):
             if arg in s.refs:
                 s.refs[param] = s.refs[arg]
@@ -394,7 +408,7 @@ class Importer:
                 s.values[param] = self.mapped(op, [arg], s)[0]
         self.inlined.append(op)
         try:
-            self.block(entry, b, s, self.host_op)
+            self.block(entry, b, s, each or self.host_op)
         finally:
             self.inlined.pop()
 
@@ -577,7 +591,18 @@ class Importer:
         s.refs[value] = Ref(ptr, [index(b, d) for d in shape], space)
 
     def kernel_op(self, op: Operation, b: Builder, s: Scope) -> None:
-        if isinstance(op, upstream.ReturnOp | upstream.TerminatorOp):
+        if isinstance(op, upstream.ReturnOp | func.ReturnOp) and self.inlined:
+            call = self.inlined[-1]
+            for old, new in zip(call.results, self.mapped(op, op.operands, s), strict=True):
+                s.values[old] = new
+        elif isinstance(op, func.CallOp):
+            callee = self.device_functions.get(op.callee.root_reference.data)
+            if callee is None:
+                raise unsupported(
+                    op, f"of @{op.callee.root_reference.data} in a kernel is not supported (yet)"
+                )
+            self.inline(op, callee, b, s, self.kernel_op)
+        elif isinstance(op, upstream.ReturnOp | upstream.TerminatorOp):
             if op.operands:
                 raise unsupported(op, "with values is not supported")
             b.insert(func.ReturnOp(*(s.tokens[t] for t in KERNEL_SPACES)))
