@@ -560,12 +560,70 @@ def id_dimension(op: Operation) -> int:
     return DIMENSIONS.index(op.properties["dimension"].data)  # type: ignore[attr-defined]
 
 
+def parse_initial_value(parser: Parser, type_: Attribute) -> Attribute:
+    """A memref.global's `dense<…>`, whose type MLIR takes from the memref's (`dense<1>` for a
+    `memref<4xi32>`): read with that tensor type when the literal has none."""
+    text = parser.lexer.input.content
+    start = parser.pos
+    if not text.startswith("dense<", start) or not isinstance(type_, builtin.MemRefType):
+        return parser.parse_attribute()
+    depth, end = 0, start + len("dense")
+    while end < len(text):
+        depth += {"<": 1, ">": -1}.get(text[end], 0)
+        end += 1
+        if depth == 0:
+            break
+    rest = text[end:].lstrip()
+    if rest.startswith(":"):
+        return parser.parse_attribute()
+    shape = "x".join(map(str, type_.get_shape()))
+    literal = f"{text[start:end]} : tensor<{shape}{'x' if shape else ''}{type_.element_type}>"
+    found = Parser(parser.ctx, literal).parse_attribute()
+    parser.lexer.pos = end
+    parser._parser_state.current_token = parser.lexer.lex()  # noqa: SLF001  # past the literal
+    return found
+
+
+@irdl_op_definition
+class GlobalOp(IRDLOperation):
+    """`memref.global ["private"] [constant] @name : type [= value | uninitialized]` (xDSL
+    reads only its generic form)."""
+
+    name = "memref.global"
+    sym_name = prop_def(StringAttr)
+    type = prop_def(Attribute)
+    initial_value = opt_prop_def(Attribute)
+    constant = opt_prop_def(UnitAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GlobalOp:
+        parser.parse_optional_str_literal()  # the visibility
+        constant = parser.parse_optional_keyword("constant") is not None
+        name = parser.parse_symbol_name()
+        parser.parse_punctuation(":")
+        type_ = parser.parse_type()
+        properties: dict[str, Attribute] = {"sym_name": name, "type": type_}
+        if parser.parse_optional_punctuation("=") is not None:
+            if parser.parse_optional_keyword("uninitialized") is None:
+                properties["initial_value"] = parse_initial_value(parser, type_)
+        if constant:
+            properties["constant"] = UnitAttr()
+        attributes = parser.parse_optional_attr_dict()
+        op = cls.create(properties=properties)
+        op.attributes.update(attributes)
+        return op
+
+
 UpstreamMemref = Dialect(
     "memref",
-    [*(op for op in memref.MemRef.operations if op.name != CastOp.name), CastOp],
+    [
+        *(op for op in memref.MemRef.operations if op.name not in (CastOp.name, GlobalOp.name)),
+        CastOp,
+        GlobalOp,
+    ],
     list(memref.MemRef.attributes),
 )
-"""xDSL's `memref`, with the custom syntax of `memref.cast`."""
+"""xDSL's `memref`, with the custom syntax of `memref.cast` and `memref.global`."""
 
 
 UpstreamGpu = Dialect(

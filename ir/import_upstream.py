@@ -34,17 +34,21 @@ Anything else is an error at the op that says it is not supported (yet).
 
 from __future__ import annotations
 
+import math
 import re
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import arith, builtin, cf, func, memref, printf, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
+    DenseIntOrFPElementsAttr,
     FileLineColLoc,
+    FloatAttr,
     FunctionType,
     IndexType,
     IntegerAttr,
@@ -64,6 +68,8 @@ from gpuir.ir.diagnostics import OpError
 from gpuir.ir.source import ParsedChunk, SourceError, format_diagnostic
 
 HOST_SPACES = (0, 1, 4)
+MAX_GLOBAL_ELEMENTS = 1 << 16
+"""A memref.global's elements are stored one by one at @main's start: at most this many."""
 KERNEL_SPACES = (1, 3, 4, 5)
 PRINT_MEMREF = {"printMemrefF32", "printMemrefF64", "printMemrefI32", "printMemrefI64"}
 PRINT_TEXT = {"printNewline": "\n", "printComma": ", ", "printOpen": "( ", "printClose": " )"}
@@ -187,6 +193,9 @@ class Importer:
         self.main_op: func.FuncOp | None = None
         self.host_functions: dict[str, func.FuncOp] = {}
         """Host functions other than @main, by name: each call is their body, inlined."""
+        self.globals: dict[str, upstream.GlobalOp] = {}
+        """The program's memref.globals; @main makes each in host memory first."""
+        self.global_refs: dict[str, Ref] = {}
         self.device_functions: dict[str, Operation] = {}
         """The functions of the gpu.module being read that are not kernels: inlined too."""
         self.inlined: list[func.CallOp] = []
@@ -215,6 +224,8 @@ class Importer:
                     self.host_functions[op.sym_name.data] = op  # inlined where it is called
                     continue
                 main = op
+            elif isinstance(op, upstream.GlobalOp):
+                self.globals[op.sym_name.data] = op
             else:
                 raise unsupported(op, "at the top level is not supported")
         if main is None:
@@ -246,6 +257,8 @@ class Importer:
         new.location = op.location
         self.out.body.block.add_op(new)
         self.main_op = new
+        for made in self.globals.values():
+            self.make_global(made, b, scope)
         self.blocks(op.body, body, b, scope, self.host_op)
 
     def host_op(self, op: Operation, b: Builder, s: Scope) -> None:
@@ -289,8 +302,48 @@ class Importer:
             self.launch_region(op, b, s)
         elif isinstance(op, func.CallOp):
             self.call(op, b, s)
+        elif isinstance(op, memref.GetGlobalOp):
+            found = self.global_refs.get(op.name_.root_reference.data)
+            if found is None:
+                raise OpError(op, f"importing upstream MLIR: no memref.global {op.name_}")
+            s.refs[op.memref] = found
         else:
             self.common_op(op, b, s, self.host_op)
+
+    def make_global(self, op: upstream.GlobalOp, b: Builder, s: Scope) -> None:
+        """A memref.global in host memory, its elements stored one by one (`get_global` gives
+        it; a kernel takes it once it is registered)."""
+        type_ = op.type
+        if not isinstance(type_, MemRefType) or DYNAMIC_INDEX in type_.get_shape():
+            raise unsupported(op, f"of type {type_}")
+        shape = list(type_.get_shape())
+        dims = [index(b, d) for d in shape]
+        ptr_type = PtrType(pointee_of(type_, op), 0)
+        made = b.insert(mem.AllocOp(s.tokens[0], ptr_type, dims[0] if dims else None))
+        s.tokens[0], ptr = made.results
+        ptr.name_hint = op.sym_name.data
+        value = op.initial_value
+        if isinstance(value, DenseIntOrFPElementsAttr):
+            count = math.prod(shape)
+            values = list(value.get_values())
+            if len(values) == 1 and count > 1:  # a splat
+                values = values * count
+            if len(values) > MAX_GLOBAL_ELEMENTS:
+                raise unsupported(op, f"of more than {MAX_GLOBAL_ELEMENTS} elements")
+            element_type = type_.element_type
+            for flat, element in enumerate(values):
+                at = ptr
+                for i in np.unravel_index(flat, shape) if shape else ():
+                    at = b.insert(mem.LeaOp(at, index(b, int(i)))).res
+                if isinstance(element_type, builtin.IntegerType | IndexType):
+                    attr: Attribute = IntegerAttr(int(element), element_type)
+                else:
+                    attr = FloatAttr(float(element), element_type)  # type: ignore[arg-type]
+                constant = b.insert(arith.ConstantOp(attr)).result
+                s.tokens[0] = b.insert(mem.StoreOp(s.tokens[0], at, constant)).results[0]
+        elif value is not None:
+            raise unsupported(op, f"with the initial value {value}")
+        self.global_refs[op.sym_name.data] = Ref(ptr, dims, 0)
 
     def allocate(
         self,
