@@ -74,6 +74,7 @@ KERNEL_SPACES = (1, 3, 4, 5)
 PRINT_MEMREF = {"printMemrefF32", "printMemrefF64", "printMemrefI32", "printMemrefI64"}
 PRINT_TEXT = {"printNewline": "\n", "printComma": ", ", "printOpen": "( ", "printClose": " )"}
 PRINT_VALUE = {"printI64", "printU64"}
+PRINT_FLOAT = {"printF32", "printF64"}
 REDUCE_KINDS = {
     "add": "add",
     "mul": "mul",
@@ -421,7 +422,7 @@ class Importer:
 
     def call(self, op: func.CallOp, b: Builder, s: Scope) -> None:
         callee = op.callee.root_reference.data
-        if callee in PRINT_MEMREF | PRINT_VALUE and len(op.arguments) != 1:
+        if callee in PRINT_MEMREF | PRINT_VALUE | PRINT_FLOAT and len(op.arguments) != 1:
             raise unsupported(op, f"of @{callee} takes one argument")
         if callee in PRINT_MEMREF:
             ref = self.ref(op, op.arguments[0], s)
@@ -432,6 +433,9 @@ class Importer:
             b.insert(printf.PrintFormatOp(PRINT_TEXT[callee]))
         elif callee in PRINT_VALUE:
             b.insert(printf.PrintFormatOp("{}", *self.mapped(op, op.arguments[:1], s)))
+        elif callee in PRINT_FLOAT:  # C's %g, as mlir-runner's printF32 / printF64
+            made = b.insert(printf.PrintFormatOp("{}", *self.mapped(op, op.arguments[:1], s)))
+            made.attributes[gpu.PRINTF_SPECS_ATTR] = ArrayAttr([StringAttr("g")])
         elif callee in self.host_functions:
             self.inline(op, self.host_functions[callee], b, s)
         else:

@@ -94,6 +94,12 @@ ABI: tuple[AbiFunction, ...] = (
         "printf: a float of 16, 32 or 64 bits (widened exactly), as its shortest decimal",
     ),
     AbiFunction(
+        "gpuirPrintFloatSpec",
+        None,
+        ("f64", "i32", "i64"),
+        "printf: a float (widened exactly) with a C conversion ('f', 'e' or 'g', as a character)",
+    ),
+    AbiFunction(
         "gpuirPrintMemref", None, ("ptr", "i64"), "mem.print_memref: the pointer (the op's type)"
     ),
 )

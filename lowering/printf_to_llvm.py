@@ -9,7 +9,9 @@ byte (`gpuir.runtime.scalars.format_value`). `printf.print_int` is one `gpuirPri
 
 The format string is Python's (`{}` and `{N}` fields, `{{` and `}}` for braces), as the
 interpreter reads it; a field with a conversion or a format spec, or a value of another type
-(an integer wider than 64 bits), is an error at the op.
+(an integer wider than 64 bits), is an error at the op. A float whose `gpu.printf_specs` entry
+is a C conversion (`f`, `e`, `g`: what the upstream importer writes for `printF32`) is
+`gpuirPrintFloatSpec(value, conversion)`, C's printf of the value widened to `f64`.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import llvm, printf
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -43,6 +46,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from gpuir.dialects.gpu import PRINTF_SPECS_ATTR
 from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import constant, host_module, lowering_host, ptr_type, to_llvm
 from gpuir.lowering.gpu_host_to_llvm import call_runtime
@@ -103,7 +107,7 @@ class Strings:
         return b.insert(llvm.AddressOfOp(name, ptr_type(0))).result, len(data)
 
 
-def print_value(b: PatternRewriter, op: Operation, value: SSAValue) -> None:
+def print_value(b: PatternRewriter, op: Operation, value: SSAValue, spec: str = "") -> None:
     type_ = value.type
     lowered = to_llvm(b, value, op)
     if isinstance(type_, IndexType):
@@ -117,6 +121,9 @@ def print_value(b: PatternRewriter, op: Operation, value: SSAValue) -> None:
         bits = {Float16Type: 16, Float32Type: 32, Float64Type: 64}[type(type_)]
         if bits < 64:
             lowered = b.insert(llvm.FPExtOp(lowered, f64)).results[0]
+        if spec:  # C's conversion of the value widened to a double, as C's printf has it
+            call_runtime(b, op, "gpuirPrintFloatSpec", [lowered, constant(b, ord(spec), i32)])
+            return
         call_runtime(b, op, "gpuirPrintFloat", [lowered, constant(b, bits, i32)])
     else:
         raise OpError(op, f"'{op.name}' cannot print a value of type {type_} in compiled code")
@@ -135,8 +142,16 @@ class PrintFormatLowering(RewritePattern):
                     rewriter, op, "gpuirPrintString", [address, constant(rewriter, length)]
                 )
             else:
-                print_value(rewriter, op, op.format_vals[piece])
+                print_value(rewriter, op, op.format_vals[piece], specs(op, piece))
         rewriter.erase(op)
+
+
+def specs(op: printf.PrintFormatOp, index: int) -> str:
+    """The C conversion of value `index` of `op` (`gpu.printf_specs`), or `""`."""
+    found = op.attributes.get(PRINTF_SPECS_ATTR)
+    if not isinstance(found, ArrayAttr) or index >= len(found.data):
+        return ""
+    return found.data[index].data  # type: ignore[attr-defined]
 
 
 class PrintIntLowering(RewritePattern):

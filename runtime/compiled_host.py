@@ -35,7 +35,7 @@ from functools import cache
 from typing import IO
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import Float64Type, ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 
@@ -45,7 +45,7 @@ from gpuir.lowering.host_abi import ABI, CALLBACK_PREFIX, ENTRY, runtime_ops
 from gpuir.runtime import disk_cache, memory, structs
 from gpuir.runtime.memory import ADDRESSES, Allocation, Pointer, size_of
 from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream
-from gpuir.runtime.scalars import float_dtype, int_width, wrap
+from gpuir.runtime.scalars import float_dtype, format_value, int_width, wrap
 from gpuir.runtime.session import (
     DeviceSession,
     called_function,
@@ -420,6 +420,9 @@ class HostRuntime(DeviceSession):
     def gpuirPrintFloat(self, value: float, bits: int, op: int) -> None:  # noqa: N802
         dtype = {16: np.float16, 32: np.float32, 64: np.float64}[bits]
         self.write(str(dtype(value)))
+
+    def gpuirPrintFloatSpec(self, value: float, conversion: int, op: int) -> None:  # noqa: N802
+        self.write(format_value(value, Float64Type(), chr(conversion)))
 
     def gpuirPrintMemref(self, data: int | None, ident: int) -> None:  # noqa: N802
         from gpuir.runtime.print_memref import pointee_text

@@ -77,6 +77,8 @@ void gpuirHostFree(void *ptr, int64_t op);
 void gpuirPrintString(void *text, int64_t length, int64_t op);
 void gpuirPrintInt(int64_t value, int64_t op);
 void gpuirPrintFloat(double value, int32_t bits, int64_t op);
+/* printf with a C conversion of a float ('f', 'e', 'g'): as C's printf prints it. */
+void gpuirPrintFloatSpec(double value, int32_t conversion, int64_t op);
 /* mem.print_memref: the memref at data, of the op's pointer type, as mlir-runner prints it. */
 void gpuirPrintMemref(void *data, int64_t op);
 
