@@ -60,6 +60,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Span
 
 from gpuir.dialects import gpu, mem, upstream
 from gpuir.dialects.gpu import KERNEL_TOKENS
@@ -1023,7 +1025,10 @@ def read_upstream(text: str, name: str, line_offset: int = 0) -> ParsedChunk:
     parser = LocatingParser(upstream_context(), text, name)
     with warnings.catch_warnings():  # xDSL's: an operand parsed before its type is known
         warnings.simplefilter("ignore", DeprecationWarning)
-        source = parser.parse_module()
+        try:
+            source = parser.parse_module()
+        except VerifyException as e:  # an op's format checked a type as it read it
+            raise ParseError(Span(parser.pos, parser.pos, parser.lexer.input), str(e)) from e
     parsed = ParsedChunk(source, name, text, line_offset, parser.op_starts)
     parsed.set_locations()
     try:
