@@ -16,7 +16,7 @@ Read (MLIR 22's syntax): `gpu.module @m [targets] { … }`; `gpu.func @k(args) [
 `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`, `gpu.memset` and `gpu.wait` with `async` and `[deps]`;
 `gpu.host_register`; `gpu.printf "fmt" [, v : t …]`; `gpu.all_reduce [kind] %x [uniform] {…} :
 (T) -> T` (and `gpu.yield`); `gpu.shuffle mode %v, %offset, %width : T`. The ops print in the
-generic form.
+generic form. Memory spaces: `#gpu.address_space<global | workgroup | private>`.
 """
 
 from __future__ import annotations
@@ -35,9 +35,10 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.dialects.gpu import AsyncTokenType
-from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
+    irdl_attr_definition,
     irdl_op_definition,
     opt_prop_def,
     prop_def,
@@ -46,10 +47,39 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoTerminator
 
 DIMENSIONS = ("x", "y", "z")
+
+
+ADDRESS_SPACES = {"global": 1, "workgroup": 3, "private": 5}
+"""`#gpu.address_space<…>`'s names, as gpuir's address spaces."""
+
+
+@irdl_attr_definition
+class AddressSpaceAttr(ParametrizedAttribute):
+    """`#gpu.address_space<global | workgroup | private>`: a memref's memory space."""
+
+    name = "gpu.address_space"
+    space: StringAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            at = parser.pos
+            found = parser.parse_identifier()
+            if found not in ADDRESS_SPACES:
+                parser.raise_error(
+                    f"'{cls.name}' expects global, workgroup or private, found {found}",
+                    at,
+                    parser.pos,
+                )
+            return (StringAttr(found),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.space.data}>")
 
 
 def parse_async(parser: Parser) -> tuple[bool, list[SSAValue]]:
@@ -653,5 +683,5 @@ UpstreamGpu = Dialect(
         ShuffleOp,
         YieldOp,
     ],
-    [AsyncTokenType],
+    [AsyncTokenType, AddressSpaceAttr],
 )

@@ -145,6 +145,8 @@ def space_of(type_: MemRefType, default: int, op: Operation) -> int:
     found = type_.memory_space
     if isinstance(found, NoneAttr):
         return default
+    if isinstance(found, upstream.AddressSpaceAttr):
+        return upstream.ADDRESS_SPACES[found.space.data]
     if isinstance(found, IntegerAttr) and found.value.data in (0, 1, 3, 5):
         return found.value.data
     raise unsupported(op, f"of memory space {found}")
@@ -210,6 +212,8 @@ class Importer:
         main: func.FuncOp | None = None
         for op in self.source.body.block.ops:
             if isinstance(op, upstream.ModuleOp):
+                if len(op.body.blocks) != 1:
+                    raise unsupported(op, "with several blocks")
                 self.device_functions = {}
                 for inner in op.body.block.ops:
                     if not (isinstance(inner, upstream.FuncOp) and inner.kernel is not None):
@@ -643,10 +647,8 @@ class Importer:
             pointee = ArrayType(extent, pointee)
         made = b.insert(mem.SlotOp(s.tokens[space], PtrType(pointee, space)))
         s.tokens[space] = made.results[0]
-        ptr = made.results[1]
-        if shape:  # seen as the importer's pointers are: an outer `?` extent
-            dynamic = PtrType(ArrayType(DYNAMIC_INDEX, pointee.element_type), space)  # type: ignore[attr-defined]
-            ptr = b.insert(builtin.UnrealizedConversionCastOp.get([ptr], [dynamic])).results[0]
+        ptr = made.results[1]  # its static type: a slot is never a launch's argument
+        ptr.name_hint = value.name_hint
         s.refs[value] = Ref(ptr, [index(b, d) for d in shape], space)
 
     def kernel_op(self, op: Operation, b: Builder, s: Scope) -> None:
@@ -714,7 +716,9 @@ class Importer:
         elif isinstance(op, memref.AllocaOp):
             if op.dynamic_sizes:
                 raise unsupported(op, "of a dynamic size in a kernel is not supported (yet)")
-            self.slot(op, op.memref, 5, b, s)
+            type_ = op.memref.type
+            assert isinstance(type_, MemRefType)
+            self.slot(op, op.memref, space_of(type_, 5, op), b, s)
         else:
             self.common_op(op, b, s, self.kernel_op)
 

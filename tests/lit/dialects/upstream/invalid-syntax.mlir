@@ -26,3 +26,11 @@ func.func @main() {
   %m = gpu.alloc (%c1) [%c1] : memref<?xf32>
   return
 }
+
+// -----
+
+// CHECK: invalid-syntax.mlir:34:58: error: 'gpu.address_space' expects global, workgroup or private, found shared
+func.func @main() {
+  %m = memref.alloc() : memref<4xf32, #gpu.address_space<shared>>
+  return
+}
