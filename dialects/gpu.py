@@ -20,7 +20,7 @@ This dialect is named `gpu` like xDSL's own, which gpu-opt therefore does not lo
 from __future__ import annotations
 
 import string
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import ClassVar
 from weakref import WeakKeyDictionary
 
@@ -710,18 +710,27 @@ C_SPECS = ("f", "e", "g")
 """The C conversions of a float that a printf field may carry (`with_specs`)."""
 
 
+def format_fields(text: str) -> Iterator[tuple[str, str | None, int, str]]:
+    """A `printf.print_format` format string (Python's: `{}`, `{N}`, `{{`) as its pieces: the
+    literal text before each field, the field as written (None after the last), the index of
+    its value and its spec."""
+    automatic = 0
+    for literal, field, spec, _ in string.Formatter().parse(text):
+        index = -1
+        if field == "":
+            index, automatic = automatic, automatic + 1
+        elif field is not None:
+            index = int(field)
+        yield literal, field, index, spec or ""
+
+
 def with_specs(text: str, specs: Sequence[str]) -> str:
     """`text` with the field of value `k` written `{:specs[k]}` where that is not empty."""
     out = []
-    automatic = 0
-    for literal, field, _, _ in string.Formatter().parse(text):
+    for literal, field, index, _ in format_fields(text):
         out.append(literal.replace("{", "{{").replace("}", "}}"))
         if field is None:
             continue
-        if field == "":
-            index, automatic = automatic, automatic + 1
-        else:
-            index = int(field)
         spec = specs[index] if index < len(specs) else ""
         out.append(f"{{{field}:{spec}}}" if spec else f"{{{field}}}")
     return "".join(out)

@@ -93,6 +93,16 @@ def parse_async(parser: Parser) -> tuple[bool, list[SSAValue]]:
     return is_async, deps
 
 
+def typed_operands(parser: Parser, first: SSAValue) -> list[SSAValue]:
+    """`first`, then `, %v …` and `: t, …` (the types, which the operands already have)."""
+    values = [first]
+    while parser.parse_optional_punctuation(",") is not None:
+        values.append(parser.parse_operand())
+    parser.parse_punctuation(":")
+    parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    return values
+
+
 def token_types(is_async: bool) -> list[Attribute]:
     return [AsyncTokenType()] if is_async else []
 
@@ -190,14 +200,8 @@ class ReturnOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ReturnOp:
-        values = []
-        if (first := parser.parse_optional_operand()) is not None:
-            values = [first]
-            while parser.parse_optional_punctuation(",") is not None:
-                values.append(parser.parse_operand())
-            parser.parse_punctuation(":")
-            parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        return cls.create(operands=values)
+        first = parser.parse_optional_operand()
+        return cls.create(operands=[] if first is None else typed_operands(parser, first))
 
 
 @irdl_op_definition
@@ -477,9 +481,7 @@ class PrintfOp(IRDLOperation):
         text = parser.parse_str_literal()
         values: list[SSAValue] = []
         if parser.parse_optional_punctuation(",") is not None:
-            values = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_operand)
-            parser.parse_punctuation(":")
-            parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            values = typed_operands(parser, parser.parse_operand())
         return cls.create(operands=values, properties={"format": StringAttr(text)})
 
 
@@ -543,12 +545,7 @@ class YieldOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> YieldOp:
-        values = [parser.parse_operand()]
-        while parser.parse_optional_punctuation(",") is not None:
-            values.append(parser.parse_operand())
-        parser.parse_punctuation(":")
-        parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        return cls.create(operands=values)
+        return cls.create(operands=typed_operands(parser, parser.parse_operand()))
 
 
 @irdl_op_definition

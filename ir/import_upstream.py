@@ -269,10 +269,8 @@ class Importer:
         self.blocks(op.body, body, b, scope, self.host_op)
 
     def host_op(self, op: Operation, b: Builder, s: Scope) -> None:
-        if isinstance(op, func.ReturnOp) and self.inlined:  # the end of an inlined call
-            call = self.inlined[-1]
-            for old, new in zip(call.results, self.mapped(op, op.arguments, s), strict=True):
-                s.values[old] = new
+        if isinstance(op, func.ReturnOp) and self.inlined:
+            self.return_from_inlined(op, s)
         elif isinstance(op, func.ReturnOp):
             for ref in self.registered:
                 assert ref.mirror is not None
@@ -446,6 +444,12 @@ class Importer:
             self.inline(op, self.host_functions[callee], b, s)
         else:
             raise unsupported(op, f"of @{callee} is not supported (yet)")
+
+    def return_from_inlined(self, op: Operation, s: Scope) -> None:
+        """The end of an inlined call: its results are the values returned."""
+        call = self.inlined[-1]
+        for old, new in zip(call.results, self.mapped(op, op.operands, s), strict=True):
+            s.values[old] = new
 
     def inline(
         self,
@@ -653,9 +657,7 @@ class Importer:
 
     def kernel_op(self, op: Operation, b: Builder, s: Scope) -> None:
         if isinstance(op, upstream.ReturnOp | func.ReturnOp) and self.inlined:
-            call = self.inlined[-1]
-            for old, new in zip(call.results, self.mapped(op, op.operands, s), strict=True):
-                s.values[old] = new
+            self.return_from_inlined(op, s)
         elif isinstance(op, func.CallOp):
             callee = self.device_functions.get(op.callee.root_reference.data)
             if callee is None:

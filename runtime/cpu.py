@@ -663,7 +663,6 @@ class CpuProvider(EagerHostProvider):
         context = cpu_faults.context
         parallel = PARALLEL_GROUPS if self.workers > 1 else None
         threads = cpu_pool.pool(self.workers)
-        most = self.workers * CHUNKS_PER_WORKER
 
         def launch(n_groups: int, n_items: int, args: Sequence[object]) -> bool:
             n_groups, n_items = int(n_groups), int(n_items)
@@ -678,11 +677,7 @@ class CpuProvider(EagerHostProvider):
                     if threads is None or not threads.alive:
                         self._run(code, n_groups, n_items, smem_bytes, argv, None, source)
                         return True
-                    buffers = self.pool_buffers(size, threads.workers)
-                    chunks = min(n_groups, most)
-                    faults = threads.run(address, n_groups, n_items, static, argv, chunks, buffers)
-                    if faults:
-                        raise pool_error(faults, code, buffers, n_items, source, None)
+                    self._run_on_pool(threads, code, n_groups, n_items, size, argv, source, None)
                     return True
                 shared = local.address if getattr(local, "size", -1) >= size else None
                 if shared is None:
@@ -816,11 +811,7 @@ class CpuProvider(EagerHostProvider):
         if threads is None or not threads.alive:
             run_chunk(0, n_groups)
         else:
-            chunks = min(n_groups, self.workers * CHUNKS_PER_WORKER)
-            shared = self.pool_buffers(shared_size, threads.workers)
-            found = threads.run(code.address, n_groups, n_items, static, argv, chunks, shared)
-            if found:
-                raise pool_error(found, code, shared, n_items, source, op)
+            self._run_on_pool(threads, code, n_groups, n_items, shared_size, argv, source, op)
         if faults:
             raise fault_error(min(faults, key=lambda f: f.group), code, source, op)
 
@@ -830,6 +821,27 @@ class CpuProvider(EagerHostProvider):
         if not hasattr(local, "progress"):
             local.progress = ctypes.c_int64()
         return ctypes.addressof(local.progress)
+
+    def _run_on_pool(
+        self,
+        threads: cpu_pool.Pool,
+        code: CompiledKernel,
+        n_groups: int,
+        n_items: int,
+        shared_size: int,
+        argv: int,
+        source: ModuleOp | None,
+        op: Operation | None,
+    ) -> None:
+        """The groups in chunks on the native threads (`CHUNKS_PER_WORKER` per thread), each
+        thread with its shared-memory buffer; the fault of the lowest group is the error."""
+        chunks = min(n_groups, threads.workers * CHUNKS_PER_WORKER)
+        shared = self.pool_buffers(shared_size, threads.workers)
+        found = threads.run(
+            code.address, n_groups, n_items, code.shared_bytes, argv, chunks, shared
+        )
+        if found:
+            raise pool_error(found, code, shared, n_items, source, op)
 
     def pool_buffers(self, nbytes: int, workers: int) -> list[int]:
         """The addresses of the shared-memory buffers of the pool's `workers` threads

@@ -48,6 +48,15 @@ CHECK_EVERY = 64
 # The pool's words (8 bytes each).
 GEN, QUIT, TICKET, COMPLETED, N_CHUNKS, N_GROUPS, ENTRY, N_ITEMS = range(8)
 ARGS, SHARED, STATIC, CONTEXTS, FAILED, WORKERS, GUARDED, SPIN_NS = range(8, 16)
+LAUNCH_WORDS = (
+    ("entry", ENTRY),
+    ("groups", N_GROUPS),
+    ("items", N_ITEMS),
+    ("static", STATIC),
+    ("args", ARGS),
+    ("chunks", N_CHUNKS),
+)
+"""The words a launch sets, in the order `__gpuir_pool_run` takes them after the pool."""
 MUTEX, WORK, DONE = 256, 320, 384
 """Byte offsets of the mutex and the two condition variables (64 bytes each: glibc's are 40 and
 48 bytes)."""
@@ -74,6 +83,11 @@ def word(name: str, pool: str, index: int) -> str:
 
 def ir_text() -> str:
     declare_pause, pause = pause_hint()
+    launch_params = ", ".join(f"i64 %a_{name}" for name, _ in LAUNCH_WORDS)
+    launch_stores = "".join(
+        f"  {word('p_' + name, 'pool', at)}\n  store i64 %a_{name}, ptr %p_{name}, align 8\n"
+        for name, at in LAUNCH_WORDS
+    )
     return f"""
 declare i32 @pthread_mutex_lock(ptr)
 declare i32 @pthread_mutex_unlock(ptr)
@@ -274,22 +288,9 @@ exit:
 
 ; A launch, from the calling thread: publish it, take chunks, close it, wait for its chunks;
 ; whether a chunk faulted.
-define i64 @__gpuir_pool_run(ptr %pool, i64 %a_entry, i64 %a_groups, i64 %a_items, i64 %a_static,
-                              i64 %a_args, i64 %a_chunks) {{
+define i64 @__gpuir_pool_run(ptr %pool, {launch_params}) {{
 entry:
-  {word("q0", "pool", ENTRY)}
-  store i64 %a_entry, ptr %q0, align 8
-  {word("q1", "pool", N_GROUPS)}
-  store i64 %a_groups, ptr %q1, align 8
-  {word("q2", "pool", N_ITEMS)}
-  store i64 %a_items, ptr %q2, align 8
-  {word("q3", "pool", STATIC)}
-  store i64 %a_static, ptr %q3, align 8
-  {word("q4", "pool", ARGS)}
-  store i64 %a_args, ptr %q4, align 8
-  {word("q5", "pool", N_CHUNKS)}
-  store i64 %a_chunks, ptr %q5, align 8
-  {word("pgen", "pool", GEN)}
+{launch_stores}  {word("pgen", "pool", GEN)}
   {word("pticket", "pool", TICKET)}
   {word("pcompleted", "pool", COMPLETED)}
   {word("pfailed", "pool", FAILED)}
@@ -350,7 +351,9 @@ entry:
 
 
 PoolFunction = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-RunFunction = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, *[ctypes.c_int64] * 6)
+RunFunction = ctypes.CFUNCTYPE(
+    ctypes.c_int64, ctypes.c_void_p, *[ctypes.c_int64] * len(LAUNCH_WORDS)
+)
 
 
 @dataclass

@@ -18,7 +18,6 @@ Conversions that can round twice through `float64` (`int` → `f32`, decimal tex
 from __future__ import annotations
 
 import math
-import string
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -270,17 +269,13 @@ def print_text(text: str, values: Sequence[object], types: Sequence[Attribute]) 
     """The text `printf.print_format` prints: `text` is Python's format string (`{}`, `{N}`,
     `{{`), each field a value by `format_value`, with the field's spec (`{:f}`) as C's
     conversion of a float (`with_specs`)."""
+    from gpuir.dialects.gpu import format_fields
+
     out = []
-    automatic = 0
-    for literal, field, spec, _ in string.Formatter().parse(text):
+    for literal, field, index, spec in format_fields(text):
         out.append(literal)
-        if field is None:
-            continue
-        if field == "":
-            index, automatic = automatic, automatic + 1
-        else:
-            index = int(field)
-        out.append(format_value(values[index], types[index], spec or ""))
+        if field is not None:
+            out.append(format_value(values[index], types[index], spec))
     return "".join(out)
 
 
