@@ -113,6 +113,53 @@ static Word *word_of(uint64_t address) { /* the cell of the aligned word holding
   return word_cells[slot] + (word & (CHUNK - 1));
 }
 
+/* --- owners: the fast path of the common case ---
+ *
+ * Each aligned word also has an 8-byte *owner*: the stamp (low 32 bits), the item (16 bits) and
+ * what it did (OWN_READ / OWN_WRITE / OWN_VALUES), while one item in one stamp is the only one
+ * that touched the word in this launch, or OWN_SLOW (the word's Word record is what counts for
+ * the rest of the launch). A plain aligned access of 4 or 8 bytes to a word no one has touched
+ * this launch, or only the same item in the same stamp, cannot race: it updates the owner and
+ * nothing else. Anything else *materializes* the Word from the owner (what the record would
+ * hold had it seen those accesses) and goes on as before. An owner of an earlier launch (its
+ * stamp below `launch_base`) is nobody's: its Word record is stale too, and no stamp in it
+ * counts. */
+enum { OWN_READ = 1, OWN_WRITE = 2, OWN_VALUES = 4, OWN_SLOW = 8 };
+#define OWN(stamp, item, bits) \
+  ((uint64_t)(stamp) | (uint64_t)(uint16_t)(item) << 32 | (uint64_t)(bits) << 48)
+#define OWN_STAMP(o) ((uint32_t)(o))
+#define OWN_ITEM(o) ((uint16_t)((o) >> 32))
+#define OWN_BITS(o) ((unsigned)((o) >> 48))
+
+static uint64_t owner_keys[SLOTS];
+static uint64_t *owner_cells[SLOTS];
+static uint64_t recent_owner_keys[WAYS] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
+                                           ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull};
+static uint64_t *recent_owners[WAYS];
+
+static uint64_t *owner_chunk(uint64_t key) {
+  uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (SLOTS - 1);
+  while (owner_cells[slot] && owner_keys[slot] != key) slot = (slot + 1) & (SLOTS - 1);
+  if (!owner_cells[slot]) {
+    void *cells = mmap(0, sizeof(uint64_t) * CHUNK, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (cells == MAP_FAILED) return 0;
+    owner_keys[slot] = key;
+    owner_cells[slot] = cells;
+  }
+  unsigned way = (unsigned)(key ^ (key >> 7)) & (WAYS - 1);
+  recent_owner_keys[way] = key;
+  recent_owners[way] = owner_cells[slot];
+  return owner_cells[slot];
+}
+
+static inline uint64_t *owner_of(uint64_t address) { /* the owner of the word at `address` */
+  uint64_t word = address >> 2, key = word >> CHUNK_BITS;
+  unsigned way = (unsigned)(key ^ (key >> 7)) & (WAYS - 1);
+  uint64_t *chunk = recent_owner_keys[way] == key ? recent_owners[way] : owner_chunk(key);
+  return chunk ? chunk + (word & (CHUNK - 1)) : 0;
+}
+
 static int split(Word *w, uint64_t word_address) { /* its bytes get its record; 0 if no room */
   if (w->split) return 1;
   for (int i = 0; i < 4; i++) {
@@ -135,6 +182,8 @@ static void clear(uint64_t start, uint64_t nbytes) { /* no records: new memory *
   for (uint64_t a = start & ~3ull; a < start + nbytes; a += 4) {
     Word *w = word_of(a);
     if (w) memset(w, 0, sizeof *w);
+    uint64_t *o = owner_of(a);
+    if (o) *o = 0;
   }
   for (uint64_t a = start; a < start + nbytes; a++) {
     Cell *c = cell_of(a);
@@ -206,18 +255,36 @@ static int64_t epochs_size;
 static void (*abort_launch)(int64_t, int64_t);
 static int64_t suspect;
 
-/* --- the undo log: what each launch's first write to some bytes found there --- */
+/* --- the undo log: what each launch's first write to some bytes found there ---
+ *
+ * Ranges of bytes in the order they were first written, each with its old bytes in `undo_bytes`
+ * (from `at`). A first write right after the last range's end (items writing an array in order)
+ * makes that range longer. */
 
 typedef struct {
-  uint64_t address, old;
-  int64_t nbytes;
+  uint64_t address;
+  int64_t nbytes, at;
 } Undo;
 
 static Undo *undo;
 static int64_t undo_count, undo_capacity, undo_lost;
+static uint8_t *undo_bytes;
+static int64_t undo_used, undo_room;
 
 static void remember(uint64_t address, int64_t nbytes) { /* before a write of these bytes */
-  for (int64_t done = 0; done < nbytes; done += 8) {
+  if (undo_used + nbytes > undo_room) {
+    int64_t grown = undo_room ? 2 * undo_room : 1 << 16;
+    while (grown < undo_used + nbytes) grown *= 2;
+    uint8_t *more = realloc(undo_bytes, (size_t)grown);
+    if (!more) {
+      undo_lost = 1;
+      return;
+    }
+    undo_bytes = more;
+    undo_room = grown;
+  }
+  Undo *last = undo_count ? &undo[undo_count - 1] : 0;
+  if (!last || last->address + (uint64_t)last->nbytes != address) {
     if (undo_count == undo_capacity) {
       int64_t grown = undo_capacity ? 2 * undo_capacity : 4096;
       Undo *more = realloc(undo, grown * sizeof *more);
@@ -228,19 +295,21 @@ static void remember(uint64_t address, int64_t nbytes) { /* before a write of th
       undo = more;
       undo_capacity = grown;
     }
-    Undo *u = &undo[undo_count++];
-    u->address = address + done;
-    u->nbytes = nbytes - done < 8 ? nbytes - done : 8;
-    u->old = 0;
-    memcpy(&u->old, (const void *)(uintptr_t)u->address, (size_t)u->nbytes);
+    last = &undo[undo_count++];
+    last->address = address;
+    last->nbytes = 0;
+    last->at = undo_used;
   }
+  memcpy(undo_bytes + undo_used, (const void *)(uintptr_t)address, (size_t)nbytes);
+  undo_used += nbytes;
+  last->nbytes += nbytes;
 }
 
 int64_t gpuir_check_undo(void) { /* put the launch's memory back; -1 if it cannot be */
   if (undo_lost) return -1;
   for (int64_t i = undo_count - 1; i >= 0; i--)
-    memcpy((void *)(uintptr_t)undo[i].address, &undo[i].old, (size_t)undo[i].nbytes);
-  undo_count = 0;
+    memcpy((void *)(uintptr_t)undo[i].address, undo_bytes + undo[i].at, (size_t)undo[i].nbytes);
+  undo_count = undo_used = 0;
   return 0;
 }
 
@@ -255,7 +324,7 @@ int gpuir_check_begin(int64_t n_items, void (*abort_fn)(int64_t, int64_t)) {
   group_top = stamp_next - 1;
   group_now = -1;
   suspect = 0;
-  undo_count = undo_lost = 0;
+  undo_count = undo_used = undo_lost = 0;
   abort_launch = abort_fn;
   memset(epochs, 0, n_items * sizeof *epochs);
   return 0;
@@ -404,6 +473,24 @@ void __gpuir_check_barrier(int64_t group, int64_t item) {
     (c)->flags = f;                                                                             \
   } while (0)
 
+/* The Word record of the word at `at` from its owner `was`, as the record would be had it seen
+ * the owner's accesses; an owner of an earlier launch leaves the record as it is (nothing in it
+ * counts). The value of the owner's writes is the word's (the same item wrote them all); when
+ * they were not all the same, the record says so. */
+static void materialize(Word *w, uint64_t was, uint64_t at) {
+  if (OWN_STAMP(was) < launch_base) return;
+  uint32_t stamp = OWN_STAMP(was);
+  unsigned bits = OWN_BITS(was);
+  memset(w, 0, sizeof *w);
+  w->w_item = w->r_item = OWN_ITEM(was);
+  if (bits & OWN_WRITE) {
+    w->w_stamp = w->w_first = stamp;
+    w->w_value = *(const uint32_t *)(uintptr_t)at;
+    if (bits & OWN_VALUES) w->flags |= W_MULTI_VALUE | LAUNCH_VALUES;
+  }
+  if (bits & OWN_READ) w->r_stamp = w->r_first = stamp;
+}
+
 void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64_t value,
                           int64_t group, int64_t item) {
   enter(group);
@@ -417,10 +504,37 @@ void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64
   int writes = (kind & (WRITE | ATOMIC)) != 0;
   int fresh = 0; /* bytes this launch has not written yet: remember what they hold */
   int whole = (address & 3) == 0 && (nbytes == 4 || nbytes == 8);
+  uint64_t mine = OWN(now, item, 0);
   for (uint64_t at = address & ~3ull; at < address + (uint64_t)nbytes; at += 4) {
+    uint64_t *o = owner_of(at);
+    if (!o) goto race;
+    uint64_t was = *o;
+    if (whole && !atomic && !unknown) { /* the fast path (owners, above) */
+      if (OWN_STAMP(was) < launch_base) {
+        *o = mine | (uint64_t)(writes ? OWN_WRITE : OWN_READ) << 48;
+        fresh |= writes;
+        continue;
+      }
+      if ((was & 0xFFFFFFFFFFFFull) == mine && !(OWN_BITS(was) & OWN_SLOW)) {
+        if (writes) {
+          unsigned bits = OWN_BITS(was);
+          if (!(bits & OWN_WRITE)) fresh = 1;
+          else if (*(const uint32_t *)(uintptr_t)at != (uint32_t)(value >> (8 * (at - address))))
+            bits |= OWN_VALUES;
+          *o = mine | (uint64_t)(bits | OWN_WRITE) << 48;
+        } else {
+          *o = was | (uint64_t)OWN_READ << 48;
+        }
+        continue;
+      }
+    }
     Word *w = word_of(at);
     if (!w) goto race;
-    if (whole && !w->split) { /* the common case: whole words */
+    if (OWN_STAMP(was) < launch_base || !(OWN_BITS(was) & OWN_SLOW)) {
+      materialize(w, was, at);
+      *o = OWN(now, item, OWN_SLOW);
+    }
+    if (whole && !w->split) { /* whole words */
       uint32_t v = (uint32_t)(value >> (8 * (at - address)));
       CHECK_AND_RECORD(w, v);
       continue;

@@ -233,3 +233,59 @@ def test_a_stopped_launch_leaves_the_memory_interp_leaves():
     assert np.array_equal(found["checked"][0], found["interp"][0])
     assert np.array_equal(found["checked"][1], found["interp"][1])
     assert list(found["interp"][1]) == [6 + i for i in range(16)]
+
+
+HANDOVER = """
+func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+             %group: index, %item: index, %n: index, %second: i32, %sync: i1,
+             %y: !mem.ptr<!mem.array<? x i32>, 1>, %out: !mem.ptr<!mem.array<? x i32>, 1>)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+  %one = arith.constant 1 : index
+  %seven = arith.constant 7 : i32
+  %p = mem.lea %y, %item : !mem.ptr<!mem.array<? x i32>, 1>
+  %a1, %v = mem.load %m1, %p : !mem.ptr<i32, 1>
+  %b1 = mem.store %a1, %p, %seven : !mem.ptr<i32, 1>
+  %c1 = mem.store %b1, %p, %second : !mem.ptr<i32, 1>
+  %d1 = scf.if %sync -> (!mem.M<1>) {
+    %s1, %s3 = gpu.sync_work_items %c1, %m3
+    scf.yield %s1 : !mem.M<1>
+  } else {
+    scf.yield %c1 : !mem.M<1>
+  }
+  %next = arith.addi %item, %one : index
+  %wrap = arith.remui %next, %n : index
+  %q = mem.lea %y, %wrap : !mem.ptr<!mem.array<? x i32>, 1>
+  %e1, %w = mem.load %d1, %q : !mem.ptr<i32, 1>
+  %r = mem.lea %out, %item : !mem.ptr<!mem.array<? x i32>, 1>
+  %f1 = mem.store %e1, %r, %w : !mem.ptr<i32, 1>
+  func.return %f1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+"""
+
+
+@pytest.mark.parametrize("second", [7, 9])
+def test_a_word_one_item_wrote_is_checked_against_every_write_when_another_reads(second: int):
+    """Each item reads its word and writes it twice (once with the same value, once with
+    another), then reads its neighbour's. The checker's fast path keeps such a word as one
+    item's until another touches it; the neighbour's read must then see both writes: with a
+    barrier between, the launch is clean and runs once; without, it is interp's race."""
+    n = 64
+    with Device(CpuProvider(check=True)) as device:
+        kernel = device.compile(HANDOVER).kernel("k")
+        y, out = device.upload(np.zeros(n, np.int32)), device.upload(np.zeros(n, np.int32))
+        kernel(1, n, n, np.int32(second), True, y, out)
+        device.synchronize()
+        assert list(out.download()) == [second] * n
+        assert device.provider.replayed == 0
+        with pytest.raises(ProviderError, match="race") as checked:
+            kernel(1, n, n, np.int32(second), False, y, out)
+            device.synchronize()
+        assert device.provider.replayed == 1
+    with Device("interp") as device:
+        kernel = device.compile(HANDOVER).kernel("k")
+        y, out = device.upload(np.zeros(n, np.int32)), device.upload(np.zeros(n, np.int32))
+        kernel(1, n, n, np.int32(second), True, y, out)
+        with pytest.raises(ProviderError, match="race") as interp:
+            kernel(1, n, n, np.int32(second), False, y, out)
+            device.synchronize()
+    assert str(checked.value) == str(interp.value)
