@@ -20,7 +20,9 @@ Before the cpu lowering (`cpu-workgroup-loops`), in every kernel of a device mod
 - the kernel is marked `gpu.checked`: `cpu-workgroup-loops` leaves a red zone after each of its
   shared arrays and local slots, so that an overrun of one is not an access to the next.
 
-The calls go to the checker (`runtime/cpu_check.c`), which finds the suspect accesses; the
+The calls go to the checker (`runtime/cpu_check.c`), which finds the suspect accesses (the cpu
+lowering defines `@__gpuir_check_access` as `FAST_PATH`, the checker's common case inline, which
+calls the checker's `__gpuir_check_slow` for the rest); the
 provider runs a launch with one again under `interp` (`gpuir.runtime.cpu`). The calls are
 `llvm.call`s of `i64` values (the address: the pointer cast to `!llvm.ptr<space>`, then
 `llvm.ptrtoint`), which the rest of the cpu lowering keeps as they are.
@@ -53,6 +55,7 @@ from gpuir.lowering.conversion import ptr_type, size_and_align
 from gpuir.lowering.workgroups import CHECKED_ATTR
 
 ACCESS = "__gpuir_check_access"
+SLOW_ACCESS = "__gpuir_check_slow"
 BARRIER = "__gpuir_check_barrier"
 SLOT = "__gpuir_check_slot"
 HEAP_ALLOC = "__gpuir_check_heap_alloc"
@@ -235,3 +238,128 @@ class CpuCheckAccessesPass(ModulePass):
 
         for module in device_modules(op, self.name):
             check_accesses(module, set(kernels(module)))
+
+
+# The owners' bits (runtime/cpu_check.c), in the high 16 bits of an owner.
+_OWN_READ, _OWN_WRITE, _OWN_VALUES, _OWN_SLOW, _OWN_LIVE = (b << 48 for b in (1, 2, 4, 8, 16))
+
+FAST_PATH = f"""
+; `@{ACCESS}` with the checker's common case inline (runtime/cpu_check.c, "owners"): a plain
+; aligned 4-byte read or write of a live arena word that no other item touched in this launch
+; (or only this item, in this stamp) updates the word's owner; a first write also logs the
+; word's old value. Anything else calls the checker. `@gpuir_check_fast` is its `Fast` state.
+@gpuir_check_fast = external global [9 x i64]
+declare void @{SLOW_ACCESS}(i64, i64, i64, i64, i64, i64)
+
+define void @{ACCESS}(i64 %address, i64 %nbytes, i64 %kind, i64 %value, i64 %group,
+                               i64 %item) alwaysinline {{
+entry:
+  %four = icmp eq i64 %nbytes, 4
+  %plain = icmp ult i64 %kind, 2
+  %simple = and i1 %four, %plain
+  br i1 %simple, label %where, label %slow
+where:
+  %lo = load i64, ptr @gpuir_check_fast
+  %span.at = getelementptr i8, ptr @gpuir_check_fast, i64 8
+  %span = load i64, ptr %span.at
+  %offset = sub i64 %address, %lo
+  %in = icmp ult i64 %offset, %span
+  %low = and i64 %address, 3
+  %aligned = icmp eq i64 %low, 0
+  %now.at = getelementptr i8, ptr @gpuir_check_fast, i64 24
+  %group.now = load i64, ptr %now.at
+  %entered = icmp eq i64 %group.now, %group
+  %ok.a = and i1 %in, %aligned
+  %ok = and i1 %ok.a, %entered
+  br i1 %ok, label %cell, label %slow
+cell:
+  %shadow.at = getelementptr i8, ptr @gpuir_check_fast, i64 16
+  %shadow = load ptr, ptr %shadow.at
+  %word = lshr i64 %offset, 2
+  %owner.at = getelementptr i64, ptr %shadow, i64 %word
+  %owner = load i64, ptr %owner.at
+  %epochs.at = getelementptr i8, ptr @gpuir_check_fast, i64 32
+  %epochs = load ptr, ptr %epochs.at
+  %epoch.at = getelementptr i32, ptr %epochs, i64 %item
+  %epoch = load i32, ptr %epoch.at
+  %base.at = getelementptr i8, ptr @gpuir_check_fast, i64 40
+  %group.base = load i32, ptr %base.at
+  %launch.at = getelementptr i8, ptr @gpuir_check_fast, i64 44
+  %launch.base = load i32, ptr %launch.at
+  %stamp.now = add i32 %group.base, %epoch
+  %stamp.wide = zext i32 %stamp.now to i64
+  %item.low = and i64 %item, 65535
+  %item.high = shl i64 %item.low, 32
+  %mine.bare = or i64 %stamp.wide, %item.high
+  %mine = or i64 %mine.bare, {_OWN_LIVE}
+  %stamp = trunc i64 %owner to i32
+  %stale = icmp ult i32 %stamp, %launch.base
+  %live.bit = and i64 %owner, {_OWN_LIVE}
+  %live = icmp ne i64 %live.bit, 0
+  %free = and i1 %stale, %live
+  %key = and i64 %owner, {0xFFFFFFFFFFFF | _OWN_SLOW | _OWN_LIVE}
+  %same = icmp eq i64 %key, %mine
+  %writes = icmp ne i64 %kind, 0
+  br i1 %writes, label %write, label %read
+read:
+  br i1 %free, label %read.claim, label %read.same
+read.claim:
+  %claimed = or i64 %mine, {_OWN_READ}
+  store i64 %claimed, ptr %owner.at
+  ret void
+read.same:
+  br i1 %same, label %read.again, label %slow
+read.again:
+  %read.owner = or i64 %owner, {_OWN_READ}
+  store i64 %read.owner, ptr %owner.at
+  ret void
+write:
+  br i1 %free, label %first, label %write.same
+write.same:
+  br i1 %same, label %write.mine, label %slow
+write.mine:
+  %written.bit = and i64 %owner, {_OWN_WRITE}
+  %written = icmp ne i64 %written.bit, 0
+  br i1 %written, label %write.again, label %first
+write.again:
+  %here = inttoptr i64 %address to ptr
+  %was = load i32, ptr %here
+  %new = trunc i64 %value to i32
+  %differs = icmp ne i32 %was, %new
+  %values = select i1 %differs, i64 {_OWN_VALUES}, i64 0
+  %again = or i64 %owner, %values
+  store i64 %again, ptr %owner.at
+  ret void
+first:
+  %before = phi i64 [%mine, %write], [%owner, %write.mine]
+  %log.at = getelementptr i8, ptr @gpuir_check_fast, i64 48
+  %log = load ptr, ptr %log.at
+  %count.at = getelementptr i8, ptr @gpuir_check_fast, i64 56
+  %count = load i64, ptr %count.at
+  %room.at = getelementptr i8, ptr @gpuir_check_fast, i64 64
+  %room = load i64, ptr %room.at
+  %full = icmp uge i64 %count, %room
+  br i1 %full, label %slow, label %log.it
+log.it:
+  %entry.index = shl i64 %count, 1
+  %entry.at = getelementptr i64, ptr %log, i64 %entry.index
+  store i64 %address, ptr %entry.at
+  %old.at = getelementptr i64, ptr %entry.at, i64 1
+  %old.ptr = inttoptr i64 %address to ptr
+  %old = load i32, ptr %old.ptr
+  %old.wide = zext i32 %old to i64
+  store i64 %old.wide, ptr %old.at
+  %count.next = add i64 %count, 1
+  store i64 %count.next, ptr %count.at
+  %first.owner = or i64 %before, {_OWN_WRITE}
+  store i64 %first.owner, ptr %owner.at
+  ret void
+slow:
+  call void @{SLOW_ACCESS}(i64 %address, i64 %nbytes, i64 %kind, i64 %value, i64 %group,
+                            i64 %item)
+  ret void
+}}
+"""
+"""LLVM IR that defines `@__gpuir_check_access` for the cpu provider: linked into a checked
+module before LLVM optimizes it (`gpuir.lowering.cpu_llvm`), so each call becomes the inline
+fast path, and the checker's `__gpuir_check_slow` is called only off it."""

@@ -22,7 +22,9 @@ left alone):
    slot per kernel argument, the value in its low bytes (little-endian): integers (`i1` as 0/1),
    floats, pointers as addresses; for a struct argument, the address of its bytes, in C's
    layout (`gpuir.runtime.structs`), which the entry loads by value;
-4. `optimize`: LLVM's `default<O3>` for the host CPU (`host_machine()`).
+4. with `check`, `check_accesses.FAST_PATH` linked in: the definition of the checker's
+   `@__gpuir_check_access`, whose common case LLVM inlines into each access;
+5. `optimize`: LLVM's `default<O3>` for the host CPU (`host_machine()`).
 
 `host_program(device, index_bitwidth=32)` lowers with 32-bit index values, as
 `device-to-llvm{index-bitwidth=32}` does for NVPTX (the same stages read the module's
@@ -156,7 +158,17 @@ def host_program(device: ModuleOp, index_bitwidth: int = 64, check: bool = False
                 kernels[name].barriers = barrier_table(op.attributes[BARRIERS_ATTR])
     lower(module)
     text = str(translate_for_host(module, list(kernels)))
-    optimized = optimize(parse(text))
+    parsed = parse(text)
+    if check:
+        from gpuir.lowering.check_accesses import ACCESS, FAST_PATH
+
+        fast = parse(
+            f'target triple = "{parsed.triple}"\ntarget datalayout = "{parsed.data_layout}"\n'
+            + FAST_PATH
+        )
+        parsed.link_in(fast)
+        parsed.get_function(ACCESS).linkage = "internal"  # inlined everywhere, then gone
+    optimized = optimize(parsed)
     formats = module.attributes.get(FORMATS_ATTR)
     return HostProgram(str(optimized), kernels, errors, formats)
 

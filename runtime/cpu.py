@@ -42,7 +42,10 @@ Checked launches (`CpuProvider(check=True)`, `gpu-run --provider cpu --check`). 
 compiled with their accesses to memory and their barriers instrumented
 (`gpuir.lowering.check_accesses`): each calls the native checker (`cpu_check.c`, built with the
 system's C compiler on first use), which knows the live allocations and keeps a shadow record
-per byte touched (who wrote it, which value, who read it, in which group and epoch). A launch
+per word touched (who wrote it, which value, who read it, in which group and epoch; per byte
+where it is accessed in parts). The commonest case (an aligned 4-byte access to a word of a
+live device allocation that only this work-item touched in this epoch) is checked inline, in
+the kernel's own code, with no call. A launch
 runs its groups in order on the calling thread, its items in order, as `interp` does. An
 access outside every live allocation, or one that may race with an earlier access of the launch,
 stops it (as does a fault or a barrier divergence); the device memory goes back to what it was

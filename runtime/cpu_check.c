@@ -2,7 +2,10 @@
  *
  * Every access of an instrumented kernel to global or shared memory calls
  * `__gpuir_check_access` first, and every work-item calls `__gpuir_check_barrier` at each
- * barrier of its group (gpuir/lowering/check_accesses.py). Groups run one after another, their
+ * barrier of its group (gpuir/lowering/check_accesses.py). `__gpuir_check_access` is LLVM IR
+ * inlined into the kernel (check_accesses.py's FAST_PATH): it does the commonest case itself
+ * on the state `gpuir_check_fast` (owners, below) and calls `__gpuir_check_slow`, here, for
+ * the rest. Groups run one after another, their
  * items in order, as under `interp`. An access is *suspect* when it is not within a live
  * allocation, or when it may race with an earlier access of the launch: then the launch stops
  * (the abort function jumps back like a fault) and the provider runs it again under `interp`,
@@ -18,7 +21,9 @@
  * unaligned) *splits* it: each of its bytes gets a cell of its own with the word's record (its
  * byte of the value), and from then on every access to that word goes byte by byte. Whole-word
  * records are conservative (a word written twice with values that differ in one byte counts as
- * two values in every byte), never blind: every race a byte record sees, the word record sees. A stamp numbers a (group, epoch): a group's stamps start at
+ * two values in every byte), never blind: every race a byte record sees, the word record sees.
+ *
+ * Stamps. A stamp numbers a (group, epoch): a group's stamps start at
  * `group_base`, an item's stamp is `group_base + its barriers passed`; a launch's start at
  * `launch_base`. Two accesses are ordered when they are in different launches, or in the same
  * group with a barrier between them; the rest race unless both only read, both are atomic, or
@@ -40,6 +45,24 @@ enum {
   W_LAUNCH_ATOMIC = 64, /* every write of the launch here was atomic */
   R_LAUNCH_ATOMIC = 128, /* every read of the launch here was atomic */
 };
+
+/* The state that instrumented kernels read and write themselves: the inline fast path of
+ * `__gpuir_check_access` (gpuir/lowering/check_accesses.py, `FAST_PATH`, reads these fields at these
+ * offsets). [lo, lo + span) is the device arena, whose owners (below) are `shadow`, one per
+ * word; `log` holds `log_count` (address, old word) pairs, the words whose first write of the
+ * launch the inline path saw. */
+typedef struct {
+  uint64_t lo, span;                /*  0,  8 */
+  uint64_t *shadow;                 /* 16 */
+  int64_t group_now;                /* 24 */
+  uint32_t *epochs;                 /* 32 */
+  uint32_t group_base, launch_base; /* 40, 44 */
+  uint64_t *log;                    /* 48 */
+  int64_t log_count, log_room;      /* 56, 64 */
+} Fast;
+
+Fast gpuir_check_fast = {.group_now = -1};
+#define fast gpuir_check_fast
 
 typedef struct {
   uint32_t w_stamp, w_first, r_stamp, r_first;
@@ -123,8 +146,14 @@ static Word *word_of(uint64_t address) { /* the cell of the aligned word holding
  * nothing else. Anything else *materializes* the Word from the owner (what the record would
  * hold had it seen those accesses) and goes on as before. An owner of an earlier launch (its
  * stamp below `launch_base`) is nobody's: its Word record is stale too, and no stamp in it
- * counts. */
-enum { OWN_READ = 1, OWN_WRITE = 2, OWN_VALUES = 4, OWN_SLOW = 8 };
+ * counts.
+ *
+ * The owners of the device arena are one array (`fast.shadow`), those of other memory are in
+ * chunks made on first touch. An arena word wholly within a live allocation has LIVE in its
+ * owner, kept through every change: the inline path takes nothing else, so that it needs no
+ * bounds check of its own (the rest goes through `within`). */
+enum { OWN_READ = 1, OWN_WRITE = 2, OWN_VALUES = 4, OWN_SLOW = 8, OWN_LIVE = 16 };
+#define LIVE ((uint64_t)OWN_LIVE << 48) /* an arena word of a live allocation (below) */
 #define OWN(stamp, item, bits) \
   ((uint64_t)(stamp) | (uint64_t)(uint16_t)(item) << 32 | (uint64_t)(bits) << 48)
 #define OWN_STAMP(o) ((uint32_t)(o))
@@ -154,6 +183,7 @@ static uint64_t *owner_chunk(uint64_t key) {
 }
 
 static inline uint64_t *owner_of(uint64_t address) { /* the owner of the word at `address` */
+  if (address - fast.lo < fast.span) return fast.shadow + ((address - fast.lo) >> 2);
   uint64_t word = address >> 2, key = word >> CHUNK_BITS;
   unsigned way = (unsigned)(key ^ (key >> 7)) & (WAYS - 1);
   uint64_t *chunk = recent_owner_keys[way] == key ? recent_owners[way] : owner_chunk(key);
@@ -183,7 +213,7 @@ static void clear(uint64_t start, uint64_t nbytes) { /* no records: new memory *
     Word *w = word_of(a);
     if (w) memset(w, 0, sizeof *w);
     uint64_t *o = owner_of(a);
-    if (o) *o = 0;
+    if (o) *o &= LIVE;
   }
   for (uint64_t a = start; a < start + nbytes; a++) {
     Cell *c = cell_of(a);
@@ -196,6 +226,22 @@ static void clear(uint64_t start, uint64_t nbytes) { /* no records: new memory *
 static uint64_t *starts, *ends;
 static int64_t count, capacity;
 static int64_t last_found = -1;
+
+static void mark(uint64_t start, uint64_t end, uint64_t owner) { /* arena words in [start, end) */
+  if (start - fast.lo >= fast.span) return; /* not in the arena */
+  for (uint64_t a = (start + 3) & ~3ull; a + 4 <= end; a += 4)
+    if (a - fast.lo < fast.span) fast.shadow[(a - fast.lo) >> 2] = owner;
+}
+
+int gpuir_check_arena(uint64_t lo, uint64_t span) { /* the device arena: its owners, one array */
+  void *shadow = mmap(0, span / 4 * sizeof(uint64_t), PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (shadow == MAP_FAILED) return -1;
+  fast.shadow = shadow;
+  fast.lo = lo;
+  fast.span = span;
+  return 0;
+}
 
 static int64_t find(uint64_t address) { /* the last range starting at or before `address` */
   int64_t lo = 0, hi = count;
@@ -224,12 +270,14 @@ int gpuir_check_alloc(uint64_t start, uint64_t nbytes) {
   ends[at] = start + nbytes;
   count++;
   last_found = -1;
+  mark(start, start + nbytes, LIVE);
   return 0;
 }
 
 void gpuir_check_free(uint64_t start) {
   int64_t at = find(start);
   if (at < 0 || starts[at] != start) return;
+  mark(start, ends[at], 0);
   memmove(starts + at, starts + at + 1, (count - at - 1) * sizeof *starts);
   memmove(ends + at, ends + at + 1, (count - at - 1) * sizeof *ends);
   count--;
@@ -248,9 +296,7 @@ static int within(uint64_t address, uint64_t nbytes) { /* a live allocation hold
 
 /* --- a launch --- */
 
-static uint32_t stamp_next = 1, launch_base, group_base, group_top;
-static int64_t group_now = -1;
-static uint32_t *epochs;
+static uint32_t stamp_next = 1, group_top;
 static int64_t epochs_size;
 static void (*abort_launch)(int64_t, int64_t);
 static int64_t suspect;
@@ -305,8 +351,21 @@ static void remember(uint64_t address, int64_t nbytes) { /* before a write of th
   last->nbytes += nbytes;
 }
 
+static void grow_log(void) { /* room for more first writes on the inline path */
+  int64_t grown = fast.log_room ? 2 * fast.log_room : 1 << 16;
+  uint64_t *more = realloc(fast.log, (size_t)grown * 2 * sizeof *more);
+  if (!more) return; /* the inline path keeps calling: the log below takes them */
+  fast.log = more;
+  fast.log_room = grown;
+}
+
 int64_t gpuir_check_undo(void) { /* put the launch's memory back; -1 if it cannot be */
   if (undo_lost) return -1;
+  for (int64_t i = 0; i < fast.log_count; i++) {
+    uint32_t old = (uint32_t)fast.log[2 * i + 1];
+    memcpy((void *)(uintptr_t)fast.log[2 * i], &old, sizeof old);
+  }
+  fast.log_count = 0;
   for (int64_t i = undo_count - 1; i >= 0; i--)
     memcpy((void *)(uintptr_t)undo[i].address, undo_bytes + undo[i].at, (size_t)undo[i].nbytes);
   undo_count = undo_used = 0;
@@ -315,18 +374,19 @@ int64_t gpuir_check_undo(void) { /* put the launch's memory back; -1 if it canno
 
 int gpuir_check_begin(int64_t n_items, void (*abort_fn)(int64_t, int64_t)) {
   if (n_items > epochs_size) {
-    uint32_t *grown = realloc(epochs, n_items * sizeof *grown);
+    uint32_t *grown = realloc(fast.epochs, n_items * sizeof *grown);
     if (!grown) return -1;
-    epochs = grown;
+    fast.epochs = grown;
     epochs_size = n_items;
   }
-  launch_base = group_base = stamp_next;
+  fast.launch_base = fast.group_base = stamp_next;
   group_top = stamp_next - 1;
-  group_now = -1;
+  fast.group_now = -1;
   suspect = 0;
   undo_count = undo_used = undo_lost = 0;
+  fast.log_count = 0;
   abort_launch = abort_fn;
-  memset(epochs, 0, n_items * sizeof *epochs);
+  memset(fast.epochs, 0, n_items * sizeof *fast.epochs);
   return 0;
 }
 
@@ -378,10 +438,10 @@ void gpuir_check_shared(uint64_t start, uint64_t nbytes) { /* the launch's share
 }
 
 static void enter(int64_t group) { /* a new group: its stamps start past the last one used */
-  if (group == group_now) return;
-  group_now = group;
-  group_base = group_top = group_top + 1;
-  memset(epochs, 0, epochs_size * sizeof *epochs);
+  if (group == fast.group_now) return;
+  fast.group_now = group;
+  fast.group_base = group_top = group_top + 1;
+  memset(fast.epochs, 0, epochs_size * sizeof *fast.epochs);
   /* each group has shared memory of its own: what the one before did there is gone */
   clear(shared_start, shared_bytes);
 }
@@ -393,12 +453,12 @@ static void suspicious(int64_t group) {
 
 void __gpuir_check_barrier(int64_t group, int64_t item) {
   enter(group);
-  uint32_t stamp = group_base + ++epochs[item];
+  uint32_t stamp = fast.group_base + ++fast.epochs[item];
   if (stamp > group_top) group_top = stamp;
 }
 
 /* `earlier` / `now`: a stamp of an earlier group of this launch, or the access's own. */
-#define EARLIER(s) ((s) >= launch_base && (s) < group_base)
+#define EARLIER(s) ((s) >= fast.launch_base && (s) < fast.group_base)
 
 /* Check an access of item `item` (stamp `now`) against the record `c` (a byte cell or a word
  * cell) and record it; `v` is its value there (a byte or a word). Jumps to `race` on a race;
@@ -417,7 +477,7 @@ void __gpuir_check_barrier(int64_t group, int64_t item) {
           goto race;                                                                            \
       }                                                                                         \
     }                                                                                           \
-    if (EARLIER((c)->w_first) && (c)->w_stamp >= group_base && !(atomic && (f & W_LAUNCH_ATOMIC))) { \
+    if (EARLIER((c)->w_first) && (c)->w_stamp >= fast.group_base && !(atomic && (f & W_LAUNCH_ATOMIC))) { \
       if (!writes || (c)->w_value != (v) || unknown || (f & LAUNCH_VALUES)) goto race;          \
     }                                                                                           \
     if (writes) {                                                                               \
@@ -426,12 +486,12 @@ void __gpuir_check_barrier(int64_t group, int64_t item) {
       } else if (EARLIER((c)->r_stamp) && !(atomic && (f & R_ATOMIC))) {                        \
         goto race;                                                                              \
       }                                                                                         \
-      if (EARLIER((c)->r_first) && (c)->r_stamp >= group_base && !(atomic && (f & R_LAUNCH_ATOMIC))) \
+      if (EARLIER((c)->r_first) && (c)->r_stamp >= fast.group_base && !(atomic && (f & R_LAUNCH_ATOMIC))) \
         goto race;                                                                              \
     }                                                                                           \
-    if (writes && (c)->w_stamp < launch_base) fresh = 1;                                        \
+    if (writes && (c)->w_stamp < fast.launch_base) fresh = 1;                                        \
     if (!writes || atomic) {                                                                    \
-      if ((c)->r_first < launch_base) {                                                         \
+      if ((c)->r_first < fast.launch_base) {                                                         \
         (c)->r_first = now;                                                                     \
         f = (f & ~R_LAUNCH_ATOMIC) | (atomic ? R_LAUNCH_ATOMIC : 0);                            \
       } else if (!atomic) {                                                                     \
@@ -447,13 +507,13 @@ void __gpuir_check_barrier(int64_t group, int64_t item) {
       }                                                                                         \
     }                                                                                           \
     if (writes) {                                                                               \
-      if ((c)->w_first < launch_base) {                                                         \
+      if ((c)->w_first < fast.launch_base) {                                                         \
         f = (f & ~W_LAUNCH_ATOMIC) | (atomic ? W_LAUNCH_ATOMIC : 0);                            \
       } else if (!atomic) {                                                                     \
         f &= ~W_LAUNCH_ATOMIC;                                                                  \
       }                                                                                         \
       if ((c)->w_stamp != now) {                                                                \
-        if ((c)->w_first < launch_base) {                                                       \
+        if ((c)->w_first < fast.launch_base) {                                                       \
           (c)->w_first = now;                                                                   \
           f &= ~LAUNCH_VALUES;                                                                  \
         } else if ((c)->w_value != (v)) {                                                       \
@@ -478,7 +538,7 @@ void __gpuir_check_barrier(int64_t group, int64_t item) {
  * counts). The value of the owner's writes is the word's (the same item wrote them all); when
  * they were not all the same, the record says so. */
 static void materialize(Word *w, uint64_t was, uint64_t at) {
-  if (OWN_STAMP(was) < launch_base) return;
+  if (OWN_STAMP(was) < fast.launch_base) return;
   uint32_t stamp = OWN_STAMP(was);
   unsigned bits = OWN_BITS(was);
   memset(w, 0, sizeof *w);
@@ -491,18 +551,18 @@ static void materialize(Word *w, uint64_t was, uint64_t at) {
   if (bits & OWN_READ) w->r_stamp = w->r_first = stamp;
 }
 
-void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64_t value,
+void __gpuir_check_slow(uint64_t address, int64_t nbytes, int64_t kind, uint64_t value,
                           int64_t group, int64_t item) {
   enter(group);
+  if (fast.log_count == fast.log_room) grow_log();
   if (!within(address, (uint64_t)nbytes)) {
     suspicious(group);
     return;
   }
   if (kind & BOUNDS_ONLY) return; /* local memory: the item's own */
-  uint32_t now = group_base + epochs[item];
+  uint32_t now = fast.group_base + fast.epochs[item];
   int atomic = (kind & ATOMIC) != 0, unknown = (kind & UNKNOWN_VALUE) != 0;
   int writes = (kind & (WRITE | ATOMIC)) != 0;
-  int fresh = 0; /* bytes this launch has not written yet: remember what they hold */
   int whole = (address & 3) == 0 && (nbytes == 4 || nbytes == 8);
   uint64_t mine = OWN(now, item, 0);
   for (uint64_t at = address & ~3ull; at < address + (uint64_t)nbytes; at += 4) {
@@ -510,15 +570,15 @@ void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64
     if (!o) goto race;
     uint64_t was = *o;
     if (whole && !atomic && !unknown) { /* the fast path (owners, above) */
-      if (OWN_STAMP(was) < launch_base) {
-        *o = mine | (uint64_t)(writes ? OWN_WRITE : OWN_READ) << 48;
-        fresh |= writes;
+      if (OWN_STAMP(was) < fast.launch_base) {
+        *o = mine | (uint64_t)(writes ? OWN_WRITE : OWN_READ) << 48 | (was & LIVE);
+        if (writes) remember(at, 4);
         continue;
       }
       if ((was & 0xFFFFFFFFFFFFull) == mine && !(OWN_BITS(was) & OWN_SLOW)) {
         if (writes) {
           unsigned bits = OWN_BITS(was);
-          if (!(bits & OWN_WRITE)) fresh = 1;
+          if (!(bits & OWN_WRITE)) remember(at, 4);
           else if (*(const uint32_t *)(uintptr_t)at != (uint32_t)(value >> (8 * (at - address))))
             bits |= OWN_VALUES;
           *o = mine | (uint64_t)(bits | OWN_WRITE) << 48;
@@ -530,13 +590,15 @@ void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64
     }
     Word *w = word_of(at);
     if (!w) goto race;
-    if (OWN_STAMP(was) < launch_base || !(OWN_BITS(was) & OWN_SLOW)) {
+    if (OWN_STAMP(was) < fast.launch_base || !(OWN_BITS(was) & OWN_SLOW)) {
       materialize(w, was, at);
-      *o = OWN(now, item, OWN_SLOW);
+      *o = OWN(now, item, OWN_SLOW) | (was & LIVE);
     }
     if (whole && !w->split) { /* whole words */
       uint32_t v = (uint32_t)(value >> (8 * (at - address)));
+      int fresh = 0;
       CHECK_AND_RECORD(w, v);
+      if (fresh) remember(at, 4);
       continue;
     }
     if (!split(w, at)) goto race;
@@ -546,10 +608,11 @@ void __gpuir_check_access(uint64_t address, int64_t nbytes, int64_t kind, uint64
       Cell *c = cell_of(b);
       if (!c) goto race;
       uint8_t v = (uint8_t)(value >> (8 * ((b - address) & 7)));
+      int fresh = 0;
       CHECK_AND_RECORD(c, v);
+      if (fresh) remember(b, 1);
     }
   }
-  if (fresh) remember(address, nbytes);
   return;
 race:
   suspicious(group);

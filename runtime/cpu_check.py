@@ -2,7 +2,8 @@
 first use and kept in the disk cache's folder (next to the cpu provider's machine code).
 
 `checker()` gives the loaded library (None, with `unavailable()` saying why, where it cannot be
-built): the functions an instrumented kernel calls (`__gpuir_check_access`,
+built): the functions an instrumented kernel calls (`__gpuir_check_slow`, off the inline path
+of `__gpuir_check_access`,
 `__gpuir_check_barrier`) are made known to LLVM, and the provider calls `alloc` / `free` (the
 live allocations) and `begin` / `end` (a launch) through ctypes.
 """
@@ -21,7 +22,7 @@ from pathlib import Path
 
 SOURCE = Path(__file__).with_name("cpu_check.c")
 SYMBOLS = (
-    "__gpuir_check_access",
+    "__gpuir_check_slow",
     "__gpuir_check_barrier",
     "__gpuir_check_slot",
     "__gpuir_check_heap_alloc",
@@ -96,7 +97,22 @@ def checker() -> Checker | None:
 
     for name in SYMBOLS:
         binding.add_symbol(name, ctypes.cast(getattr(library, name), ctypes.c_void_p).value)
+    fast = ctypes.c_uint64.in_dll(library, "gpuir_check_fast")
+    binding.add_symbol("gpuir_check_fast", ctypes.addressof(fast))
+    _shadow_the_arena(library)
     return Checker(library)
+
+
+def _shadow_the_arena(library: ctypes.CDLL) -> None:
+    """Give the checker the device arena's range: its words' owners become one array, which
+    the inline fast path of checked kernels reads (`check_accesses.FAST_PATH`). Without an
+    arena, or where the system refuses the array's address space, every access takes the
+    checker's own path (the same checks, slower)."""
+    from gpuir.runtime import cpu_arena
+
+    found = cpu_arena.arena()
+    if found is not None:
+        library.gpuir_check_arena(ctypes.c_uint64(found.base), ctypes.c_uint64(found.size))
 
 
 def _built(compiler: str, target: Path) -> Path | None:

@@ -65,7 +65,7 @@ def versions() -> str:
     package = Path(__file__).resolve().parent.parent
     sources = [*package.glob("*.py")]
     for layer in SOURCE_LAYERS:
-        sources += [p for p in (package / layer).rglob("*") if p.suffix in (".py", ".h")]
+        sources += [p for p in (package / layer).rglob("*") if p.suffix in (".py", ".h", ".c")]
     for path in sorted(sources):
         digest.update(str(path.relative_to(package)).encode())
         digest.update(path.read_bytes())

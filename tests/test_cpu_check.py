@@ -289,3 +289,43 @@ def test_a_word_one_item_wrote_is_checked_against_every_write_when_another_reads
             kernel(1, n, n, np.int32(second), False, y, out)
             device.synchronize()
     assert str(checked.value) == str(interp.value)
+
+
+BEFORE = """
+func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+             %group: index, %item: index, %back: index,
+             %y: !mem.ptr<!mem.array<? x f32>, 1>, %out: !mem.ptr<!mem.array<? x f32>, 1>)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+  %zero = arith.constant 0 : index
+  %three = arith.constant 3 : index
+  %nothing = arith.constant 0.0 : f32
+  %q = mem.lea %out, %item : !mem.ptr<!mem.array<? x f32>, 1>
+  %a1 = mem.store %m1, %q, %nothing : !mem.ptr<f32, 1>
+  %last = arith.cmpi eq, %item, %three : index
+  %d = arith.select %last, %back, %zero : index
+  %i = arith.subi %item, %d : index
+  %p = mem.lea %y, %i : !mem.ptr<!mem.array<? x f32>, 1>
+  %b1, %v = mem.load %a1, %p : !mem.ptr<f32, 1>
+  %c1 = mem.store %b1, %q, %v : !mem.ptr<f32, 1>
+  func.return %c1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+"""
+
+
+@pytest.mark.parametrize("back", [4, 16, 1000])
+def test_a_load_before_the_start_of_an_array_is_out_of_bounds(device, back: int):
+    """The bytes just before a device array share its page, and the inline checks take only
+    words of live allocations: item 3's load there (its group's first access went through the
+    checker, this one does not) is interp's out of bounds (or, a page further, a fault that
+    interp names the same way), then a good launch runs clean."""
+    kernel = device.compile(BEFORE).kernel("k")
+    y = device.upload(np.arange(1000, dtype=np.float32))
+    out = device.upload(np.zeros(1000, np.float32))
+    with pytest.raises(ProviderError, match=r"out of bounds: work-item \(group 0, item 3\) loads"):
+        kernel(1, 4, back, y, out)
+        device.synchronize()
+    assert device.provider.replayed == 1
+    kernel(1, 4, 0, y, out)
+    device.synchronize()
+    assert list(out.download()[:4]) == [0.0, 1.0, 2.0, 3.0]
+    assert device.provider.replayed == 1
