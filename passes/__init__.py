@@ -77,6 +77,12 @@ def get_buffer_lower_ptr() -> type[ModulePass]:
     return BufferLowerPtrPass
 
 
+def get_check_barrier_divergence() -> type[ModulePass]:
+    from gpuir.passes.check_barrier_divergence import CheckBarrierDivergencePass
+
+    return CheckBarrierDivergencePass
+
+
 def get_gpu_pipeline() -> type[ModulePass]:
     from gpuir.passes.gpu_pipeline import GpuPipelinePass
 
@@ -97,6 +103,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "merge-init-deinit": get_merge_init_deinit,
         "btensor-lower-map-reduce": get_btensor_lower_map_reduce,
         "buffer-lower-ptr": get_buffer_lower_ptr,
+        "check-barrier-divergence": get_check_barrier_divergence,
         "gpu-pipeline": get_gpu_pipeline,
     }
 

@@ -79,7 +79,7 @@ from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects.gpu import WARP
 from gpuir.dialects.mem import GLOBAL, HOST, PtrType
-from gpuir.ir.diagnostics import OpError
+from gpuir.ir.diagnostics import OpError, item_ranges
 from gpuir.lowering import print_abi
 from gpuir.lowering.native import load_libraries
 from gpuir.runtime import (
@@ -99,7 +99,6 @@ from gpuir.runtime.provider import (
     LoadedModule,
     ProviderError,
     check_launch,
-    item_ranges,
     kernels_of,
     warp_divergence_message,
 )

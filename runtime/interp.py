@@ -59,6 +59,7 @@ from xdsl.ir import Attribute, Operation
 from gpuir.dialects import gpu
 from gpuir.dialects.gpu import WARP_OPS
 from gpuir.dialects.mem import ATOMIC_OPS, CONST, GLOBAL, HOST, LOCAL, SHARED, ArrayType, PtrType
+from gpuir.ir.diagnostics import describe_op, item_ranges
 from gpuir.runtime import memory
 from gpuir.runtime.eager import EagerHostProvider
 from gpuir.runtime.memory import Allocation, Pointer, size_of, space_name, store_size
@@ -66,8 +67,6 @@ from gpuir.runtime.provider import (
     LoadedModule,
     ProviderError,
     check_launch,
-    describe_op,
-    item_ranges,
     kernels_of,
     shuffle_source,
     warp_divergence_message,

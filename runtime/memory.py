@@ -28,7 +28,11 @@ from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects.gpu import StreamType
 from gpuir.dialects.mem import SPACE_NAMES, ArrayType, MemType, PtrType
-from gpuir.runtime.provider import ProviderError, Stream, describe_op
+from gpuir.ir.diagnostics import describe_op
+from gpuir.runtime.provider import (
+    ProviderError,
+    Stream,
+)
 from gpuir.runtime.scalars import float_dtype, int_width, unsigned, wrap
 
 POINTER_SIZE = 8

@@ -45,12 +45,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects.gpu import KERNEL_FIXED, smem_param
-from gpuir.ir.diagnostics import OpError
+from gpuir.ir.diagnostics import OpError, describe_op, item_ranges
 
 if TYPE_CHECKING:
     from gpuir.runtime.memory import Pointer
@@ -72,23 +72,6 @@ class ProviderError(OpError):
         super().__init__(op, message)  # type: ignore[arg-type]  # op may be None
         self.name = name
         self.related = list(related)
-
-
-def item_ranges(numbers: Sequence[int]) -> str:
-    """Work-item numbers as `0-3, 5, 7-8`."""
-    parts: list[str] = []
-    start = prev = None
-    for n in numbers:
-        if start is None:
-            start = prev = n
-        elif n == prev + 1:
-            prev = n
-        else:
-            parts.append(str(start) if start == prev else f"{start}-{prev}")
-            start = prev = n
-    if start is not None:
-        parts.append(str(start) if start == prev else f"{start}-{prev}")
-    return ", ".join(parts)
 
 
 def shuffle_source(mode: str, lane: int, offset: int, width: int, lanes: int) -> int | None:
@@ -115,16 +98,6 @@ def warp_divergence_message(
         f"(a warp operation), but work-item(s) {item_ranges(rest)} of the same warp (work-items "
         f"{lo}-{hi}) {other}; every lane of a warp must reach a warp operation together"
     )
-
-
-def describe_op(op: Operation | None) -> str:
-    """`'mem.store' at file:line:col` (or without the location when the op has none)."""
-    if op is None:
-        return "(unknown op)"
-    loc = op.location
-    if isinstance(loc, FileLineColLoc):
-        return f"'{op.name}' at {loc.filename.data}:{loc.line.data}:{loc.column.data}"
-    return f"'{op.name}'"
 
 
 @dataclass(frozen=True)

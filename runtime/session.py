@@ -14,8 +14,13 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects.mem import MemType
+from gpuir.ir.diagnostics import describe_op
 from gpuir.runtime.memory import Pointer
-from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, describe_op
+from gpuir.runtime.provider import (
+    LoadedModule,
+    Provider,
+    ProviderError,
+)
 from gpuir.runtime.scalars import is_scalar_type
 
 if TYPE_CHECKING:

@@ -1,7 +1,9 @@
 // Barrier divergence between two barriers: even items wait at the barrier of the then branch,
 // odd items at the one of the else branch. On a GPU these are two different barriers.
-// RUN: not gpu-run %s --provider interp 2>&1 | filecheck %s
-// RUN: not gpu-run %s --provider cpu 2>&1 | filecheck %s
+// The group size comes from the command line: a constant one is an error before the run
+// (check-barrier-divergence, tests/lit/passes/check-barrier-divergence-invalid.mlir).
+// RUN: not gpu-run %s --provider interp 4 2>&1 | filecheck %s
+// RUN: not gpu-run %s --provider cpu 4 2>&1 | filecheck %s
 
 // CHECK:      error: barrier divergence in group 0: work-item(s) 0, 2 wait at 'gpu.sync_work_items' at {{.*}}:[[#THEN:]]:5, but work-item(s) 1, 3 wait at 'gpu.sync_work_items' at {{.*}}:[[#ELSE:]]:5; every work-item of a group must reach the same barriers
 // CHECK:      barrier-divergence-branches.mlir:[[#ELSE]]:5: note: where work-item 1 waits
@@ -24,11 +26,10 @@ func.func @kernel(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>
   func.return %r1, %r3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 }
 
-func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
+func.func @main(%m: !mem.M<0>, %four: index) -> !mem.M<0> {
   %m0, %m1, %m4 = gpu.init %m
   %stream = gpu.default_stream
   %one = arith.constant 1 : index
-  %four = arith.constant 4 : index
   %l0, %l1, %l4 = gpu.launch @kernel grid(%one, %four) stream(%stream) mems(%m0, %m1, %m4)
   %done = gpu.deinit %l0, %l1, %l4
   func.return %done : !mem.M<0>
