@@ -2,33 +2,36 @@
 others provably do not is an error before the program runs.
 
 A barrier (`gpu.sync_work_items`, `gpu.synced_scope`, `gpu.workgroup_reduce`,
-`gpu.workgroup_scan`) must be reached by every work-item of its group (reference §2.5);
-`interp` and the cpu provider report one that is not as a `barrier divergence` when it happens.
-This pass finds the cases that need no run: for each `gpu.launch` that `@main` makes whatever
-happens (an op of its entry block) with a constant group size, it follows each barrier of the
-kernel up to the kernel's entry block through `scf.if` and `scf.for` only, and evaluates, for
-every work-item of the group, the conditions of those `scf.if`s and the bounds of those
-`scf.for`s, when they are integer `arith` over constants, the work-item id, the work-group id
-(for the first two and the last two groups, when the group count is a constant) and the
-kernel's arguments that the launch passes as constants. When some work-items of a group reach
-the barrier and others do not, the error is at the barrier, naming both sets of work-items,
-the launch and the op where they part.
+`gpu.workgroup_scan`) must be reached by every work-item of its group, the same barriers in the
+same order (reference §2.5); `interp` and the cpu provider report one that is not as a
+`barrier divergence` when it happens. This pass finds the cases that need no run. For each
+`gpu.launch` that `@main` makes whatever happens (an op of its entry block) with a constant
+group size, it walks the kernel once per work-item of a group, as far as barriers go: through
+`scf.if`, `scf.for`, `gpu.synced_scope`, `cf.br` / `cf.cond_br` blocks and early returns,
+evaluating the conditions, bounds and branch arguments it needs when they are integer `arith`
+over constants, the work-item id, the work-group id (the group-independent walk first, then the
+first two and the last two groups, when the group count is a constant) and the kernel's
+arguments that the launch passes as constants. Ops that hold no barrier are skipped unread.
+When two work-items whose ways are both known wait at different barriers (or one at a barrier,
+the other returned), the error is at the first such barrier, naming the work-items that reach
+it, what the others do instead, and the op where their ways part.
 
-Anything else is left to the run: a condition on a loaded value, a loop variable or an argument
-the host computes, a barrier under `scf.while`, in a called function or after `cf` branches,
-and a launch under control flow of the host (it may never run). The pass only reads the
-module. It runs in `gpu-pipeline` before `split-apply` (host and kernels are one module there).
+A work-item whose way depends on anything else is left to the run: a loaded value, an
+iteration value of `scf.for` / `scf.while`, a call, a division by zero, a walk longer than
+`STEPS` (or walks of a launch longer than `BUDGET` together); so is a launch under control flow of the host (it may never run). The pass only reads
+the module. It runs in `gpu-pipeline` before `split-apply` (host and kernels are one module
+there).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, scf
+from xdsl.dialects import arith, cf, func, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
 
@@ -120,18 +123,24 @@ class Evaluator:
     launch fixes (block arguments of the kernel's entry block)."""
 
     known: dict[SSAValue, int]
+    results: dict[SSAValue, int] = field(default_factory=dict)
+
+    def forget(self) -> None:
+        """Block arguments changed: the results computed from them may differ now."""
+        self.results.clear()
 
     def bits(self, value: SSAValue) -> int:
         """`value`'s bits, as an unsigned integer of its width; `Unknown` if the run decides."""
-        found = self.known.get(value)
-        if found is not None:
-            return found
         if isinstance(value, BlockArgument):
-            raise Unknown  # a loop variable, a block argument of a branch, a host value
-        width = _width(value)
-        result = self._op(value.owner, width) % (1 << width)
-        self.known[value] = result
-        return result
+            found = self.known.get(value)
+            if found is None:
+                raise Unknown  # an iteration value, a host value, a loaded one
+            return found
+        found = self.results.get(value)
+        if found is None:
+            found = self._op(value.owner, _width(value)) % (1 << _width(value))
+            self.results[value] = found
+        return found
 
     def _op(self, op: Operation, width: int) -> int:
         if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
@@ -154,81 +163,206 @@ class Evaluator:
         raise Unknown
 
 
+Stop = tuple[Operation, int]
+"""A barrier a work-item waits at: the op, and 0 (a synced scope's exit: 1)."""
+Decision = tuple[Operation, int]
+"""A choice of control flow a work-item made: the op (`scf.if`, `scf.for`, `cf.cond_br`) and
+the region, trip count or successor it took."""
+STEPS = 4096
+"""The ops and iterations one work-item's walk may take before it gives up (a long loop)."""
+BUDGET = 200_000
+"""The steps all the walks of one launch may take together (then nothing is proven)."""
+
+
+class OutOfTime(Exception):
+    """The walks of a launch took `BUDGET` steps."""
+
+
+@dataclass
+class Budget:
+    left: int = BUDGET
+
+
+def holders(kernel: func.FuncOp) -> set[Operation]:
+    """The kernel's barriers and the ops that hold one."""
+    found: set[Operation] = set()
+    for op in kernel.walk():
+        if isinstance(op, BARRIERS):
+            while op is not None and op is not kernel and op not in found:
+                found.add(op)
+                op = op.parent_op()
+    return found
+
+
+@dataclass
+class Walk:
+    """One work-item's way through a kernel, as far as the barriers go: the barriers it waits
+    at in order and the choices that took it there (`Unknown` where the run decides one)."""
+
+    evaluator: Evaluator
+    holding: set[Operation]
+    budget: Budget
+    stops: list[Stop] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+    steps: int = 0
+
+    def step(self) -> None:
+        self.steps += 1
+        self.budget.left -= 1
+        if self.budget.left < 0:
+            raise OutOfTime
+        if self.steps > STEPS:
+            raise Unknown
+
+    def bind(self, args: Sequence[BlockArgument], values: Sequence[int | None]) -> None:
+        """New values of block arguments (None: not known): what depends on them is forgotten."""
+        self.evaluator.forget()
+        for arg, value in zip(args, values, strict=True):
+            if value is None:
+                self.evaluator.known.pop(arg, None)
+            else:
+                self.evaluator.known[arg] = value
+
+    def maybe(self, value: SSAValue) -> int | None:
+        try:
+            return self.evaluator.bits(value)
+        except Unknown:
+            return None
+
+    def function(self, body: Region) -> None:
+        """Run a kernel's body: its blocks from the entry, along the branches, to a return."""
+        block = body.blocks[0]
+        while True:
+            target = self.block(block)
+            if target is None:
+                return
+            block, values = target
+            self.bind(block.args, values)
+
+    def block(self, block: Block) -> tuple[Block, list[int | None]] | None:
+        """Run the ops of `block`; the successor it branches to with its arguments, or None at
+        a return."""
+        for op in block.ops:
+            self.step()
+            if isinstance(op, cf.BranchOp):
+                return op.successor, [self.maybe(v) for v in op.arguments]
+            if isinstance(op, cf.ConditionalBranchOp):
+                taken = 0 if self.evaluator.bits(op.cond) else 1
+                self.decisions.append((op, taken))
+                arguments = op.then_arguments if taken == 0 else op.else_arguments
+                return op.successors[taken], [self.maybe(v) for v in arguments]
+            if isinstance(op, func.ReturnOp):
+                return None
+            if op.successors:
+                raise Unknown  # a branch of another kind
+            if op in self.holding:
+                self.op(op)
+        return None
+
+    def op(self, op: Operation) -> None:
+        """Run an op that waits at a barrier or holds one."""
+        if isinstance(op, gpu.SyncedScopeOp):
+            self.stops.append((op, 0))
+            self.region(op.regions[0])
+            self.stops.append((op, 1))
+        elif isinstance(op, BARRIERS):
+            self.stops.append((op, 0))
+        elif isinstance(op, scf.IfOp):
+            taken = 0 if self.evaluator.bits(op.cond) else 1
+            self.decisions.append((op, taken))
+            self.region(op.regions[taken])
+        elif isinstance(op, scf.ForOp):
+            width = _width(op.lb)  # scf.for compares signed
+            lb, ub = (_signed(self.evaluator.bits(v), width) for v in (op.lb, op.ub))
+            step = _signed(self.evaluator.bits(op.step), width)
+            if step <= 0:
+                raise Unknown
+            trips = range(lb, ub, step)
+            self.decisions.append((op, len(trips)))
+            body = op.body.block
+            for iv in trips:
+                self.step()
+                self.bind(body.args, [iv % (1 << width), *[None] * (len(body.args) - 1)])
+                self.region(op.body)
+        else:
+            raise Unknown  # scf.while, a call, another region op: the run decides
+
+    def region(self, region: Region) -> None:
+        if not region.blocks:
+            return
+        if len(region.blocks) > 1:
+            raise Unknown
+        for op in region.blocks[0].ops:
+            self.step()
+            if op in self.holding:
+                self.op(op)
+
+
 @dataclass(frozen=True)
 class Parting:
-    """Where the work-items of a group part at a barrier: those that reach it, those that do
-    not, and the op under which they part."""
+    """Where the work-items of a group part at a barrier: those that reach it (as their
+    barrier number `k + 1`), the others and what they do instead, and the op where the two
+    ways part."""
 
     group: int | None  # None: every group
+    stop: Stop
+    k: int
     reach: list[int]
     miss: list[int]
-    at: Operation
-
-
-def _path(barrier: Operation, kernel: func.FuncOp) -> list[tuple[Operation, int]] | None:
-    """The ops the barrier is under, outermost first, each with the index of the region that
-    holds it; None unless they are `scf.if`, `scf.for` and `gpu.synced_scope` only, and the
-    outermost is in the kernel's entry block."""
-    path: list[tuple[Operation, int]] = []
-    op = barrier
-    while True:
-        block = op.parent_block()
-        parent = op.parent_op()
-        if parent is kernel:
-            return path[::-1] if block is kernel.body.blocks[0] else None
-        if parent is None or not isinstance(parent, scf.IfOp | scf.ForOp | gpu.SyncedScopeOp):
-            return None
-        assert block is not None
-        region = block.parent_region()
-        path.append((parent, parent.regions.index(region)))
-        op = parent
-
-
-def _reaches(op: Operation, region: int, evaluator: Evaluator) -> bool:
-    """Whether the work-item `evaluator` is for goes into `region` of `op` (from the op)."""
-    if isinstance(op, scf.IfOp):
-        return bool(evaluator.bits(op.cond)) == (region == 0)
-    if isinstance(op, scf.ForOp):
-        width = _width(op.lb)  # scf.for compares signed
-        lb, ub = (_signed(evaluator.bits(v), width) for v in (op.lb, op.ub))
-        if evaluator.bits(op.step) == 0:
-            raise Unknown
-        return lb < ub
-    return True  # a synced scope's body: every work-item that reaches the scope
+    instead: Stop | None  # None: they return
+    at: Operation | None
 
 
 def parting(
-    path: Sequence[tuple[Operation, int]],
+    kernel: func.FuncOp,
     n_items: int,
     groups: Sequence[int | None],
     args: dict[SSAValue, int],
-    group_arg: SSAValue,
-    item_arg: SSAValue,
 ) -> Parting | None:
-    """The first of `groups` (None: the group id is not known) whose work-items part on
-    `path`, the ops a barrier is under, and where; None when none provably does."""
+    """The first of `groups` (None: the group id is not known) where two work-items whose ways
+    are known wait at different barriers, and where; None when none provably does."""
+    params = kernel.body.blocks[0].args
+    holding = holders(kernel)
+    budget = Budget()
     for group in groups:
-        present = list(range(n_items))
-        first_out: Operation | None = None
-        try:
-            for op, region in path:
-                inside = []
-                for item in present:
-                    known = {**args, item_arg: item}
-                    if group is not None:
-                        known[group_arg] = group
-                    if _reaches(op, region, Evaluator(known)):
-                        inside.append(item)
-                if len(inside) < len(present) and first_out is None:
-                    first_out = op
-                present = inside
-                if not present:
-                    break
-        except Unknown:
+        walks: dict[int, Walk] = {}
+        for item in range(n_items):
+            known = {**args, params[ITEM_ARG]: item}
+            if group is not None:
+                known[params[GROUP_ARG]] = group
+            walk = Walk(Evaluator(known), holding, budget)
+            try:
+                walk.function(kernel.body)
+            except Unknown:
+                continue
+            walks[item] = walk
+        found = _first_difference(walks)
+        if found is not None:
+            return Parting(group, *found)
+    return None
+
+
+def _first_difference(
+    walks: dict[int, Walk],
+) -> tuple[Stop, int, list[int], list[int], Stop | None, Operation | None] | None:
+    """Where the barriers of the walks first differ: the barrier and its number, the items at
+    it and the others, what the first of those does, and where their ways part."""
+    if len(walks) < 2:
+        return None
+    longest = max(len(w.stops) for w in walks.values())
+    for k in range(longest):
+        at_k = {item: (w.stops[k] if k < len(w.stops) else None) for item, w in walks.items()}
+        if len(set(at_k.values())) == 1:
             continue
-        if present and first_out is not None:
-            missed = sorted(set(range(n_items)) - set(present))
-            return Parting(group, present, missed, first_out)
+        first = next(item for item, stop in at_k.items() if stop is not None)
+        stop = at_k[first]
+        assert stop is not None
+        reach = [item for item, s in at_k.items() if s == stop]
+        miss = [item for item, s in at_k.items() if s != stop]
+        instead = at_k[miss[0]]
+        mine, theirs = walks[first].decisions, walks[miss[0]].decisions
+        at = next((a[0] for a, b in zip(mine, theirs, strict=False) if a != b), None)
+        return stop, k, reach, miss, instead, at
     return None
 
 
@@ -257,7 +391,7 @@ def check_launch(module: ModuleOp, launch: gpu.LaunchOp) -> None:
     kernel = SymbolTable.lookup_symbol(module, launch.kernel)
     if n_items is None or not 1 < n_items <= MAX_ITEMS or not isinstance(kernel, func.FuncOp):
         return
-    if not kernel.body.blocks:
+    if not kernel.body.blocks or not any(isinstance(op, BARRIERS) for op in kernel.walk()):
         return
     params = kernel.body.blocks[0].args
     if len(params) < FIRST_USER_ARG:
@@ -268,26 +402,32 @@ def check_launch(module: ModuleOp, launch: gpu.LaunchOp) -> None:
         if value is not None and isinstance(param.type, IndexType | IntegerType):
             args[param] = value % (1 << _width(param))
     n_groups = _constant(launch.n_groups)
-    groups: list[int | None] = [None]  # first: conditions that do not read the group id
+    groups: list[int | None] = [None]  # first: ways that do not read the group id
     if n_groups is not None:
         groups += sorted({g for g in (0, 1, n_groups - 2, n_groups - 1) if 0 <= g < n_groups})
-    for barrier in kernel.walk():
-        if not isinstance(barrier, BARRIERS):
-            continue
-        path = _path(barrier, kernel)
-        if not path:
-            continue
-        found = parting(path, n_items, groups, args, params[GROUP_ARG], params[ITEM_ARG])
-        if found is None:
-            continue
-        which = "every work-group" if found.group is None else f"work-group {found.group}"
-        raise OpError(
-            barrier,
-            f"barrier divergence: in {which} of the launch of @{kernel.sym_name.data}"
-            f"{where(launch)} ({n_items} work-items per group), work-item(s) {item_ranges(found.reach)} reach this barrier and "
-            f"work-item(s) {item_ranges(found.miss)} do not: they part at "
-            f"{describe_op(found.at)}; every work-item of a group must reach the same barriers",
-        )
+    try:
+        found = parting(kernel, n_items, groups, args)
+    except OutOfTime:
+        return
+    if found is None:
+        return
+    which = "every work-group" if found.group is None else f"work-group {found.group}"
+    barrier, exit_ = found.stop
+    this = "the exit of this synced scope" if exit_ else "this barrier"
+    if found.instead is None:
+        instead = f"return from the kernel after {found.k} barrier(s)"
+    else:
+        other, other_exit = found.instead
+        instead = f"wait at {'the exit of ' if other_exit else ''}{describe_op(other)}"
+    parts = f": their ways part at {describe_op(found.at)}" if found.at is not None else ""
+    raise OpError(
+        barrier,
+        f"barrier divergence: in {which} of the launch of @{kernel.sym_name.data}"
+        f"{where(launch)} ({n_items} work-items per group), work-item(s) "
+        f"{item_ranges(found.reach)} reach {this} as their barrier {found.k + 1}, and "
+        f"work-item(s) {item_ranges(found.miss)} {instead}{parts}; every work-item of a "
+        "group must reach the same barriers",
+    )
 
 
 @dataclass(frozen=True)

@@ -81,16 +81,14 @@ func.func @main(%m: !mem.M<0>, %bound: index, %items: index, %launch: i1) -> !me
 
 // -----
 
-// A condition on a loaded value, a loop whose trip count differs (every item runs it at least
-// once: the first barrier has them all; a later one is the run's to judge), and a division by
-// a zero the run would fault at: none is proven.
+// A condition on a loaded value, and one on a division by a zero the run would fault at: no
+// work-item's way is known, so nothing is proven.
 // CHECK-LABEL: func.func @unknown
-// CHECK-COUNT-3: gpu.sync_work_items
+// CHECK-COUNT-2: gpu.sync_work_items
 func.func @unknown(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                    %group: index, %item: index, %flag: !mem.ptr<i1, 1>)
     -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
   %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
   %a1, %set = mem.load %m1, %flag : !mem.ptr<i1, 1>
   %r1, %r3 = scf.if %set -> (!mem.M<1>, !mem.M<3>) {
     %s1, %s3 = gpu.sync_work_items %a1, %m3
@@ -98,19 +96,13 @@ func.func @unknown(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5
   } else {
     scf.yield %a1, %m3 : !mem.M<1>, !mem.M<3>
   }
-  %trips = arith.addi %item, %c1 : index
-  %f1, %f3 = scf.for %k = %c0 to %trips step %c1 iter_args(%t1 = %r1, %t3 = %r3)
-      -> (!mem.M<1>, !mem.M<3>) {
-    %s1, %s3 = gpu.sync_work_items %t1, %t3
-    scf.yield %s1, %s3 : !mem.M<1>, !mem.M<3>
-  }
   %q = arith.divui %item, %c0 : index
   %zero = arith.cmpi eq, %q, %c0 : index
   %z1, %z3 = scf.if %zero -> (!mem.M<1>, !mem.M<3>) {
-    %s1, %s3 = gpu.sync_work_items %f1, %f3
+    %s1, %s3 = gpu.sync_work_items %r1, %r3
     scf.yield %s1, %s3 : !mem.M<1>, !mem.M<3>
   } else {
-    scf.yield %f1, %f3 : !mem.M<1>, !mem.M<3>
+    scf.yield %r1, %r3 : !mem.M<1>, !mem.M<3>
   }
   func.return %z1, %z3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 }
@@ -122,6 +114,48 @@ func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
   %c4 = arith.constant 4 : index
   %a1, %flag = gpu.alloc.block %m1 : !mem.ptr<i1, 1>
   %l0, %l1, %l4 = gpu.launch @unknown grid(%c1, %c4) stream(%stream) mems(%m0, %a1, %m4) args(%flag) : (!mem.ptr<i1, 1>)
+  %done = gpu.deinit %l0, %l1, %l4
+  func.return %done : !mem.M<0>
+}
+
+// -----
+
+// Unstructured control flow that every work-item of a group takes to the same barriers: a
+// leading barrier, a loop written with cf.br / cf.cond_br whose trip count (3) is the same for
+// all, then an early return of the items past the element count with no barrier after it.
+// CHECK-LABEL: func.func @blocks
+// CHECK-COUNT-2: gpu.sync_work_items
+func.func @blocks(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                  %group: index, %item: index, %n: index)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %a1, %a3 = gpu.sync_work_items %m1, %m3
+  cf.br ^loop(%c0, %a1, %a3 : index, !mem.M<1>, !mem.M<3>)
+^loop(%k: index, %t1: !mem.M<1>, %t3: !mem.M<3>):
+  %more = arith.cmpi ult, %k, %c3 : index
+  cf.cond_br %more, ^body, ^after
+^body:
+  %s1, %s3 = gpu.sync_work_items %t1, %t3
+  %next = arith.addi %k, %c1 : index
+  cf.br ^loop(%next, %s1, %s3 : index, !mem.M<1>, !mem.M<3>)
+^after:
+  %out = arith.cmpi uge, %item, %n : index
+  cf.cond_br %out, ^done, ^work
+^work:
+  cf.br ^done
+^done:
+  func.return %t1, %t3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+
+func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
+  %m0, %m1, %m4 = gpu.init %m
+  %stream = gpu.default_stream
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %n = arith.constant 3 : index
+  %l0, %l1, %l4 = gpu.launch @blocks grid(%c1, %c4) stream(%stream) mems(%m0, %m1, %m4) args(%n) : (index)
   %done = gpu.deinit %l0, %l1, %l4
   func.return %done : !mem.M<0>
 }

@@ -1,9 +1,11 @@
 // Barrier divergence by trip count: item i runs a loop with a barrier i + 1 times. All four
 // pass the first barrier together; at the second, item 0 has returned.
-// RUN: not gpu-run %s --provider interp 2>&1 | filecheck %s
-// RUN: not gpu-run %s --provider cpu 2>&1 | filecheck %s
+// The group size comes from the command line: a constant one is an error before the run
+// (check-barrier-divergence, tests/lit/passes/check-barrier-divergence-invalid.mlir).
+// RUN: not gpu-run %s --provider interp 4 2>&1 | filecheck %s
+// RUN: not gpu-run %s --provider cpu 4 2>&1 | filecheck %s
 
-// CHECK:      error: barrier divergence in group 1: work-item(s) 1-3 wait at 'gpu.sync_work_items' at {{.*}}barrier-divergence-loop.mlir:20:5 (barrier 2 of the group), but work-item(s) 0 returned from the kernel after 1 barrier(s), without reaching it
+// CHECK:      error: barrier divergence in group 1: work-item(s) 1-3 wait at 'gpu.sync_work_items' at {{.*}}barrier-divergence-loop.mlir:22:5 (barrier 2 of the group), but work-item(s) 0 returned from the kernel after 1 barrier(s), without reaching it
 
 func.func @kernel(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                   %group: index, %item: index)
@@ -23,11 +25,10 @@ func.func @kernel(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>
   func.return %r1, %r3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 }
 
-func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
+func.func @main(%m: !mem.M<0>, %four: index) -> !mem.M<0> {
   %m0, %m1, %m4 = gpu.init %m
   %stream = gpu.default_stream
   %two = arith.constant 2 : index
-  %four = arith.constant 4 : index
   %l0, %l1, %l4 = gpu.launch @kernel grid(%two, %four) stream(%stream) mems(%m0, %m1, %m4)
   %done = gpu.deinit %l0, %l1, %l4
   func.return %done : !mem.M<0>

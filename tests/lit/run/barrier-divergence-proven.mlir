@@ -4,7 +4,7 @@
 // RUN: not gpu-run %s --provider interp 2>&1 | filecheck %s
 // RUN: not gpu-run %s --provider cpu 2>&1 | filecheck %s
 
-// CHECK:      barrier-divergence-proven.mlir:18:5: error: barrier divergence: in every work-group of the launch of @kernel at {{.*}}barrier-divergence-proven.mlir:31:3 (4 work-items per group), work-item(s) 0-1 reach this barrier and work-item(s) 2-3 do not: they part at 'scf.if' at {{.*}}barrier-divergence-proven.mlir:17:3; every work-item of a group must reach the same barriers
+// CHECK:      barrier-divergence-proven.mlir:18:5: error: barrier divergence: in every work-group of the launch of @kernel at {{.*}}barrier-divergence-proven.mlir:31:3 (4 work-items per group), work-item(s) 0-1 reach this barrier as their barrier 1, and work-item(s) 2-3 return from the kernel after 0 barrier(s): their ways part at 'scf.if' at {{.*}}barrier-divergence-proven.mlir:17:3; every work-item of a group must reach the same barriers
 // CHECK-NEXT:     %s1, %s3 = gpu.sync_work_items %m1, %a3
 // CHECK-NOT:  Traceback
 

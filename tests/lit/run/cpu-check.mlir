@@ -12,7 +12,7 @@
 // RUN: not gpu-run %S/race-atomic.mlir --provider cpu --check 1 2>&1 | filecheck %S/race-atomic.mlir --check-prefix=STORE
 // RUN: gpu-run %S/race-atomic.mlir --provider cpu --check 2 | filecheck %S/race-atomic.mlir --check-prefix=CLEAN
 // RUN: not gpu-run %S/barrier-divergence.mlir --provider cpu --check 4 2>&1 | filecheck %S/barrier-divergence.mlir
-// RUN: not gpu-run %S/barrier-divergence-loop.mlir --provider cpu --check 2>&1 | filecheck %S/barrier-divergence-loop.mlir
+// RUN: not gpu-run %S/barrier-divergence-loop.mlir --provider cpu --check 4 2>&1 | filecheck %S/barrier-divergence-loop.mlir
 // RUN: not gpu-run %S/barrier-divergence-branches.mlir --provider cpu --check 4 2>&1 | filecheck %S/barrier-divergence-branches.mlir
 // RUN: gpu-run %S/warp-divergence.mlir --provider cpu --check 0 | filecheck %S/warp-divergence.mlir --check-prefix=VALID
 // RUN: not gpu-run %S/warp-divergence.mlir --provider cpu --check 1 2>&1 | filecheck %S/warp-divergence.mlir --check-prefix=RETURN
