@@ -12,7 +12,8 @@ What it makes:
   `!mem.ptr<!mem.array<? x !mem.array<8 x f32>>, a>`), so that a cast between static and
   dynamic shapes is the same pointer; the importer keeps each memref's extents for
   `memref.dim`. Host memrefs are in space 0, `gpu.alloc`'s in space 1. Only the outermost
-  dimension may be dynamic.
+  dimension may be dynamic. A `memref.subview` makes no op: its loads and stores index the
+  source's memory through the view's offsets and strides (`View`), within the function.
 - **Kernels**: each `gpu.func … kernel` of a `gpu.module`, and each `gpu.launch` body (outlined;
   the values it uses from outside become its arguments), becomes a kernel
   `(M1, M3, M4, M5, group, item, gx, gy, gz, bx, by, bz, args…)`, a memref argument as its
@@ -113,6 +114,12 @@ def is_upstream(text: str) -> bool:
     return bool(UPSTREAM_MARKERS.search(code)) and not GPUIR_MARKERS.search(code)
 
 
+VIEW_ONLY = (
+    "of a memref.subview is not supported (yet): a subview may be loaded from, stored to, "
+    "asked its dims, cast and viewed again"
+)
+
+
 def unsupported(op: Operation, what: str = "") -> OpError:
     return OpError(op, f"importing upstream MLIR: '{op.name}' {what or 'is not supported (yet)'}")
 
@@ -126,6 +133,21 @@ class Ref:
     space: int
     mirror: Ref | None = None
     """For host memory registered with `gpu.host_register`: its device copy."""
+    view: View | None = None
+    """For a `memref.subview`: where its elements are in the memory of `ptr`."""
+
+
+Index = int | SSAValue
+"""An index known when importing (an `int`) or made (an `index` value)."""
+
+
+@dataclass
+class View:
+    """A `memref.subview` of memory of rank n: its element (i_0, …) is the memory's element
+    (offsets[k] + i_k · strides[k], …), in the memory's own indices."""
+
+    offsets: list[Index]
+    strides: list[Index]
 
 
 def pointee_of(type_: MemRefType, op: Operation) -> Attribute:
@@ -154,6 +176,30 @@ def space_of(type_: MemRefType, default: int, op: Operation) -> int:
 
 def index(b: Builder, value: int) -> SSAValue:
     return b.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
+
+
+def add(b: Builder, x: Index, y: Index) -> Index:
+    """x + y, folded when both are known (and x + 0 is x)."""
+    if isinstance(x, int) and isinstance(y, int):
+        return x + y
+    if y == 0 or x == 0:
+        return y if x == 0 else x
+    return b.insert(
+        arith.AddiOp(*(index(b, v) if isinstance(v, int) else v for v in (x, y)))
+    ).result
+
+
+def mul(b: Builder, x: Index, y: Index) -> Index:
+    """x · y, folded when both are known (and x · 1 is x, x · 0 is 0)."""
+    if isinstance(x, int) and isinstance(y, int):
+        return x * y
+    if x == 1 or y == 1:
+        return y if x == 1 else x
+    if x == 0 or y == 0:
+        return 0
+    return b.insert(
+        arith.MuliOp(*(index(b, v) if isinstance(v, int) else v for v in (x, y)))
+    ).result
 
 
 @dataclass
@@ -523,7 +569,7 @@ class Importer:
         values: list[SSAValue] = [*sizes]
         for arg in args:
             if arg in s.refs:
-                ref = s.refs[arg]
+                ref = self.ref(op, arg, s)
                 device = ref.mirror if ref.mirror is not None else ref
                 if device.space != 1:
                     raise OpError(
@@ -849,7 +895,7 @@ class Importer:
         if isinstance(op, memref.LoadOp | memref.StoreOp):
             self.access(op, b, s)
         elif isinstance(op, memref.DimOp):
-            ref = self.ref(op, op.source, s)
+            ref = self.ref(op, op.source, s, view=True)
             found = op.index.owner
             if not isinstance(found, arith.ConstantOp):
                 raise unsupported(op, "of a dimension that is not a constant")
@@ -858,7 +904,9 @@ class Importer:
                 raise unsupported(op, f"of dimension {dim} of a memref of rank {len(ref.dims)}")
             s.values[op.result] = ref.dims[dim]
         elif isinstance(op, upstream.CastOp):
-            s.refs[op.results[0]] = self.ref(op, op.operands[0], s)
+            s.refs[op.results[0]] = self.ref(op, op.operands[0], s, view=True)
+        elif isinstance(op, memref.SubviewOp):
+            self.subview(op, b, s)
         elif isinstance(op, scf.ForOp):
             self.for_op(op, b, s, each)
         elif isinstance(op, scf.IfOp):
@@ -903,21 +951,70 @@ class Importer:
             raise unsupported(op, "to a block of another region")
         return found
 
-    def ref(self, op: Operation, value: SSAValue, s: Scope) -> Ref:
-        """The memref `value` as the importer made it."""
+    def ref(self, op: Operation, value: SSAValue, s: Scope, view: bool = False) -> Ref:
+        """The memref `value` as the importer made it; a subview only where `view`."""
         found = s.refs.get(value)
         if found is None:
             raise unsupported(op, "on a memref the importer did not make (yet)")
+        if found.view is not None and not view:
+            raise unsupported(op, VIEW_ONLY)
         return found
 
     def token_list(self, s: Scope) -> list[SSAValue]:
         return [s.tokens[t] for t in s.spaces]
 
+    def subview(self, op: memref.SubviewOp, b: Builder, s: Scope) -> None:
+        """A view of the source's memory: its offsets and strides composed with the source's
+        (static ones folded here, dynamic ones made as `arith`)."""
+        source = self.ref(op, op.source, s, view=True)
+        rank = len(source.dims)
+        result = op.result.type
+        assert isinstance(result, MemRefType)
+        if len(result.get_shape()) != rank:
+            raise unsupported(op, "that drops dimensions is not supported (yet)")
+        offsets, sizes, strides = (
+            self.static_or_made(op, static.get_values(), list(dynamic), s)
+            for static, dynamic in (
+                (op.static_offsets, op.offsets),
+                (op.static_sizes, op.sizes),
+                (op.static_strides, op.strides),
+            )
+        )
+        if len(offsets) != rank or len(sizes) != rank or len(strides) != rank:
+            raise unsupported(op, f"with other than {rank} offsets, sizes and strides")
+        base = source.view or View([0] * rank, [1] * rank)
+        view = View(
+            [
+                add(b, o, mul(b, f, t))
+                for o, f, t in zip(base.offsets, offsets, base.strides, strict=True)
+            ],
+            [mul(b, t, u) for t, u in zip(base.strides, strides, strict=True)],
+        )
+        dims = [index(b, d) if isinstance(d, int) else d for d in sizes]
+        mirror = None
+        if source.mirror is not None:
+            mirror = Ref(source.mirror.ptr, dims, source.mirror.space, view=view)
+        s.refs[op.result] = Ref(source.ptr, dims, source.space, mirror, view)
+
+    def static_or_made(
+        self, op: Operation, static: Sequence[int], dynamic: list[SSAValue], s: Scope
+    ) -> list[Index]:
+        """A subview's offsets, sizes or strides: the static ones, and the made value of each
+        dynamic one in its place."""
+        made = iter(self.mapped(op, dynamic, s))
+        return [next(made) if v == DYNAMIC_INDEX else v for v in static]
+
     def access(self, op: memref.LoadOp | memref.StoreOp, b: Builder, s: Scope) -> None:
-        ref = self.ref(op, op.memref, s)
+        ref = self.ref(op, op.memref, s, view=True)
         ptr = ref.ptr
-        for i in self.mapped(op, list(op.indices), s):
-            ptr = b.insert(mem.LeaOp(ptr, i)).res
+        indices: list[Index] = list(self.mapped(op, list(op.indices), s))
+        if ref.view is not None:
+            indices = [
+                add(b, o, mul(b, i, t))
+                for i, o, t in zip(indices, ref.view.offsets, ref.view.strides, strict=True)
+            ]
+        for i in indices:
+            ptr = b.insert(mem.LeaOp(ptr, index(b, i) if isinstance(i, int) else i)).res
         if ref.space not in s.tokens:
             raise unsupported(op, f"of memory in address space {ref.space} here")
         if ref.space == 1 and 0 in s.tokens:

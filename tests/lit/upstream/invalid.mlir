@@ -77,3 +77,44 @@ func.func @main() {
   func.call @again(%m) : (memref<4xf32>) -> ()
   return
 }
+
+// -----
+
+// A subview is a view of its source's memory, known to the function that makes it only:
+// printing it, or passing it to a kernel, is refused; so is a subview that drops dimensions.
+// CHECK: invalid.mlir:{{[0-9]+}}:3: error: importing upstream MLIR: 'func.call' of a memref.subview is not supported (yet): a subview may be loaded from, stored to, asked its dims, cast and viewed again
+func.func private @printMemrefF32(memref<*xf32>)
+func.func @main() {
+  %a = memref.alloc() : memref<4x4xf32>
+  %v = memref.subview %a[1, 1][2, 2][1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 1], offset: 5>>
+  %u = memref.cast %v : memref<2x2xf32, strided<[4, 1], offset: 5>> to memref<*xf32>
+  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  return
+}
+
+// -----
+
+// CHECK: invalid.mlir:{{[0-9]+}}:5: error: importing upstream MLIR: 'gpu.launch_func' of a memref.subview is not supported (yet): a subview may be loaded from, stored to, asked its dims, cast and viewed again
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<2xf32, strided<[1], offset: 1>>) kernel {
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %d = gpu.alloc() : memref<4xf32>
+    %v = memref.subview %d[1][2][1] : memref<4xf32> to memref<2xf32, strided<[1], offset: 1>>
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%v : memref<2xf32, strided<[1], offset: 1>>)
+    return
+  }
+}
+
+// -----
+
+// CHECK: invalid.mlir:{{[0-9]+}}:3: error: importing upstream MLIR: 'memref.subview' that drops dimensions is not supported (yet)
+func.func @main() {
+  %a = memref.alloc() : memref<4x4xf32>
+  %v = memref.subview %a[1, 0][1, 4][1, 1] : memref<4x4xf32> to memref<4xf32, strided<[1], offset: 4>>
+  return
+}
