@@ -245,20 +245,42 @@ _OWN_READ, _OWN_WRITE, _OWN_VALUES, _OWN_SLOW, _OWN_LIVE = (b << 48 for b in (1,
 
 FAST_PATH = f"""
 ; `@{ACCESS}` with the checker's common case inline (runtime/cpu_check.c, "owners"): a plain
-; aligned 4-byte read or write of a live arena word that no other item touched in this launch
-; (or only this item, in this stamp) updates the word's owner; a first write also logs the
-; word's old value. Anything else calls the checker. `@gpuir_check_fast` is its `Fast` state.
+; read or write of one or two aligned 4-byte words, each a live arena word that no other item
+; touched in this launch (or only this item, in this stamp), updates the word's owner; a first
+; write also logs the word's old value. Anything else calls the checker. `@gpuir_check_fast` is its `Fast` state.
 @gpuir_check_fast = external global [9 x i64]
 declare void @{SLOW_ACCESS}(i64, i64, i64, i64, i64, i64)
 
 define void @{ACCESS}(i64 %address, i64 %nbytes, i64 %kind, i64 %value, i64 %group,
                                i64 %item) alwaysinline {{
 entry:
-  %four = icmp eq i64 %nbytes, 4
   %plain = icmp ult i64 %kind, 2
-  %simple = and i1 %four, %plain
-  br i1 %simple, label %where, label %slow
-where:
+  %four = icmp eq i64 %nbytes, 4
+  %eight = icmp eq i64 %nbytes, 8
+  %word = and i1 %four, %plain
+  %words = and i1 %eight, %plain
+  br i1 %word, label %one, label %not.one
+one:
+  call void @__gpuir_check_word(i64 %address, i64 %kind, i64 %value, i64 %group, i64 %item)
+  ret void
+not.one:
+  br i1 %words, label %two, label %slow
+two:
+  call void @__gpuir_check_word(i64 %address, i64 %kind, i64 %value, i64 %group, i64 %item)
+  %second = add i64 %address, 4
+  %high = lshr i64 %value, 32
+  call void @__gpuir_check_word(i64 %second, i64 %kind, i64 %high, i64 %group, i64 %item)
+  ret void
+slow:
+  call void @{SLOW_ACCESS}(i64 %address, i64 %nbytes, i64 %kind, i64 %value, i64 %group,
+                            i64 %item)
+  ret void
+}}
+
+; One aligned word of a plain access (its value's low 32 bits are the word's).
+define internal void @__gpuir_check_word(i64 %address, i64 %kind, i64 %value, i64 %group,
+                                         i64 %item) alwaysinline {{
+entry:
   %lo = load i64, ptr @gpuir_check_fast
   %span.at = getelementptr i8, ptr @gpuir_check_fast, i64 8
   %span = load i64, ptr %span.at
@@ -355,8 +377,7 @@ log.it:
   store i64 %first.owner, ptr %owner.at
   ret void
 slow:
-  call void @{SLOW_ACCESS}(i64 %address, i64 %nbytes, i64 %kind, i64 %value, i64 %group,
-                            i64 %item)
+  call void @{SLOW_ACCESS}(i64 %address, i64 4, i64 %kind, i64 %value, i64 %group, i64 %item)
   ret void
 }}
 """

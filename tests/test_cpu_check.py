@@ -263,30 +263,34 @@ func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
 """
 
 
-@pytest.mark.parametrize("second", [7, 9])
-def test_a_word_one_item_wrote_is_checked_against_every_write_when_another_reads(second: int):
+@pytest.mark.parametrize(("second", "dtype"), [(7, np.int32), (9, np.int32), (9, np.int64)])
+def test_a_word_one_item_wrote_is_checked_against_every_write_when_another_reads(
+    second: int, dtype: type
+):
     """Each item reads its word and writes it twice (once with the same value, once with
     another), then reads its neighbour's. The checker's fast path keeps such a word as one
     item's until another touches it; the neighbour's read must then see both writes: with a
-    barrier between, the launch is clean and runs once; without, it is interp's race."""
+    barrier between, the launch is clean and runs once; without, it is interp's race. In
+    i64, each access is two words of the inline path."""
+    program = HANDOVER.replace("i32", "i64") if dtype is np.int64 else HANDOVER
     n = 64
     with Device(CpuProvider(check=True)) as device:
-        kernel = device.compile(HANDOVER).kernel("k")
-        y, out = device.upload(np.zeros(n, np.int32)), device.upload(np.zeros(n, np.int32))
-        kernel(1, n, n, np.int32(second), True, y, out)
+        kernel = device.compile(program).kernel("k")
+        y, out = device.upload(np.zeros(n, dtype)), device.upload(np.zeros(n, dtype))
+        kernel(1, n, n, dtype(second), True, y, out)
         device.synchronize()
         assert list(out.download()) == [second] * n
         assert device.provider.replayed == 0
         with pytest.raises(ProviderError, match="race") as checked:
-            kernel(1, n, n, np.int32(second), False, y, out)
+            kernel(1, n, n, dtype(second), False, y, out)
             device.synchronize()
         assert device.provider.replayed == 1
     with Device("interp") as device:
-        kernel = device.compile(HANDOVER).kernel("k")
-        y, out = device.upload(np.zeros(n, np.int32)), device.upload(np.zeros(n, np.int32))
-        kernel(1, n, n, np.int32(second), True, y, out)
+        kernel = device.compile(program).kernel("k")
+        y, out = device.upload(np.zeros(n, dtype)), device.upload(np.zeros(n, dtype))
+        kernel(1, n, n, dtype(second), True, y, out)
         with pytest.raises(ProviderError, match="race") as interp:
-            kernel(1, n, n, np.int32(second), False, y, out)
+            kernel(1, n, n, dtype(second), False, y, out)
             device.synchronize()
     assert str(checked.value) == str(interp.value)
 
@@ -312,15 +316,19 @@ func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
 """
 
 
-@pytest.mark.parametrize("back", [4, 16, 1000])
-def test_a_load_before_the_start_of_an_array_is_out_of_bounds(device, back: int):
+@pytest.mark.parametrize(
+    ("back", "dtype"), [(4, np.float32), (16, np.float32), (1000, np.float32), (4, np.float64)]
+)
+def test_a_load_before_the_start_of_an_array_is_out_of_bounds(device, back: int, dtype: type):
     """The bytes just before a device array share its page, and the inline checks take only
     words of live allocations: item 3's load there (its group's first access went through the
     checker, this one does not) is interp's out of bounds (or, a page further, a fault that
     interp names the same way), then a good launch runs clean."""
-    kernel = device.compile(BEFORE).kernel("k")
-    y = device.upload(np.arange(1000, dtype=np.float32))
-    out = device.upload(np.zeros(1000, np.float32))
+    kernel = device.compile(BEFORE.replace("f32", "f64") if dtype is np.float64 else BEFORE).kernel(
+        "k"
+    )
+    y = device.upload(np.arange(1000, dtype=dtype))
+    out = device.upload(np.zeros(1000, dtype))
     with pytest.raises(ProviderError, match=r"out of bounds: work-item \(group 0, item 3\) loads"):
         kernel(1, 4, back, y, out)
         device.synchronize()
