@@ -47,6 +47,7 @@ from xdsl.dialects import arith, builtin, cf, func, memref, printf, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
+    CallSiteLoc,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
     FloatAttr,
@@ -54,6 +55,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     MemRefType,
+    NameLoc,
     NoneAttr,
     StringAttr,
     UnknownLoc,
@@ -118,6 +120,19 @@ VIEW_ONLY = (
     "of a memref.subview is not supported (yet): a subview may be loaded from, stored to, "
     "asked its dims, cast and viewed again"
 )
+
+
+def assert_place(where: Attribute, function: str) -> tuple[str, int, str]:
+    """The file, line and function a failed `cf.assert` names, as MLIR's NVVM lowering finds
+    them in its location: the callee of a call site (innermost first), a name location's name
+    and place, a file location's place; `(unknown)`, 0 and the kernel's name otherwise."""
+    while isinstance(where, CallSiteLoc):
+        where = where.callee
+    if isinstance(where, NameLoc):
+        function, where = where.desc.data, where.location
+    if isinstance(where, FileLineColLoc):
+        return where.filename.data, where.line.data, function
+    return "(unknown)", 0, function
 
 
 def unsupported(op: Operation, what: str = "") -> OpError:
@@ -786,13 +801,10 @@ class Importer:
         s.function.body.add_block(going)
         b.insert(cf.ConditionalBranchOp(cond, going, tokens, failed, tokens))
         fb = Builder(InsertPoint.at_end(failed))
-        where = op.location
-        file, line = "(unknown)", 0
-        if isinstance(where, FileLineColLoc):
-            file, line = where.filename.data, where.line.data
+        file, line, name = assert_place(op.location, s.function.sym_name.data)
         message = op.msg.data.replace("{", "{{").replace("}", "}}")
         text = (
-            f"{file}:{line}: {s.function.sym_name.data}: block: [{{}},{{}},{{}}], "
+            f"{file}:{line}: {name}: block: [{{}},{{}},{{}}], "
             f"thread: [{{}},{{}},{{}}] Assertion `{message}` failed.\n"
         )
         ids = [s.ids[("group", d)] for d in range(3)] + [s.ids[("thread", d)] for d in range(3)]
