@@ -15,8 +15,8 @@ Read (MLIR 22's syntax): `gpu.module @m [targets] { … }`; `gpu.func @k(args) [
 `block_dim`, `grid_dim`, `global_id` (`x`, `y`, `z`), `gpu.lane_id`; `gpu.barrier`;
 `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`, `gpu.memset` and `gpu.wait` with `async` and `[deps]`;
 `gpu.host_register`; `gpu.printf "fmt" [, v : t …]`; `gpu.all_reduce [kind] %x [uniform] {…} :
-(T) -> T` (and `gpu.yield`); `gpu.shuffle mode %v, %offset, %width : T`. The ops print in the
-generic form. Memory spaces: `#gpu.address_space<global | workgroup | private>`.
+(T) -> T` (and `gpu.yield`); `gpu.shuffle mode %v, %offset, %width : T`; and of upstream
+`vector`, `vector.print %x : t`. The ops print in the generic form. Memory spaces: `#gpu.address_space<global | workgroup | private>`.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
+    operand_def,
     opt_prop_def,
     prop_def,
     region_def,
@@ -577,6 +578,7 @@ def upstream_context() -> Context:
         cf.Cf,
         UpstreamMemref,
         UpstreamGpu,
+        UpstreamVector,
     ):
         ctx.load_dialect(dialect)
     return ctx
@@ -639,6 +641,23 @@ class GlobalOp(IRDLOperation):
         op = cls.create(properties=properties)
         op.attributes.update(attributes)
         return op
+
+
+@irdl_op_definition
+class VectorPrintOp(IRDLOperation):
+    """`vector.print %x : t`, of a scalar (what the importer takes of the vector dialect)."""
+
+    name = "vector.print"
+    source = operand_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> VectorPrintOp:
+        (value,) = typed_operands(parser, parser.parse_operand())
+        return cls.create(operands=[value])
+
+
+UpstreamVector = Dialect("vector", [VectorPrintOp], [])
+"""Of upstream `vector`, only `vector.print` of a scalar."""
 
 
 UpstreamMemref = Dialect(

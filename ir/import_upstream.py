@@ -50,16 +50,20 @@ from xdsl.dialects.builtin import (
     CallSiteLoc,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
+    Float32Type,
+    Float64Type,
     FloatAttr,
     FunctionType,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     NameLoc,
     NoneAttr,
     StringAttr,
     UnknownLoc,
     UnrankedMemRefType,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
@@ -176,6 +180,18 @@ def pointee_of(type_: MemRefType, op: Operation) -> Attribute:
     for extent in reversed(shape[1:]):
         inner = ArrayType(extent, inner)
     return ArrayType(DYNAMIC_INDEX, inner)
+
+
+def inner_extents(pointer: PtrType) -> list[int]:
+    """The static extents below the outermost of a memref's pointer (`pointee_of`'s arrays)."""
+    extents = []
+    inner = pointer.pointee
+    if isinstance(inner, ArrayType):
+        inner = inner.element_type
+        while isinstance(inner, ArrayType):
+            extents.append(inner.size.data)
+            inner = inner.element_type
+    return extents
 
 
 def space_of(type_: MemRefType, default: int, op: Operation) -> int:
@@ -340,6 +356,11 @@ class Importer:
             b.insert(func.ReturnOp(done))
         elif isinstance(op, memref.AllocOp | memref.AllocaOp):
             self.allocate(op, op.memref, list(op.dynamic_sizes), 0, b, s)
+        elif isinstance(op, upstream.VectorPrintOp):
+            self.vector_print(op, b, s)
+        elif isinstance(op, upstream.AllocOp) and op.host_shared is not None:
+            self.allocate(op, op.results[0], list(op.rest), 0, b, s)  # the host's, and a copy
+            self.mirror(s.refs[op.results[0]], b, s)
         elif isinstance(op, upstream.AllocOp):
             self.allocate(op, op.results[0], list(op.rest), 1, b, s)
         elif isinstance(op, memref.DeallocOp):
@@ -477,6 +498,11 @@ class Importer:
         ref = self.ref(op, op.operands[0], s)
         if ref.space != 0 or ref.mirror is not None:
             raise unsupported(op, "of memory that is not host memory, or twice")
+        self.mirror(ref, b, s)
+
+    def mirror(self, ref: Ref, b: Builder, s: Scope) -> None:
+        """A device copy of host memory that kernels use (copied in before each launch and
+        out after it): `gpu.host_register`, and `gpu.alloc host_shared`."""
         assert isinstance(ref.ptr.type, PtrType)
         ptr_type = PtrType(ref.ptr.type.pointee, 1)
         extent = ref.dims[0] if ref.dims else None
@@ -484,6 +510,20 @@ class Importer:
         s.tokens[1] = made.results[0]
         ref.mirror = Ref(made.results[1], ref.dims, 1)
         self.registered.append(ref)
+
+    def vector_print(self, op: upstream.VectorPrintOp, b: Builder, s: Scope) -> None:
+        """`vector.print` of a scalar, then a newline, as MLIR lowers it to the runner's
+        printers: a float as `printF32` / `printF64` (C's `%g`), an `i1` as 0 or 1, another
+        integer or an index as `printI64` prints it."""
+        (value,) = self.mapped(op, [op.source], s)
+        type_ = value.type
+        if isinstance(type_, IntegerType) and type_.width.data == 1:
+            value = b.insert(arith.ExtUIOp(value, i64)).result
+        elif not isinstance(type_, IntegerType | IndexType | Float32Type | Float64Type):
+            raise unsupported(op, f"of {type_} is not supported (yet): only of a scalar")
+        made = b.insert(printf.PrintFormatOp("{}\n", value))
+        if isinstance(type_, Float32Type | Float64Type):
+            made.attributes[gpu.PRINTF_SPECS_ATTR] = ArrayAttr([StringAttr("g")])
 
     def call(self, op: func.CallOp, b: Builder, s: Scope) -> None:
         callee = op.callee.root_reference.data
@@ -564,7 +604,15 @@ class Importer:
                 if operand not in inside and operand not in captured:
                     captured.append(operand)
         name = self.fresh("launch_kernel")
-        self.kernel(op.body, captured, name, op, region_ids=True)
+        # a captured memref keeps the pointer the host made it with (a cast may have hidden
+        # its static inner extents)
+        pointers = {}
+        for value in captured:
+            ref = s.refs.get(value)
+            if ref is not None:
+                device = ref.mirror if ref.mirror is not None else ref
+                pointers[value] = device.ptr.type
+        self.kernel(op.body, captured, name, op, region_ids=True, pointers=pointers)
         self.launch(op, name, list(op.rest[:6]), captured, b, s)
 
     def launch(
@@ -627,6 +675,7 @@ class Importer:
         name: str,
         op: Operation,
         region_ids: bool = False,
+        pointers: dict[SSAValue, Attribute] | None = None,
     ) -> None:
         """A kernel `name` from `body`, whose values `params` become its arguments (its entry
         block's arguments for a gpu.func; the captured values of a gpu.launch, whose entry
@@ -634,7 +683,7 @@ class Importer:
         entry = body.blocks[0]
         index_t = IndexType()
         inputs: list[Attribute] = [*KERNEL_TOKENS, index_t, index_t, *[index_t] * 6]
-        kinds: list[tuple[SSAValue, MemRefType | None]] = []
+        kinds: list[tuple[SSAValue, PtrType | None]] = []
         workgroup = private = 0
         if isinstance(op, upstream.FuncOp):
             workgroup, private = op.n_workgroup.data, op.n_private.data
@@ -642,8 +691,10 @@ class Importer:
         for param in params:
             type_ = param.type
             if isinstance(type_, MemRefType):
-                inputs += [PtrType(pointee_of(type_, op), 1), index_t]
-                kinds.append((param, type_))
+                found = (pointers or {}).get(param)
+                pointer = found if isinstance(found, PtrType) else PtrType(pointee_of(type_, op), 1)
+                inputs += [pointer, index_t]
+                kinds.append((param, pointer))
             elif isinstance(type_, UnrankedMemRefType):
                 raise unsupported(op, "taking an unranked memref is not supported")
             else:
@@ -668,8 +719,12 @@ class Importer:
                 s.values[param] = next(rest)
                 continue
             ptr, extent = next(rest), next(rest)
-            shape = type_.get_shape()
-            made = [extent, *(index(b, d) for d in shape[1:])] if shape else []
+            inner = inner_extents(type_)
+            made = (
+                [extent, *(index(b, d) for d in inner)]
+                if isinstance(type_.pointee, ArrayType)
+                else []
+            )
             s.refs[param] = Ref(ptr, made, 1)
         for d in range(3):
             s.ids[("grid", d)], s.ids[("block", d)] = grid[d], dims[d]

@@ -110,6 +110,7 @@ def runner(text: str, tmp_path: Path) -> str:
             "mlir-opt-22",
             str(path),
             "--finalize-memref-to-llvm",
+            "--convert-vector-to-llvm",
             "--convert-func-to-llvm",
             "--convert-arith-to-llvm",
             "--reconcile-unrealized-casts",
@@ -151,3 +152,44 @@ def test_mlir_runner_prints_the_same(name, tmp_path):
     theirs = runner(upstream(type_, shape, values), tmp_path)
     got = gpu_run(ours(type_, shape, values), "cpu", tmp_path)
     assert ADDRESS.sub("base@ = 0x0", got) == ADDRESS.sub("base@ = 0x0", theirs)
+
+
+VECTOR_PRINT = """
+func.func @main() {
+  %m = memref.alloc() : memref<1xf32>
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 2.5 : f32
+  memref.store %f, %m[%c0] : memref<1xf32>
+  %l = memref.load %m[%c0] : memref<1xf32>
+  vector.print %l : f32
+  %g = arith.constant 1.0e-7 : f64
+  vector.print %g : f64
+  %t = arith.constant true
+  vector.print %t : i1
+  %n = arith.constant false
+  vector.print %n : i1
+  %c7 = arith.constant 7 : index
+  vector.print %c7 : index
+  %neg = arith.constant -3 : i64
+  vector.print %neg : i64
+  %n5 = arith.constant -5 : i32
+  vector.print %n5 : i32
+  %n8 = arith.constant -1 : i8
+  vector.print %n8 : i8
+  memref.dealloc %m : memref<1xf32>
+  return
+}
+"""
+
+
+@pytest.mark.skipif(
+    shutil.which("mlir-runner-22") is None or not all(p.exists() for p in RUNNER_LIBS),
+    reason="needs MLIR 22's mlir-runner and runner utilities (apt-get install mlir-22-tools)",
+)
+@pytest.mark.parametrize("provider", ["interp", "cpu"])
+def test_vector_print_of_scalars_prints_what_mlir_runner_prints(provider, tmp_path):
+    """An upstream program's `vector.print` of floats, i1, index and integers of several
+    widths, through gpu-run's import and through mlir-runner-22."""
+    theirs = runner(VECTOR_PRINT, tmp_path)
+    assert theirs == "2.5\n1e-07\n1\n0\n7\n-3\n-5\n-1\n"  # what the runner prints
+    assert gpu_run(VECTOR_PRINT, provider, tmp_path) == theirs
