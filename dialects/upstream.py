@@ -566,6 +566,34 @@ class CastOp(IRDLOperation):
         return cls.create(operands=[value], result_types=[parser.parse_type()])
 
 
+@irdl_op_definition
+class AtomicRmwOp(IRDLOperation):
+    """`memref.atomic_rmw kind %v, %m[%i, …] : (T, memref<…>) -> T` (xDSL reads only its
+    generic form): operands the value, the memref, the indices."""
+
+    name = "memref.atomic_rmw"
+    kind = prop_def(StringAttr)
+    args = var_operand_def()
+    result = var_result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AtomicRmwOp:
+        kind = parser.parse_identifier()
+        value = parser.parse_operand()
+        parser.parse_punctuation(",")
+        ref = parser.parse_operand()
+        indices = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_operand)
+        parser.parse_punctuation(":")
+        parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        parser.parse_punctuation("->")
+        result = parser.parse_type()
+        return cls.create(
+            operands=[value, ref, *indices],
+            result_types=[result],
+            properties={"kind": StringAttr(kind)},
+        )
+
+
 def upstream_context() -> Context:
     """A context that reads upstream MLIR GPU programs (module docstring)."""
     ctx = Context()
@@ -663,13 +691,19 @@ UpstreamVector = Dialect("vector", [VectorPrintOp], [])
 UpstreamMemref = Dialect(
     "memref",
     [
-        *(op for op in memref.MemRef.operations if op.name not in (CastOp.name, GlobalOp.name)),
+        *(
+            op
+            for op in memref.MemRef.operations
+            if op.name not in (CastOp.name, GlobalOp.name, AtomicRmwOp.name)
+        ),
         CastOp,
         GlobalOp,
+        AtomicRmwOp,
     ],
     list(memref.MemRef.attributes),
 )
-"""xDSL's `memref`, with the custom syntax of `memref.cast` and `memref.global`."""
+"""xDSL's `memref`, with the custom syntax of `memref.cast`, `memref.global` and
+`memref.atomic_rmw`."""
 
 
 UpstreamGpu = Dialect(

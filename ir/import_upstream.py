@@ -83,6 +83,22 @@ KERNEL_SPACES = (1, 3, 4, 5)
 PRINT_MEMREF = {"printMemrefF32", "printMemrefF64", "printMemrefI32", "printMemrefI64"}
 PRINT_TEXT = {"printNewline": "\n", "printComma": ", ", "printOpen": "( ", "printClose": " )"}
 PRINT_VALUE = {"printI64", "printU64"}
+ATOMIC_KINDS = {
+    "addi": "add",
+    "addf": "add",
+    "assign": "xchg",
+    "maxs": "max",
+    "mins": "min",
+    "maxu": "umax",
+    "minu": "umin",
+    "andi": "and",
+    "ori": "or",
+    "xori": "xor",
+    "maxnumf": "max",
+    "minnumf": "min",
+}
+"""`memref.atomic_rmw`'s kinds as `mem.atomic_rmw`'s (`mulf`, `muli` and the NaN-propagating
+`maximumf` / `minimumf` have none)."""
 PRINT_FLOAT = {"printF32", "printF64"}
 REDUCE_KINDS = {
     "add": "add",
@@ -974,6 +990,8 @@ class Importer:
             s.refs[op.results[0]] = self.ref(op, op.operands[0], s, view=True)
         elif isinstance(op, memref.SubviewOp):
             self.subview(op, b, s)
+        elif isinstance(op, upstream.AtomicRmwOp):
+            self.atomic(op, b, s)
         elif isinstance(op, scf.ForOp):
             self.for_op(op, b, s, each)
         elif isinstance(op, scf.IfOp):
@@ -1071,10 +1089,12 @@ class Importer:
         made = iter(self.mapped(op, dynamic, s))
         return [next(made) if v == DYNAMIC_INDEX else v for v in static]
 
-    def access(self, op: memref.LoadOp | memref.StoreOp, b: Builder, s: Scope) -> None:
-        ref = self.ref(op, op.memref, s, view=True)
+    def element(
+        self, op: Operation, ref: Ref, values: Sequence[SSAValue], b: Builder, s: Scope
+    ) -> SSAValue:
+        """The address of `ref`'s element at the upstream indices `values` (through its view)."""
         ptr = ref.ptr
-        indices: list[Index] = list(self.mapped(op, list(op.indices), s))
+        indices: list[Index] = list(self.mapped(op, values, s))
         if ref.view is not None:
             indices = [
                 add(b, o, mul(b, i, t))
@@ -1082,6 +1102,26 @@ class Importer:
             ]
         for i in indices:
             ptr = b.insert(mem.LeaOp(ptr, index(b, i) if isinstance(i, int) else i)).res
+        return ptr
+
+    def atomic(self, op: upstream.AtomicRmwOp, b: Builder, s: Scope) -> None:
+        """`memref.atomic_rmw` as `mem.atomic_rmw` of the element (its old value)."""
+        kind = ATOMIC_KINDS.get(op.kind.data)
+        if kind is None:
+            raise unsupported(op, f"of kind {op.kind.data} is not supported (yet)")
+        value_arg, memref_arg, *indices = op.operands
+        ref = self.ref(op, memref_arg, s, view=True)
+        ptr = self.element(op, ref, indices, b, s)
+        if ref.space not in s.tokens:
+            raise unsupported(op, f"of memory in address space {ref.space} here")
+        (value,) = self.mapped(op, [value_arg], s)
+        done = b.insert(mem.AtomicRmwOp(kind, s.tokens[ref.space], ptr, value))
+        s.tokens[ref.space] = done.results[0]
+        s.values[op.results[0]] = done.results[1]
+
+    def access(self, op: memref.LoadOp | memref.StoreOp, b: Builder, s: Scope) -> None:
+        ref = self.ref(op, op.memref, s, view=True)
+        ptr = self.element(op, ref, list(op.indices), b, s)
         if ref.space not in s.tokens:
             raise unsupported(op, f"of memory in address space {ref.space} here")
         if ref.space == 1 and 0 in s.tokens:

@@ -183,15 +183,24 @@ class Budget:
     left: int = BUDGET
 
 
-def holders(kernel: func.FuncOp) -> set[Operation]:
-    """The kernel's barriers and the ops that hold one."""
+def holders(kernel: func.FuncOp, module: ModuleOp) -> set[Operation]:
+    """The kernel's barriers, its calls of functions that may wait at one (the walk stops
+    there), and the ops that hold either."""
     found: set[Operation] = set()
     for op in kernel.walk():
-        if isinstance(op, BARRIERS):
+        if isinstance(op, BARRIERS) or (isinstance(op, func.CallOp) and _may_wait(op, module)):
             while op is not None and op is not kernel and op not in found:
                 found.add(op)
                 op = op.parent_op()
     return found
+
+
+def _may_wait(call: func.CallOp, module: ModuleOp) -> bool:
+    """Whether the callee has a barrier or calls on (or is not in the module)."""
+    callee = SymbolTable.lookup_symbol(module, call.callee)
+    if not isinstance(callee, func.FuncOp):
+        return True
+    return any(isinstance(op, (*BARRIERS, func.CallOp)) for op in callee.walk())
 
 
 @dataclass
@@ -314,6 +323,7 @@ class Parting:
 
 
 def parting(
+    module: ModuleOp,
     kernel: func.FuncOp,
     n_items: int,
     groups: Sequence[int | None],
@@ -322,7 +332,7 @@ def parting(
     """The first of `groups` (None: the group id is not known) where two work-items whose ways
     are known wait at different barriers, and where; None when none provably does."""
     params = kernel.body.blocks[0].args
-    holding = holders(kernel)
+    holding = holders(kernel, module)
     budget = Budget()
     for group in groups:
         walks: dict[int, Walk] = {}
@@ -406,7 +416,7 @@ def check_launch(module: ModuleOp, launch: gpu.LaunchOp) -> None:
     if n_groups is not None:
         groups += sorted({g for g in (0, 1, n_groups - 2, n_groups - 1) if 0 <= g < n_groups})
     try:
-        found = parting(kernel, n_items, groups, args)
+        found = parting(module, kernel, n_items, groups, args)
     except OutOfTime:
         return
     if found is None:

@@ -159,3 +159,38 @@ func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
   %done = gpu.deinit %l0, %l1, %l4
   func.return %done : !mem.M<0>
 }
+
+// -----
+
+// A call of a function that waits at a barrier: the walk stops there (the barriers a callee
+// reaches are the run's to count), so nothing is proven, though only items 0-1 call it.
+// CHECK-LABEL: func.func @calls
+// CHECK:         func.call @wait
+func.func @wait(%m1: !mem.M<1>, %m3: !mem.M<3>) -> (!mem.M<1>, !mem.M<3>) {
+  %s1, %s3 = gpu.sync_work_items %m1, %m3
+  func.return %s1, %s3 : !mem.M<1>, !mem.M<3>
+}
+
+func.func @calls(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                 %group: index, %item: index)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+  %c2 = arith.constant 2 : index
+  %low = arith.cmpi ult, %item, %c2 : index
+  %r1, %r3 = scf.if %low -> (!mem.M<1>, !mem.M<3>) {
+    %s1, %s3 = func.call @wait(%m1, %m3) : (!mem.M<1>, !mem.M<3>) -> (!mem.M<1>, !mem.M<3>)
+    scf.yield %s1, %s3 : !mem.M<1>, !mem.M<3>
+  } else {
+    scf.yield %m1, %m3 : !mem.M<1>, !mem.M<3>
+  }
+  func.return %r1, %r3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+
+func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
+  %m0, %m1, %m4 = gpu.init %m
+  %stream = gpu.default_stream
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %l0, %l1, %l4 = gpu.launch @calls grid(%c1, %c4) stream(%stream) mems(%m0, %m1, %m4)
+  %done = gpu.deinit %l0, %l1, %l4
+  func.return %done : !mem.M<0>
+}

@@ -118,3 +118,18 @@ func.func @main() {
   %v = memref.subview %a[1, 0][1, 4][1, 1] : memref<4x4xf32> to memref<4xf32, strided<[1], offset: 4>>
   return
 }
+
+// -----
+
+// CHECK: invalid.mlir:{{[0-9]+}}:5: error: importing upstream MLIR: 'memref.atomic_rmw' of kind mulf is not supported (yet)
+func.func @main() {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %m = gpu.alloc() : memref<1xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %two = arith.constant 2.0 : f32
+    %old = memref.atomic_rmw mulf %two, %m[%c0] : (f32, memref<1xf32>) -> f32
+    gpu.terminator
+  }
+  return
+}
