@@ -843,13 +843,11 @@ def _parse(source: str | Path | ModuleOp):
     name = "<string>"
     if isinstance(source, Path):
         name, source = str(source), source.read_text()
-    from gpuir.ir.import_upstream import UpstreamImportError, is_upstream, read_upstream
+    from gpuir.ir.import_upstream import UpstreamImportError, is_upstream, read_upstream_program
 
     if is_upstream(source):
         try:
-            return read_upstream(source, name)
-        except ParseError as e:
-            raise CompileError(format_parse_error(e, 0)) from e
+            return read_upstream_program(source, name)
         except UpstreamImportError as e:
             raise CompileError(str(e)) from e
     parser = LocatingParser(make_context(), source, name)

@@ -403,9 +403,10 @@ class AccessOp(PtrSyntaxOp):
             )
 
 
-@irdl_op_definition
-class FreeOp(AccessOp):
-    name = "mem.free"
+class TokenPtrOp(AccessOp):
+    """Shape of `mem.free` and `mem.print_memref`: the token and the pointer in, the token
+    out."""
+
     ARITIES: ClassVar[tuple[int, ...]] = (2,)
     mem = operand_def(MemType)
     ptr = operand_def(PtrType)
@@ -424,7 +425,12 @@ class FreeOp(AccessOp):
 
 
 @irdl_op_definition
-class PrintMemrefOp(AccessOp):
+class FreeOp(TokenPtrOp):
+    name = "mem.free"
+
+
+@irdl_op_definition
+class PrintMemrefOp(TokenPtrOp):
     """Print host memory as mlir-runner's `printMemrefF32` (and `I32`, `I64`, `F64`) prints a
     memref: a header (`Unranked Memref base@ = 0x… rank = R offset = 0 sizes = […] strides =
     […] data = `), then the elements in nested brackets. The pointee is a scalar or nested
@@ -432,21 +438,6 @@ class PrintMemrefOp(AccessOp):
     the pointer to the end of its allocation. Integers print in decimal, floats as C's `%g`."""
 
     name = "mem.print_memref"
-    ARITIES: ClassVar[tuple[int, ...]] = (2,)
-    mem = operand_def(MemType)
-    ptr = operand_def(PtrType)
-    res_mem = result_def(MemType)
-
-    def __init__(self, mem: SSAValue, ptr: SSAValue):
-        super().__init__(operands=[mem, ptr], result_types=[mem.type])
-
-    @classmethod
-    def _operand_types(cls, ptr: PtrType, count: int) -> list[Attribute]:
-        return [ptr.token_type, ptr]
-
-    @classmethod
-    def _result_types(cls, ptr: PtrType) -> list[Attribute]:
-        return [ptr.token_type]
 
     def verify_(self) -> None:
         super().verify_()

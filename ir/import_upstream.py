@@ -74,7 +74,7 @@ from gpuir.dialects import gpu, mem, upstream
 from gpuir.dialects.gpu import KERNEL_TOKENS
 from gpuir.dialects.mem import ArrayType, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
-from gpuir.ir.source import ParsedChunk, SourceError, format_diagnostic
+from gpuir.ir.source import ParsedChunk, SourceError, format_diagnostic, format_parse_error
 
 HOST_SPACES = (0, 1, 4)
 MAX_GLOBAL_ELEMENTS = 1 << 16
@@ -1246,3 +1246,12 @@ def read_upstream(text: str, name: str, line_offset: int = 0) -> ParsedChunk:
     except OpError as e:
         raise UpstreamImportError(format_diagnostic(e, parsed)) from e
     return ParsedChunk(module, name, text, line_offset, {})
+
+
+def read_upstream_program(text: str, name: str) -> ParsedChunk:
+    """`read_upstream`, with a parse error too as an `UpstreamImportError` (its diagnostic as
+    text): what gpu-run and the API read a whole upstream program with."""
+    try:
+        return read_upstream(text, name)
+    except ParseError as e:
+        raise UpstreamImportError(format_parse_error(e, 0)) from e

@@ -77,7 +77,7 @@ def _rem(a: int, b: int) -> int:
 Binary = Callable[[int, int, int], int]
 """An op on two operands' bits of a width: its result's bits (unreduced)."""
 
-UNSIGNED: dict[type[Operation], Binary] = {
+BINARY: dict[type[Operation], Binary] = {
     arith.AddiOp: lambda a, b, w: a + b,
     arith.SubiOp: lambda a, b, w: a - b,
     arith.MuliOp: lambda a, b, w: a * b,
@@ -145,7 +145,7 @@ class Evaluator:
     def _op(self, op: Operation, width: int) -> int:
         if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
             return op.value.value.data
-        binary = UNSIGNED.get(type(op))
+        binary = BINARY.get(type(op))
         if binary is not None:
             return binary(self.bits(op.operands[0]), self.bits(op.operands[1]), width)
         if isinstance(op, arith.CmpiOp):
@@ -323,8 +323,8 @@ class Parting:
 
 
 def parting(
-    module: ModuleOp,
     kernel: func.FuncOp,
+    holding: set[Operation],
     n_items: int,
     groups: Sequence[int | None],
     args: dict[SSAValue, int],
@@ -332,7 +332,6 @@ def parting(
     """The first of `groups` (None: the group id is not known) where two work-items whose ways
     are known wait at different barriers, and where; None when none provably does."""
     params = kernel.body.blocks[0].args
-    holding = holders(kernel, module)
     budget = Budget()
     for group in groups:
         walks: dict[int, Walk] = {}
@@ -401,7 +400,10 @@ def check_launch(module: ModuleOp, launch: gpu.LaunchOp) -> None:
     kernel = SymbolTable.lookup_symbol(module, launch.kernel)
     if n_items is None or not 1 < n_items <= MAX_ITEMS or not isinstance(kernel, func.FuncOp):
         return
-    if not kernel.body.blocks or not any(isinstance(op, BARRIERS) for op in kernel.walk()):
+    if not kernel.body.blocks:
+        return
+    holding = holders(kernel, module)
+    if not any(isinstance(op, BARRIERS) for op in holding):
         return
     params = kernel.body.blocks[0].args
     if len(params) < FIRST_USER_ARG:
@@ -416,7 +418,7 @@ def check_launch(module: ModuleOp, launch: gpu.LaunchOp) -> None:
     if n_groups is not None:
         groups += sorted({g for g in (0, 1, n_groups - 2, n_groups - 1) if 0 <= g < n_groups})
     try:
-        found = parting(module, kernel, n_items, groups, args)
+        found = parting(kernel, holding, n_items, groups, args)
     except OutOfTime:
         return
     if found is None:

@@ -3,9 +3,9 @@ first use and kept in the disk cache's folder (next to the cpu provider's machin
 
 `checker()` gives the loaded library (None, with `unavailable()` saying why, where it cannot be
 built): the functions an instrumented kernel calls (`__gpuir_check_slow`, off the inline path
-of `__gpuir_check_access`,
-`__gpuir_check_barrier`) are made known to LLVM, and the provider calls `alloc` / `free` (the
-live allocations) and `begin` / `end` (a launch) through ctypes.
+of `__gpuir_check_access`, and `__gpuir_check_barrier`) and its state `gpuir_check_fast` are
+made known to LLVM, and the provider calls `alloc` / `free` (the live allocations) and
+`begin` / `end` (a launch) through ctypes.
 """
 
 from __future__ import annotations

@@ -256,14 +256,12 @@ def read_program(path: str, upstream: bool = False) -> ParsedChunk:
         raise GpuRunError(str(e)) from e
     if is_blank(text, path):
         return ParsedChunk(ModuleOp([]), path, text, 0, {})
-    from gpuir.ir.import_upstream import UpstreamImportError, is_upstream, read_upstream
+    from gpuir.ir.import_upstream import UpstreamImportError, is_upstream, read_upstream_program
     from gpuir.ir.locating_parser import LocatingParser
 
     if upstream or is_upstream(text):
         try:
-            return read_upstream(text, path)
-        except ParseError as e:
-            raise GpuRunError(format_parse_error(e, 0)) from e
+            return read_upstream_program(text, path)
         except UpstreamImportError as e:
             raise GpuRunError(str(e)) from e
     parser = LocatingParser(make_context(), text, path)
