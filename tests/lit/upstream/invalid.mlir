@@ -133,3 +133,13 @@ func.func @main() {
   }
   return
 }
+
+// -----
+
+// CHECK: invalid.mlir:{{[0-9]+}}:3: error: importing upstream MLIR: 'vector.print' of vector<2xf32> is not supported (yet): only of a scalar
+func.func @main() {
+  %m = memref.alloc() : memref<2xf32>
+  %v = arith.constant dense<1.0> : vector<2xf32>
+  vector.print %v : vector<2xf32>
+  return
+}
