@@ -418,16 +418,28 @@ def profile_ptx(gpu_opt: str, program: Path) -> str:
 # --- 2. the cpu provider ------------------------------------------------------------------------------
 
 
+SETTLE_SECONDS = 0.02
+"""The pause before each run's turn in `race`: longer than the spinning of idle threads."""
+
+
 def race(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
     """Best wall seconds of each run: `repeats` rounds in turn (ours, numpy, Numba, ours, …),
     so that a busy moment of the machine hits all alike; in each round a run is timed right
     after an untimed run of itself, so that each starts with its own data hot in the caches.
     (A last-level cache can hold all of a measure's arrays; in plain turns the run after numpy
     would find numpy's inputs hot, which favours a peer that reads the same host arrays over
-    one that reads its own device copies; so Numba, too, reads copies of its own.)"""
+    one that reads its own device copies; so Numba, too, reads copies of its own.)
+
+    Each turn starts after a pause (`SETTLE_SECONDS`): a parallel runtime's threads spin for a
+    while after a parallel loop before they sleep (Numba's OpenMP threads about 4 ms, gpuir's
+    pool 1 ms), so that its next loop starts at once. Without the pause the next peer's runs
+    would share the cores with those spinning threads (measured on 2 cores, alternating a 16M
+    saxpy with Numba's and no untimed runs: ours 1.4x slower at the median than Numba's, and
+    1.0x with Numba's OpenMP threads told not to spin, `OMP_WAIT_POLICY=passive`)."""
     times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(repeats):
         for name, run in runs.items():
+            time.sleep(SETTLE_SECONDS)
             run()
             start = time.perf_counter()
             run()

@@ -11,7 +11,8 @@ LLVM's or the lowering's message. Either way the provider stays usable.
 
 Launching. A launch calls the kernel's entry, `__gpuir_launch_<k>(first_group, end_group,
 n_items, shared, smem, args, progress)`, once per chunk of consecutive groups: on the calling
-thread for a launch of one group, else on `os.cpu_count()` threads: the calling thread and the
+thread for a launch of one group, else on `threads()` threads (the CPUs this process may run
+on, or `$GPUIR_CPU_THREADS`): the calling thread and the
 native threads of `gpuir.runtime.cpu_pool` take chunks (`CHUNKS_PER_WORKER` per thread) until
 none is left, with no Python between the launch and its last chunk (ctypes releases the GIL
 while the machine code runs; where there are no native threads, the calling thread runs every
@@ -318,6 +319,24 @@ def compile_error(error: Exception, kernel: str, launch: Operation | None) -> Pr
 
 INDEX_BITWIDTH_ENV = "GPUIR_CPU_INDEX_BITWIDTH"
 """Environment variable: 32 runs the cpu provider's device code with 32-bit index values."""
+THREADS_ENV = "GPUIR_CPU_THREADS"
+"""Environment variable: how many threads run a launch's work-groups (default `threads()`)."""
+
+
+def threads() -> int:
+    """The threads of a launch: `$GPUIR_CPU_THREADS`, else the CPUs this process may run on (its
+    affinity: `taskset`, a container's cpuset), not the machine's count; a `ValueError` for a
+    setting that is not a positive integer."""
+    setting = os.environ.get(THREADS_ENV, "").strip()
+    if setting:
+        if not setting.isdigit() or int(setting) < 1:
+            raise ValueError(f"${THREADS_ENV} must be a positive integer, found {setting!r}")
+        return int(setting)
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
 
 _cache: dict[str, CompiledModule] = {}
 _cache_lock = threading.Lock()
@@ -517,7 +536,10 @@ class CpuProvider(EagerHostProvider):
                 f"(${INDEX_BITWIDTH_ENV} or CpuProvider(index_bitwidth=…))"
             )
         self.index_bitwidth = index_bitwidth
-        self.workers = os.cpu_count() or 1
+        try:
+            self.workers = threads()
+        except ValueError as e:
+            raise ProviderUnavailable(f"cpu: {e}") from None
         self.local = threading.local()
         self.pool_shared: tuple[int, list[int]] = (-1, [])
         """The size and addresses of the shared-memory buffers of the pool's threads."""
