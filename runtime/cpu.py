@@ -682,7 +682,9 @@ class CpuProvider(EagerHostProvider):
         )
         count = len(setters)
         lock, static, address = code.lock, code.shared_bytes, code.address
-        call, argv, source, local = guard.call, code.argv, module.module, self.local
+        call, argv, source, local = guard.call_block, code.argv, module.module, self.local
+        block = (ctypes.c_uint64 * 8)()  # the call's arguments (`cpu_faults.CALL_BLOCK`)
+        pack, block_address = cpu_faults.CALL_BLOCK.pack_into, ctypes.addressof(block)
         size = static + smem_bytes
         context = cpu_faults.context
         parallel = PARALLEL_GROUPS if self.workers > 1 else None
@@ -707,7 +709,19 @@ class CpuProvider(EagerHostProvider):
                 if shared is None:
                     shared = self.shared_buffer(size)
                 ctx = context()
-                if call(address, 0, n_groups, n_items, shared, shared + static, argv, ctx.address):
+                pack(
+                    block,
+                    0,
+                    address,
+                    0,
+                    n_groups,
+                    n_items,
+                    shared,
+                    shared + static,
+                    argv,
+                    ctx.address,
+                )
+                if call(block_address):
                     fault = cpu_faults.fault_of(ctx.array)
                     raise fault_error(read_stops(fault, code, shared, n_items), code, source, None)
             return True
