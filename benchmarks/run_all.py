@@ -850,6 +850,23 @@ def sanitizer_section(quick: bool) -> list[Row]:
     runs = {(program, provider): (s, round(mb, 1)) for program, provider, s, mb in found[1:]}
     rows = []
     for program in dict.fromkeys(program for program, _ in runs):
+        if program.endswith("used"):
+            (checked, checked_peak), (plain, plain_peak) = (
+                runs[(program, "cpu --check")],
+                runs[(program, "cpu")],
+            )
+            rows.append(Row(f"{program}, cpu --check (time)", checked, plain, "cpu", "s"))
+            rows.append(
+                Row(
+                    f"{program}, cpu --check (peak memory)",
+                    checked_peak,
+                    plain_peak,
+                    "cpu",
+                    "MB",
+                    "<= 1.5",
+                )
+            )
+            continue
         if program.endswith("launch"):
             checked, plain = runs[(program, "cpu --check")][0], runs[(program, "cpu")][0]
             interp = runs[(program, "interp")][0]

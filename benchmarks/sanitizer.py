@@ -7,6 +7,9 @@ memory (the whole process: `ru_maxrss`).
   N = 64, 96, 128 (`--quick`: 64, 96). Every run's result is checked (N * 0.5).
 - `saxpy 1M`: `cpu_provider.py`'s saxpy kernel on 2**20 f32 through the Python API (`--quick`:
   2**18), its result checked against numpy's.
+- `1024 MiB allocated, 1 MiB used`: two device arrays of 512 MiB (`--quick`: 128 MiB), of which
+  the saxpy uses the first 2**18 elements, on `cpu` and `cpu --check` (whose shadow records
+  should cost what the kernel touches, not what the program allocates).
 
 Also the memory interp keeps per byte the kernels touch (its peak less that of an empty
 program), which is what "memory that grows with the data" means. `cpu --check` (the compiled
@@ -60,6 +63,35 @@ with gpuir.Device(provider) as device:
             sys.exit("saxpy: the result differs from numpy's")
     print(min(times))
 """
+
+SPARSE = """
+import sys
+import time
+import numpy as np
+import gpuir
+import cpu_provider
+
+provider, total, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+if provider == "cpu --check":
+    from gpuir.runtime.cpu import CpuProvider
+
+    provider = CpuProvider(check=True)
+a = np.float32(2.5)
+with gpuir.Device(provider) as device:
+    saxpy = device.compile(cpu_provider.KERNELS).kernel("saxpy")
+    start = time.perf_counter()
+    xs, ys = (device.empty(total // 8, np.float32) for _ in range(2))
+    items = cpu_provider.ITEMS
+    saxpy(-(-n // items), items, items, n, a, xs, ys)
+    device.synchronize()
+    if ys[:n].download().any():
+        sys.exit("sparse: a * 0 + 0 is not 0")
+    xs.free()
+    ys.free()
+    print(time.perf_counter() - start)
+"""
+"""Two arrays of `total` bytes in all, of which a saxpy uses the first `n` elements: what
+memory a checked run needs for memory that no kernel touches."""
 
 EMPTY = """
 func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
@@ -121,6 +153,11 @@ def measure(quick: bool = False) -> list[tuple[str, str, float, float]]:
             seconds, peak, out = run([sys.executable, "-c", SAXPY, provider, str(n)])
             rows.append((f"saxpy {n // 1024}K", provider, seconds, peak))
             rows.append((f"saxpy {n // 1024}K launch", provider, float(out.split()[-1]), 0.0))
+        total = 1 << (28 if quick else 30)
+        for provider in ("cpu", "cpu --check"):
+            command = [sys.executable, "-c", SPARSE, provider, str(total), str(1 << 18)]
+            seconds, peak, out = run(command)
+            rows.append((f"{total >> 20} MiB allocated, 1 MiB used", provider, seconds, peak))
     return rows
 
 

@@ -150,8 +150,9 @@ static Word *word_of(uint64_t address) { /* the cell of the aligned word holding
  *
  * The owners of the device arena are one array (`fast.shadow`), those of other memory are in
  * chunks made on first touch. An arena word wholly within a live allocation has LIVE in its
- * owner, kept through every change: the inline path takes nothing else, so that it needs no
- * bounds check of its own (the rest goes through `within`). */
+ * owner once its page of owners has been touched (`touch`, below), kept through every change:
+ * the inline path takes nothing else, so that it needs no bounds check of its own (the rest,
+ * and the first access in a page, go through `within`). */
 enum { OWN_READ = 1, OWN_WRITE = 2, OWN_VALUES = 4, OWN_SLOW = 8, OWN_LIVE = 16 };
 #define LIVE ((uint64_t)OWN_LIVE << 48) /* an arena word of a live allocation (below) */
 #define OWN(stamp, item, bits) \
@@ -227,17 +228,85 @@ static uint64_t *starts, *ends;
 static int64_t count, capacity;
 static int64_t last_found = -1;
 
-static void mark(uint64_t start, uint64_t end, uint64_t owner) { /* arena words in [start, end) */
-  if (start - fast.lo >= fast.span) return; /* not in the arena */
+/* The arena's owners are written where they are used, not where memory is allocated: LIVE
+ * goes into a page of owners (`SPAN` bytes of memory) at the first access that reaches the
+ * checker there (`touch`), for the words that live allocations hold; `marked` has a bit per
+ * page that has had it. An allocation sets LIVE only in pages already marked, and its free
+ * gives the pages wholly its own back to the system (they read as zeros, unmarked). So a
+ * program's untouched memory costs no owners: allocating 2 GB of which a kernel touches 1 MB
+ * wrote 4 GB of owners before. */
+#define PAGE_OWNERS 512u                /* owners in a 4096-byte page of them */
+#define SPAN ((uint64_t)PAGE_OWNERS * 4) /* the bytes of memory they are the owners of */
+static uint64_t *marked;
+static int64_t find(uint64_t address);
+
+static int is_marked(uint64_t page) { return (int)(marked[page >> 6] >> (page & 63) & 1); }
+
+static void live(uint64_t start, uint64_t end) { /* LIVE on the arena words in [start, end) */
   for (uint64_t a = (start + 3) & ~3ull; a + 4 <= end; a += 4)
-    if (a - fast.lo < fast.span) fast.shadow[(a - fast.lo) >> 2] = owner;
+    fast.shadow[(a - fast.lo) >> 2] |= LIVE;
+}
+
+static void live_within(uint64_t lo, uint64_t hi) { /* ... that live allocations hold */
+  int64_t at = find(lo);
+  for (at = at < 0 ? 0 : at; at < count && starts[at] < hi; at++) {
+    uint64_t s = starts[at] > lo ? starts[at] : lo, e = ends[at] < hi ? ends[at] : hi;
+    if (s < e) live(s, e);
+  }
+}
+
+static void touch(uint64_t address, uint64_t nbytes) { /* arena bytes a live allocation holds */
+  uint64_t last = (address + nbytes - 1 - fast.lo) / SPAN;
+  for (uint64_t page = (address - fast.lo) / SPAN; page <= last; page++) {
+    if (is_marked(page)) continue;
+    marked[page >> 6] |= 1ull << (page & 63);
+    live_within(fast.lo + page * SPAN, fast.lo + (page + 1) * SPAN);
+  }
+}
+
+static void mark(uint64_t start, uint64_t end) { /* a new allocation: LIVE in marked pages */
+  if (start - fast.lo >= fast.span || start >= end) return; /* not in the arena */
+  uint64_t first = (start - fast.lo) / SPAN, last = (end - 1 - fast.lo) / SPAN;
+  for (uint64_t page = first; page <= last; page++) {
+    if ((page & 63) == 0 && page + 63 <= last && !marked[page >> 6]) {
+      page += 63; /* 64 pages none of which is marked */
+      continue;
+    }
+    if (!is_marked(page)) continue;
+    uint64_t lo = fast.lo + page * SPAN, hi = lo + SPAN;
+    live(start > lo ? start : lo, end < hi ? end : hi);
+  }
+}
+
+static void unmark(uint64_t start, uint64_t end) { /* a freed allocation: no owners */
+  if (start - fast.lo >= fast.span || start >= end) return;
+  uint64_t first = (start - fast.lo + SPAN - 1) / SPAN, stop = (end - fast.lo) / SPAN;
+  if (first >= stop) { /* no page wholly its own */
+    for (uint64_t a = (start + 3) & ~3ull; a + 4 <= end; a += 4)
+      fast.shadow[(a - fast.lo) >> 2] = 0;
+    return;
+  }
+  for (uint64_t a = (start + 3) & ~3ull; a < fast.lo + first * SPAN; a += 4)
+    fast.shadow[(a - fast.lo) >> 2] = 0;
+  for (uint64_t a = fast.lo + stop * SPAN; a + 4 <= end; a += 4)
+    fast.shadow[(a - fast.lo) >> 2] = 0;
+  for (uint64_t page = first; page < stop; page++) marked[page >> 6] &= ~(1ull << (page & 63));
+  madvise(fast.shadow + first * PAGE_OWNERS, (stop - first) * PAGE_OWNERS * sizeof(uint64_t),
+          MADV_DONTNEED); /* reads as zeros */
 }
 
 int gpuir_check_arena(uint64_t lo, uint64_t span) { /* the device arena: its owners, one array */
   void *shadow = mmap(0, span / 4 * sizeof(uint64_t), PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (shadow == MAP_FAILED) return -1;
+  void *bits = mmap(0, span / SPAN / 8 + 8, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (bits == MAP_FAILED) {
+    munmap(shadow, span / 4 * sizeof(uint64_t));
+    return -1;
+  }
   fast.shadow = shadow;
+  marked = bits;
   fast.lo = lo;
   fast.span = span;
   return 0;
@@ -270,14 +339,14 @@ int gpuir_check_alloc(uint64_t start, uint64_t nbytes) {
   ends[at] = start + nbytes;
   count++;
   last_found = -1;
-  mark(start, start + nbytes, LIVE);
+  mark(start, start + nbytes);
   return 0;
 }
 
 void gpuir_check_free(uint64_t start) {
   int64_t at = find(start);
   if (at < 0 || starts[at] != start) return;
-  mark(start, ends[at], 0);
+  unmark(start, ends[at]);
   memmove(starts + at, starts + at + 1, (count - at - 1) * sizeof *starts);
   memmove(ends + at, ends + at + 1, (count - at - 1) * sizeof *ends);
   count--;
@@ -560,6 +629,7 @@ void __gpuir_check_slow(uint64_t address, int64_t nbytes, int64_t kind, uint64_t
     return;
   }
   if (kind & BOUNDS_ONLY) return; /* local memory: the item's own */
+  if (address - fast.lo < fast.span) touch(address, (uint64_t)nbytes);
   uint32_t now = fast.group_base + fast.epochs[item];
   int atomic = (kind & ATOMIC) != 0, unknown = (kind & UNKNOWN_VALUE) != 0;
   int writes = (kind & (WRITE | ATOMIC)) != 0;

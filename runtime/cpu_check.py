@@ -104,8 +104,9 @@ def checker() -> Checker | None:
 
 
 def _shadow_the_arena(library: ctypes.CDLL) -> None:
-    """Give the checker the device arena's range: its words' owners become one array, which
-    the inline fast path of checked kernels reads (`check_accesses.FAST_PATH`). Without an
+    """Give the checker the device arena's range: its words' owners become one array (address
+    space only: a page of it is written at the first checked access there), which the inline
+    fast path of checked kernels reads (`check_accesses.FAST_PATH`). Without an
     arena, or where the system refuses the array's address space, every access takes the
     checker's own path (the same checks, slower)."""
     from gpuir.runtime import cpu_arena

@@ -337,3 +337,52 @@ def test_a_load_before_the_start_of_an_array_is_out_of_bounds(device, back: int,
     device.synchronize()
     assert list(out.download()[:4]) == [0.0, 1.0, 2.0, 3.0]
     assert device.provider.replayed == 1
+
+
+def resident_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * 4096
+
+
+def test_device_memory_no_kernel_touches_costs_no_shadow(device):
+    """The owners of the arena are written where accesses reach the checker, not at allocation:
+    1 GiB allocated, 64K elements of it used, and the process grows by far less than the
+    2 GiB of owners that marking the whole allocation took (11 s for 2 GiB)."""
+    saxpy = device.compile(KERNELS).kernel("saxpy")
+    n, used = 1 << 28, 1 << 16
+    before = resident_bytes()
+    xs, ys = device.empty(n, np.float32), device.empty(n, np.float32)
+    saxpy(used // 256, 256, 256, used, np.float32(2.0), xs, ys)
+    device.synchronize()
+    grown = resident_bytes() - before
+    assert np.array_equal(ys[: used + 1].download(), np.zeros(used + 1, np.float32))
+    xs.free()
+    ys.free()
+    assert grown < 256 << 20, f"the process grew by {grown >> 20} MiB"
+
+
+def test_memory_freed_and_allocated_again_has_the_new_allocations_bounds():
+    """An allocation in the range of a freed one that kernels touched (`--check` keeps freed
+    memory from reuse until its device closes): the owners the freed one left are gone, so
+    item 3's load before the new array's start is out of bounds."""
+    with Device(CpuProvider(check=True)) as first:
+        saxpy = first.compile(KERNELS).kernel("saxpy")
+        old = first.upload(np.arange(1 << 16, dtype=np.float32))
+        saxpy(256, 256, 256, 1 << 16, np.float32(1.0), old, old)  # every word, checked
+        first.synchronize()
+        start = old.pointer.address
+    with Device(CpuProvider(check=True)) as device:
+        before = device.compile(BEFORE).kernel("k")
+        # 64 bytes fewer: the same pages (first fit puts it where the old one was), its first
+        # element 64 bytes after their start (an allocation ends where its pages do)
+        y = device.upload(np.arange((1 << 16) - 16, dtype=np.float32))
+        out = device.upload(np.zeros(1000, np.float32))
+        assert y.pointer.address - 16 * 4 == start, "the old range was not reused"
+        with pytest.raises(
+            ProviderError, match=r"out of bounds: work-item \(group 0, item 3\) loads"
+        ):
+            before(1, 4, 16, y, out)
+            device.synchronize()
+        before(1, 4, 0, y, out)
+        device.synchronize()
+        assert list(out.download()[:4]) == [0.0, 1.0, 2.0, 3.0]
