@@ -72,7 +72,9 @@ typedef struct {
 
 #define CHUNK_BITS 16
 #define CHUNK (1u << CHUNK_BITS)
+#ifndef SLOTS /* chunks of records per table (a test builds the checker with fewer) */
 #define SLOTS (1u << 16)
+#endif
 
 static uint64_t chunk_keys[SLOTS];
 static Cell *chunk_cells[SLOTS];
@@ -89,7 +91,10 @@ static Cell *cell_of(uint64_t address) { /* a few chunks at once (a kernel's arr
   Cell *last_cells = 0;
   {
     uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (SLOTS - 1);
-    while (chunk_cells[slot] && chunk_keys[slot] != key) slot = (slot + 1) & (SLOTS - 1);
+    for (uint32_t probes = 1; chunk_cells[slot] && chunk_keys[slot] != key; probes++) {
+      if (probes == SLOTS) return 0; /* every slot taken: no room (the access is suspect) */
+      slot = (slot + 1) & (SLOTS - 1);
+    }
     if (!chunk_cells[slot]) {
       void *cells = mmap(0, sizeof(Cell) * CHUNK, PROT_READ | PROT_WRITE,
                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -123,7 +128,10 @@ static Word *word_of(uint64_t address) { /* the cell of the aligned word holding
   unsigned way = (unsigned)(key ^ (key >> 7)) & (WAYS - 1);
   if (recent_word_keys[way] == key) return recent_words[way] + (word & (CHUNK - 1));
   uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (SLOTS - 1);
-  while (word_cells[slot] && word_keys[slot] != key) slot = (slot + 1) & (SLOTS - 1);
+  for (uint32_t probes = 1; word_cells[slot] && word_keys[slot] != key; probes++) {
+    if (probes == SLOTS) return 0;
+    slot = (slot + 1) & (SLOTS - 1);
+  }
   if (!word_cells[slot]) {
     void *cells = mmap(0, sizeof(Word) * CHUNK, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -169,7 +177,10 @@ static uint64_t *recent_owners[WAYS];
 
 static uint64_t *owner_chunk(uint64_t key) {
   uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (SLOTS - 1);
-  while (owner_cells[slot] && owner_keys[slot] != key) slot = (slot + 1) & (SLOTS - 1);
+  for (uint32_t probes = 1; owner_cells[slot] && owner_keys[slot] != key; probes++) {
+    if (probes == SLOTS) return 0;
+    slot = (slot + 1) & (SLOTS - 1);
+  }
   if (!owner_cells[slot]) {
     void *cells = mmap(0, sizeof(uint64_t) * CHUNK, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

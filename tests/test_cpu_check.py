@@ -386,3 +386,50 @@ def test_memory_freed_and_allocated_again_has_the_new_allocations_bounds():
         before(1, 4, 0, y, out)
         device.synchronize()
         assert list(out.download()[:4]) == [0.0, 1.0, 2.0, 3.0]
+
+
+TABLE_FULL = """
+import ctypes, sys
+import numpy as np
+library = ctypes.CDLL(sys.argv[1])
+library.__gpuir_check_slow.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.c_int64,
+                                       ctypes.c_uint64, ctypes.c_int64, ctypes.c_int64]
+library.gpuir_check_alloc.argtypes = [ctypes.c_uint64, ctypes.c_uint64]
+arrays = [np.zeros(1 << 18, np.float32) for _ in range(6)]  # 1 MiB each: 6 chunks of owners
+for a in arrays:
+    library.gpuir_check_alloc(a.ctypes.data, a.nbytes)
+library.gpuir_check_begin(1, None)
+for a in arrays:
+    library.__gpuir_check_slow(a.ctypes.data, 4, 0, 0, 0, 0)  # a read by item 0 of group 0
+print(library.gpuir_check_end())
+"""
+
+
+@pytest.mark.parametrize(("slots", "verdict"), [(4, "1"), (16, "0")])
+def test_a_full_table_of_records_makes_an_access_suspect_and_never_hangs(tmp_path, slots, verdict):
+    """Records of memory outside the arena are in chunks found through a table; when it is full
+    (4 slots here; the checker has 65536: 4 GiB of byte records, 16 GiB of word records), a
+    new chunk is no room, and the access is suspect (interp runs the launch), where the probe
+    went round the table for ever before."""
+    import shutil
+    import subprocess
+    import sys
+
+    from gpuir.runtime import cpu_check
+
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler")
+    built = tmp_path / f"check{slots}.so"
+    subprocess.run(
+        [compiler, "-O2", "-shared", "-fPIC", f"-DSLOTS={slots}", "-o", built, cpu_check.SOURCE],
+        check=True,
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", TABLE_FULL, str(built)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert found.stdout.strip() == verdict
