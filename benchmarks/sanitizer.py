@@ -53,7 +53,7 @@ with gpuir.Device(provider) as device:
     xs, ys = device.upload(x), device.upload(y)
     items = cpu_provider.ITEMS
     times = []
-    for run in range(1 if isinstance(provider, str) and provider == "interp" else 3):
+    for run in range(1 if isinstance(provider, str) and provider == "interp" else 10):
         ys.upload(y)
         start = time.perf_counter()
         saxpy(-(-n // items), items, items, n, a, xs, ys)
@@ -129,7 +129,7 @@ PROVIDERS = ("cpu", "cpu --check", "interp")
 def measure(quick: bool = False) -> list[tuple[str, str, float, float]]:
     """Rows `(program, provider, seconds, peak MB)`, from the smallest program up, and the
     empty program's peak first (`("empty", "interp", s, MB)`); for the saxpy also
-    `("saxpy …K launch", provider, s, 0)`: the launch alone, the best of three (interp: one)."""
+    `("saxpy …K launch", provider, s, 0)`: the launch alone, the best of ten (interp: one)."""
     from end_to_end import MATMUL, gpu_run
 
     rows = []

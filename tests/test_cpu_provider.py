@@ -107,7 +107,8 @@ def run_collectives(provider: str, type_: str, kind: str, x: np.ndarray, groups:
 def random_values(dtype: type, n: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     if np.dtype(dtype).kind == "f":
-        values = rng.standard_normal(n) * 10.0 ** rng.integers(-3, 8, n)
+        top = 4 if np.dtype(dtype).itemsize == 2 else 8  # f16 ends at 65504
+        values = rng.standard_normal(n) * 10.0 ** rng.integers(-3, top, n)
         return values.astype(dtype)
     return rng.integers(-1000, 1000, n).astype(dtype)
 
