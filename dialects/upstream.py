@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntAttr,
     IntegerType,
+    MemRefType,
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
@@ -51,6 +52,7 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoTerminator
+from xdsl.utils.exceptions import VerifyException
 
 DIMENSIONS = ("x", "y", "z")
 
@@ -567,6 +569,34 @@ class CastOp(IRDLOperation):
 
 
 @irdl_op_definition
+class CopyOp(IRDLOperation):
+    """`memref.copy %src, %dst : t to u` (xDSL reads only its generic form)."""
+
+    name = "memref.copy"
+    source = operand_def(MemRefType)
+    destination = operand_def(MemRefType)
+
+    def verify_(self) -> None:
+        source, target = self.source.type, self.destination.type
+        assert isinstance(source, MemRefType) and isinstance(target, MemRefType)
+        if source.get_shape() != target.get_shape():
+            raise VerifyException(f"copies {source} to {target}: the shapes differ")
+        if source.element_type != target.element_type:
+            raise VerifyException(f"copies {source} to {target}: the element types differ")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CopyOp:
+        source = parser.parse_operand()
+        parser.parse_punctuation(",")
+        target = parser.parse_operand()
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        parser.parse_keyword("to")
+        parser.parse_type()
+        return cls.create(operands=[source, target])
+
+
+@irdl_op_definition
 class AtomicRmwOp(IRDLOperation):
     """`memref.atomic_rmw kind %v, %m[%i, …] : (T, memref<…>) -> T` (xDSL reads only its
     generic form): operands the value, the memref, the indices."""
@@ -694,16 +724,17 @@ UpstreamMemref = Dialect(
         *(
             op
             for op in memref.MemRef.operations
-            if op.name not in (CastOp.name, GlobalOp.name, AtomicRmwOp.name)
+            if op.name not in (CastOp.name, GlobalOp.name, AtomicRmwOp.name, CopyOp.name)
         ),
         CastOp,
         GlobalOp,
         AtomicRmwOp,
+        CopyOp,
     ],
     list(memref.MemRef.attributes),
 )
-"""xDSL's `memref`, with the custom syntax of `memref.cast`, `memref.global` and
-`memref.atomic_rmw`."""
+"""xDSL's `memref`, with the custom syntax of `memref.cast`, `memref.global`,
+`memref.atomic_rmw` and `memref.copy`."""
 
 
 UpstreamGpu = Dialect(

@@ -136,9 +136,13 @@ def is_upstream(text: str) -> bool:
     return bool(UPSTREAM_MARKERS.search(code)) and not GPUIR_MARKERS.search(code)
 
 
+HOST_ACCESS = (
+    "importing upstream MLIR: host code cannot access device memory (copy it with gpu.memcpy, "
+    "or gpu.host_register host memory)"
+)
 VIEW_ONLY = (
     "of a memref.subview is not supported (yet): a subview may be loaded from, stored to, "
-    "asked its dims, cast and viewed again"
+    "asked its dims, cast, copied (memref.copy) and viewed again"
 )
 
 
@@ -247,6 +251,19 @@ def mul(b: Builder, x: Index, y: Index) -> Index:
     return b.insert(
         arith.MuliOp(*(index(b, v) if isinstance(v, int) else v for v in (x, y)))
     ).result
+
+
+def element_at(ref: Ref, indices: Sequence[Index], b: Builder) -> SSAValue:
+    """The address of `ref`'s element at `indices` (through its view)."""
+    ptr = ref.ptr
+    if ref.view is not None:
+        indices = [
+            add(b, o, mul(b, i, t))
+            for i, o, t in zip(indices, ref.view.offsets, ref.view.strides, strict=True)
+        ]
+    for i in indices:
+        ptr = b.insert(mem.LeaOp(ptr, index(b, i) if isinstance(i, int) else i)).res
+    return ptr
 
 
 @dataclass
@@ -506,8 +523,9 @@ class Importer:
             copy = gpu.CopyToDeviceBlockOp(s.tokens[0], s.tokens[1], src.ptr, dst.ptr)
         elif src.space == 1 and dst.space == 0:
             copy = gpu.CopyToHostBlockOp(s.tokens[0], s.tokens[1], src.ptr, dst.ptr)
-        else:
-            raise unsupported(op, "between two memrefs of the same side is not supported (yet)")
+        else:  # within one side: element by element, as memref.copy
+            self.copy(op, src, dst, b, s)
+            return
         s.tokens[0], s.tokens[1] = b.insert(copy).results
 
     def register(self, op: upstream.HostRegisterOp, b: Builder, s: Scope) -> None:
@@ -990,6 +1008,13 @@ class Importer:
             s.refs[op.results[0]] = self.ref(op, op.operands[0], s, view=True)
         elif isinstance(op, memref.SubviewOp):
             self.subview(op, b, s)
+        elif isinstance(op, upstream.CopyOp):
+            try:
+                op.verify_()
+            except VerifyException as e:
+                raise unsupported(op, str(e)) from None
+            src = self.ref(op, op.source, s, view=True)
+            self.copy(op, src, self.ref(op, op.destination, s, view=True), b, s)
         elif isinstance(op, upstream.AtomicRmwOp):
             self.atomic(op, b, s)
         elif isinstance(op, scf.ForOp):
@@ -1093,16 +1118,37 @@ class Importer:
         self, op: Operation, ref: Ref, values: Sequence[SSAValue], b: Builder, s: Scope
     ) -> SSAValue:
         """The address of `ref`'s element at the upstream indices `values` (through its view)."""
-        ptr = ref.ptr
-        indices: list[Index] = list(self.mapped(op, values, s))
-        if ref.view is not None:
-            indices = [
-                add(b, o, mul(b, i, t))
-                for i, o, t in zip(indices, ref.view.offsets, ref.view.strides, strict=True)
-            ]
-        for i in indices:
-            ptr = b.insert(mem.LeaOp(ptr, index(b, i) if isinstance(i, int) else i)).res
-        return ptr
+        return element_at(ref, list(self.mapped(op, values, s)), b)
+
+    def copy(self, op: Operation, src: Ref, dst: Ref, b: Builder, s: Scope) -> None:
+        """`memref.copy`, and a `gpu.memcpy` within one side: a loop nest over the source's
+        extents that loads each element and stores it (through views, in any space this code
+        may access: host memory on the host, device memory in a kernel)."""
+        for ref in (src, dst):
+            if ref.space == 1 and 0 in s.tokens:
+                raise OpError(op, HOST_ACCESS)
+            if ref.space not in s.tokens:
+                raise unsupported(op, f"of memory in address space {ref.space} here")
+        zero, one = index(b, 0), index(b, 1)
+
+        def loops(level: int, indices: list[SSAValue], b: Builder, tokens: list[SSAValue]):
+            if level == len(src.dims):
+                at = dict(zip(s.spaces, tokens, strict=True))
+                done = b.insert(mem.LoadOp(at[src.space], element_at(src, indices, b)))
+                at[src.space] = done.results[0]
+                stored = mem.StoreOp(at[dst.space], element_at(dst, indices, b), done.results[1])
+                at[dst.space] = b.insert(stored).results[0]
+                return [at[t] for t in s.spaces]
+            types = [IndexType(), *(MemType(t) for t in s.spaces)]
+            body = Block(arg_types=types)
+            inner = Builder(InsertPoint.at_end(body))
+            after = loops(level + 1, [*indices, body.args[0]], inner, list(body.args[1:]))
+            inner.insert(scf.YieldOp(*after))
+            made = b.insert(scf.ForOp(zero, src.dims[level], one, tokens, body))
+            return list(made.results)
+
+        for space, token in zip(s.spaces, loops(0, [], b, self.token_list(s)), strict=True):
+            s.tokens[space] = token
 
     def atomic(self, op: upstream.AtomicRmwOp, b: Builder, s: Scope) -> None:
         """`memref.atomic_rmw` as `mem.atomic_rmw` of the element (its old value)."""
@@ -1125,11 +1171,7 @@ class Importer:
         if ref.space not in s.tokens:
             raise unsupported(op, f"of memory in address space {ref.space} here")
         if ref.space == 1 and 0 in s.tokens:
-            raise OpError(
-                op,
-                "importing upstream MLIR: host code cannot access device memory (copy it with "
-                "gpu.memcpy, or gpu.host_register host memory)",
-            )
+            raise OpError(op, HOST_ACCESS)
         if isinstance(op, memref.LoadOp):
             done = b.insert(mem.LoadOp(s.tokens[ref.space], ptr))
             s.tokens[ref.space] = done.results[0]

@@ -82,7 +82,7 @@ func.func @main() {
 
 // A subview is a view of its source's memory, known to the function that makes it only:
 // printing it, or passing it to a kernel, is refused; so is a subview that drops dimensions.
-// CHECK: invalid.mlir:{{[0-9]+}}:3: error: importing upstream MLIR: 'func.call' of a memref.subview is not supported (yet): a subview may be loaded from, stored to, asked its dims, cast and viewed again
+// CHECK: invalid.mlir:{{[0-9]+}}:3: error: importing upstream MLIR: 'func.call' of a memref.subview is not supported (yet): a subview may be loaded from, stored to, asked its dims, cast, copied (memref.copy) and viewed again
 func.func private @printMemrefF32(memref<*xf32>)
 func.func @main() {
   %a = memref.alloc() : memref<4x4xf32>
@@ -94,7 +94,7 @@ func.func @main() {
 
 // -----
 
-// CHECK: invalid.mlir:{{[0-9]+}}:5: error: importing upstream MLIR: 'gpu.launch_func' of a memref.subview is not supported (yet): a subview may be loaded from, stored to, asked its dims, cast and viewed again
+// CHECK: invalid.mlir:{{[0-9]+}}:5: error: importing upstream MLIR: 'gpu.launch_func' of a memref.subview is not supported (yet): a subview may be loaded from, stored to, asked its dims, cast, copied (memref.copy) and viewed again
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @k(%a: memref<2xf32, strided<[1], offset: 1>>) kernel {
@@ -141,5 +141,25 @@ func.func @main() {
   %m = memref.alloc() : memref<2xf32>
   %v = arith.constant dense<1.0> : vector<2xf32>
   vector.print %v : vector<2xf32>
+  return
+}
+
+// -----
+
+// CHECK: invalid.mlir:{{[0-9]+}}:3: error: importing upstream MLIR: host code cannot access device memory (copy it with gpu.memcpy, or gpu.host_register host memory)
+func.func @main() {
+  %d = gpu.alloc() : memref<4xf32>
+  %h = memref.alloc() : memref<4xf32>
+  memref.copy %d, %h : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+// CHECK: invalid.mlir:{{[0-9]+}}:3: error: importing upstream MLIR: 'memref.copy' copies memref<4xf32> to memref<5xf32>: the shapes differ
+func.func @main() {
+  %a = memref.alloc() : memref<4xf32>
+  %b = memref.alloc() : memref<5xf32>
+  memref.copy %a, %b : memref<4xf32> to memref<5xf32>
   return
 }
