@@ -523,7 +523,17 @@ class Importer:
             copy = gpu.CopyToDeviceBlockOp(s.tokens[0], s.tokens[1], src.ptr, dst.ptr)
         elif src.space == 1 and dst.space == 0:
             copy = gpu.CopyToHostBlockOp(s.tokens[0], s.tokens[1], src.ptr, dst.ptr)
-        else:  # within one side: element by element, as memref.copy
+        elif src.space == 1 and dst.space == 1:  # through host memory made for it
+            assert isinstance(src.ptr.type, PtrType)
+            extent = src.dims[0] if src.dims else None
+            made = b.insert(mem.AllocOp(s.tokens[0], PtrType(src.ptr.type.pointee, 0), extent))
+            staging = made.results[1]
+            out = b.insert(gpu.CopyToHostBlockOp(made.results[0], s.tokens[1], src.ptr, staging))
+            back = gpu.CopyToDeviceBlockOp(*out.results, staging, dst.ptr)
+            host, s.tokens[1] = b.insert(back).results
+            s.tokens[0] = b.insert(mem.FreeOp(host, staging)).results[0]
+            return
+        else:  # within host memory: element by element, as memref.copy
             self.copy(op, src, dst, b, s)
             return
         s.tokens[0], s.tokens[1] = b.insert(copy).results
