@@ -491,16 +491,10 @@ class Importer:
         s.refs[result] = Ref(made.results[1], dims, space)
 
     def memset(self, op: upstream.MemsetOp, b: Builder, s: Scope) -> None:
-        """`gpu.memset` of device memory: a host array of the value, copied there."""
+        """`gpu.memset` of device memory: a host array of the value, copied there; of host
+        memory: the value stored into each element."""
         ref = self.ref(op, op.rest[0], s)
         (value,) = self.mapped(op, [op.rest[1]], s)
-        if ref.space != 1:
-            raise unsupported(op, "of host memory is not supported (yet)")
-        assert isinstance(ref.ptr.type, PtrType)
-        host_type = PtrType(ref.ptr.type.pointee, 0)
-        extent = ref.dims[0] if ref.dims else None
-        made = b.insert(mem.AllocOp(s.tokens[0], host_type, extent))
-        token, host = made.results
 
         def fill(b: Builder, ptr: SSAValue, dims: list[SSAValue], token: SSAValue) -> SSAValue:
             if not dims:
@@ -512,6 +506,13 @@ class Importer:
             zero, one = index(b, 0), index(b, 1)
             return b.insert(scf.ForOp(zero, dims[0], one, [token], body)).results[0]
 
+        if ref.space == 0:
+            s.tokens[0] = fill(b, ref.ptr, ref.dims, s.tokens[0])
+            return
+        assert isinstance(ref.ptr.type, PtrType)
+        extent = ref.dims[0] if ref.dims else None
+        made = b.insert(mem.AllocOp(s.tokens[0], PtrType(ref.ptr.type.pointee, 0), extent))
+        token, host = made.results
         token = fill(b, host, ref.dims, token)
         copy = gpu.CopyToDeviceBlockOp(token, s.tokens[1], host, ref.ptr)
         token, s.tokens[1] = b.insert(copy).results
