@@ -12,8 +12,8 @@ LLVM's or the lowering's message. Either way the provider stays usable.
 Launching. A launch calls the kernel's entry, `__gpuir_launch_<k>(first_group, end_group,
 n_items, shared, smem, args, progress)`, once per chunk of consecutive groups: on the calling
 thread for a launch of one group, else on `threads()` threads (the CPUs this process may run
-on, or `$GPUIR_CPU_THREADS`): the calling thread and the
-native threads of `gpuir.runtime.cpu_pool` take chunks (`CHUNKS_PER_WORKER` per thread) until
+on, or `$GPUIR_CPU_THREADS`): the calling thread and the native threads of
+`gpuir.runtime.cpu_pool` take chunks (`CHUNKS_PER_WORKER` per thread) until
 none is left, with no Python between the launch and its last chunk (ctypes releases the GIL
 while the machine code runs; where there are no native threads, the calling thread runs every
 chunk). Each thread has its own shared-memory
