@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
     FunctionType,
     IndexType,
     IntAttr,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     StringAttr,
@@ -45,6 +46,7 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     region_def,
+    result_def,
     traits_def,
     var_operand_def,
     var_result_def,
@@ -541,6 +543,41 @@ class ShuffleOp(IRDLOperation):
 
 
 @irdl_op_definition
+class SubgroupReduceOp(IRDLOperation):
+    """`gpu.subgroup_reduce kind %x [uniform] [cluster(size = n[, stride = s])] : (T) -> T`:
+    the value combined over the lanes of the work-item's subgroup (or cluster of it)."""
+
+    name = "gpu.subgroup_reduce"
+    kind = prop_def(StringAttr)
+    value = operand_def()
+    result = result_def()
+    cluster_size = opt_prop_def(IntegerAttr)
+    cluster_stride = opt_prop_def(IntegerAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SubgroupReduceOp:
+        kind = parser.parse_identifier()
+        value = parser.parse_operand()
+        properties: dict[str, Attribute] = {"kind": StringAttr(kind)}
+        parser.parse_optional_keyword("uniform")
+        if parser.parse_optional_keyword("cluster") is not None:
+            parser.parse_punctuation("(")
+            while True:
+                key = parser.parse_identifier()
+                parser.parse_punctuation("=")
+                properties[f"cluster_{key}"] = IntegerAttr(parser.parse_integer(), 32)
+                if parser.parse_optional_punctuation(",") is None:
+                    break
+            parser.parse_punctuation(")")
+        parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        parser.parse_punctuation("->")
+        result = parser.parse_type()
+        return cls.create(operands=[value], result_types=[result], properties=properties)
+
+
+@irdl_op_definition
 class YieldOp(IRDLOperation):
     name = "gpu.yield"
     values = var_operand_def()
@@ -762,6 +799,7 @@ UpstreamGpu = Dialect(
         PrintfOp,
         AllReduceOp,
         ShuffleOp,
+        SubgroupReduceOp,
         YieldOp,
     ],
     [AsyncTokenType, AddressSpaceAttr],

@@ -46,6 +46,7 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, builtin, cf, func, memref, printf, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AnyFloat,
     ArrayAttr,
     CallSiteLoc,
     DenseIntOrFPElementsAttr,
@@ -71,7 +72,7 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 
 from gpuir.dialects import gpu, mem, upstream
-from gpuir.dialects.gpu import KERNEL_TOKENS
+from gpuir.dialects.gpu import KERNEL_TOKENS, WARP
 from gpuir.dialects.mem import ArrayType, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.source import ParsedChunk, SourceError, format_diagnostic, format_parse_error
@@ -136,6 +137,22 @@ def is_upstream(text: str) -> bool:
     return bool(UPSTREAM_MARKERS.search(code)) and not GPUIR_MARKERS.search(code)
 
 
+SUBGROUP_KINDS: dict[str, Callable[[SSAValue, SSAValue], Operation]] = {
+    "add": lambda x, y: arith.AddfOp(x, y) if isinstance(x.type, AnyFloat) else arith.AddiOp(x, y),
+    "mul": lambda x, y: arith.MulfOp(x, y) if isinstance(x.type, AnyFloat) else arith.MuliOp(x, y),
+    "minui": arith.MinUIOp,
+    "minsi": arith.MinSIOp,
+    "maxui": arith.MaxUIOp,
+    "maxsi": arith.MaxSIOp,
+    "minnumf": arith.MinnumfOp,
+    "maxnumf": arith.MaxnumfOp,
+    "minimumf": arith.MinimumfOp,
+    "maximumf": arith.MaximumfOp,
+    "and": arith.AndIOp,
+    "or": arith.OrIOp,
+    "xor": arith.XOrIOp,
+}
+"""`gpu.subgroup_reduce`'s kinds: the op that combines two lanes' values."""
 HOST_ACCESS = (
     "importing upstream MLIR: host code cannot access device memory (copy it with gpu.memcpy, "
     "or gpu.host_register host memory)"
@@ -872,6 +889,8 @@ class Importer:
             s.tokens[1], s.tokens[3], result, valid = b.insert(made).results
             result.name_hint, valid.name_hint = op.results[0].name_hint, op.results[1].name_hint
             s.values[op.results[0]], s.values[op.results[1]] = result, valid
+        elif isinstance(op, upstream.SubgroupReduceOp):
+            self.subgroup_reduce(op, b, s)
         elif isinstance(op, upstream.PrintfOp):
             self.printf(op, b, s)
         elif isinstance(op, cf.AssertOp):
@@ -884,6 +903,38 @@ class Importer:
             self.slot(op, op.memref, space_of(type_, 5, op), b, s)
         else:
             self.common_op(op, b, s, self.kernel_op)
+
+    def subgroup_reduce(self, op: upstream.SubgroupReduceOp, b: Builder, s: Scope) -> None:
+        """`gpu.subgroup_reduce`: a tree of `gpu.shuffle down` within the cluster (the warp,
+        or `cluster(size = n)` lanes of it) that combines into its first lane, skipping the
+        lanes that do not exist (a group's last warp may be partial), then `gpu.shuffle idx`
+        of that lane to every lane."""
+        combine = SUBGROUP_KINDS.get(op.kind.data)
+        if combine is None:
+            raise unsupported(op, f"of kind {op.kind.data} is not supported (yet)")
+        if op.cluster_stride is not None and op.cluster_stride.value.data != 1:
+            raise unsupported(op, "with a cluster stride is not supported (yet)")
+        size = WARP if op.cluster_size is None else op.cluster_size.value.data
+        if size < 1 or size > WARP or size & (size - 1):
+            raise unsupported(op, f"of clusters of {size} lanes: a power of 2 up to {WARP}")
+        (value,) = self.mapped(op, [op.value], s)
+        if not isinstance(value.type, IntegerType | IndexType | AnyFloat):
+            raise unsupported(op, f"of {value.type}: only of a scalar")
+
+        def i32(n: int) -> SSAValue:
+            return b.insert(arith.ConstantOp(IntegerAttr(n, 32))).result
+
+        width, offset = i32(size), size // 2
+        while offset:
+            made = gpu.ShuffleOp("down", s.tokens[1], s.tokens[3], value, i32(offset), width)
+            s.tokens[1], s.tokens[3], other, valid = b.insert(made).results
+            both = b.insert(combine(value, other)).results[0]
+            value = b.insert(arith.SelectOp(valid, both, value)).result
+            offset //= 2
+        made = gpu.ShuffleOp("idx", s.tokens[1], s.tokens[3], value, i32(0), width)
+        s.tokens[1], s.tokens[3], result, _ = b.insert(made).results
+        result.name_hint = op.result.name_hint
+        s.values[op.result] = result
 
     def kernel_assert(self, op: cf.AssertOp, b: Builder, s: Scope) -> None:
         """`cf.assert` in a kernel, as CUDA's `assert`: a work-item whose condition is false

@@ -4,6 +4,13 @@
 // RUN: gpu-opt %S/../upstream/collectives.mlir -t 'ptx{sm=90}' > %t.ptx
 // RUN: ptxas -arch=sm_90 %t.ptx -o %t.cubin
 // RUN: filecheck %s < %t.ptx
+// gpu.subgroup_reduce as shuffles (gpuir's NVPTX lowering makes every mode an idx shuffle from
+// the lane it computes):
+// RUN: gpu-opt %S/../upstream/subgroup-reduce.mlir -t 'ptx{sm=80}' > %t.subgroup.ptx
+// RUN: ptxas -arch=sm_80 %t.subgroup.ptx -o %t.subgroup.cubin
+// RUN: filecheck %s --check-prefix=SUBGROUP < %t.subgroup.ptx
+// SUBGROUP: .entry reduce(
+// SUBGROUP: shfl.sync.idx.b32
 
 // CHECK: .entry launch_kernel(
 // CHECK: bar.sync

@@ -163,3 +163,25 @@ func.func @main() {
   memref.copy %a, %b : memref<4xf32> to memref<5xf32>
   return
 }
+
+// -----
+
+// CHECK: invalid.mlir:{{[0-9]+}}:7: error: importing upstream MLIR: 'gpu.subgroup_reduce' with a cluster stride is not supported (yet)
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%out: memref<32xi32>) kernel {
+      %tx = gpu.thread_id x
+      %i = arith.index_cast %tx : index to i32
+      %r = gpu.subgroup_reduce add %i cluster(size = 4, stride = 2) : (i32) -> i32
+      memref.store %r, %out[%tx] : memref<32xi32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %d = gpu.alloc() : memref<32xi32>
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%d : memref<32xi32>)
+    return
+  }
+}
