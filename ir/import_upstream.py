@@ -283,6 +283,35 @@ def element_at(ref: Ref, indices: Sequence[Index], b: Builder) -> SSAValue:
     return ptr
 
 
+Tokens = dict[int, SSAValue]
+"""The memory tokens of a scope, by address space."""
+
+
+def each_element(
+    dims: Sequence[SSAValue],
+    tokens: Tokens,
+    b: Builder,
+    body: Callable[[list[SSAValue], Builder, Tokens], Tokens],
+) -> Tokens:
+    """A loop nest (`scf.for`) over the extents `dims` that carries `tokens`: `body(indices, b,
+    tokens)` makes one element's ops and returns the tokens after them; the tokens after the
+    nest."""
+    spaces = list(tokens)
+
+    def level(k: int, indices: list[SSAValue], b: Builder, tokens: Tokens) -> Tokens:
+        if k == len(dims):
+            return body(indices, b, tokens)
+        loop = Block(arg_types=[IndexType(), *(MemType(t) for t in spaces)])
+        inner = Builder(InsertPoint.at_end(loop))
+        carried = dict(zip(spaces, loop.args[1:], strict=True))
+        after = level(k + 1, [*indices, loop.args[0]], inner, carried)
+        inner.insert(scf.YieldOp(*(after[t] for t in spaces)))
+        made = b.insert(scf.ForOp(index(b, 0), dims[k], index(b, 1), list(tokens.values()), loop))
+        return dict(zip(spaces, made.results, strict=True))
+
+    return level(0, [], b, tokens)
+
+
 @dataclass
 class Scope:
     """The state of one function being made: its tokens by space, and the values and memrefs
@@ -513,25 +542,22 @@ class Importer:
         ref = self.ref(op, op.rest[0], s)
         (value,) = self.mapped(op, [op.rest[1]], s)
 
-        def fill(b: Builder, ptr: SSAValue, dims: list[SSAValue], token: SSAValue) -> SSAValue:
-            if not dims:
-                return b.insert(mem.StoreOp(token, ptr, value)).results[0]
-            body = Block(arg_types=[IndexType(), MemType(0)])
-            ib = Builder(InsertPoint.at_end(body))
-            inner = ib.insert(mem.LeaOp(ptr, body.args[0])).res
-            ib.insert(scf.YieldOp(fill(ib, inner, dims[1:], body.args[1])))
-            zero, one = index(b, 0), index(b, 1)
-            return b.insert(scf.ForOp(zero, dims[0], one, [token], body)).results[0]
+        def fill(ptr: SSAValue, tokens: dict[int, SSAValue]) -> dict[int, SSAValue]:
+            def store(at: list[SSAValue], b: Builder, t: dict[int, SSAValue]):
+                target = element_at(Ref(ptr, ref.dims, 0), at, b)
+                return {**t, 0: b.insert(mem.StoreOp(t[0], target, value)).results[0]}
+
+            return each_element(ref.dims, tokens, b, store)
 
         if ref.space == 0:
-            s.tokens[0] = fill(b, ref.ptr, ref.dims, s.tokens[0])
+            s.tokens.update(fill(ref.ptr, s.tokens))
             return
         assert isinstance(ref.ptr.type, PtrType)
         extent = ref.dims[0] if ref.dims else None
         made = b.insert(mem.AllocOp(s.tokens[0], PtrType(ref.ptr.type.pointee, 0), extent))
         token, host = made.results
-        token = fill(b, host, ref.dims, token)
-        copy = gpu.CopyToDeviceBlockOp(token, s.tokens[1], host, ref.ptr)
+        s.tokens.update(fill(host, {**s.tokens, 0: token}))
+        copy = gpu.CopyToDeviceBlockOp(s.tokens[0], s.tokens[1], host, ref.ptr)
         token, s.tokens[1] = b.insert(copy).results
         s.tokens[0] = b.insert(mem.FreeOp(token, host)).results[0]
 
@@ -1191,26 +1217,14 @@ class Importer:
                 raise OpError(op, HOST_ACCESS)
             if ref.space not in s.tokens:
                 raise unsupported(op, f"of memory in address space {ref.space} here")
-        zero, one = index(b, 0), index(b, 1)
 
-        def loops(level: int, indices: list[SSAValue], b: Builder, tokens: list[SSAValue]):
-            if level == len(src.dims):
-                at = dict(zip(s.spaces, tokens, strict=True))
-                done = b.insert(mem.LoadOp(at[src.space], element_at(src, indices, b)))
-                at[src.space] = done.results[0]
-                stored = mem.StoreOp(at[dst.space], element_at(dst, indices, b), done.results[1])
-                at[dst.space] = b.insert(stored).results[0]
-                return [at[t] for t in s.spaces]
-            types = [IndexType(), *(MemType(t) for t in s.spaces)]
-            body = Block(arg_types=types)
-            inner = Builder(InsertPoint.at_end(body))
-            after = loops(level + 1, [*indices, body.args[0]], inner, list(body.args[1:]))
-            inner.insert(scf.YieldOp(*after))
-            made = b.insert(scf.ForOp(zero, src.dims[level], one, tokens, body))
-            return list(made.results)
+        def move(at: list[SSAValue], b: Builder, t: dict[int, SSAValue]) -> dict[int, SSAValue]:
+            done = b.insert(mem.LoadOp(t[src.space], element_at(src, at, b)))
+            t = {**t, src.space: done.results[0]}
+            stored = mem.StoreOp(t[dst.space], element_at(dst, at, b), done.results[1])
+            return {**t, dst.space: b.insert(stored).results[0]}
 
-        for space, token in zip(s.spaces, loops(0, [], b, self.token_list(s)), strict=True):
-            s.tokens[space] = token
+        s.tokens.update(each_element(src.dims, s.tokens, b, move))
 
     def atomic(self, op: upstream.AtomicRmwOp, b: Builder, s: Scope) -> None:
         """`memref.atomic_rmw` as `mem.atomic_rmw` of the element (its old value)."""

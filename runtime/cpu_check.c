@@ -258,6 +258,11 @@ static void live(uint64_t start, uint64_t end) { /* LIVE on the arena words in [
     fast.shadow[(a - fast.lo) >> 2] |= LIVE;
 }
 
+static void unowned(uint64_t start, uint64_t end) { /* no owner for the arena words in it */
+  for (uint64_t a = (start + 3) & ~3ull; a + 4 <= end; a += 4)
+    fast.shadow[(a - fast.lo) >> 2] = 0;
+}
+
 static void live_within(uint64_t lo, uint64_t hi) { /* ... that live allocations hold */
   int64_t at = find(lo);
   for (at = at < 0 ? 0 : at; at < count && starts[at] < hi; at++) {
@@ -293,14 +298,11 @@ static void unmark(uint64_t start, uint64_t end) { /* a freed allocation: no own
   if (start - fast.lo >= fast.span || start >= end) return;
   uint64_t first = (start - fast.lo + SPAN - 1) / SPAN, stop = (end - fast.lo) / SPAN;
   if (first >= stop) { /* no page wholly its own */
-    for (uint64_t a = (start + 3) & ~3ull; a + 4 <= end; a += 4)
-      fast.shadow[(a - fast.lo) >> 2] = 0;
+    unowned(start, end);
     return;
   }
-  for (uint64_t a = (start + 3) & ~3ull; a < fast.lo + first * SPAN; a += 4)
-    fast.shadow[(a - fast.lo) >> 2] = 0;
-  for (uint64_t a = fast.lo + stop * SPAN; a + 4 <= end; a += 4)
-    fast.shadow[(a - fast.lo) >> 2] = 0;
+  unowned(start, fast.lo + first * SPAN);
+  unowned(fast.lo + stop * SPAN, end);
   for (uint64_t page = first; page < stop; page++) marked[page >> 6] &= ~(1ull << (page & 63));
   madvise(fast.shadow + first * PAGE_OWNERS, (stop - first) * PAGE_OWNERS * sizeof(uint64_t),
           MADV_DONTNEED); /* reads as zeros */

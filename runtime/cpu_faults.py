@@ -175,17 +175,6 @@ CALL_BLOCK = struct.Struct("<8Q")
 memory, dynamic shared memory, argument slots and fault context, as `__gpuir_guarded` takes
 them."""
 BlockFunction = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p)
-GuardedFunction = ctypes.CFUNCTYPE(
-    ctypes.c_int32,
-    ctypes.c_void_p,
-    ctypes.c_int64,
-    ctypes.c_int64,
-    ctypes.c_int64,
-    ctypes.c_void_p,
-    ctypes.c_void_p,
-    ctypes.c_void_p,
-    ctypes.c_void_p,
-)
 
 
 @dataclass
@@ -193,16 +182,14 @@ class Guard:
     """The machine code (kept alive with its engine) and the saved handlers."""
 
     engine: object
-    call: ctypes._CFuncPtr  # type: ignore[name-defined]
+    address: int
+    """The address of `__gpuir_guarded(entry, first, end, n_items, shared, smem, args, ctx)`
+    (what native code calls: the pool's threads)."""
     old_actions: ctypes.Array  # type: ignore[type-arg]
     fault_set: ctypes.Array  # type: ignore[type-arg]
     call_block: ctypes._CFuncPtr  # type: ignore[name-defined]
-    """`__gpuir_guarded_block`: `call`'s arguments packed in a block (`CALL_BLOCK`)."""
-
-    @property
-    def address(self) -> int:
-        """The address of `__gpuir_guarded` (what native code calls)."""
-        return ctypes.cast(self.call, ctypes.c_void_p).value or 0
+    """`__gpuir_guarded_block`: `__gpuir_guarded` with its arguments in a block (`CALL_BLOCK`),
+    what Python calls."""
 
 
 @dataclass
@@ -264,12 +251,12 @@ def install() -> Guard | None:
         for number in SIGNALS:
             if libc.sigaction(int(number), ctypes.byref(action), ctypes.byref(old_actions[number])):
                 return None
-        call = GuardedFunction(engine.get_function_address("__gpuir_guarded"))
+        address = engine.get_function_address("__gpuir_guarded")
         call_block = BlockFunction(engine.get_function_address("__gpuir_guarded_block"))
         binding.add_symbol(DIVERGENCE_SYMBOL, engine.get_function_address(DIVERGENCE_SYMBOL))
     except (OSError, AttributeError, RuntimeError, ImportError):
         return None
-    return Guard(engine, call, old_actions, fault_set, call_block)
+    return Guard(engine, address, old_actions, fault_set, call_block)
 
 
 def link() -> None:
@@ -313,7 +300,9 @@ def run_guarded(
 ) -> Fault | None:
     """Call the launch entry at `entry` under the guard; the fault, if it faulted."""
     ctx = context()
-    if guard.call(entry, first, end, n_items, shared, smem, argv, ctx.address) == 0:
+    block = (ctypes.c_uint64 * 8)()
+    CALL_BLOCK.pack_into(block, 0, entry, first, end, n_items, shared, smem, argv, ctx.address)
+    if guard.call_block(ctypes.addressof(block)) == 0:
         return None
     return fault_of(ctx.array)
 
