@@ -20,7 +20,9 @@ Every figure is a ratio ours / peer, both measured in this run (the GPU rows: in
 2. The cpu provider at 16M f32, kernels launched on resident buffers through `gpuir.Device`
    and `synchronize()`d: saxpy, a sum and the launch overhead (`cpu_provider.py`'s kernels),
    the 3-map chain fused and unfused (`fusion.py`'s program), against numpy and Numba
-   (`@njit(parallel=True)`, compiled before timing), run in turn, the best of the repeats
+   (`@njit(parallel=True)`, compiled before timing), and for saxpy and the chain the same loops
+   in C with OpenMP (`openmp_peer.py`, gcc -O3: at 16M f32 both are bound by memory
+   bandwidth, so this row is the machine's ceiling), run in turn, the best of the repeats
    (wall time); every result is checked against numpy's first. The launch path
    (`launch.py`): µs per `Kernel.__call__` against a Numba call, and the bytes a launch keeps.
 3. PTX quality: `ptx_quality.py`'s kernels, ptxas registers and PTX instructions against
@@ -62,6 +64,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -484,6 +487,35 @@ def numba_peer() -> Numba:
     return Numba(f"Numba {numba.__version__}", {"saxpy": saxpy, "sum": total, "chain": chain})
 
 
+@cache
+def openmp():
+    """`openmp_peer.py`'s C kernels, built once per run."""
+    from openmp_peer import openmp_peer
+
+    return openmp_peer()
+
+
+def add_openmp(runs: dict, kernel: str, args: tuple, output: np.ndarray, expected: np.ndarray):
+    """The C peer's `kernel(*args)` as `runs["openmp"]`, once its `output` is checked bit for
+    bit against `expected`; the peer (which says why, where it is missing)."""
+    c = openmp()
+    if c.missing is None:
+        c.kernels[kernel](*args)
+        if not np.array_equal(output.view(np.uint32), expected.view(np.uint32)):
+            raise RuntimeError(f"the C peer's {kernel} differs from numpy's")
+        runs["openmp"] = lambda: c.kernels[kernel](*args)
+    return c
+
+
+def openmp_row(label: str, best: dict[str, float], c) -> Row:
+    """Ours against the C loops with OpenMP (for a bandwidth-bound kernel: the memory's
+    ceiling); no goal, the row says how far from the ceiling the figures above are."""
+    name = f"{label} (C, OpenMP)"
+    if c.missing is not None:
+        return Row(name, best["ours"], None, "", "s", note=c.missing)
+    return Row(name, best["ours"], best["openmp"], c.name, "s")
+
+
 def peer_rows(label: str, goal: str, best: dict[str, float], numba: Numba) -> list[Row]:
     """Ours against numpy (with `goal`) and against Numba."""
     rows = [
@@ -550,10 +582,13 @@ def cpu_saxpy(device, n: int, repeats: int, numba: Numba) -> list[Row]:
         if not np.array_equal(check, a * x + y):
             raise RuntimeError("Numba's saxpy differs from numpy's")
         runs["numba"] = lambda: numba.kernels["saxpy"](a, xn, check)
+    yc = y.copy()
+    c = add_openmp(runs, "saxpy", (a, x.copy(), yc), yc, a * x + y)
     best = race(runs, repeats)
     for buffer in (xs, ys):
         buffer.free()
-    return peer_rows(f"cpu saxpy, {n / 2**20:g}M f32", "<= 1.1", best, numba)
+    label = f"cpu saxpy, {n / 2**20:g}M f32"
+    return [*peer_rows(label, "<= 1.1", best, numba), openmp_row(label, best, c)]
 
 
 def cpu_sum(device, n: int, repeats: int, numba: Numba) -> list[Row]:
@@ -722,6 +757,8 @@ def cpu_chain(device, n: int, repeats: int, numba: Numba) -> list[Row]:
         if not np.array_equal(w.view(np.uint32), expected):
             raise RuntimeError("Numba's chain differs from numpy's")
         runs["numba"] = lambda: numba.kernels["chain"](xn, w)
+    wc = np.empty_like(x)
+    c = add_openmp(runs, "chain", (x.copy(), wc), wc, expected)
     best = race(runs, repeats)
     for buffer in (xs, ys, zs, ws):
         buffer.free()
@@ -729,6 +766,7 @@ def cpu_chain(device, n: int, repeats: int, numba: Numba) -> list[Row]:
     numpy_name = f"numpy {np.__version__}"
     return [
         *peer_rows(f"{label}, fused", f"<= {1 / fusion.GOAL:.2f}", best, numba),
+        openmp_row(f"{label}, fused", best, c),
         Row(
             f"{label}, unfused: 3 kernels (numpy)", best["unfused"], best["numpy"], numpy_name, "s"
         ),

@@ -191,7 +191,8 @@ def translate_for_host(module: ModuleOp, kernels: list[str]) -> ir.Module:
 
     from gpuir.lowering.llvm_ir import translate
 
-    out = translate(module, atomic_scope=None)  # the host's atomics: LLVM's default scope
+    # the host's atomics: LLVM's default scope; a work-group's shared memory is one thread's
+    out = translate(module, atomic_scope=None, private_shared=True)
     out.triple = binding.get_process_triple()
     out.data_layout = str(host_machine().target_data)
     for function in out.functions:

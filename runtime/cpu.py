@@ -24,6 +24,14 @@ kernel has one argument buffer, made when it compiles and filled in place by eac
 a lock), so a launch allocates nothing. Launches are synchronous: stream-ordered work runs
 eagerly, in call order (as `interp`).
 
+The Python API's launches on the default stream take a shorter way (`CpuProvider.launcher`):
+the kernel's arguments are written by one function made for its parameters
+(`CompiledKernel.filler`, with the common cases inline: the same buffer as the last launch, an
+`int` in range, a float of the parameter's type), the call's block is written once per calling
+thread (a thread's shared-memory buffer stays until `close`, so the block may keep its
+address), and a launch that finds the kernel busy in another thread goes the usual way, which
+waits for it.
+
 Memory. Device allocations are host-visible, in an arena of their own (`gpuir.runtime.cpu_arena`:
 reserved address space, a guard page after each allocation, whose bytes end at its end), as are
 the threads' shared-memory buffers; an allocation's real address is its address, so a pointer
@@ -69,6 +77,7 @@ import signal
 import struct
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass, field
@@ -103,7 +112,7 @@ from gpuir.runtime.provider import (
     kernels_of,
     warp_divergence_message,
 )
-from gpuir.runtime.scalars import float_dtype, int_width
+from gpuir.runtime.scalars import float_dtype, int_range, int_width
 
 ALIGNMENT = 64
 """Byte alignment of device allocations and shared-memory buffers."""
@@ -187,23 +196,25 @@ class CompiledKernel:
         self, i: int, type_: Attribute, convert: Callable[[object], object]
     ) -> Callable[[object], None]:
         """`fill_one` of argument `i` as a function of the Python argument, which `convert`
-        turns into its value (what a launcher calls)."""
+        turns into its value: what `filler`'s function calls for an argument it does not write
+        itself. A pointer's setter remembers the argument (weakly), its allocation and its
+        address in `setter.last`, for `filler`'s check; a float's packs a Python `float` for
+        f32 / f64 as it is (`struct` rounds it to nearest, as numpy does, and refuses a finite
+        value that overflows, which `convert` makes an infinity)."""
         slots, kind, how, name = self.slots, *self.writers[i], self.name
         if kind == "pointer":
             last: list[object] = [None, None, 0]
-            """The last pointer value, its allocation and its address: the same buffer again
-            costs one check that it was not freed since."""
 
             def pointer(arg: object) -> None:
                 value = convert(arg)
-                if value is last[0] and not last[1].freed:  # type: ignore[attr-defined]
-                    slots[i] = last[2]
-                    return
                 slots[i] = found = _address(value, i, name, None)
                 allocation = value.allocation  # type: ignore[attr-defined]
+                last[0] = None
                 if allocation is not None:
-                    last[0], last[1], last[2] = value, allocation, found
+                    with suppress(TypeError):  # no weak reference to it: converted each time
+                        last[0], last[1], last[2] = weakref.ref(arg), allocation, found
 
+            pointer.last = last  # type: ignore[attr-defined]
             return pointer
         if kind == "int":
 
@@ -213,12 +224,56 @@ class CompiledKernel:
             return integer
         if kind == "float":
             pack, offset = how.pack_into, 8 * i  # type: ignore[attr-defined]
+            rounds = float_dtype(type_) in (np.float32, np.float64)
 
             def floating(arg: object) -> None:
+                if arg.__class__ is float and rounds:
+                    try:
+                        pack(slots, offset, arg)
+                        return
+                    except OverflowError:
+                        pass
                 pack(slots, offset, convert(arg))
 
             return floating
         return lambda arg: self.fill_one(i, convert(arg), type_, None)
+
+    def filler(self, converters: Sequence[Callable[[object], object]]) -> Callable:
+        """`fill(args)`: the Python arguments (as many as there are parameters) written into
+        the slots, one call for all of them, made for this kernel's parameters. The common
+        cases are written inline: the buffer of the last launch again (while it is not
+        freed), a Python `int` in the parameter's range, a float of the parameter's numpy
+        type. Any other argument goes to its `setter`, which converts it. The function's
+        text is `fill.source`."""
+        names: dict[str, object] = {"slots": self.slots}
+        lines = [f"    {', '.join(f'a{i}' for i in range(len(converters)))}, = args"]
+        for i, (type_, convert) in enumerate(zip(self.params, converters, strict=True)):
+            names[f"set{i}"] = setter = self.setter(i, type_, convert)
+            kind, how = self.writers[i]
+            if kind == "pointer":
+                names[f"last{i}"] = setter.last  # type: ignore[attr-defined]
+                test = f"(r := last{i}[0]) is not None and r() is a{i} and not last{i}[1].freed"
+                write = f"slots[{i}] = last{i}[2]"
+            elif kind == "int":
+                low, high = int_range(int_width(type_))  # type: ignore[arg-type]
+                test = f"a{i}.__class__ is int and {low} <= a{i} <= {high}"
+                write = f"slots[{i}] = a{i} & {how}"
+            elif kind == "float":
+                names[f"exact{i}"] = float_dtype(type_)
+                names[f"pack{i}"] = how.pack_into  # type: ignore[attr-defined]
+                test = f"a{i}.__class__ is exact{i}"
+                write = f"pack{i}(slots, {8 * i}, a{i})"
+            else:
+                lines.append(f"    set{i}(a{i})")
+                continue
+            lines += [f"    if {test}:", f"        {write}", "    else:", f"        set{i}(a{i})"]
+        if not converters:
+            lines = ["    pass"]
+        source = "def fill(args):\n" + "\n".join(lines) + "\n"
+        exec(compile(source, f"<fill @{self.name}>", "exec"), names)  # noqa: S102  # our text
+        fill = names["fill"]
+        fill.source = source  # type: ignore[attr-defined]
+        return fill  # type: ignore[return-value]
 
     def fill_one(self, i: int, value: object, type_: Attribute, op: Operation | None) -> None:
         """Write argument `i` into its slot (under `lock`)."""
@@ -543,8 +598,9 @@ class CpuProvider(EagerHostProvider):
         self.local = threading.local()
         self.pool_shared: tuple[int, list[int]] = (-1, [])
         """The size and addresses of the shared-memory buffers of the pool's threads."""
-        self.shared_blocks: list[int] = []
-        """The threads' shared-memory buffers, given back at `close`."""
+        self.shared_blocks: dict[int, np.ndarray] = {}
+        """The threads' shared-memory buffers (address and view: numpy bytes live as long as
+        their view), given back at `close`."""
         self.shared_lock = threading.Lock()
 
     # session
@@ -560,7 +616,7 @@ class CpuProvider(EagerHostProvider):
         with self.shared_lock:
             for address in self.shared_blocks:
                 release_device_bytes(address)
-            self.shared_blocks = []
+            self.shared_blocks = {}
         self.local = threading.local()
         self.pool_shared = (-1, [])
 
@@ -676,54 +732,51 @@ class CpuProvider(EagerHostProvider):
         code = compiled.kernels[kernel]
         if tuple(params) != code.params:
             return None
-        setters = tuple(
-            code.setter(i, type_, convert)
-            for i, (type_, convert) in enumerate(zip(params, converters, strict=True))
-        )
-        count = len(setters)
+        fill, count = code.filler(converters), len(converters)
         lock, static, address = code.lock, code.shared_bytes, code.address
-        call, argv, source, local = guard.call_block, code.argv, module.module, self.local
+        call, argv, source = guard.call_block, code.argv, module.module
         block = (ctypes.c_uint64 * 8)()  # the call's arguments (`cpu_faults.CALL_BLOCK`)
-        pack, block_address = cpu_faults.CALL_BLOCK.pack_into, ctypes.addressof(block)
+        owner: list = [None, None, 0]
+        """The thread whose fault context and shared-memory buffer the block holds (a buffer
+        stays valid until `close`), that context and that buffer: a launch from the same
+        thread as the last one writes only the grid into the block."""
         size = static + smem_bytes
-        context = cpu_faults.context
         parallel = PARALLEL_GROUPS if self.workers > 1 else None
         threads = cpu_pool.pool(self.workers)
+        get_ident = threading.get_ident
+        acquire, release = lock.acquire, lock.release
 
         def launch(n_groups: int, n_items: int, args: Sequence[object]) -> bool:
-            n_groups, n_items = int(n_groups), int(n_items)
+            if n_groups.__class__ is not int or n_items.__class__ is not int:
+                n_groups, n_items = int(n_groups), int(n_items)
             if not self.is_open or n_groups < 1 or not 1 <= n_items <= MAX_ITEMS:
                 return False
             if len(args) != count:
                 return False
-            with lock:
-                for setter, value in zip(setters, args):  # noqa: B905  # counted above
-                    setter(value)
+            if not acquire(False):
+                return False  # another thread's launch: the usual way waits for it
+            try:
+                fill(args)
                 if parallel is not None and n_groups >= parallel:
                     if threads is None or not threads.alive:
                         self._run(code, n_groups, n_items, smem_bytes, argv, None, source)
                         return True
                     self._run_on_pool(threads, code, n_groups, n_items, size, argv, source, None)
                     return True
-                shared = local.address if getattr(local, "size", -1) >= size else None
-                if shared is None:
-                    shared = self.shared_buffer(size)
-                ctx = context()
-                pack(
-                    block,
-                    0,
-                    address,
-                    0,
-                    n_groups,
-                    n_items,
-                    shared,
-                    shared + static,
-                    argv,
-                    ctx.address,
-                )
-                if call(block_address):
-                    fault = cpu_faults.fault_of(ctx.array)
-                    raise fault_error(read_stops(fault, code, shared, n_items), code, source, None)
+                thread = get_ident()
+                if owner[0] != thread:
+                    shared, ctx = self.shared_buffer(size), cpu_faults.context()
+                    cpu_faults.CALL_BLOCK.pack_into(
+                        block, 0, address, 0, 0, 0, shared, shared + static, argv, ctx.address
+                    )
+                    owner[0], owner[1], owner[2] = thread, ctx, shared
+                block[2], block[3] = n_groups, n_items
+                if call(block):
+                    fault = cpu_faults.fault_of(owner[1].array)
+                    stops = read_stops(fault, code, owner[2], n_items)
+                    raise fault_error(stops, code, source, None)
+            finally:
+                release()
             return True
 
         return launch
@@ -889,12 +942,13 @@ class CpuProvider(EagerHostProvider):
         if size >= nbytes and len(found) == workers:
             return found
         size = max(nbytes, ALIGNMENT)
-        made = [device_bytes(size)[0] for _ in range(workers)]
+        buffers = dict(device_bytes(size) for _ in range(workers))
+        made = list(buffers)
         with self.shared_lock:
             for address in found:
-                self.shared_blocks.remove(address)
+                del self.shared_blocks[address]
                 release_device_bytes(address)
-            self.shared_blocks.extend(made)
+            self.shared_blocks.update(buffers)
         self.pool_shared = size, made
         return made
 
@@ -904,14 +958,10 @@ class CpuProvider(EagerHostProvider):
         local = self.local
         if getattr(local, "size", -1) < nbytes:
             size = max(nbytes, ALIGNMENT)
-            old = getattr(local, "address", None)
-            local.address, local.buffer = device_bytes(size)
-            local.size = size
-            with self.shared_lock:
-                self.shared_blocks.append(local.address)
-                if old is not None:
-                    self.shared_blocks.remove(old)
-                    release_device_bytes(old)
+            address, view = device_bytes(size)
+            with self.shared_lock:  # a smaller one stays until `close`: a launcher may hold it
+                self.shared_blocks[address] = view
+            local.address, local.size = address, size
         return local.address
 
 

@@ -174,7 +174,9 @@ CALL_BLOCK = struct.Struct("<8Q")
 """`__gpuir_guarded_block`'s block: the entry, first and end group, items per group, shared
 memory, dynamic shared memory, argument slots and fault context, as `__gpuir_guarded` takes
 them."""
-BlockFunction = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p)
+BlockFunction = ctypes.CFUNCTYPE(ctypes.c_int32)
+"""`__gpuir_guarded_block`, called with the block (a ctypes array passes as its address; no
+`argtypes`, which ctypes would check and convert at each call)."""
 
 
 @dataclass
@@ -302,7 +304,7 @@ def run_guarded(
     ctx = context()
     block = (ctypes.c_uint64 * 8)()
     CALL_BLOCK.pack_into(block, 0, entry, first, end, n_items, shared, smem, argv, ctx.address)
-    if guard.call_block(ctypes.addressof(block)) == 0:
+    if guard.call_block(block) == 0:
         return None
     return fault_of(ctx.array)
 

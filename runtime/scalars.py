@@ -51,6 +51,8 @@ FLOAT_DTYPES: dict[type[Attribute], type[np.floating]] = {
     Float32Type: np.float32,
     Float64Type: np.float64,
 }
+FLOAT_MAX = {dtype: float(np.finfo(dtype).max) for dtype in FLOAT_DTYPES.values()}
+"""The largest finite value of each float type, as a Python float."""
 
 
 def int_width(type_: Attribute) -> int | None:
@@ -140,13 +142,18 @@ def from_attr(attr: Attribute) -> object:
     raise ValueError(f"cannot run a constant {attr}")
 
 
+def int_range(width: int) -> tuple[int, int]:
+    """The numbers an `iN` argument takes: its signed range (`i1`: 0 and 1)."""
+    return (0, 1) if width == 1 else (-(1 << (width - 1)), (1 << (width - 1)) - 1)
+
+
 def int_range_error(value: int, type_: Attribute, bits: bool = False) -> str | None:
     """Why `value` does not fit `type_`, or None when it does: a number must be in the type's
     signed range (`i1`: 0 or 1); with `bits` (a literal in hex, octal or binary, a numpy
     unsigned integer) the unsigned range is allowed too, as the value's bit pattern."""
     width = int_width(type_)
     assert width is not None
-    low, high = (0, 1) if width == 1 else (-(1 << (width - 1)), (1 << (width - 1)) - 1)
+    low, high = int_range(width)
     if low <= value <= high or (bits and 0 <= value < (1 << width)):
         return None
     hint = (
@@ -175,6 +182,8 @@ def from_python(value: object, type_: Attribute) -> object:
         if isinstance(value, int | np.integer) and not isinstance(value, bool):
             return int_to_float(int(value), dtype)
         if isinstance(value, float):
+            if abs(value) <= FLOAT_MAX[dtype]:  # no overflow to warn of (errstate is slow)
+                return dtype(value)
             with np.errstate(all="ignore"):
                 return dtype(value)
         raise ValueError(f"expected a number for {type_}, got {value!r}")
