@@ -66,11 +66,13 @@ def openmp_peer() -> OpenMP:
         check=False,
     )
     if built.returncode != 0:
+        shutil.rmtree(folder)
         return OpenMP("", missing=f"gcc -fopenmp failed: {built.stderr.strip()[:200]}")
     version = subprocess.run(
         [compiler, "-dumpfullversion"], capture_output=True, text=True, check=False
     ).stdout.strip()
     lib = ctypes.CDLL(str(library))
+    shutil.rmtree(folder)  # loaded: the files are not needed any more
     pointer = ctypes.c_void_p
     lib.saxpy.argtypes = [ctypes.c_ssize_t, ctypes.c_float, pointer, pointer]
     lib.chain.argtypes = [ctypes.c_ssize_t, pointer, pointer]

@@ -368,10 +368,6 @@ class Pool:
     """One launch at a time."""
     alive: bool = True
 
-    @property
-    def address(self) -> int:
-        return ctypes.addressof(self.words)
-
     def run(
         self,
         entry: int,
