@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import AttributeInvT, Block, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue, UnresolvedOperand
-from xdsl.utils.exceptions import MultipleSpansParseError
+from xdsl.utils.exceptions import MultipleSpansParseError, ParseError
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
@@ -23,6 +23,9 @@ REJECTED_BY_XDSL = (AssertionError, ValueError, OverflowError, MemoryError, Inde
 asserts that its flag is an integer and builds its case values without a range check; a dense
 literal checks its elements' range only when it is built, and stores every element of a splat;
 `llvm.extractvalue`/`insertvalue` index the struct's fields with the position unchecked."""
+UNDEFINED_AT_END = "values used but not defined"
+"""The start of xDSL's message for values still undefined at the end of the input; it points
+at the end of the file. `LocatingParser` reports the first use instead."""
 
 
 STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
@@ -39,7 +42,8 @@ class LocatingParser(Parser):
     xDSL's parser keeps only an explicit `loc(...)`; `gpu_opt.ParsedChunk.set_locations` gives the
     other ops the location of their first token, as MLIR's parser does. Bad input that xDSL's
     parsers reject with an exception (`REJECTED_BY_XDSL`), or accept with an operand left
-    unresolved (`undefined_operand`), is a ParseError at the op; so is a block defined twice.
+    unresolved (`undefined_operand`), is a ParseError at the op; so is a block defined twice,
+    and a value that is never defined (at its first use, as in MLIR).
     """
 
     def __init__(self, ctx: Context, text: str, name: str) -> None:
@@ -47,9 +51,16 @@ class LocatingParser(Parser):
         self.op_starts: dict[Operation, int] = {}
         self.forward_names: dict[SSAValue, str] = {}
         self.defined_blocks: dict[Block, Span[str]] = {}
+        self.first_uses: dict[str, Span[str]] = {}
+        """Where each value name was first used before its definition."""
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
-        module = super().parse_module(allow_implicit_module)
+        try:
+            module = super().parse_module(allow_implicit_module)
+        except ParseError as e:
+            if not e.msg.startswith(UNDEFINED_AT_END):
+                raise
+            self.raise_undeclared(e)
         for op in module.walk():
             for i, operand in enumerate(op.operands):
                 if isinstance(operand, ForwardDeclaredValue):  # see `undefined_operand`
@@ -64,7 +75,23 @@ class LocatingParser(Parser):
         value = super().resolve_operand(operand, type)
         if isinstance(value, ForwardDeclaredValue):
             self.forward_names[value] = operand.operand_name
+            self.first_uses.setdefault(operand.operand_name, operand.span)
         return value
+
+    def raise_undeclared(self, error: ParseError) -> None:
+        """mlir-opt's `use of undeclared SSA value name`, at the first use of the first value
+        (in the text) that is never defined; `error` (xDSL's, at the end of the input) when no
+        use was seen."""
+        uses = sorted(
+            (self.first_uses[name].start, name)
+            for name in self.forward_ssa_references
+            if name in self.first_uses
+        )
+        if not uses:
+            raise error
+        (_, name), others = uses[0], [f"%{n}" for _, n in uses[1:]]
+        more = f" (also undeclared: {', '.join(others)})" if others else ""
+        self.raise_error(f"use of undeclared SSA value name %{name}{more}", self.first_uses[name])
 
     def _parse_block(self) -> Block:
         """xDSL's, but a second definition of a block that was referenced before its first

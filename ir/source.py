@@ -11,8 +11,9 @@ from dataclasses import dataclass, replace
 from io import StringIO
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation
+from xdsl.ir import Operation, Region
 from xdsl.printer import Printer
+from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import (
     DiagnosticException,
     MultipleSpansParseError,
@@ -29,12 +30,17 @@ class SourceError(Exception):
     """A user error about the input, already worded as the diagnostic to print."""
 
 
-OP_TEXT_LINES = 12
-"""A diagnostic shows at most this many lines of the failing op."""
 REDEFINITION = re.compile(r'Redefinition of symbol "(.*)"')
 """xDSL's symbol-table message; the diagnostic points at the second definition."""
 EMPTY_BLOCK = re.compile(r"Operation (\S+) contains empty block in single-block region")
 """xDSL's message for an empty block where a terminator is expected; it names only the op."""
+FOR_YIELD = re.compile(r"scf\.yield expected \d+ args, but got|Expected yield arg #\d+ to be ")
+"""xDSL's messages for an `scf.yield` that does not match its `scf.for`, raised by the loop."""
+SWITCH_YIELD = re.compile(r"region (\S+) returns values of types")
+"""xDSL's message for an `scf.yield` that does not match its `scf.index_switch` (`region 2`,
+`region default`), raised by the switch."""
+XDSL_MARKER = re.compile(r"\s*\^+-*")
+"""The line under the failing op in the IR that xDSL adds as a note to a VerifyException."""
 
 
 @dataclass
@@ -114,19 +120,34 @@ def format_parse_error(error: ParseError, line_offset: int) -> str:
 
 
 def format_diagnostic(error: DiagnosticException, parsed: ParsedChunk) -> str:
-    """At the failing op when it is known; otherwise the message and xDSL's annotated IR."""
+    """At the failing op when it is known, with the op's first line as a note; otherwise the
+    message, with the failing op's line from the IR that xDSL attached (never all of it)."""
     message = str(error)
-    op = failing_op(error, parsed.module)
     parsed.set_locations()
+    op = failing_op(error, parsed.module)
     if op is None:
         notes: list[str] = getattr(error, "__notes__", [])
-        return "\n".join([f"{parsed.name}: error: {message}", *notes]).rstrip()
+        lines = [f"{parsed.name}: error: {message}", *(shorten_note(n) for n in notes)]
+        return "\n".join(lines).rstrip()
     return f"{locate(op, parsed, 'error', message)}\nnote: see current operation: {op_text(op)}"
 
 
+def shorten_note(note: str) -> str:
+    """xDSL's note of a VerifyException is the whole module printed with a marker under the
+    failing op: keep the op's line. Any other note is kept as it is."""
+    lines = note.strip("\n").splitlines()
+    marked = [i for i, line in enumerate(lines) if i > 0 and XDSL_MARKER.fullmatch(line)]
+    if not marked:
+        return note
+    return f"note: see current operation: {lines[marked[0] - 1].strip()}"
+
+
 def failing_op(error: DiagnosticException, module: ModuleOp) -> Operation | None:
+    """The op to report `error` at: the op it names, or the op whose verifier raises it, or
+    where that verifier's message points (a second definition, an empty block, a terminator
+    that does not match its parent)."""
     if isinstance(error, OpError):
-        return error.op
+        return unless_made_up(error.op)
     if isinstance(error, VerifyException):
         op = find_failing_op(module, str(error))
         redefined = REDEFINITION.fullmatch(str(error))
@@ -135,8 +156,40 @@ def failing_op(error: DiagnosticException, module: ModuleOp) -> Operation | None
         empty = EMPTY_BLOCK.match(str(error))
         if op is None and empty is not None:  # raised by the regions' check, not the op's own
             return first_with_empty_block(module, empty.group(1))
+        if op is not None:
+            return unless_made_up(mismatched_terminator(op, str(error)) or op)
         return op
     return None
+
+
+def unless_made_up(op: Operation) -> Operation:
+    """The op, or its parent when the op is a terminator that the parser added (an
+    `scf.yield` left out of the text has no location) and the parent has one."""
+    parent = op.parent_op()
+    if (
+        isinstance(op.location, FileLineColLoc)
+        or not op.has_trait(IsTerminator)
+        or parent is None
+        or not isinstance(parent.location, FileLineColLoc)
+    ):
+        return op
+    return parent
+
+
+def mismatched_terminator(op: Operation, message: str) -> Operation | None:
+    """The terminator that xDSL's verifier of `op` (its parent) found not to match it: a
+    diagnostic about what an `scf.yield` yields belongs at the `scf.yield`."""
+    if op.name == "scf.for" and FOR_YIELD.search(message):
+        return op.regions[0].blocks[-1].last_op if op.regions[0].blocks else None
+    switch = SWITCH_YIELD.match(message)
+    if op.name != "scf.index_switch" or switch is None:
+        return None
+    names = ["default", *(str(c) for c in op.properties["cases"].get_values())]  # type: ignore[attr-defined]
+    name = switch.group(1)
+    if name not in names or names.index(name) >= len(op.regions):
+        return None
+    region = op.regions[names.index(name)]
+    return region.blocks[-1].last_op if region.blocks else None
 
 
 def first_with_empty_block(module: ModuleOp, name: str) -> Operation | None:
@@ -191,17 +244,27 @@ def locate(op: Operation, parsed: ParsedChunk, severity: str, message: str) -> s
 
 
 def op_text(op: Operation) -> str:
-    """The op in generic form, cut after `OP_TEXT_LINES` lines (a module can be huge)."""
+    """The op in generic form on one line, its regions shown as `{...}` (a module can be
+    huge, and the diagnostic's location already says where the op is)."""
     stream = StringIO()
     try:
-        Printer(stream=stream, print_generic_format=True).print_op(op)
+        HeaderPrinter(stream=stream, print_generic_format=True).print_op(op)
     except Exception:  # xDSL cannot print some attributes (an f80/f128 float, for one)
         return f'"{op.name}" (xDSL cannot print it)'
-    lines = stream.getvalue().splitlines()
-    if len(lines) <= OP_TEXT_LINES:
-        return "\n".join(lines)
-    cut = len(lines) - OP_TEXT_LINES
-    return "\n".join([*lines[:OP_TEXT_LINES], f"... ({cut} more lines)"])
+    return stream.getvalue().strip()
+
+
+class HeaderPrinter(Printer):
+    """xDSL's printer, printing each region of the op as `{...}`."""
+
+    def print_region(
+        self,
+        region: Region,
+        print_entry_block_args: bool = True,
+        print_empty_block: bool = True,
+        print_block_terminators: bool = True,
+    ) -> None:
+        self.print_string("{...}")
 
 
 def decode_utf8(chunk: Chunk, file_name: str) -> str:

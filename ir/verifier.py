@@ -9,6 +9,8 @@ and the interpreter fail on it with internal errors. Each failure is an `OpError
 - `scf.if`: what each region's `scf.yield` yields has the op's result types (xDSL's parser gives
   a region without a terminator an empty `scf.yield`, and nothing compares them), and an
   `scf.if` with results has an else region;
+- `scf.while`: its `scf.condition` passes values of its result types, and its `scf.yield`
+  values of its operand types (xDSL compares only the regions' arguments);
 - `llvm.extractvalue` / `llvm.insertvalue` (struct kernel arguments): the position names a
   field of the container, and the value extracted or inserted has that field's type (xDSL
   checks neither; the interpreter and the lowering failed on it);
@@ -57,6 +59,8 @@ def verify_input(root: Operation) -> None:
             verify_terminators(op)
         if op.name == "scf.if":  # by name: importing xDSL's scf costs gpu-opt's start-up 20 ms
             verify_if(op)
+        elif op.name == "scf.while":
+            verify_while(op)
         elif op.name in ("llvm.extractvalue", "llvm.insertvalue"):
             verify_aggregate_access(op)
         verify_float_attributes(op)
@@ -98,11 +102,37 @@ def verify_if(op: Operation) -> None:
         if last is None or last.name != "scf.yield":
             continue  # xDSL's verifier reports a missing terminator
         yielded = [v.type for v in last.operands]
-        if yielded != results:  # at the scf.if: the parser may have made the yield, unlocated
+        if yielded != results:  # a yield the parser made is reported at the scf.if (source.py)
             raise OpError(
-                op,
+                last,
                 f"'scf.if' has results ({', '.join(map(str, results))}) but its {which} region "
                 f"yields ({', '.join(map(str, yielded))})",
+            )
+
+
+def verify_while(op: Operation) -> None:
+    """`scf.condition` passes the loop's results, `scf.yield` the before region's arguments
+    (the loop's operands); each mismatch is reported at the terminator."""
+    before, after = op.regions[0].blocks, op.regions[1].blocks
+    condition = before[-1].last_op if before else None
+    if condition is not None and condition.name == "scf.condition":
+        passed = [v.type for v in condition.operands[1:]]
+        results = [r.type for r in op.results]
+        if passed != results:
+            raise OpError(
+                condition,
+                f"'scf.condition' of 'scf.while' passes ({', '.join(map(str, passed))}) but the "
+                f"loop has results ({', '.join(map(str, results))})",
+            )
+    last = after[-1].last_op if after else None
+    if last is not None and last.name == "scf.yield":
+        yielded = [v.type for v in last.operands]
+        operands = [v.type for v in op.operands]
+        if yielded != operands:
+            raise OpError(
+                last,
+                f"'scf.yield' of 'scf.while' yields ({', '.join(map(str, yielded))}) but the "
+                f"loop's before region takes ({', '.join(map(str, operands))})",
             )
 
 

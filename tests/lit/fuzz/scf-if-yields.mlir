@@ -4,7 +4,7 @@
 // `scf.if` yield with its results (its parser even gives a region without a terminator an
 // empty `scf.yield`), nor ask for an else region when there are results; gpu-run's interpreter
 // then failed with an internal error ("Incorrect number of results for op scf.if"). gpu-opt,
-// gpu-run and gpuir.compile now reject it at the scf.if (gpuir/verifier.py).
+// gpu-run and gpuir.compile now reject it at the scf.yield (at the scf.if for a parser-made one).
 
 // CHECK-NOT: Traceback
 
@@ -29,7 +29,7 @@ func.func @f(%c: i1, %a: index, %b: i32) -> index {
   }
   func.return %r : index
 }
-// CHECK: scf-if-yields.mlir:25:3: error: 'scf.if' has results (index) but its else region yields (i32)
+// CHECK: scf-if-yields.mlir:28:5: error: 'scf.if' has results (index) but its else region yields (i32)
 
 // -----
 

@@ -10,7 +10,7 @@
 // OPT: func.func @main(%m: !mem.M<0>) -> (!mem.M<0>, i32)
 // OUT: 7
 // ERR: <stdin>:1:33: error: Expected ':'
-// RUNERR: <stdin>:2:1: error: values used but not defined: [%z]
+// RUNERR: <stdin>:1:59: error: use of undeclared SSA value name %z
 
 func.func @main(%m: !mem.M<0>) -> (!mem.M<0>, i32) {
   %n = arith.constant 7 : i32
