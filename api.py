@@ -802,34 +802,32 @@ def compile(  # noqa: A001  # gpuir.compile, as the issue names it
         ctx = make_context()
         verify_ops(parsed.module)
         verify_input(parsed.module)
-        for stage in _stages(pipeline):
-            stage.apply(ctx, parsed.module)
+        _pipeline(pipeline).run(ctx, parsed.module)
         parsed.module.verify()
     except DiagnosticException as e:
         raise CompileError(format_diagnostic(e, parsed)) from e
     return Program(parsed.module, device, out, interpret_host)
 
 
-def _stages(pipeline: str | None) -> list:
+def _pipeline(pipeline: str | None):
+    """The default pipeline (`gpu-pipeline`), or the one `pipeline` names."""
+    from gpuir.ir.pass_manager import PassManager, PipelineError, parse_pass_pipeline
+
     if pipeline is None:
         from gpuir.passes.gpu_pipeline import GpuPipelinePass
 
-        return list(GpuPipelinePass().stages())
-    from xdsl.passes import PassPipeline
-    from xdsl.utils.arg_spec import parse_pipeline
-
+        return PassManager(elements=[GpuPipelinePass()])
     import gpuir.lowering  # noqa: F401  # adds the lowering passes to the registry
     from gpuir.ir.plugins import PluginError, load_plugins
-    from gpuir.passes.split_apply import available_passes
+    from gpuir.ir.registry import pass_table
 
     try:
         load_plugins()  # installed ones and $GPUIR_PLUGINS (each loads once)
     except PluginError as e:
         raise CompileError(str(e)) from e
     try:
-        names = [spec.name for spec in parse_pipeline(pipeline)]
-        return list(PassPipeline.parse_spec(available_passes(names), pipeline).passes)
-    except Exception as e:
+        return parse_pass_pipeline(pipeline, pass_table())
+    except PipelineError as e:
         raise CompileError(f"bad pass pipeline '{pipeline}': {e}") from e
 
 

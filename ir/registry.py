@@ -39,6 +39,11 @@ def pass_groups() -> list[str]:
     return list(_groups)
 
 
+def group_passes(name: str) -> dict[str, PassFactory]:
+    """The passes of the group called `name`."""
+    return _groups[name]()
+
+
 def all_passes(names: Iterable[str] = ()) -> dict[str, PassFactory]:
     """Every registered pass by name; when one of `names` is not among them, also the passes
     of xDSL's plugins (entry points)."""
@@ -54,6 +59,34 @@ def all_passes(names: Iterable[str] = ()) -> dict[str, PassFactory]:
     return found
 
 
+class PassTable(dict[str, PassFactory]):
+    """Every registered pass by name (`all_passes()`); a name it lacks is looked up once more
+    among the passes of xDSL's plugins (entry points)."""
+
+    searched = False
+
+    def __missing__(self, name: str) -> PassFactory:
+        if not self.searched:
+            self.searched = True
+            from xdsl.universe import Universe
+
+            for key, factory in Universe.get_multiverse().all_passes.items():
+                self.setdefault(key, factory)
+            if dict.__contains__(self, name):
+                return dict.__getitem__(self, name)
+        raise KeyError(name)
+
+    def get(self, name: str, default: PassFactory | None = None) -> PassFactory | None:  # type: ignore[override]
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+
+def pass_table() -> PassTable:
+    return PassTable(all_passes())
+
+
 TargetGroup = Callable[[], dict[str, Callable[[], type]]]
 _target_groups: dict[str, TargetGroup] = {}
 
@@ -64,11 +97,12 @@ def register_target_group(name: str, group: TargetGroup) -> None:
 
 
 def all_targets() -> dict[str, Callable[[], type]]:
-    """Every registered target by `-t` name: xDSL's, then the groups' (a name in both is the
-    group's)."""
+    """Every registered target by `-t` name: xDSL's `mlir`, then the groups' (a name in both is
+    the group's). xDSL's other targets (`x86-asm`, `wgsl`, …) print xDSL's own dialects, not a
+    gpuir program, so they are not offered."""
     from gpuir.dialects import xdsl_universe
 
-    found: dict[str, Callable[[], type]] = dict(xdsl_universe().all_targets)
+    found: dict[str, Callable[[], type]] = {"mlir": xdsl_universe().all_targets["mlir"]}
     for group in _target_groups.values():
         found |= group()
     return found

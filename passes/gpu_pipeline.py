@@ -4,6 +4,8 @@
 `GPU_PIPELINE` is the list of stages; `gpu-run` runs the same list. Each stage is looked up by
 name in `gpuir.passes.get_all_passes()` when the pipeline runs, so this module imports no pass
 itself. The options `host-pipeline` and `device-pipeline` go to `split-apply`, the last stage.
+The stages run through the pass manager (`gpuir.ir.pass_manager.run_passes`), so that IR
+printing, timing, statistics and reproducers see each of them.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from gpuir.ir.pass_manager import run_passes
 from gpuir.ir.pipelines import GPU_PIPELINE
 from gpuir.passes import get_all_passes
 from gpuir.passes.split_apply import SplitApplyPass
@@ -21,7 +24,8 @@ from gpuir.passes.split_apply import SplitApplyPass
 
 @dataclass(frozen=True)
 class GpuPipelinePass(ModulePass):
-    """Run the stages of `GPU_PIPELINE` in order."""
+    """Run gpuir's default pipeline: its stages (docs/pipelines.md) in order, `split-apply`
+    last with this pass's sub-pipelines."""
 
     name = "gpu-pipeline"
 
@@ -40,5 +44,4 @@ class GpuPipelinePass(ModulePass):
         return tuple(stages)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for stage in self.stages():
-            stage.apply(ctx, op)
+        run_passes(ctx, op, self.stages())

@@ -25,20 +25,24 @@ f.mlir | gpu-run -` runs). Any other nested module is an error.
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr, UnitAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass, PassPipeline
-from xdsl.utils.arg_spec import parse_pipeline
-from xdsl.utils.exceptions import ArgSpecParseError
+from xdsl.passes import ModulePass
 
 from gpuir.dialects.gpu import DEVICE_ATTR, LaunchOp
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import (
+    BadOptions,
+    PassManager,
+    PipelineError,
+    UnknownPass,
+    parse_pass_pipeline,
+    run_pipeline,
+)
 from gpuir.ir.pipelines import SPLIT_DEVICE, SPLIT_HOST
 from gpuir.passes.device_code import (
     KERNEL_ATTR,
@@ -49,31 +53,20 @@ from gpuir.passes.device_code import (
 )
 
 
-def available_passes(names: Iterable[str] = ()) -> dict[str, Callable[[], type[ModulePass]]]:
-    """Every pass of the one registry (`gpuir.ir.registry`: xDSL's, gpuir's, the lowering's
-    once it is imported, plugins'), by CLI name; `names` are the ones wanted."""
-    from gpuir.ir.registry import all_passes
+def parse_sub_pipeline(op: ModuleOp, option: str, spec: str) -> PassManager:
+    """The pipeline that the option `option` (text `spec`) names, on a module (`cse,dce` or
+    `builtin.module(func.func(canonicalize))`); a bad one is an OpError."""
+    from gpuir.ir.registry import pass_table
 
-    return all_passes(names)
-
-
-def parse_sub_pipeline(op: ModuleOp, option: str, spec: str) -> PassPipeline:
-    """The pipeline that the option `option` (text `spec`) names; a bad one is an OpError."""
     where = f'split-apply: {option}="{spec}"'
     try:
-        names = [pass_spec.name for pass_spec in parse_pipeline(spec)]
-    except ArgSpecParseError as e:
+        return parse_pass_pipeline(spec, pass_table())
+    except UnknownPass as e:
+        raise OpError(op, f"{where} names the unknown pass '{e.name}'{e.hint}") from None
+    except BadOptions as e:
+        raise OpError(op, f"{where} has bad options: {e}") from None
+    except PipelineError as e:
         raise OpError(op, f"{where} is not a pass pipeline: {e}".rstrip()) from None
-    passes = available_passes(names)
-    for name in names:
-        if name not in passes:
-            close = difflib.get_close_matches(name, list(passes), n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise OpError(op, f"{where} names the unknown pass '{name}'{hint}")
-    try:
-        return PassPipeline.parse_spec(passes, spec)
-    except (ValueError, TypeError) as e:
-        raise OpError(op, f"{where} has bad options: {e}") from e
 
 
 def split_parts(op: ModuleOp) -> tuple[ModuleOp, ModuleOp] | None:
@@ -161,5 +154,5 @@ class SplitApplyPass(ModulePass):
             host, device = split(op)
             name_device_kernels(host)
             op.body.block.add_ops([host, device])
-        host_passes.apply(ctx, host)
-        device_passes.apply(ctx, device)
+        run_pipeline(ctx, host, host_passes, "'builtin.module' Pipeline @host")
+        run_pipeline(ctx, device, device_passes, "'builtin.module' Pipeline @device")

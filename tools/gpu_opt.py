@@ -41,7 +41,6 @@ import gc
 import inspect
 import os
 import sys
-import time
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -52,8 +51,8 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass, PassPipelineCallbackType
-from xdsl.utils.arg_spec import parse_pipeline, parse_spec
+from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import (
     ArgSpecParseError,
     DiagnosticException,
@@ -68,7 +67,18 @@ import gpuir.lowering  # noqa: F401  # its passes and targets join the registry
 from gpuir import __version__
 from gpuir.dialects import make_context, xdsl_universe
 from gpuir.ir.diagnostics import OpWarning
-from gpuir.ir.registry import all_passes, all_targets
+from gpuir.ir.instrumentation import Reproducer, ReproducerError, split_reproducer
+from gpuir.ir.pass_manager import (
+    Execution,
+    PassManager,
+    PipelineError,
+    Timer,
+    UnknownPass,
+    expanded,
+    failure_of,
+    parse_pass_pipeline,
+)
+from gpuir.ir.registry import all_passes, all_targets, pass_groups
 from gpuir.ir.source import (
     Chunk,
     ParsedChunk,
@@ -79,7 +89,7 @@ from gpuir.ir.source import (
     is_blank,
     locate,
 )
-from gpuir.ir.verifier import verify_input, verify_ops
+from gpuir.ir.verifier import verify_input
 from gpuir.tools.common import (
     DEBUG_ENV,
     STDIN,
@@ -87,10 +97,10 @@ from gpuir.tools.common import (
     capture_target,
     capturing,
     debugging,
-    did_you_mean,
     report,
-    unquoted_option,
 )
+from gpuir.tools.pass_flags import FlagError, Instruments, instruments
+from gpuir.tools.pass_flags import add_arguments as add_pass_manager_arguments
 
 if TYPE_CHECKING:
     from gpuir.tools.verify_diagnostics import Expected
@@ -125,10 +135,12 @@ class GpuOptMain(xDSLOptMain):
 
     def __init__(self, args: Sequence[str] | None = None) -> None:
         load_command_line_plugins(args)  # before the passes and dialects are registered
-        self.pass_times: dict[str, float] = {}
-        """`--time-passes`: seconds per pass name, over every chunk, in pipeline order."""
-        self.pass_started: float | None = None
-        self.time_passes = False
+        self.pass_manager = PassManager()
+        self.instruments = Instruments()
+        self.input_data: bytes | None = None
+        """The input, once read (`--run-reproducer` reads it while the pipeline is set up)."""
+        self.failure_notes: list[str] = []
+        """Notes on the last pass failure: the reproducer written for it."""
         super().__init__(description="gpuir's modular optimizer driver", args=args)
         self.check_target_options()
 
@@ -156,7 +168,37 @@ class GpuOptMain(xDSLOptMain):
         arg_parser.prog = PROG
         for action in arg_parser._actions:  # noqa: SLF001  # argparse keeps them there
             if "--passes" in action.option_strings:  # not 150 names: --list-passes says more
-                action.help = "a pass pipeline, as mlir-opt's (--list-passes: every pass)"
+                action.help = (
+                    "a pass pipeline: 'builtin.module(p1, func.func(p2))' or 'p1,p2' "
+                    "(--list-passes: every pass)"
+                )
+            elif "--verify-diagnostics" in action.option_strings:
+                action.help = (
+                    "check the diagnostics against the input's expected-error/-warning/-note/"
+                    "-remark annotations, as mlir-opt does: exit 1 on a missing, unexpected or "
+                    "different one"
+                )
+            elif "--print-between-passes" in action.option_strings:
+                action.help = "the same as --mlir-print-ir-after-all (xdsl-opt's spelling)"
+            elif "--time-passes" in action.option_strings:
+                action.help = "the same as --mlir-timing (xdsl-opt's spelling)"
+        arg_parser.add_argument(
+            "--pass-pipeline",
+            metavar="PIPELINE",
+            help="the pass pipeline, as mlir-opt's flag (the same as -p)",
+        )
+        arg_parser.add_argument(
+            "--dump-pass-pipeline",
+            action="store_true",
+            help="print the pass pipeline, composite passes spelt out, to stderr",
+        )
+        arg_parser.add_argument(
+            "--run-reproducer",
+            action="store_true",
+            help="run the pipeline that the input's mlir_reproducer resource names (a crash "
+            "reproducer)",
+        )
+        add_pass_manager_arguments(arg_parser)
         arg_parser.add_argument(
             "--load-pass-plugin",
             action="append",
@@ -171,12 +213,6 @@ class GpuOptMain(xDSLOptMain):
             "itself otherwise) and import it into gpuir's dialects",
         )
         arg_parser.add_argument(
-            "--print-ir-after-all",
-            action="store_true",
-            help="print the IR after each pass (each stage of gpu-pipeline) to stderr, as "
-            "mlir-opt does",
-        )
-        arg_parser.add_argument(
             "--list-passes",
             action="store_true",
             help="print every pass with a line on what it does and its options with their "
@@ -186,70 +222,96 @@ class GpuOptMain(xDSLOptMain):
     # Command line checks ---------------------------------------------------------------------
 
     def setup_pipeline(self) -> None:
-        """Build the -p pipeline; an unknown pass or a bad option is a `GpuOptError`."""
-        spec = self.args.passes
+        """Build the pipeline of -p / --pass-pipeline (or the reproducer's) and the
+        instrumentation the flags ask for; a bad one is a `GpuOptError`."""
+        spec = self.pipeline_text()
         try:
-            names = [pass_spec.name for pass_spec in parse_pipeline(spec)]
-        except ArgSpecParseError as e:
-            raise GpuOptError(f"{PROG}: error: {e}".rstrip()) from None
-        for name in names:
-            if name not in self.available_passes:
-                hint = did_you_mean(name, list(self.available_passes))
-                raise GpuOptError(f"{PROG}: error: unknown pass '{name}'{hint}")
-        unquoted = unquoted_option(spec, self.available_passes)
-        if unquoted is not None:
-            raise GpuOptError(f"{PROG}: error: bad pass pipeline '{spec}': {unquoted}")
-        self.time_passes, self.args.time_passes = self.args.time_passes, False  # xDSL's: stdout
-        try:
-            super().setup_pipeline()
-        except (ValueError, TypeError) as e:
+            self.pass_manager = parse_pass_pipeline(spec, self.available_passes, self.is_op)
+        except UnknownPass as e:
+            raise GpuOptError(f"{PROG}: error: {e}") from e
+        except PipelineError as e:
             raise GpuOptError(f"{PROG}: error: bad pass pipeline '{spec}': {e}") from e
-        self.pipeline = replace(
-            self.pipeline,
-            passes=tuple(expand_stages(self.pipeline.passes)),
-            callback=self.track_pass(self.pipeline.callback),
-        )
+        if self.args.print_between_passes:  # xdsl-opt's spelling of --mlir-print-ir-after-all
+            self.args.mlir_print_ir_after_all = True
+        try:
+            self.instruments = instruments(
+                self.args,
+                self.available_passes,
+                verify_each=not self.args.disable_verify,
+                timing=self.args.time_passes,  # xdsl-opt's spelling of --mlir-timing
+            )
+        except FlagError as e:
+            raise GpuOptError(f"{PROG}: error: {e}") from e
+        if self.args.dump_pass_pipeline:
+            tree = expanded(self.pass_manager)
+            print(f"Pass Manager with {len(tree.elements)} passes:", file=sys.stderr)
+            print(tree.dump(), file=sys.stderr)
 
-    def track_pass(self, callback: PassPipelineCallbackType | None) -> PassPipelineCallbackType:
-        """Wrap xDSL's between-passes callback so that a crash can name the pass it came from."""
+    def pipeline_text(self) -> str:
+        """-p, --pass-pipeline, or under --run-reproducer the input's own pipeline."""
+        given = [text for text in (self.args.passes, self.args.pass_pipeline) if text]
+        if len(given) > 1:
+            raise GpuOptError(f"{PROG}: error: give the pass pipeline once: -p or --pass-pipeline")
+        if not self.args.run_reproducer:
+            return given[0] if given else ""
+        if given:
+            raise GpuOptError(
+                f"{PROG}: error: --run-reproducer runs the reproducer's own pipeline; "
+                "drop -p / --pass-pipeline"
+            )
+        reproducer = self.read_reproducer()
+        if self.args.disable_verify is False and not reproducer.verify_each:
+            self.args.disable_verify = True
+        return reproducer.pipeline
 
-        def tracking(previous: ModulePass | None, module: ModuleOp, next_pass: ModulePass | None):
-            if previous is not None and self.pass_started is not None:
-                seconds = time.perf_counter() - self.pass_started
-                self.pass_times[previous.name] = self.pass_times.get(previous.name, 0.0) + seconds
-            if callback is not None:
-                try:
-                    callback(previous, module, next_pass)  # verifies, unless --disable-verify
-                except DiagnosticException:
-                    raise
-                except Exception:
-                    verify_ops(module)  # a crash of xDSL's verifier: at the op, if it is one
-                    raise
-            if previous is not None and self.args.print_ir_after_all:
-                print(f"// -----// IR after {previous.name} //----- //", file=sys.stderr)
-                print(module, file=sys.stderr)
-            if previous is None and not self.args.disable_verify:
-                verify_input(module)  # the input: what xDSL's verifier does not check
-            self.running_pass = None if next_pass is None else next_pass.name
-            self.pass_started = time.perf_counter()
+    def read_reproducer(self) -> Reproducer:
+        data = self.read_input()
+        name = self.get_input_name()
+        try:
+            reproducer = split_reproducer(data.decode("utf-8", "replace"))
+        except ReproducerError as e:
+            raise GpuOptError(f"{name}:{e.line}:1: error: {e}") from e
+        if reproducer is None:
+            raise GpuOptError(
+                f"{name}: error: --run-reproducer: the input has no "
+                "{-# external_resources: { mlir_reproducer: {…} } #-} block"
+            )
+        return reproducer
 
-        return tracking
+    def is_op(self, name: str) -> bool:
+        """Whether `name` names an op (a nested pipeline's anchor)."""
+        try:
+            return self.ctx.get_optional_op(name) is not None
+        except Exception:  # noqa: BLE001  # a dialect that fails to load: not an op here
+            return False
 
-    def report_pass_times(self) -> None:
-        """`--time-passes`: each pass's wall time, in pipeline order, as mlir-opt's
-        `--mlir-timing` reports it, to stderr."""
-        total = sum(self.pass_times.values())
-        rule = "===" + "-" * 73 + "==="
-        lines = [rule, "... Execution time report ...".center(79).rstrip(), rule]
-        lines += [
-            f"  Total Execution Time: {total:.4f} seconds",
-            "",
-            "  ----Wall Time----  ----Name----",
-        ]
-        for name, seconds in [*self.pass_times.items(), ("Total", total)]:
-            share = 100 * seconds / total if total else 0.0
-            lines.append(f"  {seconds:8.4f} ({share:5.1f}%)  {name}")
-        print("\n".join(lines), file=sys.stderr)
+    def apply_passes(self, prog: ModuleOp) -> None:
+        """Run the pipeline on `prog` with the instrumentation; a failing pass leaves its
+        notes (the reproducer) in `failure_notes` and its failure on the exception
+        (`gpuir.ir.pass_manager.failure_of`)."""
+        self.failure_notes = []
+        if not self.args.disable_verify:
+            verify_input(prog)  # the input: what xDSL's verifier does not check
+        reproducer = self.instruments.reproducer
+        if reproducer is not None:
+            reproducer.start(self.pass_manager, prog)
+        execution = Execution(self.instruments.all(), verify_each=not self.args.disable_verify)
+        try:
+            execution.run(self.ctx, prog, self.pass_manager)
+        finally:
+            if reproducer is not None and reproducer.note is not None:
+                self.failure_notes.append(reproducer.note)
+
+    def report_instruments(self) -> None:
+        """The timing and statistics reports, to stderr, once every chunk is done."""
+        if self.instruments.statistics is not None:
+            print(self.instruments.statistics.report(), file=sys.stderr)
+        if self.instruments.timing is not None:
+            print(self.instruments.timing.report(), file=sys.stderr)
+
+    def timed(self, phase: str, start: Timer) -> None:
+        if self.instruments.timing is not None:
+            self.instruments.timing.add(phase, *start.elapsed())
 
     def check_target_options(self) -> None:
         """Fail now, not after the work, on options that the -t target does not take."""
@@ -289,8 +351,7 @@ class GpuOptMain(xDSLOptMain):
         if self.args.shrink:
             print("Failure, can't shrink")
             return 1
-        if self.time_passes:
-            self.report_pass_times()
+        self.report_instruments()
         if failed:
             return 1
         if to_file:
@@ -307,14 +368,20 @@ class GpuOptMain(xDSLOptMain):
         return [Chunk(piece, offset) for piece, offset in zip(pieces, offsets, strict=True)]
 
     def read_input(self) -> bytes:
+        """The input's bytes (read once); under --run-reproducer without its `{-# … #-}`
+        block."""
+        if self.input_data is not None:
+            return self.input_data
         path = self.args.input_file
         if path in (None, STDIN):
-            return sys.stdin.buffer.read()
+            self.input_data = sys.stdin.buffer.read()
+            return self.input_data
         try:
             with open(path, "rb") as f:
-                return f.read()
+                self.input_data = f.read()
         except OSError as e:
             raise GpuOptError(f"{PROG}: error: cannot read '{path}': {e.strerror}") from e
+        return self.input_data
 
     def process_chunk(self, chunk: Chunk) -> str | None:
         """Parse, transform and print one chunk; None when it failed (the error is reported).
@@ -351,6 +418,7 @@ class GpuOptMain(xDSLOptMain):
     def process(self, chunk: Chunk) -> str | None:
         """Parse, transform and print one chunk (process_chunk's docstring)."""
         verifying = capture_target() is not None  # mlir-opt's --verify-diagnostics
+        started = Timer()
         try:
             parsed = self.parse(chunk)
         except SourceError as e:
@@ -363,6 +431,7 @@ class GpuOptMain(xDSLOptMain):
                 return ""
             report(format_parse_error(e, chunk.line_offset), e)
             return None
+        self.timed("Parser", started)
         if parsed is None:
             return ""
         with warnings.catch_warnings():
@@ -377,18 +446,32 @@ class GpuOptMain(xDSLOptMain):
         self.running_pass = None
         try:
             self.apply_passes(parsed.module)
-            return self.output_resulting_program(parsed.module)
         except DiagnosticException as e:
             text = format_diagnostic(e, parsed)
-            if isinstance(e, VerifyException) and self.running_pass:  # a pass broke the IR
-                text += f"\nnote: the IR that pass '{self.running_pass}' produced does not verify"
+            failure = failure_of(e)
+            if failure is not None and failure.invalid_result:  # a pass broke the IR
+                text += f"\nnote: the IR that pass '{failure.pass_.name}' produced does not verify"
+            for note in self.failure_notes:
+                text += f"\nnote: {note}"
             report(text, e)
             return None
+        except Exception as e:
+            failure = failure_of(e)
+            self.running_pass = None if failure is None else failure.pass_.name
+            raise
+        started = Timer()
+        try:
+            return self.output_resulting_program(parsed.module)
+        except DiagnosticException as e:
+            report(format_diagnostic(e, parsed), e)
+            return None
+        finally:
+            self.timed("Output", started)
 
     def reads_locations(self) -> bool:
         """Whether anything after the parse may read op locations."""
         target = parse_spec(self.args.target).name
-        return bool(self.pipeline.passes) or self.args.print_debuginfo or target != "mlir"
+        return bool(self.pass_manager.elements) or self.args.print_debuginfo or target != "mlir"
 
     def parse(self, chunk: Chunk) -> ParsedChunk | None:
         """Parse a chunk with the -f frontend, or the one its extension names, or MLIR."""
@@ -399,6 +482,7 @@ class GpuOptMain(xDSLOptMain):
             module = self.parse_chunk(BytesIO(chunk.data), frontend, chunk.line_offset)
             return None if module is None else ParsedChunk(module, name, None, 0, {})
         text = decode_utf8(chunk, name)
+        text = without_reproducer_block(text, name)
         if is_blank(text, name) and not self.args.no_implicit_module:
             return ParsedChunk(ModuleOp([]), name, text, chunk.line_offset, {})
         from gpuir.ir.import_upstream import is_upstream, read_upstream
@@ -441,45 +525,64 @@ def load_command_line_plugins(args: Sequence[str] | None) -> None:
 
 
 def pass_listing(passes: dict[str, Callable[[], type[ModulePass]]]) -> str:
-    """`--list-passes`: each pass, the first line of its docstring, and its options with their
-    defaults (as `-p` takes them)."""
-    import dataclasses
-
+    """`--list-passes`: gpuir's passes (and the plugins'), then xDSL's; each with the first
+    paragraph of its docstring and its options with their defaults (as -p takes them)."""
+    ours = {name for group in pass_groups() for name in registered_group(group)}
+    sections = [
+        ("gpuir's passes", sorted(name for name in passes if name in ours)),
+        ("xDSL's passes", sorted(name for name in passes if name not in ours)),
+    ]
     lines = []
-    for name in sorted(passes):
-        try:
-            cls = passes[name]()
-        except Exception as e:  # noqa: BLE001  # a pass whose module does not import
-            lines.append(f"{name}\n    (cannot be imported: {type(e).__name__}: {e})")
-            continue
-        doc = cls.__dict__.get("__doc__") or ""
-        summary = " ".join(doc.strip().split("\n\n")[0].split())
-        lines.append(f"{name}" + (f"\n    {summary}" if summary else ""))
-        options = []
-        for f in dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ():
-            option = f.name.replace("_", "-")
-            if f.default is not dataclasses.MISSING:
-                value = f.default
-                shown = f'"{value}"' if isinstance(value, str) else str(value)
-                options.append(f"{option}={shown}")
-            elif f.default_factory is not dataclasses.MISSING:
-                options.append(f"{option}={f.default_factory()}")
-            else:
-                options.append(f"{option} (required)")
-        if options:
-            lines.append("    options: " + " ".join(options))
+    for title, names in sections:
+        lines.append(f"{title}:")
+        lines += [pass_entry(name, passes[name]) for name in names]
     return "\n".join(lines)
 
 
-def expand_stages(passes: Sequence[ModulePass]) -> list[ModulePass]:
-    """The pipeline with each composite pass (one with `stages()`, as `gpu-pipeline`) replaced
-    by its stages, so that `--time-passes`, `--print-between-passes` and the IR checks between
-    passes see inside it; the result is the same."""
-    expanded: list[ModulePass] = []
-    for found in passes:
-        stages = getattr(found, "stages", None)
-        expanded += expand_stages(stages()) if callable(stages) else [found]
-    return expanded
+def registered_group(group: str) -> list[str]:
+    from gpuir.ir.registry import group_passes
+
+    return list(group_passes(group))
+
+
+def pass_entry(name: str, factory: Callable[[], type[ModulePass]]) -> str:
+    import dataclasses
+
+    try:
+        cls = factory()
+    except Exception as e:  # noqa: BLE001  # a pass whose module does not import
+        return f"{name}\n    (cannot be imported: {type(e).__name__}: {e})"
+    doc = cls.__dict__.get("__doc__") or ""
+    if doc.startswith(f"{cls.__name__}("):  # the signature a dataclass writes: no description
+        doc = ""
+    summary = " ".join(doc.strip().split("\n\n")[0].split())
+    lines = [f"{name}" + (f"\n    {summary}" if summary else "")]
+    options = []
+    for f in dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ():
+        option = f.name.replace("_", "-")
+        if f.default is not dataclasses.MISSING:
+            value = f.default
+            shown = f'"{value}"' if isinstance(value, str) else str(value)
+            options.append(f"{option}={shown}")
+        elif f.default_factory is not dataclasses.MISSING:
+            options.append(f"{option}={f.default_factory()}")
+        else:
+            options.append(f"{option} (required)")
+    if options:
+        lines.append("    options: " + " ".join(options))
+    return "\n".join(lines)
+
+
+def without_reproducer_block(text: str, name: str) -> str:
+    """`text` with a crash reproducer's `{-# external_resources: { mlir_reproducer … } #-}`
+    block blanked out (xDSL reads no external resources): a reproducer is an input too."""
+    if "mlir_reproducer" not in text:
+        return text
+    try:
+        reproducer = split_reproducer(text)
+    except ReproducerError as e:
+        raise GpuOptError(f"{name}:{e.line}:1: error: {e}") from e
+    return text if reproducer is None else reproducer.text
 
 
 def llvm_extension_ops() -> Sequence[type[Operation]]:
@@ -572,6 +675,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             report(f"{PROG}: error{where}: not supported: {first_line}", e)
             return 1
         report(f"{PROG}: internal error{where}: {type(e).__name__}: {first_line}")
+        for note in tool.failure_notes if tool else []:
+            report(f"{PROG}: note: {note}")
         report(f"{PROG}: note: set {DEBUG_ENV}=1 to see the Python traceback")
     finally:
         gc.set_threshold(*thresholds)

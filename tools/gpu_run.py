@@ -18,7 +18,10 @@ Providers: `interp` (the reference interpreter, with memory, race and barrier ch
 `interp` (`gpuir.runtime.AUTO_ORDER`).
 
 Flags:
-- `--print-ir-after-all`: the IR after each pipeline stage, to stderr;
+- the pass manager's, as gpu-opt's (`gpuir.tools.pass_flags`): `--mlir-print-ir-after-all`
+  (and `--print-ir-after-all`), `--mlir-print-ir-before=PASS`, `--mlir-timing`,
+  `--mlir-pass-statistics`, `--mlir-pass-pipeline-crash-reproducer=FILE`, …; they see every
+  stage, the provider's own lowering (device and host code) included;
 - `--time`: the time of each phase (parse, compile, run), to stderr;
 - `-p PIPELINE`: run this pass pipeline instead of the default one (gpu-opt's syntax);
 - `--interpret-host`: run `@host` on the interpreter (as `interp` always does) instead of as
@@ -40,13 +43,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
-from xdsl.passes import ModulePass, PassPipeline
-from xdsl.printer import Printer
-from xdsl.utils.arg_spec import parse_pipeline
 from xdsl.utils.exceptions import (
-    ArgSpecParseError,
     DiagnosticException,
     ParseError,
     VerifyException,
@@ -55,6 +55,7 @@ from xdsl.utils.lexer import Span
 
 from gpuir import __version__
 from gpuir.ir.diagnostics import OpWarning
+from gpuir.ir.pass_manager import Execution, PassManager, failure_of
 from gpuir.ir.source import (
     Chunk,
     ParsedChunk,
@@ -72,10 +73,10 @@ from gpuir.tools.common import (
     STDIN,
     STDIN_NAME,
     debugging,
-    did_you_mean,
     report,
-    unquoted_option,
 )
+from gpuir.tools.pass_flags import FlagError, Instruments, instruments
+from gpuir.tools.pass_flags import add_arguments as add_pass_manager_arguments
 
 PROG = "gpu-run"
 
@@ -90,7 +91,8 @@ class Options:
     args: list[str]
     provider: str = "auto"
     pipeline: str | None = None
-    print_ir_after_all: bool = False
+    pass_flags: argparse.Namespace | None = None
+    """The pass manager's flags (`gpuir.tools.pass_flags`): IR printing, reproducers, …"""
     time: bool = False
     index_bitwidth: int | None = None
     interpret_host: bool = False
@@ -148,11 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PIPELINE",
         help="a pass pipeline to run instead of the default one (gpu-pipeline)",
     )
-    parser.add_argument(
-        "--print-ir-after-all",
-        action="store_true",
-        help="print the IR after each pipeline stage to stderr",
-    )
+    add_pass_manager_arguments(parser)
     parser.add_argument(
         "--time", action="store_true", help="print the time of each phase to stderr"
     )
@@ -223,7 +221,7 @@ def parse_args(argv: Sequence[str]) -> Options:
         args=[hidden.get(a, a) for a in namespace.args],
         provider=namespace.provider,
         pipeline=namespace.pipeline,
-        print_ir_after_all=namespace.print_ir_after_all,
+        pass_flags=namespace,
         time=namespace.time,
         index_bitwidth=namespace.index_bitwidth,
         interpret_host=namespace.interpret_host,
@@ -277,48 +275,59 @@ def read_program(path: str, upstream: bool = False) -> ParsedChunk:
     return parsed
 
 
-def pipeline_stages(spec: str | None) -> list[ModulePass]:
-    """The default pipeline's stages, or those of `-p PIPELINE`."""
+def pipeline(spec: str | None) -> PassManager:
+    """The default pipeline (`gpu-pipeline`), or that of `-p PIPELINE`."""
+    from gpuir.ir.pass_manager import PipelineError, UnknownPass, parse_pass_pipeline
+
     if spec is None:
         from gpuir.passes.gpu_pipeline import GpuPipelinePass
 
-        return list(GpuPipelinePass().stages())
+        return PassManager(elements=[GpuPipelinePass()])
     import gpuir.lowering  # noqa: F401  # adds the lowering passes to the registry
-    from gpuir.passes.split_apply import available_passes
+    from gpuir.dialects import make_context
+    from gpuir.ir.registry import pass_table
 
+    ctx = make_context()
     try:
-        names = [pass_spec.name for pass_spec in parse_pipeline(spec)]
-    except ArgSpecParseError as e:
-        raise GpuRunError(f"{PROG}: error: bad pass pipeline '{spec}': {e}".rstrip()) from None
-    passes = available_passes(names)
-    for name in names:
-        if name not in passes:
-            hint = did_you_mean(name, list(passes))
-            raise GpuRunError(f"{PROG}: error: unknown pass '{name}'{hint}")
-    unquoted = unquoted_option(spec, passes)
-    if unquoted is not None:
-        raise GpuRunError(f"{PROG}: error: bad pass pipeline '{spec}': {unquoted}")
+        return parse_pass_pipeline(spec, pass_table(), lambda name: op_exists(ctx, name))
+    except UnknownPass as e:
+        raise GpuRunError(f"{PROG}: error: {e}") from None
+    except PipelineError as e:
+        raise GpuRunError(f"{PROG}: error: bad pass pipeline '{spec}': {e}") from None
+
+
+def op_exists(ctx: Context, name: str) -> bool:
     try:
-        return list(PassPipeline.parse_spec(passes, spec).passes)
-    except (ValueError, TypeError) as e:
-        raise GpuRunError(f"{PROG}: error: bad pass pipeline '{spec}': {e}") from e
+        return ctx.get_optional_op(name) is not None
+    except Exception:  # noqa: BLE001  # a dialect that fails to load: not an op here
+        return False
 
 
-def compile_program(parsed: ParsedChunk, stages: list[ModulePass], print_ir: bool) -> None:
-    """Verify, run the stages (printing the IR after each under `print_ir`), verify again."""
+def compile_program(parsed: ParsedChunk, pm: PassManager, instruments: Instruments) -> None:
+    """Verify, run the pipeline (instrumented, each pass's result verified), verify again."""
     from gpuir.dialects import make_context
 
     ctx = make_context()
     module = parsed.module
     verify_ops(module)
     verify_input(module)
-    for stage in stages:
-        stage.apply(ctx, module)
-        if print_ir:
-            print(f"// -----// IR after {stage.name} //----- //", file=sys.stderr)
-            Printer(stream=sys.stderr).print_op(module)
-            print(file=sys.stderr)
+    if instruments.reproducer is not None:
+        instruments.reproducer.start(pm, module)
+    Execution(instruments.all()).run(ctx, module, pm)
     module.verify()
+
+
+def failure_text(error: DiagnosticException, parsed: ParsedChunk, instruments: Instruments) -> str:
+    """The diagnostic of a pass's failure, with gpu-opt's notes: the pass whose result does
+    not verify, the reproducer written."""
+    text = diagnostic(error, parsed)
+    failure = failure_of(error)
+    if failure is not None and failure.invalid_result:
+        text += f"\nnote: the IR that pass '{failure.pass_.name}' produced does not verify"
+    reproducer = instruments.reproducer
+    if reproducer is not None and reproducer.note is not None:
+        text += f"\nnote: {reproducer.note}"
+    return text
 
 
 # --- running -------------------------------------------------------------------------------------
@@ -416,7 +425,8 @@ def run(options: Options) -> int:
                 f"(cpu, cuda), not of {name}"
             )
         provider.index_bitwidth = options.index_bitwidth  # type: ignore[attr-defined]
-    stages = pipeline_stages(options.pipeline)
+    pm = pipeline(options.pipeline)
+    instruments = pass_instruments(options)
     timer.lap("setup")
     parsed = read_program(options.file, options.upstream)
     timer.lap("parse")
@@ -424,17 +434,50 @@ def run(options: Options) -> int:
         warnings.simplefilter("always", OpWarning)
         warnings.showwarning = partial(show_warning, parsed)
         try:
-            compile_program(parsed, stages, options.print_ir_after_all)
-            timer.lap("compile")
-            output = execute(parsed, provider, options.args, timer, options.interpret_host)
+            with Execution(instruments.all()):  # the provider's lowering is instrumented too
+                compile_program(parsed, pm, instruments)
+                timer.lap("compile")
+                output = execute(parsed, provider, options.args, timer, options.interpret_host)
         except DiagnosticException as e:
             sys.stdout.flush()
-            report(diagnostic(e, parsed), e)
+            report(failure_text(e, parsed, instruments), e)
+            return 1
+        except Exception as e:
+            failure = failure_of(e)
+            if failure is None:
+                raise
+            sys.stdout.flush()
+            first_line = (str(e).strip().splitlines() or [""])[0]
+            report(
+                f"{PROG}: internal error in pass '{failure.pass_.name}': {type(e).__name__}: {first_line}"
+            )
+            if instruments.reproducer is not None and instruments.reproducer.note is not None:
+                report(f"{PROG}: note: {instruments.reproducer.note}")
+            if debugging():
+                raise
+            report(f"{PROG}: note: set GPUIR_DEBUG=1 to see the Python traceback")
             return 1
     sys.stdout.write(output)
     sys.stdout.flush()
     timer.report(name)
+    if instruments.statistics is not None:
+        print(instruments.statistics.report(), file=sys.stderr)
+    if instruments.timing is not None:
+        print(instruments.timing.report(), file=sys.stderr)
     return 0
+
+
+def pass_instruments(options: Options) -> Instruments:
+    """The instrumentation `options.pass_flags` asks for; a flag that names an unknown pass
+    is a `GpuRunError`."""
+    if options.pass_flags is None:
+        return Instruments()
+    from gpuir.ir.registry import pass_table
+
+    try:
+        return instruments(options.pass_flags, pass_table())
+    except FlagError as e:
+        raise GpuRunError(f"{PROG}: error: {e}") from e
 
 
 def main(argv: Sequence[str] | None = None) -> int:

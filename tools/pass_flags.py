@@ -1,0 +1,175 @@
+"""The pass manager's flags, as mlir-opt spells them, for gpu-opt and gpu-run alike: IR
+printing, timing, statistics and crash reproducers (`gpuir.ir.instrumentation`). gpuir's and
+xdsl-opt's older spellings stay as aliases: `--print-ir-after-all` and `--print-between-passes`
+(`--mlir-print-ir-after-all`), `--time-passes` (`--mlir-timing`)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gpuir.ir.instrumentation import CrashReproducer, IRPrinting, PassStatistics, Timing
+from gpuir.ir.pass_manager import PassInstrumentation
+from gpuir.tools.common import did_you_mean
+
+
+class FlagError(ValueError):
+    """A flag's value that names no pass; the message is the diagnostic, without the prefix."""
+
+
+def add_arguments(parser: argparse.ArgumentParser, aliases: bool = True) -> None:
+    """The flags, on `parser`; `aliases`: also `--print-ir-after-all` (gpu-opt's and gpu-run's
+    older spelling; xdsl-opt's `--print-between-passes` and `--time-passes` come with xDSL's
+    own flags)."""
+    group = parser.add_argument_group("pass manager (as mlir-opt's)")
+    group.add_argument(
+        "--mlir-print-ir-before",
+        action="append",
+        default=[],
+        metavar="PASS[,PASS]",
+        help="print the IR before each run of these passes, to stderr",
+    )
+    group.add_argument(
+        "--mlir-print-ir-after",
+        action="append",
+        default=[],
+        metavar="PASS[,PASS]",
+        help="print the IR after each run of these passes, to stderr",
+    )
+    group.add_argument(
+        "--mlir-print-ir-before-all", action="store_true", help="print the IR before every pass"
+    )
+    spellings = ["--mlir-print-ir-after-all", *(["--print-ir-after-all"] if aliases else [])]
+    group.add_argument(
+        *spellings,
+        dest="mlir_print_ir_after_all",
+        action="store_true",
+        help="print the IR after every pass, the stages of composite passes (gpu-pipeline, "
+        "split-apply's sub-pipelines, device-to-llvm, host-to-llvm) included",
+    )
+    group.add_argument(
+        "--mlir-print-ir-after-change",
+        action="store_true",
+        help="with --mlir-print-ir-after(-all): only when the pass changed the IR",
+    )
+    group.add_argument(
+        "--mlir-print-ir-after-failure",
+        action="store_true",
+        help="print the IR after a pass that failed (raised, or left IR that does not verify)",
+    )
+    group.add_argument(
+        "--mlir-print-ir-module-scope",
+        action="store_true",
+        help="print the whole top-level module, whatever op the pass ran on",
+    )
+    group.add_argument(
+        "--mlir-print-ir-tree-dir",
+        metavar="DIR",
+        help="write each printed IR to a file in DIR, in a folder per op, not to stderr",
+    )
+    group.add_argument(
+        "--mlir-timing",
+        action="store_true",
+        help="report the time of each pass (nested as the pipeline runs) to stderr",
+    )
+    group.add_argument(
+        "--mlir-timing-display",
+        choices=("tree", "list"),
+        default="tree",
+        help="the timing report: nested (tree, the default) or per name (list)",
+    )
+    group.add_argument(
+        "--mlir-pass-statistics",
+        action="store_true",
+        help="report each pass's statistics to stderr",
+    )
+    group.add_argument(
+        "--mlir-pass-statistics-display",
+        choices=("pipeline", "list"),
+        default="pipeline",
+        help="the statistics report: under the pipeline (the default) or per pass (list)",
+    )
+    group.add_argument(
+        "--mlir-pass-pipeline-crash-reproducer",
+        metavar="FILE",
+        help="when a pass fails, write FILE: the IR and the pipeline that fail again "
+        "(gpu-opt --run-reproducer FILE)",
+    )
+    group.add_argument(
+        "--mlir-pass-pipeline-local-reproducer",
+        action="store_true",
+        help="the reproducer holds the IR the failing pass got and that pass alone",
+    )
+
+
+@dataclass
+class Instruments:
+    """The instrumentation the flags ask for, each also by its role."""
+
+    printing: IRPrinting | None = None
+    timing: Timing | None = None
+    statistics: PassStatistics | None = None
+    reproducer: CrashReproducer | None = None
+    others: list[PassInstrumentation] = field(default_factory=list)
+
+    def all(self) -> list[PassInstrumentation]:
+        found = [self.timing, self.printing, self.statistics, self.reproducer, *self.others]
+        return [i for i in found if i is not None]
+
+
+def pass_names(
+    values: list[str], flag: str, known: Callable[[str], bool], names: list[str]
+) -> frozenset[str]:
+    found = frozenset(name.strip() for value in values for name in value.split(",") if name.strip())
+    for name in sorted(found):
+        if not known(name):
+            raise FlagError(f"{flag} names the unknown pass '{name}'{did_you_mean(name, names)}")
+    return found
+
+
+def instruments(
+    args: argparse.Namespace,
+    passes: dict[str, object],
+    verify_each: bool = True,
+    timing: bool = False,
+) -> Instruments:
+    """The instrumentation of the parsed flags `args`; `passes`: the known pass names (for
+    `--mlir-print-ir-before/after`); `timing`: time passes even without `--mlir-timing`
+    (an alias asked for it)."""
+    found = Instruments()
+    names = list(passes)
+    before = pass_names(
+        args.mlir_print_ir_before, "--mlir-print-ir-before", passes.__contains__, names
+    )
+    after = pass_names(
+        args.mlir_print_ir_after, "--mlir-print-ir-after", passes.__contains__, names
+    )
+    if (
+        before
+        or after
+        or args.mlir_print_ir_before_all
+        or args.mlir_print_ir_after_all
+        or (args.mlir_print_ir_after_failure)
+    ):
+        found.printing = IRPrinting(
+            before=before,
+            after=after,
+            before_all=args.mlir_print_ir_before_all,
+            after_all=args.mlir_print_ir_after_all,
+            after_change=args.mlir_print_ir_after_change,
+            after_failure=args.mlir_print_ir_after_failure,
+            module_scope=args.mlir_print_ir_module_scope,
+            tree_dir=args.mlir_print_ir_tree_dir,
+        )
+    if args.mlir_timing or timing:
+        found.timing = Timing(display=args.mlir_timing_display)
+    if args.mlir_pass_statistics:
+        found.statistics = PassStatistics(display=args.mlir_pass_statistics_display)
+    if args.mlir_pass_pipeline_crash_reproducer:
+        found.reproducer = CrashReproducer(
+            args.mlir_pass_pipeline_crash_reproducer,
+            local=args.mlir_pass_pipeline_local_reproducer,
+            verify_each=verify_each,
+        )
+    return found
