@@ -1,0 +1,92 @@
+"""lit configuration for a suite of FileCheck tests of one's own, outside gpuir's tree
+(docs/lit-suites.md). A suite's `lit.cfg` is three lines:
+
+    from gpuir.tools.lit_config import configure
+
+    configure(config)
+
+`configure` finds `gpu-opt`, `gpu-run` and the Python `filecheck` (next to the Python that runs
+lit, else on PATH) and puts their folders first on the tests' PATH; makes `FileCheck` in a RUN
+line LLVM's `FileCheck-22` (or `FileCheck`) when one is installed, else the Python `filecheck`
+(and `filecheck` LLVM's when only that is installed); sets the suffixes, gpuir's `ROUNDTRIP` /
+`GENERIC_ROUNDTRIP` substitutions (those of tests/lit/lit.cfg) and the feature
+`llvm-filecheck`, and passes the `GPUIR_*` debug knobs through to the tests.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+LLVM_FILECHECK = ("FileCheck-22", "FileCheck")
+"""LLVM's FileCheck, preferred in this order for `FileCheck` in a RUN line."""
+COMMAND = r"(?<![\w/.-]){}(?![\w.-])"
+"""A command's name as a word of a RUN line (not inside `FileCheck-22` or a path)."""
+
+GENERIC_ROUNDTRIP = (
+    "gpu-opt %s --print-op-generic --split-input-file"
+    " | gpu-opt --print-op-generic --split-input-file"
+    " | filecheck %s --check-prefix=CHECK-GENERIC"
+)
+"""Print generic, re-parse, print generic again: checked by the `// CHECK-GENERIC:` lines."""
+ROUNDTRIP = (
+    "gpu-opt %s --print-op-generic --split-input-file | gpu-opt --split-input-file | filecheck %s"
+)
+"""Print generic, re-parse, print custom syntax: checked by the `// CHECK:` lines."""
+
+
+def configure(config: Any, *, name: str = "tests", suffixes: Sequence[str] = (".mlir",)) -> None:
+    """Set up lit's `config` (the global of a suite's `lit.cfg`) for gpuir's tools: `name` is
+    the suite's name in lit's report, `suffixes` the test files' extensions."""
+    import lit.formats
+
+    config.name = name
+    config.test_format = lit.formats.ShTest(execute_external=False)
+    config.suffixes = list(suffixes)
+    config.excludes = [*getattr(config, "excludes", []), "lit.cfg", "lit.local.cfg", "Inputs"]
+
+    python_filecheck = beside_python("filecheck") or shutil.which("filecheck")
+    llvm = next(filter(None, map(shutil.which, LLVM_FILECHECK)), None)
+    if python_filecheck is None and llvm is None:
+        sys.exit(
+            "lit.cfg: error: neither the Python filecheck (pip install filecheck) nor LLVM's "
+            "FileCheck is installed"
+        )
+    tools = [tool_path("gpu-opt"), tool_path("gpu-run"), python_filecheck]
+    folders = [os.path.dirname(tool) for tool in tools if tool is not None]
+    path = config.environment.get("PATH", os.environ.get("PATH", ""))
+    config.environment["PATH"] = os.pathsep.join([*dict.fromkeys(folders), path])
+    for knob, value in os.environ.items():
+        if knob.startswith("GPUIR_"):
+            config.environment[knob] = value
+
+    # In lit's order: the substitutions' own `filecheck` is replaced by the ones after them.
+    # GENERIC_ROUNDTRIP before ROUNDTRIP, which is part of its name.
+    config.substitutions.append(("GENERIC_ROUNDTRIP", GENERIC_ROUNDTRIP))
+    config.substitutions.append(("ROUNDTRIP", ROUNDTRIP))
+    config.substitutions.append((COMMAND.format("FileCheck"), llvm or python_filecheck))
+    if python_filecheck is None:
+        config.substitutions.append((COMMAND.format("filecheck"), llvm))
+    if llvm is not None:
+        config.available_features.add("llvm-filecheck")
+
+
+def tool_path(tool: str) -> str:
+    """gpuir's command `tool`: the one next to the Python that runs lit (the environment gpuir
+    is installed in), else the first on PATH."""
+    found = beside_python(tool) or shutil.which(tool)
+    if found is None:  # lit stops with this message (a SystemExit from lit.cfg)
+        sys.exit(
+            f"lit.cfg: error: gpuir's '{tool}' is neither next to {sys.executable} nor on PATH: "
+            "run lit with the Python that gpuir is installed in"
+        )
+    return found
+
+
+def beside_python(tool: str) -> str | None:
+    """`tool` in the folder of the Python that runs lit, when it is there."""
+    path = os.path.join(os.path.dirname(sys.executable), tool)
+    return path if os.access(path, os.X_OK) else None
