@@ -45,6 +45,7 @@ from xdsl.rewriter import InsertPoint
 from gpuir.dialects import buffer
 from gpuir.dialects.btensor import MapReduceOp, MapReducePostOp, YieldOp
 from gpuir.dialects.buffer import BufType
+from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.passes.locations import KeepLocations
 
 LoopBody = Callable[[Builder, list[SSAValue], list[SSAValue]], list[SSAValue]]
@@ -141,7 +142,10 @@ def inline_region(
     raise ValueError("region without btensor.yield")  # the op's verifier excludes it
 
 
+@dataclass(frozen=True)
 class LowerMapReduce(RewritePattern):
+    lowered: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self, op: MapReduceOp | MapReducePostOp, rewriter: PatternRewriter, /
@@ -183,14 +187,21 @@ class LowerMapReduce(RewritePattern):
 
         (token,) = for_nest(rewriter, const, out_extents, [alloc.res_mem], cell)
         rewriter.replace(op, [], [token, alloc.res])
+        self.lowered.add()
 
 
 @dataclass(frozen=True)
 class BTensorLowerMapReducePass(ModulePass):
+    """Lower each `btensor.map_reduce(_post)` to a host buffer and a loop nest over its
+    cells (the CPU path: what `lower-btensor-map-reduce` left, or everything)."""
+
     name = "btensor-lower-map-reduce"
 
+    lowered = Statistic("num-map-reduces-lowered", "Number of map-reduces lowered to loop nests")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        pattern = LowerMapReduce(self.lowered)
         PatternRewriteWalker(
-            KeepLocations(GreedyRewritePatternApplier([LowerMapReduce()], dce_enabled=False)),
+            KeepLocations(GreedyRewritePatternApplier([pattern], dce_enabled=False)),
             apply_recursively=False,
         ).rewrite_module(op)

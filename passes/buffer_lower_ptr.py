@@ -89,6 +89,7 @@ from gpuir.dialects.buffer import BufType
 from gpuir.dialects.gpu import buffer_array_type
 from gpuir.dialects.mem import HOST, ArrayType, PtrType
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.passes.btensor_lower_map_reduce import IndexConstants, affine_values
 from gpuir.passes.locations import KeepLocations
 
@@ -555,8 +556,11 @@ def view_shape(view: SSAValue) -> list[buffer.Mixed]:
     return [buffer.view_extent(view, d) for d in range(cast(BufType, view.type).rank)]
 
 
+@dataclass(frozen=True)
 class ExpandViewCopy(RewritePattern):
     """A copy from or into a view: a loop nest reading the source, writing the destination."""
+
+    expanded: Counter
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.CopyOp, rewriter: PatternRewriter, /) -> None:
@@ -576,10 +580,14 @@ class ExpandViewCopy(RewritePattern):
         rewriter.replace(
             op, [], [view_for_nest(rewriter, Constants(rewriter), shape, op.mem, body)]
         )
+        self.expanded.add()
 
 
+@dataclass(frozen=True)
 class ExpandViewPrint(RewritePattern):
     """Printing a view: the loop nest of `LowerPrint`, reading with `buffer.read`."""
+
+    expanded: Counter
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.PrintOp, rewriter: PatternRewriter, /) -> None:
@@ -601,6 +609,7 @@ class ExpandViewPrint(RewritePattern):
             return token
 
         rewriter.replace(op, [], [view_for_nest(rewriter, const, rows, token, row_body)])
+        self.expanded.add()
 
 
 def root_indices(
@@ -622,24 +631,35 @@ def root_indices(
     return root, affine_values(b, const, amap, indices)
 
 
+@dataclass(frozen=True)
 class FoldViewRead(RewritePattern):
+    folded: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.ReadOp, rewriter: PatternRewriter, /) -> None:
         if buffer.is_view(op.buf):
             root, indices = root_indices(rewriter, op.buf, op.indices)
             rewriter.replace(op, buffer.ReadOp(op.mem, root, indices))
+            self.folded.add()
 
 
+@dataclass(frozen=True)
 class FoldViewWrite(RewritePattern):
+    folded: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.WriteOp, rewriter: PatternRewriter, /) -> None:
         if buffer.is_view(op.buf):
             root, indices = root_indices(rewriter, op.buf, op.indices)
             write = rewriter.insert(buffer.WriteOp(op.mem, root, indices, op.value))
             rewriter.replace(op, [], [write.res_mem, op.buf])
+            self.folded.add()
 
 
+@dataclass(frozen=True)
 class FoldViewShape(RewritePattern):
+    folded: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.ShapeOp, rewriter: PatternRewriter, /) -> None:
         if buffer.is_view(op.buf):
@@ -647,14 +667,16 @@ class FoldViewShape(RewritePattern):
             if not isinstance(extent, SSAValue):
                 extent = Constants(rewriter)(extent)
             rewriter.replace(op, [], [extent])
+            self.folded.add()
 
 
-def lower_views(module: ModuleOp) -> None:
+def lower_views(module: ModuleOp, expanded: Counter, folded: Counter, erased: Counter) -> None:
     """Accesses to views become accesses to the buffers they view; then the view ops, unused
-    now (`check_views` made sure), are erased."""
+    now (`check_views` made sure), are erased. The counters count the copies and prints of
+    views expanded, the accesses folded and the view ops erased."""
     for patterns in (
-        [ExpandViewCopy(), ExpandViewPrint()],
-        [FoldViewRead(), FoldViewWrite(), FoldViewShape()],
+        [ExpandViewCopy(expanded), ExpandViewPrint(expanded)],
+        [FoldViewRead(folded), FoldViewWrite(folded), FoldViewShape(folded)],
     ):
         PatternRewriteWalker(
             KeepLocations(GreedyRewritePatternApplier(patterns, dce_enabled=False)),
@@ -663,6 +685,7 @@ def lower_views(module: ModuleOp) -> None:
     views = [op for op in module.walk() if isinstance(op, buffer.ViewOp)]
     for view in reversed(views):
         Rewriter.erase_op(view)
+        erased.add()
 
 
 # --- the type ----------------------------------------------------------------------------------
@@ -681,40 +704,59 @@ class LowerBufferType(TypeConversionPattern):
 # --- the ops (their buffer operands are pointers already) --------------------------------------
 
 
+@dataclass(frozen=True)
 class LowerAlloc(RewritePattern):
+    lowered: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.AllocOp, rewriter: PatternRewriter, /) -> None:
         assert isinstance(op.res.type, PtrType)
         extent = op.extents[0] if op.extents else None
         alloc = rewriter.insert(mem.AllocOp(op.mem, op.res.type, extent))
         rewriter.replace(op, [], [alloc.res_mem, alloc.res])
+        self.lowered.add()
 
 
+@dataclass(frozen=True)
 class LowerRead(RewritePattern):
+    lowered: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.ReadOp, rewriter: PatternRewriter, /) -> None:
         load = rewriter.insert(mem.LoadOp(op.mem, element_ptr(rewriter, op.buf, op.indices)))
         rewriter.replace(op, [], [load.res_mem, load.res])
+        self.lowered.add()
 
 
+@dataclass(frozen=True)
 class LowerWrite(RewritePattern):
+    lowered: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.WriteOp, rewriter: PatternRewriter, /) -> None:
         ptr = element_ptr(rewriter, op.buf, op.indices)
         store = rewriter.insert(mem.StoreOp(op.mem, ptr, op.value))
         rewriter.replace(op, [], [store.res_mem, op.buf])
+        self.lowered.add()
 
 
+@dataclass(frozen=True)
 class LowerLit(RewritePattern):
+    lowered: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.LitOp, rewriter: PatternRewriter, /) -> None:
         assert isinstance(op.res.type, PtrType)
         alloc = rewriter.insert(mem.AllocOp(op.mem, op.res.type))
         token = store_everywhere(rewriter, Constants(rewriter), alloc.res, alloc.res_mem, op.value)
         rewriter.replace(op, [], [token, alloc.res])
+        self.lowered.add()
 
 
+@dataclass(frozen=True)
 class LowerInit(RewritePattern):
+    lowered: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.InitOp, rewriter: PatternRewriter, /) -> None:
         assert isinstance(op.res.type, PtrType)
@@ -737,9 +779,13 @@ class LowerInit(RewritePattern):
                 store = mem.StoreOp(token, rows[position], const.of(attr))
                 token = rewriter.insert(store).res_mem
         rewriter.replace(op, [], [token, ptr])
+        self.lowered.add()
 
 
+@dataclass(frozen=True)
 class LowerShape(RewritePattern):
+    lowered: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.ShapeOp, rewriter: PatternRewriter, /) -> None:
         shape, _ = array_shape(op.buf.type)
@@ -748,9 +794,13 @@ class LowerShape(RewritePattern):
             rewriter.replace(op, [], [outer_extent(op.buf)])
         else:
             rewriter.replace(op, [], [Constants(rewriter)(extent)])
+        self.lowered.add()
 
 
+@dataclass(frozen=True)
 class LowerCopy(RewritePattern):
+    lowered: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.CopyOp, rewriter: PatternRewriter, /) -> None:
         const = Constants(rewriter)
@@ -762,9 +812,13 @@ class LowerCopy(RewritePattern):
 
         bounds = extents(const, op.src, op.dst)
         rewriter.replace(op, [], for_nest(rewriter, const, bounds, [op.mem], body))
+        self.lowered.add()
 
 
+@dataclass(frozen=True)
 class LowerPrint(RewritePattern):
+    lowered: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.PrintOp, rewriter: PatternRewriter, /) -> None:
         const = Constants(rewriter)
@@ -784,9 +838,13 @@ class LowerPrint(RewritePattern):
             return tokens
 
         rewriter.replace(op, [], for_nest(rewriter, const, rows, [token], row_body))
+        self.lowered.add()
 
 
+@dataclass(frozen=True)
 class LowerBufAllocCopy(RewritePattern):
+    transferred: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: gpu.BufAllocCopyOp, rewriter: PatternRewriter, /) -> None:
         assert isinstance(op.res.type, PtrType)
@@ -796,12 +854,17 @@ class LowerBufAllocCopy(RewritePattern):
         alloc = rewriter.insert(gpu.AllocBlockOp(op.m1, op.res.type, extent))
         copy = rewriter.insert(gpu.CopyToDeviceBlockOp(op.m0, alloc.res_mem, op.buf, alloc.res))
         rewriter.replace(op, [], [copy.res_m0, copy.res_m1, alloc.res])
+        self.transferred.add()
 
 
+@dataclass(frozen=True)
 class LowerBufCopyToHost(RewritePattern):
+    transferred: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: gpu.BufCopyToHostOp, rewriter: PatternRewriter, /) -> None:
         rewriter.replace(op, gpu.CopyToHostBlockOp(op.m0, op.m1, op.src, op.dst))
+        self.transferred.add()
 
 
 def has_buffer_type(attr: Attribute) -> bool:
@@ -832,13 +895,29 @@ def mentions_buffers(module: ModuleOp) -> bool:
 
 @dataclass(frozen=True)
 class BufferLowerPtrPass(ModulePass):
+    """Lower host buffers to pointers to nested arrays: each `!buffer.buf` becomes a
+    `!mem.ptr`, each `buffer` op `mem` ops (loads, stores, loop nests), an access to a view
+    one to the buffer it views, and each `gpu.buf_*` transfer a pointer transfer."""
+
     name = "buffer-lower-ptr"
+
+    lowered = Statistic("num-buffer-ops-lowered", "Number of buffer ops lowered to mem ops")
+    transferred = Statistic(
+        "num-transfers-lowered", "Number of gpu.buf_* transfers lowered to pointer transfers"
+    )
+    expanded = Statistic(
+        "num-view-loops-expanded", "Number of copies and prints of views expanded into loops"
+    )
+    folded = Statistic(
+        "num-view-accesses-folded", "Number of view accesses rewritten to their buffer"
+    )
+    erased = Statistic("num-views-erased", "Number of view ops erased")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if not mentions_buffers(op):  # the type conversion walks every op: skip it when idle
             return
         check_lowerable(op)
-        lower_views(op)
+        lower_views(op, self.expanded, self.folded, self.erased)
         PatternRewriteWalker(
             KeepLocations(
                 GreedyRewritePatternApplier([LowerBufferType(recursive=True)], dce_enabled=False)
@@ -849,16 +928,16 @@ class BufferLowerPtrPass(ModulePass):
             KeepLocations(
                 GreedyRewritePatternApplier(
                     [
-                        LowerAlloc(),
-                        LowerRead(),
-                        LowerWrite(),
-                        LowerLit(),
-                        LowerInit(),
-                        LowerShape(),
-                        LowerCopy(),
-                        LowerPrint(),
-                        LowerBufAllocCopy(),
-                        LowerBufCopyToHost(),
+                        LowerAlloc(self.lowered),
+                        LowerRead(self.lowered),
+                        LowerWrite(self.lowered),
+                        LowerLit(self.lowered),
+                        LowerInit(self.lowered),
+                        LowerShape(self.lowered),
+                        LowerCopy(self.lowered),
+                        LowerPrint(self.lowered),
+                        LowerBufAllocCopy(self.transferred),
+                        LowerBufCopyToHost(self.transferred),
                     ],
                     dce_enabled=False,
                 )

@@ -35,6 +35,7 @@ from gpuir.dialects.mem import (
     StoreOp,
 )
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import Statistic
 
 NO_HEAP = frozenset({SHARED, CONST, LOCAL})
 NO_SLOT = frozenset({GLOBAL, CONST})
@@ -57,14 +58,16 @@ def pointer_type(op: Operation) -> PtrType:
     return ptr
 
 
-def check_op(op: Operation) -> None:
+def check_op(op: Operation) -> bool:
+    """Whether `op` is one of the ops the pass checks; raise at it when it breaks a rule."""
     forbidden = FORBIDDEN.get(type(op))
     if forbidden is None:
-        return
+        return False
     ptr = pointer_type(op)
     space = ptr.space.data
     if space in forbidden:
         raise OpError(op, f"`{op.name}` cannot be used in address space {space}: `{ptr}`")
+    return True
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,9 @@ class CheckAddrSpacesPass(ModulePass):
 
     name = "check-addr-spaces"
 
+    checked = Statistic("num-ops-checked", "Number of heap, slot and store ops checked")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for inner in op.walk():
-            check_op(inner)
+            if check_op(inner):
+                self.checked.add()

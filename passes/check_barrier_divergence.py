@@ -37,6 +37,7 @@ from xdsl.traits import SymbolTable
 
 from gpuir.dialects import gpu
 from gpuir.ir.diagnostics import OpError, describe_op, item_ranges, where
+from gpuir.ir.pass_manager import Counter, Statistic
 
 BARRIERS = (gpu.SyncWorkItemsOp, gpu.SyncedScopeOp, gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp)
 GROUP_ARG, ITEM_ARG, FIRST_USER_ARG = 4, 5, 6
@@ -393,9 +394,10 @@ def _unconditional_launches(module: ModuleOp) -> list[gpu.LaunchOp]:
     return [op for op in entry.ops if isinstance(op, gpu.LaunchOp)]
 
 
-def check_launch(module: ModuleOp, launch: gpu.LaunchOp) -> None:
+def check_launch(module: ModuleOp, launch: gpu.LaunchOp, walked: Counter) -> None:
     """Raise an `OpError` at the first barrier of the launched kernel that the work-items of a
-    group provably part at (module docstring)."""
+    group provably part at (module docstring); `walked` counts the launches whose kernel is
+    walked work-item by work-item."""
     n_items = _constant(launch.n_items)
     kernel = SymbolTable.lookup_symbol(module, launch.kernel)
     if n_items is None or not 1 < n_items <= MAX_ITEMS or not isinstance(kernel, func.FuncOp):
@@ -417,6 +419,7 @@ def check_launch(module: ModuleOp, launch: gpu.LaunchOp) -> None:
     groups: list[int | None] = [None]  # first: ways that do not read the group id
     if n_groups is not None:
         groups += sorted({g for g in (0, 1, n_groups - 2, n_groups - 1) if 0 <= g < n_groups})
+    walked.add()
     try:
         found = parting(kernel, holding, n_items, groups, args)
     except OutOfTime:
@@ -448,6 +451,12 @@ class CheckBarrierDivergencePass(ModulePass):
 
     name = "check-barrier-divergence"
 
+    checked = Statistic("num-launches-checked", "Number of launches in @main's entry block checked")
+    walked = Statistic(
+        "num-launches-walked", "Number of launches whose kernel was walked work-item by work-item"
+    )
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for launch in _unconditional_launches(op):
-            check_launch(op, launch)
+            check_launch(op, launch, self.walked)
+            self.checked.add()

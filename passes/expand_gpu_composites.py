@@ -48,6 +48,7 @@ from gpuir.dialects.gpu import (
 )
 from gpuir.dialects.mem import HOST, ArrayType, LeaOp, LoadOp, PtrType
 from gpuir.dialects.mem import AllocOp as MemAllocOp
+from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.passes.locations import KeepLocations
 
 
@@ -67,25 +68,36 @@ def inline_body(
     return yielded
 
 
+@dataclass(frozen=True)
 class ExpandAllocCopyBlock(RewritePattern):
+    expanded: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AllocCopyBlockOp, rewriter: PatternRewriter, /):
         assert isinstance(op.res.type, PtrType)
         alloc = AllocBlockOp(op.m1, op.res.type)
         copy = CopyToDeviceBlockOp(op.m0, alloc.res_mem, op.src, alloc.res)
         rewriter.replace(op, [alloc, copy], [copy.res_m0, copy.res_m1, alloc.res])
+        self.expanded.add()
 
 
+@dataclass(frozen=True)
 class ExpandAllocCopyAsyn(RewritePattern):
+    expanded: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AllocCopyAsynOp, rewriter: PatternRewriter, /):
         assert isinstance(op.res.type, PtrType)
         alloc = AllocAsynOp(op.m1, op.res.type, stream=op.stream)
         copy = CopyToDeviceAsynOp(op.m0, alloc.res_mem, op.src, alloc.res, op.stream)
         rewriter.replace(op, [alloc, copy], [copy.res_m0, copy.res_m1, alloc.res])
+        self.expanded.add()
 
 
+@dataclass(frozen=True)
 class ExpandWithStreams(RewritePattern):
+    expanded: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: WithStreamsOp, rewriter: PatternRewriter, /):
         count = op.count.value.data
@@ -111,15 +123,20 @@ class ExpandWithStreams(RewritePattern):
             deinits.append(StreamDeinitOp(m0, m1, stream))
             m0, m1 = deinits[-1].res_m0, deinits[-1].res_m1
         rewriter.replace(op, deinits, [m0, m1])
+        self.expanded.add()
 
 
+@dataclass(frozen=True)
 class ExpandSyncedScope(RewritePattern):
+    expanded: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: SyncedScopeOp, rewriter: PatternRewriter, /):
         enter = rewriter.insert(SyncWorkItemsOp(op.m1, op.m3))
         m1, m3 = inline_body(rewriter, op.body, op, (enter.res_m1, enter.res_m3))
         leave = SyncWorkItemsOp(m1, m3)
         rewriter.replace(op, leave, [leave.res_m1, leave.res_m3])
+        self.expanded.add()
 
 
 @dataclass(frozen=True)
@@ -129,15 +146,26 @@ class ExpandGpuCompositesPass(ModulePass):
 
     name = "expand-gpu-composites"
 
+    alloc_copy_block = Statistic(
+        "num-alloc-copy-block-expanded", "Number of gpu.alloc_copy.block ops expanded"
+    )
+    alloc_copy_asyn = Statistic(
+        "num-alloc-copy-asyn-expanded", "Number of gpu.alloc_copy.asyn ops expanded"
+    )
+    with_streams = Statistic("num-with-streams-expanded", "Number of gpu.with_streams ops expanded")
+    synced_scopes = Statistic(
+        "num-synced-scopes-expanded", "Number of gpu.synced_scope ops expanded"
+    )
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
             KeepLocations(
                 GreedyRewritePatternApplier(
                     [
-                        ExpandAllocCopyBlock(),
-                        ExpandAllocCopyAsyn(),
-                        ExpandWithStreams(),
-                        ExpandSyncedScope(),
+                        ExpandAllocCopyBlock(self.alloc_copy_block),
+                        ExpandAllocCopyAsyn(self.alloc_copy_asyn),
+                        ExpandWithStreams(self.with_streams),
+                        ExpandSyncedScope(self.synced_scopes),
                     ]
                 )
             )

@@ -58,6 +58,7 @@ from xdsl.rewriter import InsertPoint
 
 from gpuir.dialects.btensor import MapReduceOp, MapReducePostOp, YieldOp
 from gpuir.dialects.buffer import BufType
+from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.passes.btensor_lower_map_reduce import inline_region
 from gpuir.passes.lower_btensor_map_reduce import fallback_reason
 
@@ -161,7 +162,10 @@ def fused_combiner(
     return Region(block)
 
 
+@dataclass(frozen=True)
 class FuseMapReduce(RewritePattern):
+    fused: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MapReduceOp | MapReducePostOp, rewriter: PatternRewriter, /):
         for value in op.inputs:
@@ -214,13 +218,17 @@ class FuseMapReduce(RewritePattern):
             )
         rewriter.replace(consumer, fused)
         rewriter.erase(producer)
+        self.fused.add()
 
 
 @dataclass(frozen=True)
 class FuseMapReducePass(ModulePass):
-    """Fuse each elementwise map into the op that reads its output (see the module)."""
+    """Fuse each elementwise `btensor.map_reduce(_post)` into the one op that reads its
+    output, once per cell, so that a chain of maps becomes one op (no intermediate buffer)."""
 
     name = "fuse-map-reduce"
 
+    fused = Statistic("num-map-reduces-fused", "Number of map-reduces fused into their consumer")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(FuseMapReduce()).rewrite_module(op)
+        PatternRewriteWalker(FuseMapReduce(self.fused)).rewrite_module(op)

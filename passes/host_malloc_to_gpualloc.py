@@ -43,6 +43,7 @@ from xdsl.pattern_rewriter import (
 from gpuir.dialects.gpu import DEVICE_ATTR, AllocBlockOp, FreeBlockOp
 from gpuir.dialects.mem import GLOBAL, AllocOp, ArrayType, FreeOp, MallocOp, PtrType
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.passes.device_code import device_functions, functions
 from gpuir.passes.locations import KeepLocations
 
@@ -95,17 +96,20 @@ def global_pointer(op: AllocOp | MallocOp | FreeOp) -> PtrType | None:
 @dataclass(frozen=True)
 class HostAllocToGpuAlloc(RewritePattern):
     device: frozenset[Operation]
+    rewritten: Counter
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AllocOp, rewriter: PatternRewriter, /):
         if (ptr := global_pointer(op)) is None or in_device_code(op, self.device):
             return
         rewriter.replace(op, AllocBlockOp(op.mem, ptr, op.extent))
+        self.rewritten.add()
 
 
 @dataclass(frozen=True)
 class HostMallocToGpuAlloc(RewritePattern):
     device: frozenset[Operation]
+    rewritten: Counter
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MallocOp, rewriter: PatternRewriter, /):
@@ -114,6 +118,7 @@ class HostMallocToGpuAlloc(RewritePattern):
         array = ptr.pointee
         if not (isinstance(array, ArrayType) and array.is_dynamic):
             rewriter.replace(op, AllocBlockOp(op.mem, ptr))
+            self.rewritten.add()
             return
         element_size = byte_size(array.element_type)
         if not element_size:
@@ -126,25 +131,32 @@ class HostMallocToGpuAlloc(RewritePattern):
         extent = arith.DivUIOp(op.size, element_bytes)
         alloc = AllocBlockOp(op.mem, ptr, extent.result)
         rewriter.replace(op, [element_bytes, extent, alloc])
+        self.rewritten.add()
 
 
 @dataclass(frozen=True)
 class HostFreeToGpuFree(RewritePattern):
     device: frozenset[Operation]
+    rewritten: Counter
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: FreeOp, rewriter: PatternRewriter, /):
         if global_pointer(op) is None or in_device_code(op, self.device):
             return
         rewriter.replace(op, FreeBlockOp(op.mem, op.ptr))
+        self.rewritten.add()
 
 
 @dataclass(frozen=True)
 class HostMallocToGpuAllocPass(ModulePass):
-    """Host `mem.alloc`/`mem.malloc`/`mem.free` of global memory → `gpu.alloc.block`/
-    `gpu.free.block`."""
+    """Rewrite host `mem.alloc`, `mem.malloc` and `mem.free` of global memory into
+    `gpu.alloc.block` and `gpu.free.block`."""
 
     name = "host-malloc-to-gpualloc"
+
+    allocs = Statistic("num-allocs-rewritten", "Number of mem.alloc ops made gpu.alloc.block")
+    mallocs = Statistic("num-mallocs-rewritten", "Number of mem.malloc ops made gpu.alloc.block")
+    frees = Statistic("num-frees-rewritten", "Number of mem.free ops made gpu.free.block")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         device = device_code(op)
@@ -152,9 +164,9 @@ class HostMallocToGpuAllocPass(ModulePass):
             KeepLocations(
                 GreedyRewritePatternApplier(
                     [
-                        HostAllocToGpuAlloc(device),
-                        HostMallocToGpuAlloc(device),
-                        HostFreeToGpuFree(device),
+                        HostAllocToGpuAlloc(device, self.allocs),
+                        HostMallocToGpuAlloc(device, self.mallocs),
+                        HostFreeToGpuFree(device, self.frees),
                     ]
                 )
             ),

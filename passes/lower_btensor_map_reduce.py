@@ -81,6 +81,7 @@ from gpuir.dialects.buffer import BufType
 from gpuir.dialects.gpu import KERNEL_TOKENS, buffer_array_type
 from gpuir.dialects.mem import GLOBAL, PtrType
 from gpuir.ir.diagnostics import OpWarning
+from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.passes.btensor_lower_map_reduce import (
     IndexConstants,
     affine_values,
@@ -356,9 +357,11 @@ def lower_op(
     state: BlockState,
     consumers: list[Operation],
     host_visible: bool,
+    sessions: Counter,
 ) -> bool:
-    """Lower `op` in its block's session (opened here if none is open); True when `op` stays,
-    its output value read by its consumers only, to be erased after them."""
+    """Lower `op` in its block's session (opened here if none is open, counted in `sessions`);
+    True when `op` stays, its output value read by its consumers only, to be erased after
+    them."""
     copied = captured_definitions(op)
     assert copied is not None
     out_type = cast(BufType, op.res.type)
@@ -380,6 +383,7 @@ def lower_op(
     if state.session is None:
         session = b.insert(gpu.AutoInitOp(op.mem))
         m0, m1, m4 = session.res_m0, session.res_m1, session.res_m4
+        sessions.add()
     else:
         m0, (m1, m4) = op.mem, state.session
     ptrs: list[SSAValue] = []
@@ -445,11 +449,23 @@ def lower_op(
 
 @dataclass(frozen=True)
 class LowerBTensorMapReducePass(ModulePass):
+    """Lower each `btensor.map_reduce(_post)` to a GPU kernel of its own and the host code that
+    launches it (copies in, launch, copy back), keeping outputs on the device for the ops of
+    the block that read them; ops it cannot lower stay for `btensor-lower-map-reduce`."""
+
     name = "lower-btensor-map-reduce"
+
+    outlined = Statistic("num-kernels-outlined", "Number of map-reduces outlined into kernels")
+    left = Statistic("num-left-on-cpu", "Number of map-reduces left to the CPU path")
+    resident = Statistic(
+        "num-outputs-kept-on-device", "Number of outputs that later kernels read on the device"
+    )
+    sessions = Statistic("num-sessions-opened", "Number of device sessions opened")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if not any(isinstance(o, MapReduceBase) for o in op.walk()):
             return
+        ops = [o for o in op.walk() if isinstance(o, MapReduceOp | MapReducePostOp)]
         explicit = next((o for o in op.walk() if isinstance(o, gpu.InitOp)), None)
         if explicit is not None:
             message = (
@@ -457,8 +473,8 @@ class LowerBTensorMapReducePass(ModulePass):
                 "an explicit `gpu.init`"
             )
             warn(explicit, message)
+            self.left.add(len(ops))
             return
-        ops = [o for o in op.walk() if isinstance(o, MapReduceOp | MapReducePostOp)]
         lowered: set[Operation] = set()
         for o in ops:
             reason = fallback_reason(o)
@@ -466,6 +482,7 @@ class LowerBTensorMapReducePass(ModulePass):
                 lowered.add(o)
             else:
                 skip(o, reason)
+                self.left.add()
         states: dict[Block | None, BlockState] = {}
         kept: list[Operation] = []
         for o in ops:
@@ -473,8 +490,11 @@ class LowerBTensorMapReducePass(ModulePass):
                 continue
             consumers, host_visible = device_consumers(o, lowered)
             state = states.setdefault(o.parent_block(), BlockState())
-            if lower_op(o, state, consumers, host_visible):
+            if lower_op(o, state, consumers, host_visible, self.sessions):
                 kept.append(o)
+            self.outlined.add()  # lower_op builds one kernel per op
+            if consumers:
+                self.resident.add()
         assert all(s.session is None for s in states.values())
         for o in reversed(kept):  # their consumers are lowered: nothing reads them now
             erase_views(o.results[1])

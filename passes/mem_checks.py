@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 
 from gpuir.dialects.gpu import LaunchOp
 from gpuir.dialects.mem import HOST, MemType
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import Statistic
 from gpuir.passes.device_code import is_device_function
 
 MAIN = "main"
@@ -66,11 +67,8 @@ def check_main(op: FuncOp) -> None:
         )
 
 
-def check_op(op: Operation) -> None:
-    if isinstance(op, LaunchOp):
-        check_launch(op)
-    elif isinstance(op, FuncOp) and op.sym_name.data == MAIN and not is_device_function(op):
-        check_main(op)
+def is_entry_point(func: FuncOp) -> bool:
+    return func.sym_name.data == MAIN and not is_device_function(func)
 
 
 @dataclass(frozen=True)
@@ -79,6 +77,14 @@ class MemChecksPass(ModulePass):
 
     name = "mem-checks"
 
+    launches = Statistic("num-launches-checked", "Number of gpu.launch ops checked")
+    entries = Statistic("num-entry-points-checked", "Number of @main signatures checked")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for inner in op.walk():
-            check_op(inner)
+            if isinstance(inner, LaunchOp):
+                check_launch(inner)
+                self.launches.add()
+            elif isinstance(inner, FuncOp) and is_entry_point(inner):
+                check_main(inner)
+                self.entries.add()

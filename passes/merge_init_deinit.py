@@ -31,6 +31,7 @@ from xdsl.rewriter import Rewriter
 
 from gpuir.dialects.gpu import AutoDeinitOp, AutoInitOp
 from gpuir.dialects.mem import HOST, MemType
+from gpuir.ir.pass_manager import Statistic
 
 MAX_HOPS = 128
 """How many host ops may lie between the deinit and the init (MimIR's limit)."""
@@ -72,6 +73,10 @@ class MergeInitDeinitPass(ModulePass):
 
     name = "merge-init-deinit"
 
+    merged = Statistic(
+        "num-sessions-merged", "Number of device sessions merged into the previous one"
+    )
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for init in [o for o in op.walk() if isinstance(o, AutoInitOp)]:
             deinit = closing_deinit(init)
@@ -83,3 +88,4 @@ class MergeInitDeinitPass(ModulePass):
             init.res_m4.replace_all_uses_with(deinit.m4)
             Rewriter.erase_op(init)
             Rewriter.erase_op(deinit)
+            self.merged.add()

@@ -37,6 +37,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from gpuir.dialects.gpu import LaunchOp, SyncWorkItemsOp, lookup_kernel
+from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.passes.device_code import KERNEL_ATTR
 
 
@@ -61,6 +62,7 @@ def is_kernel_entry(block: Block, kernels: frozenset[Operation]) -> bool:
 @dataclass(frozen=True)
 class RemoveDoubleSync(RewritePattern):
     kernels: frozenset[Operation]
+    removed: Counter
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: SyncWorkItemsOp, rewriter: PatternRewriter, /):
@@ -71,6 +73,7 @@ class RemoveDoubleSync(RewritePattern):
             isinstance(source, Block) and is_kernel_entry(source, self.kernels)
         ):
             rewriter.replace(op, [], [op.m1, op.m3])
+            self.removed.add()
 
 
 @dataclass(frozen=True)
@@ -79,5 +82,8 @@ class RemoveDoubleSyncsPass(ModulePass):
 
     name = "remove-double-syncs"
 
+    removed = Statistic("num-barriers-removed", "Number of redundant barriers removed")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(RemoveDoubleSync(kernel_functions(op))).rewrite_module(op)
+        pattern = RemoveDoubleSync(kernel_functions(op), self.removed)
+        PatternRewriteWalker(pattern).rewrite_module(op)

@@ -37,8 +37,10 @@ from gpuir.dialects.gpu import DEVICE_ATTR, LaunchOp
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import (
     BadOptions,
+    Counter,
     PassManager,
     PipelineError,
+    Statistic,
     UnknownPass,
     parse_pass_pipeline,
     run_pipeline,
@@ -97,8 +99,11 @@ def check_not_split(op: ModuleOp) -> None:
         raise OpError(inner, f"split-apply: expected a module of top-level functions, found {what}")
 
 
-def split(op: ModuleOp) -> tuple[ModuleOp, ModuleOp]:
-    """Move the top-level ops of `op` into a new `@host` and `@device` module."""
+def split(
+    op: ModuleOp, to_host: Counter, to_device: Counter, copied: Counter
+) -> tuple[ModuleOp, ModuleOp]:
+    """Move the top-level ops of `op` into a new `@host` and `@device` module, counting the
+    ops moved to each and the functions copied into both."""
     device = device_functions(op)
     host = host_functions(op)
     marked = kernels(op)
@@ -109,14 +114,17 @@ def split(op: ModuleOp) -> tuple[ModuleOp, ModuleOp]:
         name = top.sym_name.data if isinstance(top, FuncOp) else None
         if name not in device:
             host_ops.append(top)
+            to_host.add()
             continue
         if name in host:  # called from both sides: a plain copy for the host
             copy = top.clone()
             copy.attributes.pop(KERNEL_ATTR, None)
             host_ops.append(copy)
+            copied.add()
         if name in marked:
             top.attributes[KERNEL_ATTR] = UnitAttr()
         device_ops.append(top)
+        to_device.add()
     host_module = ModuleOp(host_ops, sym_name=StringAttr("host"))
     device_module = ModuleOp(
         device_ops, attributes={DEVICE_ATTR: UnitAttr()}, sym_name=StringAttr("device")
@@ -124,12 +132,13 @@ def split(op: ModuleOp) -> tuple[ModuleOp, ModuleOp]:
     return host_module, device_module
 
 
-def name_device_kernels(host: ModuleOp) -> None:
+def name_device_kernels(host: ModuleOp, retargeted: Counter) -> None:
     """Point each launch in `host` at its kernel in `@device`."""
     for launch in host.walk():
         if isinstance(launch, LaunchOp):
             kernel = launched_name(launch.kernel)
             launch.kernel = SymbolRefAttr("device", [kernel])
+            retargeted.add()
 
 
 @dataclass(frozen=True)
@@ -142,6 +151,16 @@ class SplitApplyPass(ModulePass):
     host_pipeline: str = SPLIT_HOST
     device_pipeline: str = SPLIT_DEVICE
 
+    modules_split = Statistic("num-modules-split", "Number of modules split into @host and @device")
+    to_host = Statistic("num-ops-to-host", "Number of top-level ops moved into @host")
+    to_device = Statistic("num-functions-to-device", "Number of functions moved into @device")
+    copied = Statistic(
+        "num-functions-copied", "Number of functions copied into @host as well as @device"
+    )
+    retargeted = Statistic(
+        "num-launches-retargeted", "Number of launches pointed at their kernel in @device"
+    )
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         parts = split_parts(op)
         if parts is None:
@@ -151,8 +170,9 @@ class SplitApplyPass(ModulePass):
         if parts is not None:  # split already (an earlier split-apply's output): only the passes
             host, device = parts
         else:
-            host, device = split(op)
-            name_device_kernels(host)
+            host, device = split(op, self.to_host, self.to_device, self.copied)
+            name_device_kernels(host, self.retargeted)
             op.body.block.add_ops([host, device])
+            self.modules_split.add()
         run_pipeline(ctx, host, host_passes, "'builtin.module' Pipeline @host")
         run_pipeline(ctx, device, device_passes, "'builtin.module' Pipeline @device")
