@@ -303,6 +303,12 @@ def build(
     pm = PassManager(anchor)
     for element in elements:
         if isinstance(element, Nested):
+            if element.anchor in passes:
+                raise PipelineError(
+                    f"'{element.anchor}' at column {element.at + 1} is a pass, not an op: a "
+                    "nested pipeline is anchored on an op (func.func(cse)), a pass takes its "
+                    "options in braces (cse{…})"
+                )
             if element.anchor != ANY and is_op is not None and not is_op(element.anchor):
                 raise PipelineError(
                     f"'{element.anchor}' at column {element.at + 1} is neither a pass nor an "
@@ -419,7 +425,7 @@ class PipelineReader:
             self.pos += 1
             return Nested(name, inner, start)
         if self.pos < len(self.text) and self.text[self.pos] == "{":
-            self.skip_options(start)
+            self.skip_options(self.pos)
         return Leaf(self.text[start : self.pos].strip(), start)
 
     def skip_options(self, start: int) -> None:

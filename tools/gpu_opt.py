@@ -89,7 +89,7 @@ from gpuir.ir.source import (
     is_blank,
     locate,
 )
-from gpuir.ir.verifier import verify_input
+from gpuir.ir.verifier import verify_input, verify_ops
 from gpuir.tools.common import (
     DEBUG_ENV,
     STDIN,
@@ -291,7 +291,8 @@ class GpuOptMain(xDSLOptMain):
         (`gpuir.ir.pass_manager.failure_of`)."""
         self.failure_notes = []
         if not self.args.disable_verify:
-            verify_input(prog)  # the input: what xDSL's verifier does not check
+            verify_ops(prog)
+            verify_input(prog)  # what xDSL's verifier does not check
         reproducer = self.instruments.reproducer
         if reproducer is not None:
             reproducer.start(self.pass_manager, prog)

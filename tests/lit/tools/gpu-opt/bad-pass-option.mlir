@@ -27,9 +27,5 @@ func.func @f() {
 // APPLY-NEXT: gpu-opt: note: set GPUIR_DEBUG=1 to see the Python traceback
 // APPLY-NOT:  Traceback
 
-// SYNTAX:      gpu-opt: error: Error parsing pass pipeline specification:
-// SYNTAX-NEXT: pass-pipeline:1:14
-// SYNTAX-NEXT: {{^}}canonicalize{
-// SYNTAX-NEXT: {{^}}             ^
-// SYNTAX-NEXT: Expected argument name here
+// SYNTAX:      gpu-opt: error: bad pass pipeline 'canonicalize{': unclosed '{' of the options at column 13 of 'canonicalize{'
 // SYNTAX-NOT:  Traceback

@@ -4,10 +4,19 @@
 
 // CHECK:      usage: gpu-opt [-h]
 // CHECK:      gpuir's modular optimizer driver
-// CHECK:      -p PASSES, --passes PASSES
-// CHECK-NEXT: a pass pipeline, as mlir-opt's (--list-passes: every
-// CHECK:      --verify-diagnostics
-// CHECK:      --split-input-file
+// CHECK:      {{^}}  -p PASSES, --passes PASSES
+// CHECK-NEXT: a pass pipeline: 'builtin.module(p1, func.func(p2))'
+// CHECK:      {{^}}  --verify-diagnostics  check the diagnostics against the input's expected-
+// CHECK:      {{^}}  --split-input-file
+// CHECK:      {{^}}  --pass-pipeline PIPELINE
+// CHECK:      {{^}}  --dump-pass-pipeline
+// CHECK:      {{^}}  --run-reproducer
+// CHECK:      pass manager (as mlir-opt's):
+// CHECK:      {{^}}  --mlir-print-ir-before PASS[,PASS]
+// CHECK:      {{^}}  --mlir-print-ir-after-all, --print-ir-after-all
+// CHECK:      {{^}}  --mlir-timing
+// CHECK:      {{^}}  --mlir-pass-statistics
+// CHECK:      {{^}}  --mlir-pass-pipeline-crash-reproducer FILE
 
 // VERSION: gpu-opt {{[0-9.]+}} (gpuir), built on xdsl 0.75
 

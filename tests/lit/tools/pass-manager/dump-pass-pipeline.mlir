@@ -1,0 +1,35 @@
+// --dump-pass-pipeline writes the pipeline to stderr, one element a line, with composite
+// passes (gpu-pipeline) spelt out as their stages; the run goes on.
+// RUN: gpu-opt %s -p 'gpu-pipeline,builtin.module(func.func(cse))' --dump-pass-pipeline 2>&1 >/dev/null | filecheck %s
+// RUN: gpu-opt %s -p 'canonicalize{max-iterations=3}' --dump-pass-pipeline 2>&1 >/dev/null | filecheck %s --check-prefix=OPTIONS
+// RUN: gpu-opt %s -p 'gpu-pipeline' --dump-pass-pipeline 2>/dev/null | filecheck %s --check-prefix=RUNS
+
+// CHECK:      Pass Manager with 11 passes:
+// CHECK-NEXT: builtin.module(
+// CHECK-NEXT:   fuse-map-reduce,
+// CHECK-NEXT:   lower-btensor-map-reduce,
+// CHECK-NEXT:   merge-init-deinit,
+// CHECK-NEXT:   btensor-lower-map-reduce,
+// CHECK-NEXT:   expand-gpu-composites,
+// CHECK-NEXT:   mem-checks,
+// CHECK-NEXT:   buffer-lower-ptr,
+// CHECK-NEXT:   check-addr-spaces,
+// CHECK-NEXT:   check-barrier-divergence,
+// CHECK-NEXT:   split-apply,
+// CHECK-NEXT:   builtin.module(
+// CHECK-NEXT:     func.func(
+// CHECK-NEXT:       cse
+// CHECK-NEXT:     )
+// CHECK-NEXT:   )
+// CHECK-NEXT: )
+
+// OPTIONS:      Pass Manager with 1 passes:
+// OPTIONS-NEXT: builtin.module(
+// OPTIONS-NEXT:   canonicalize{max-iterations=3}
+// OPTIONS-NEXT: )
+
+// RUNS: builtin.module @host
+
+func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
+  func.return %m : !mem.M<0>
+}
