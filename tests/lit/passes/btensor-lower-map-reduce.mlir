@@ -1,6 +1,11 @@
 // RUN: gpu-opt %s -p btensor-lower-map-reduce --split-input-file | filecheck %s
 // RUN: gpu-opt %S/../../../examples/matmul.mlir -p btensor-lower-map-reduce | filecheck %s --check-prefix=MATMUL
 // RUN: gpu-opt %S/../../../examples/bias_relu.mlir -p btensor-lower-map-reduce | filecheck %s --check-prefix=BIAS-RELU
+// RUN: gpu-opt %s -p btensor-lower-map-reduce --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: every map-reduce lowered.
+// STATS:      {{^}}BTensorLowerMapReduce
+// STATS-NEXT:   (S) 4 num-map-reduces-lowered - Number of map-reduces lowered to loop nests
 
 // A matrix product: a loop nest over the output cells (i, j) carrying the token, an inner nest
 // over k carrying the token and the accumulator, the combiner inlined, one write per cell.

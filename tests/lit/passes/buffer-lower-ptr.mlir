@@ -1,6 +1,16 @@
 // RUN: gpu-opt %s -p buffer-lower-ptr --split-input-file | filecheck %s
 // RUN: gpu-opt %S/../../../examples/matmul.mlir -p btensor-lower-map-reduce,buffer-lower-ptr | filecheck %s --check-prefix=MATMUL-CPU
 // RUN: gpu-opt %S/../../../examples/bias_relu.mlir -p lower-btensor-map-reduce,btensor-lower-map-reduce,buffer-lower-ptr | filecheck %s --check-prefix=BIAS-RELU-GPU
+// RUN: gpu-opt %s -p buffer-lower-ptr --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: 23 buffer ops and 3 transfers lowered, no views
+// (buffer-lower-ptr-views.mlir has them).
+// STATS:      {{^}}BufferLowerPtr
+// STATS-NEXT:   (S) 23 num-buffer-ops-lowered   - Number of buffer ops lowered to mem ops
+// STATS-NEXT:   (S)  3 num-transfers-lowered    - Number of gpu.buf_* transfers lowered to pointer transfers
+// STATS-NEXT:   (S)  0 num-view-accesses-folded - Number of view accesses rewritten to their buffer
+// STATS-NEXT:   (S)  0 num-view-loops-expanded  - Number of copies and prints of views expanded into loops
+// STATS-NEXT:   (S)  0 num-views-erased         - Number of view ops erased
 
 // A buffer type becomes a pointer to nested arrays wherever it occurs: signatures (declarations
 // too), calls, loop-carried values. A read or write is one mem.lea per index and a load or

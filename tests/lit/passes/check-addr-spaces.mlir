@@ -1,4 +1,9 @@
 // RUN: gpu-opt %s -p check-addr-spaces --split-input-file | filecheck %s
+// RUN: gpu-opt %s -p check-addr-spaces --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: every heap, slot and store op is checked.
+// STATS:      {{^}}CheckAddrSpaces
+// STATS-NEXT:   (S) 17 num-ops-checked - Number of heap, slot and store ops checked
 
 // check-addr-spaces only inspects: every op that is legal in its address space stays as it was.
 

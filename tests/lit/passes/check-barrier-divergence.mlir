@@ -1,4 +1,11 @@
 // RUN: gpu-opt %s -p check-barrier-divergence --split-input-file | filecheck %s
+// RUN: gpu-opt %s -p check-barrier-divergence --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: the 6 launches of @main's entry blocks checked, 4 kernels
+// walked (@divergent's group size is a run-time value once; @calls has no barrier of its own).
+// STATS:      {{^}}CheckBarrierDivergence
+// STATS-NEXT:   (S) 6 num-launches-checked - Number of launches in @main's entry block checked
+// STATS-NEXT:   (S) 4 num-launches-walked  - Number of launches whose kernel was walked work-item by work-item
 
 // check-barrier-divergence only reports what it proves; each case here is left to the run (or
 // is no divergence at all), and the module is printed as it was.

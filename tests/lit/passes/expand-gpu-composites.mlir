@@ -1,4 +1,12 @@
 // RUN: gpu-opt %s -p expand-gpu-composites --split-input-file | filecheck %s
+// RUN: gpu-opt %s -p expand-gpu-composites --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: each composite below, by kind.
+// STATS:      {{^}}ExpandGpuComposites
+// STATS-NEXT:   (S) 2 num-alloc-copy-asyn-expanded  - Number of gpu.alloc_copy.asyn ops expanded
+// STATS-NEXT:   (S) 1 num-alloc-copy-block-expanded - Number of gpu.alloc_copy.block ops expanded
+// STATS-NEXT:   (S) 2 num-synced-scopes-expanded    - Number of gpu.synced_scope ops expanded
+// STATS-NEXT:   (S) 3 num-with-streams-expanded     - Number of gpu.with_streams ops expanded
 
 // gpu.alloc_copy.block is an allocation, then a blocking copy of the host data.
 

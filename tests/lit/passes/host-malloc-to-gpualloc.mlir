@@ -1,4 +1,11 @@
 // RUN: gpu-opt %s -p host-malloc-to-gpualloc --split-input-file | filecheck %s
+// RUN: gpu-opt %s -p host-malloc-to-gpualloc --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: the global-memory allocations and frees of host code.
+// STATS:      {{^}}HostMallocToGpuAlloc
+// STATS-NEXT:   (S) 4 num-allocs-rewritten  - Number of mem.alloc ops made gpu.alloc.block
+// STATS-NEXT:   (S) 5 num-frees-rewritten   - Number of mem.free ops made gpu.free.block
+// STATS-NEXT:   (S) 6 num-mallocs-rewritten - Number of mem.malloc ops made gpu.alloc.block
 
 // Host allocations of global memory become device allocations; host memory stays.
 

@@ -1,5 +1,14 @@
 // RUN: gpu-opt %s -p lower-btensor-map-reduce --split-input-file 2>/dev/null | filecheck %s
 // RUN: gpu-opt %S/../../../examples/map_chain.mlir -p lower-btensor-map-reduce | filecheck %s --check-prefix=CHAIN
+// RUN: gpu-opt %s -p lower-btensor-map-reduce --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: 11 kernels in 7 sessions, 2 outputs read on the device, 1
+// op left to the CPU path.
+// STATS:      {{^}}LowerBTensorMapReduce
+// STATS-NEXT:   (S) 11 num-kernels-outlined       - Number of map-reduces outlined into kernels
+// STATS-NEXT:   (S)  1 num-left-on-cpu            - Number of map-reduces left to the CPU path
+// STATS-NEXT:   (S)  2 num-outputs-kept-on-device - Number of outputs that later kernels read on the device
+// STATS-NEXT:   (S)  7 num-sessions-opened        - Number of device sessions opened
 
 // Device-resident chaining: an op whose output the next lowered ops of its block read (before any
 // other use) leaves it on the device; they read its device pointer, and the last of them frees

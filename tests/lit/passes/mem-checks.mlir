@@ -1,4 +1,10 @@
 // RUN: gpu-opt %s -p mem-checks --split-input-file | filecheck %s
+// RUN: gpu-opt %s -p mem-checks --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: one launch and two @main functions checked.
+// STATS:      {{^}}MemChecks
+// STATS-NEXT:   (S) 2 num-entry-points-checked - Number of @main signatures checked
+// STATS-NEXT:   (S) 1 num-launches-checked     - Number of gpu.launch ops checked
 
 // mem-checks only checks: a program whose tokens stay on their side is left as it is.
 

@@ -1,5 +1,11 @@
 // RUN: gpu-opt %s -p merge-init-deinit --split-input-file | filecheck %s
 // RUN: gpu-opt %s -p lower-btensor-map-reduce,merge-init-deinit --split-input-file | filecheck %s --check-prefix=LOWERED
+// RUN: gpu-opt %s -p merge-init-deinit --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: the three sessions merged below (15 gpu.auto_init before,
+// 12 after).
+// STATS:      {{^}}MergeInitDeinit
+// STATS-NEXT:   (S) 3 num-sessions-merged - Number of device sessions merged into the previous one
 
 // A gpu.auto_init whose host token comes, through host-only ops of the same block, from a
 // gpu.auto_deinit reopens the device just closed: both go, and one session spans both.

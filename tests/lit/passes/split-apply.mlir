@@ -1,5 +1,16 @@
 // RUN: gpu-opt %s -p 'split-apply{host-pipeline="" device-pipeline=""}' --split-input-file | filecheck %s
 // RUN: gpu-opt %s -p 'split-apply{host-pipeline="" device-pipeline=""}' --split-input-file | gpu-opt --split-input-file --print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: gpu-opt %s -p 'split-apply{host-pipeline="" device-pipeline=""}' --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: four modules split; @shared is copied into both.
+// STATS:      {{^}}SplitApply
+// STATS-NEXT:   (S) 1 num-functions-copied    - Number of functions copied into @host as well as @device
+// STATS-NEXT:   (S) 5 num-functions-to-device - Number of functions moved into @device
+// STATS-NEXT:   (S) 3 num-launches-retargeted - Number of launches pointed at their kernel in @device
+// STATS-NEXT:   (S) 4 num-modules-split       - Number of modules split into @host and @device
+// STATS-NEXT:   (S) 5 num-ops-to-host         - Number of top-level ops moved into @host
+// STATS-NEXT:   'builtin.module' Pipeline @host
+// STATS-NEXT:   'builtin.module' Pipeline @device
 
 // The kernel and its callees go to @device, everything else to @host, each in the input order;
 // @shared, called from both sides, is copied into both. The launch names @device::@k and
