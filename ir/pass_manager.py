@@ -208,9 +208,9 @@ class PassManager:
                 yield element
 
     def __str__(self) -> str:
-        """The pipeline's text, MLIR's textual form; options with their values."""
+        """The pipeline's text, MLIR's textual form; every option with its value."""
         inner = ", ".join(
-            str(e) if isinstance(e, PassManager) else pass_text(e) for e in self.elements
+            str(e) if isinstance(e, PassManager) else pass_text(e, True) for e in self.elements
         )
         return f"{self.anchor}({inner})"
 
@@ -223,7 +223,7 @@ class PassManager:
             if isinstance(element, PassManager):
                 lines.append(element.dump(indent + 1) + comma)
             else:
-                lines.append(f"{pad}  {pass_text(element)}{comma}")
+                lines.append(f"{pad}  {pass_text(element, True)}{comma}")
         lines.append(f"{pad})")
         return "\n".join(lines)
 
@@ -236,12 +236,36 @@ class PassManager:
             execution.run_elements(ctx, op, self)
 
 
-def pass_text(p: ModulePass) -> str:
-    """`p` as pipeline text: its name and the options that differ from their defaults."""
-    try:
-        return str(p.spec())
-    except Exception:  # noqa: BLE001  # a pass whose fields xDSL cannot write as a spec
+def pass_text(p: ModulePass, include_defaults: bool = False) -> str:
+    """`p` as pipeline text: its name and, in braces, its options as -p takes them (dashes,
+    quoted text), those that differ from their defaults or all of them."""
+    if not dataclasses.is_dataclass(p):
         return p.name
+    options = []
+    for f in dataclasses.fields(p):
+        value = getattr(p, f.name)
+        if value is None:
+            continue
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:
+            default = dataclasses.MISSING
+        if value == default and not include_defaults:
+            continue
+        options.append(f"{f.name.replace('_', '-')}={option_text(value)}")
+    return f"{p.name}{{{' '.join(options)}}}" if options else p.name
+
+
+def option_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (tuple, list)):
+        return ",".join(option_text(v) for v in value)
+    return str(value)
 
 
 def expanded(pm: PassManager) -> PassManager:

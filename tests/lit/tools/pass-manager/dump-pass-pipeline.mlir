@@ -1,7 +1,8 @@
 // --dump-pass-pipeline writes the pipeline to stderr, one element a line, with composite
-// passes (gpu-pipeline) spelt out as their stages; the run goes on.
+// passes (gpu-pipeline) spelt out as their stages and every option with its value (as -p takes
+// it: dashes, quoted text); the run goes on.
 // RUN: gpu-opt %s -p 'gpu-pipeline,builtin.module(func.func(cse))' --dump-pass-pipeline 2>&1 >/dev/null | filecheck %s
-// RUN: gpu-opt %s -p 'canonicalize{max-iterations=3}' --dump-pass-pipeline 2>&1 >/dev/null | filecheck %s --check-prefix=OPTIONS
+// RUN: gpu-opt %s -p 'gpu-pipeline{device-pipeline="cse,canonicalize"},device-to-llvm{index-bitwidth=32}' --dump-pass-pipeline 2>&1 >/dev/null | filecheck %s --check-prefix=OPTIONS
 // RUN: gpu-opt %s -p 'gpu-pipeline' --dump-pass-pipeline 2>/dev/null | filecheck %s --check-prefix=RUNS
 
 // CHECK:      Pass Manager with 11 passes:
@@ -15,7 +16,7 @@
 // CHECK-NEXT:   buffer-lower-ptr,
 // CHECK-NEXT:   check-addr-spaces,
 // CHECK-NEXT:   check-barrier-divergence,
-// CHECK-NEXT:   split-apply,
+// CHECK-NEXT:   split-apply{host-pipeline="host-malloc-to-gpualloc" device-pipeline="remove-double-syncs"},
 // CHECK-NEXT:   builtin.module(
 // CHECK-NEXT:     func.func(
 // CHECK-NEXT:       cse
@@ -23,9 +24,9 @@
 // CHECK-NEXT:   )
 // CHECK-NEXT: )
 
-// OPTIONS:      Pass Manager with 1 passes:
-// OPTIONS-NEXT: builtin.module(
-// OPTIONS-NEXT:   canonicalize{max-iterations=3}
+// OPTIONS:      Pass Manager with 11 passes:
+// OPTIONS:      split-apply{host-pipeline="host-malloc-to-gpualloc" device-pipeline="cse,canonicalize"},
+// OPTIONS-NEXT: device-to-llvm{index-bitwidth=32}
 // OPTIONS-NEXT: )
 
 // RUNS: builtin.module @host
