@@ -37,6 +37,7 @@ from xdsl.pattern_rewriter import (
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import (
+    KeepLocations,
     all_to_llvm,
     constant,
     device_modules,
@@ -275,5 +276,6 @@ class ConvertArithToLlvmPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in device_modules(op, self.name):
             PatternRewriteWalker(
-                GreedyRewritePatternApplier([ArithLowering()]), apply_recursively=False
+                KeepLocations(GreedyRewritePatternApplier([ArithLowering()])),
+                apply_recursively=False,
             ).rewrite_module(module)

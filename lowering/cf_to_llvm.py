@@ -33,6 +33,7 @@ from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import (
+    KeepLocations,
     all_to_llvm,
     constant,
     device_modules,
@@ -136,8 +137,15 @@ class ConvertCfToLlvmPass(ModulePass):
                     for block in list(region.blocks)[1:]:
                         convert_block_arguments(block, index)
             PatternRewriteWalker(
-                GreedyRewritePatternApplier(
-                    [BranchLowering(), CondBranchLowering(), SwitchLowering(), AssertRejection()]
+                KeepLocations(
+                    GreedyRewritePatternApplier(
+                        [
+                            BranchLowering(),
+                            CondBranchLowering(),
+                            SwitchLowering(),
+                            AssertRejection(),
+                        ]
+                    )
                 ),
                 apply_recursively=False,
             ).rewrite_module(module)

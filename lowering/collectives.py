@@ -74,7 +74,7 @@ from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering
 from gpuir.dialects import gpu
 from gpuir.dialects.mem import SHARED
 from gpuir.ir.diagnostics import OpError
-from gpuir.lowering.conversion import constant, from_llvm, llvm_type, ptr_type
+from gpuir.lowering.conversion import KeepLocations, constant, from_llvm, llvm_type, ptr_type
 from gpuir.lowering.workgroups import combine
 
 MAX_ITEMS = 1024
@@ -172,7 +172,7 @@ class Body:
         b.insert(func.ReturnOp(from_llvm(b, result, value_type)))
         function = func.FuncOp(name, ([value_type], [value_type]), Region(self.block))
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([IfLowering(), ForLowering()])
+            KeepLocations(GreedyRewritePatternApplier([IfLowering(), ForLowering()]))
         ).rewrite_region(function.body)
         return function
 

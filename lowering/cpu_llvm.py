@@ -185,14 +185,18 @@ def barrier_table(attr: Attribute) -> tuple[tuple[str, str, int, int], ...]:
 # --- LLVM IR ---------------------------------------------------------------------------------------
 
 
-def translate_for_host(module: ModuleOp, kernels: list[str]) -> ir.Module:
-    """The llvmlite module of a lowered module, for the host, with the launch entries."""
+def translate_for_host(module: ModuleOp, kernels: list[str], line_info: bool = True) -> ir.Module:
+    """The llvmlite module of a lowered module, for the host, with the launch entries; with
+    `line_info`, a DWARF line table of the ops' locations (`gpuir.lowering.line_info`)."""
     from llvmlite import binding
 
+    from gpuir.lowering.line_info import HOST
     from gpuir.lowering.llvm_ir import translate
 
     # the host's atomics: LLVM's default scope; a work-group's shared memory is one thread's
-    out = translate(module, atomic_scope=None, private_shared=True)
+    out = translate(
+        module, atomic_scope=None, private_shared=True, line_info=HOST if line_info else None
+    )
     out.triple = binding.get_process_triple()
     out.data_layout = str(host_machine().target_data)
     for function in out.functions:

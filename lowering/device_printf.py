@@ -60,7 +60,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.dialects.gpu import format_text
 from gpuir.ir.diagnostics import OpError
-from gpuir.lowering.conversion import constant, device_modules, ptr_type, to_llvm
+from gpuir.lowering.conversion import KeepLocations, constant, device_modules, ptr_type, to_llvm
 from gpuir.lowering.llvm_ext import AtomicRMWOp
 from gpuir.lowering.print_abi import (
     BUFFER,
@@ -192,7 +192,9 @@ class ConvertDevicePrintfToLlvmPass(ModulePass):
             patterns = GreedyRewritePatternApplier(
                 [PrintFormatLowering(formats), PrintOneLowering(formats)]
             )
-            PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)
+            PatternRewriteWalker(KeepLocations(patterns), apply_recursively=False).rewrite_module(
+                module
+            )
             if formats.entries:
                 module.attributes[FORMATS_ATTR] = ArrayAttr(formats.entries)
             for left in module.walk():

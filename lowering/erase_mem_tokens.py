@@ -66,6 +66,7 @@ def drop_token_operands(op: Operation) -> None:
         return
     if new is not None:
         new.attributes |= op.attributes
+        new.location = op.location
         Rewriter.replace_op(op, new)
 
 
@@ -105,6 +106,7 @@ def rebuild_call(call: CallOp) -> None:
     kept = [r for r in call.results if not is_token(r)]
     new = CallOp(call.callee, list(call.arguments), [r.type for r in kept])
     new.attributes |= call.attributes
+    new.location = call.location
     Rewriter.insert_op(new, InsertPoint.before(call))
     for old, replacement in zip(kept, new.results, strict=True):
         old.replace_all_uses_with(replacement)

@@ -53,6 +53,7 @@ from gpuir.lowering.cf_to_llvm import convert_block_arguments
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,
     NVVM_KERNEL_ATTR,
+    KeepLocations,
     all_to_llvm,
     device_modules,
     from_llvm,
@@ -102,6 +103,7 @@ def convert_function(function: func.FuncOp) -> None:
         body=body,
     )
     new.attributes |= {k: v for k, v in function.attributes.items() if k not in ("sym_visibility",)}
+    new.location = function.location
     if kernel:
         new.attributes[NVVM_KERNEL_ATTR] = UnitAttr()
     if new.body.blocks and kernel:
@@ -216,6 +218,10 @@ class ConvertFuncToLlvmPass(ModulePass):
             for function in [f for f in module.ops if isinstance(f, func.FuncOp)]:
                 convert_function(function)
             PatternRewriteWalker(
-                GreedyRewritePatternApplier([CallLowering(), ReturnLowering(), StructOpLowering()]),
+                KeepLocations(
+                    GreedyRewritePatternApplier(
+                        [CallLowering(), ReturnLowering(), StructOpLowering()]
+                    )
+                ),
                 apply_recursively=False,
             ).rewrite_module(module)

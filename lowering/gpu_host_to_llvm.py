@@ -48,6 +48,7 @@ from gpuir.dialects import gpu, mem
 from gpuir.dialects.mem import GLOBAL, HOST, SPACE_NAMES, ArrayType, PtrType
 from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import (
+    KeepLocations,
     constant,
     declare_function,
     from_llvm,
@@ -334,7 +335,9 @@ class ConvertGpuHostToLlvmPass(ModulePass):
             check_host_code(module)
             if not any(OP_ID_ATTR in o.attributes for o in runtime_ops(module)):
                 number_ops(module)
-            PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)
+            PatternRewriteWalker(KeepLocations(patterns), apply_recursively=False).rewrite_module(
+                module
+            )
             check_lowered_host(module)
             for inner in module.walk():
                 inner.attributes.pop(OP_ID_ATTR, None)

@@ -56,6 +56,7 @@ from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.collectives import Collectives
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,
+    KeepLocations,
     check_kernel_signature,
     constant,
     device_modules,
@@ -347,16 +348,18 @@ class ConvertGpuToNvvmPass(ModulePass):
                 lower_kernel_parameters(kernel, module, calls)
             collectives = Collectives(module)
             PatternRewriteWalker(
-                GreedyRewritePatternApplier(
-                    [
-                        SyncWorkItemsToBarrier(),
-                        CollectiveToCall(collectives, index_type(module)),
-                        FenceToLlvm(),
-                        LaneIdToSreg(index_type(module)),
-                        ShuffleToShfl(),
-                        BallotToVote(),
-                        NvvmToIntrinsics(),
-                    ]
+                KeepLocations(
+                    GreedyRewritePatternApplier(
+                        [
+                            SyncWorkItemsToBarrier(),
+                            CollectiveToCall(collectives, index_type(module)),
+                            FenceToLlvm(),
+                            LaneIdToSreg(index_type(module)),
+                            ShuffleToShfl(),
+                            BallotToVote(),
+                            NvvmToIntrinsics(),
+                        ]
+                    )
                 ),
                 apply_recursively=False,
             ).rewrite_module(module)

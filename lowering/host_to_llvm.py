@@ -88,12 +88,13 @@ class HostToLlvmPass(ModulePass):
 # --- LLVM IR -----------------------------------------------------------------------------------
 
 
-def host_llvm_ir(module: ModuleOp) -> ir.Module:
+def host_llvm_ir(module: ModuleOp, line_info: bool = True) -> ir.Module:
     """The llvmlite module of a lowered host module, for this CPU: its triple and data layout,
-    math as libm calls (`gpuir.lowering.cpu_llvm.translate_for_host`)."""
+    math as libm calls (`gpuir.lowering.cpu_llvm.translate_for_host`); with `line_info`, a DWARF
+    line table of the ops' locations (`gpuir.lowering.line_info`)."""
     from gpuir.lowering.cpu_llvm import translate_for_host
 
-    out = translate_for_host(module, [])
+    out = translate_for_host(module, [], line_info)
     out.name = "host"
     return out
 

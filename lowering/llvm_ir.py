@@ -54,6 +54,8 @@ from gpuir.lowering.llvm_ext import (
 if TYPE_CHECKING:
     from llvmlite import binding, ir
 
+    from gpuir.lowering.line_info import FunctionLines
+
 TRIPLE = "nvptx64-nvidia-cuda"
 NOT_CONVERGENT = ("malloc", "free", "__nv_")
 """Callees that never synchronize: the device heap and libdevice."""
@@ -99,12 +101,17 @@ def translate(
     fast_math: bool = False,
     atomic_scope: str | None = "device",
     private_shared: bool = False,
+    line_info: tuple[str, int] | None = None,
 ) -> ir.Module:
     """The llvmlite IR of a lowered device module (not verified yet). Atomics get the sync
     scope `atomic_scope` (NVPTX's `device`: the contract's device-scoped atomics, PTX
     `atom.relaxed.gpu`; None: LLVM's default, the system, for the host); with
-    `private_shared`, those on shared memory are plain accesses (module docstring)."""
+    `private_shared`, those on shared memory are plain accesses (module docstring). With
+    `line_info` (`line_info.NVPTX` or `line_info.HOST`), the ops' locations become debug
+    metadata (`gpuir.lowering.line_info`)."""
     from llvmlite import ir
+
+    from gpuir.lowering.line_info import LineInfo
 
     out = ir.Module(name=module.sym_name.data if module.sym_name else "device")
     out.triple = TRIPLE
@@ -120,15 +127,22 @@ def translate(
         translate_global(op, out)
     for op in functions:
         declare_function(op, out)
+    info = LineInfo(out, line_info) if line_info is not None else None
     for op in functions:
         if op.body.blocks:
-            FunctionTranslation(op, out, fast_math, atomic_scope, private_shared).run()
+            translation = FunctionTranslation(op, out, fast_math, atomic_scope, private_shared)
+            if info is not None:
+                translation.lines = info.function(translation.function, op)
+            translation.run()
     return out
 
 
-def to_llvm(module: ModuleOp, fast_math: bool = False) -> binding.ModuleRef:
-    """The verified LLVM module of a lowered device module."""
-    return parse(str(translate(module, fast_math)))
+def to_llvm(module: ModuleOp, fast_math: bool = False, line_info: bool = True) -> binding.ModuleRef:
+    """The verified LLVM module of a lowered device module; with `line_info`, the ops'
+    locations as NVPTX line info (`.file` / `.loc` in the PTX)."""
+    from gpuir.lowering.line_info import NVPTX
+
+    return parse(str(translate(module, fast_math, line_info=NVPTX if line_info else None)))
 
 
 def parse(text: str) -> binding.ModuleRef:
@@ -218,6 +232,8 @@ class FunctionTranslation:
         """What goes before an atomic's ordering (llvmlite writes the ordering as given)."""
         self.values: dict[SSAValue, ir.Value] = {}
         self.blocks: dict[Block, ir.Block] = {}
+        self.lines: FunctionLines | None = None
+        """The `DILocation` of each op, with line info."""
 
     def run(self) -> None:
         from llvmlite import ir
@@ -237,6 +253,8 @@ class FunctionTranslation:
             if self.blocks[block].instructions:
                 builder.position_after(self.blocks[block].instructions[-1])
             for op in block.ops:
+                if self.lines is not None:
+                    builder.debug_metadata = self.lines.at(op)
                 self.translate_op(op, builder)
         if self.fast_math:
             add_fast_math_flags(self.function)

@@ -26,6 +26,7 @@ from xdsl.pattern_rewriter import (
 
 from gpuir.lowering.arith_to_llvm import type_suffix
 from gpuir.lowering.conversion import (
+    KeepLocations,
     all_to_llvm,
     constant,
     declare_function,
@@ -134,5 +135,6 @@ class ConvertMathToLlvmPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in device_modules(op, self.name):
             PatternRewriteWalker(
-                GreedyRewritePatternApplier([MathLowering()]), apply_recursively=False
+                KeepLocations(GreedyRewritePatternApplier([MathLowering()])),
+                apply_recursively=False,
             ).rewrite_module(module)

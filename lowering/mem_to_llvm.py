@@ -42,6 +42,7 @@ from gpuir.dialects import mem
 from gpuir.dialects.mem import GLOBAL, HOST, LOCAL, SHARED, SPACE_NAMES, ArrayType, PtrType
 from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import (
+    KeepLocations,
     constant,
     declare_function,
     device_modules,
@@ -323,4 +324,6 @@ class ConvertMemToLlvmPass(ModulePass):
             ]
         )
         for module in device_modules(op, self.name):
-            PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)
+            PatternRewriteWalker(KeepLocations(patterns), apply_recursively=False).rewrite_module(
+                module
+            )

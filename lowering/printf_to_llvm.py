@@ -48,7 +48,14 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.dialects.gpu import PRINTF_SPECS_ATTR
 from gpuir.ir.diagnostics import OpError
-from gpuir.lowering.conversion import constant, host_module, lowering_host, ptr_type, to_llvm
+from gpuir.lowering.conversion import (
+    KeepLocations,
+    constant,
+    host_module,
+    lowering_host,
+    ptr_type,
+    to_llvm,
+)
 from gpuir.lowering.gpu_host_to_llvm import call_runtime
 
 
@@ -172,7 +179,9 @@ class ConvertPrintfToLlvmPass(ModulePass):
             patterns = GreedyRewritePatternApplier(
                 [PrintFormatLowering(Strings(module)), PrintIntLowering()]
             )
-            PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)
+            PatternRewriteWalker(KeepLocations(patterns), apply_recursively=False).rewrite_module(
+                module
+            )
             for left in module.walk():
                 if left.name.startswith("printf."):
                     raise OpError(left, f"'{left.name}' cannot be compiled for the host")

@@ -78,7 +78,9 @@ class PtxOptions:
       as nvcc's `int`; values must fit in 32 bits, overflow wraps; the kernel ABI is the same).
       It applies where the device module is lowered (`device-to-llvm{index-bitwidth=32}`, done
       by the `llvm`/`ptx` targets and the cuda provider); `compile_ptx` takes a module that is
-      lowered already.
+      lowered already;
+    - `line_info`: the ops' locations as line info, `.file` / `.loc` in the PTX (as
+      `nvcc -lineinfo`; `gpuir.lowering.line_info`); ptxas keeps them with `-lineinfo`.
 
     Without fast math no `a * b + c` is contracted into an FMA (nvcc does that by default), so
     that float results are those of the CPU providers, bit for bit.
@@ -89,6 +91,7 @@ class PtxOptions:
     opt: int = 3
     fast_math: bool = False
     index_bitwidth: int = 64
+    line_info: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.sm, bool) or not isinstance(self.sm, int):
@@ -114,6 +117,8 @@ class PtxOptions:
             raise ValueError(f"fast_math must be true or false, found {self.fast_math!r}")
         if isinstance(self.index_bitwidth, bool) or self.index_bitwidth not in (32, 64):
             raise ValueError(f"index-bitwidth must be 32 or 64, found {self.index_bitwidth!r}")
+        if not isinstance(self.line_info, bool):
+            raise ValueError(f"line-info must be true or false, found {self.line_info!r}")
 
     @property
     def ptx_version(self) -> tuple[int, int]:
@@ -224,7 +229,7 @@ def optimize(module: binding.ModuleRef, options: PtxOptions) -> None:
 
 def llvm_module(device: ModuleOp, options: PtxOptions) -> binding.ModuleRef:
     """The lowered device module as LLVM IR, with libdevice linked and optimized."""
-    module = to_llvm(device, fast_math=options.fast_math)
+    module = to_llvm(device, fast_math=options.fast_math, line_info=options.line_info)
     if uses_libdevice(module):
         link_libdevice(module, options.fast_math)
     optimize(module, options)

@@ -66,7 +66,7 @@ from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS, WARP_OPS
 from gpuir.dialects.mem import LOCAL, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
-from gpuir.lowering.conversion import KERNEL_ATTR, size_and_align
+from gpuir.lowering.conversion import KERNEL_ATTR, KeepLocations, size_and_align
 from gpuir.lowering.scf_while_to_cf import ExecuteRegionLowering, WhileLowering
 from gpuir.lowering.workgroups import (
     BARRIERS,
@@ -790,14 +790,16 @@ def to_blocks(function: func.FuncOp) -> None:
     """`scf.for` / `scf.if` / `scf.index_switch` / `scf.while` / `scf.execute_region` → `cf`
     blocks."""
     PatternRewriteWalker(
-        GreedyRewritePatternApplier(
-            [
-                ForLowering(),
-                IfLowering(),
-                SwitchLowering(),
-                WhileLowering(),
-                ExecuteRegionLowering(),
-            ]
+        KeepLocations(
+            GreedyRewritePatternApplier(
+                [
+                    ForLowering(),
+                    IfLowering(),
+                    SwitchLowering(),
+                    WhileLowering(),
+                    ExecuteRegionLowering(),
+                ]
+            )
         )
     ).rewrite_region(function.body)
 

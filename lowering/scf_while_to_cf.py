@@ -26,7 +26,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
 
-from gpuir.lowering.conversion import device_modules
+from gpuir.lowering.conversion import KeepLocations, device_modules
 
 
 class WhileLowering(RewritePattern):
@@ -86,4 +86,4 @@ class ConvertScfWhileToCfPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in device_modules(op, self.name):
-            PatternRewriteWalker(WhileLowering()).rewrite_module(module)
+            PatternRewriteWalker(KeepLocations(WhileLowering())).rewrite_module(module)

@@ -12,11 +12,14 @@ it is. Only the device module is emitted; the host module is the runtime's.
     gpu-opt prog.mlir -t ptx                  # PTX for sm_80, PTX ISA 8.0, -O3
     gpu-opt prog.mlir -t ptx{sm=90 ptx=8.0 opt=2 fast-math=true}
     gpu-opt prog.mlir -t ptx{sm=90 index-bitwidth=32}   # 32-bit index values in device code
+    gpu-opt prog.mlir -t ptx{line-info=false}  # no .file / .loc (line info is on by default)
     gpu-opt prog.mlir -t mlir-gpu{sm=90} | mlir-opt-22 --gpu-module-to-binary=format=isa
 
 The options are `PtxOptions`' (`gpuir.lowering.ptx`) and are checked before any work:
 `-t ptx{sm=42}` is an error. `index-bitwidth` is `device-to-llvm`'s option: it applies when the
 target lowers the device module (an input already in the llvm dialect keeps its types).
+`line-info` (default true) turns the ops' locations into debug metadata in the LLVM IR and
+`.file` / `.loc` in the PTX (`gpuir.lowering.line_info`); `host-llvm` has it too.
 """
 
 from __future__ import annotations
@@ -85,7 +88,7 @@ class LlvmTarget(DeviceTarget):
 
         device = lowered_device_module(ctx, module, self.index_bitwidth)
         if self.opt == 0:
-            output.write(str(to_llvm(device, fast_math=self.fast_math)))
+            output.write(str(to_llvm(device, self.fast_math, self.line_info)))
         else:
             output.write(str(llvm_module(device, self.options())))
 
@@ -154,15 +157,19 @@ def mlir_gpu_module(device: ModuleOp, options: PtxOptions) -> str:
 class HostLlvmTarget(Target):
     """The host module as LLVM IR for this CPU, calling the runtime's C ABI
     (`gpuir.lowering.host_to_llvm`); `opt=3` after LLVM's optimizer. A module that is not split
-    yet goes through `gpu-pipeline` first."""
+    yet goes through `gpu-pipeline` first. `line-info=false` leaves out the DWARF line table
+    (`gpuir.lowering.line_info`)."""
 
     name = "host-llvm"
 
     opt: int = 0
+    line_info: bool = True
 
     def __post_init__(self) -> None:
         if self.opt not in (0, 1, 2, 3):
             raise ValueError(f"opt must be 0 to 3, found {self.opt!r}")
+        if not isinstance(self.line_info, bool):
+            raise ValueError(f"line-info must be true or false, found {self.line_info!r}")
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from gpuir.lowering.conversion import host_module
@@ -175,7 +182,7 @@ class HostLlvmTarget(Target):
         host = host_module(module, "host-llvm")
         if not is_lowered(host):
             lower_host(ctx, host)
-        parsed = parse(str(host_llvm_ir(host)))
+        parsed = parse(str(host_llvm_ir(host, self.line_info)))
         if self.opt:
             from gpuir.lowering.cpu_llvm import optimize
 

@@ -82,9 +82,9 @@ _cache_lock = threading.Lock()
 
 def compile_host(program: ModuleOp) -> CompiledHost:
     """The host module of `program` (after the default pipeline) as machine code, cached by the
-    program's text, in this process and on disk (`gpuir.runtime.disk_cache`). A lowering error
-    is an `OpError` at the op."""
-    text = str(program)
+    program's text with its locations (the code's line table), in this process and on disk
+    (`gpuir.runtime.disk_cache`). A lowering error is an `OpError` at the op."""
+    text = disk_cache.module_text(program)
     with _cache_lock:
         found = _cache.get(text)
         if found is not None:

@@ -400,9 +400,10 @@ _cache_lock = threading.Lock()
 def compile_module(
     module: ModuleOp, index_bitwidth: int = 64, check: bool = False
 ) -> CompiledModule:
-    """The machine code of a device module (cached by its text, the index bitwidth and
-    whether its accesses are checked: `--check`)."""
-    text = f"{index_bitwidth}:{'check:' if check else ''}{module}"
+    """The machine code of a device module (cached by its text with its locations, which the
+    code's line table holds, the index bitwidth and whether its accesses are checked:
+    `--check`)."""
+    text = f"{index_bitwidth}:{'check:' if check else ''}{disk_cache.module_text(module)}"
     with _cache_lock:
         found = _cache.get(text)
         if found is not None:

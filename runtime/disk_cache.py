@@ -4,7 +4,9 @@ program that ran once starts without LLVM's optimizer and code generator.
 An entry is one file, `<kind>-<key>.bin`: a JSON header (what the loader needs besides the code:
 kernel names, entry symbols, parameter types as text; the code's SHA-256) and the object code that LLVM emitted
 for the module, which MCJIT loads as it is (`ExecutionEngine.add_object_file`). The key is a
-SHA-256 of the kind, the module's text and options, and the versions that decide the code:
+SHA-256 of the kind, the module's text with its ops' locations (`module_text`: the code carries
+them as a DWARF line table, `gpuir.lowering.line_info`) and options, and the versions that
+decide the code:
 gpuir's own source (every `.py` and `.h` file of the package), llvmlite's and LLVM's versions,
 the target triple and the CPU's name and features. A change to any of them is a new key; old
 entries are never read again (delete the folder to reclaim the space).
@@ -22,12 +24,17 @@ uncached, silently.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import struct
 import tempfile
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from xdsl.ir import Operation
 
 CACHE_DIR_ENV = "GPUIR_CACHE_DIR"
 CACHE_ENV = "GPUIR_CACHE"
@@ -78,6 +85,16 @@ def versions() -> str:
         binding.get_host_cpu_features().flatten(),
     ]
     return "\n".join(parts)
+
+
+def module_text(module: Operation) -> str:
+    """The module's text with each op's location (`loc("prog.mlir":3:5)`): two modules that
+    differ only there have different line tables, so different entries."""
+    from xdsl.printer import Printer
+
+    stream = io.StringIO()
+    Printer(stream=stream, print_debuginfo=True).print_op(module)
+    return stream.getvalue()
 
 
 def key(kind: str, *parts: str) -> str:

@@ -49,7 +49,7 @@ func.func @main(%m: !mem.M<0>, %n: index) -> !mem.M<0> {
 // CHECK-DAG:   @__dynamic_smem = external addrspace(3) global [0 x i8], align 16
 // CHECK-DAG:   @__shared_scale_0 = internal addrspace(3) global [32 x float] undef, align 4
 // CHECK:       declare float @__nv_expf(float) #[[PLAIN:[0-9]+]]
-// CHECK:       define ptx_kernel void @scale(ptr addrspace(1) %x, i64 %n) #[[CONVERGENT:[0-9]+]] {
+// CHECK:       define ptx_kernel void @scale(ptr addrspace(1) %x, i64 %n) #[[CONVERGENT:[0-9]+]] !dbg !{{[0-9]+}} {
 // CHECK:         call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 // CHECK:         call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 // CHECK:         getelementptr inbounds float, ptr addrspace(1) %x
@@ -60,7 +60,7 @@ func.func @main(%m: !mem.M<0>, %n: index) -> !mem.M<0> {
 // CHECK:         call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 // CHECK:         store float %e, ptr addrspace(1)
 // CHECK-NEXT:    ret void
-// CHECK:       define internal float @expm(float %v) #[[CONVERGENT]] {
+// CHECK:       define internal float @expm(float %v) #[[CONVERGENT]] !dbg !{{[0-9]+}} {
 // CHECK:         call float @__nv_expf(float %v)
 // CHECK-DAG:   attributes #[[CONVERGENT]] = { convergent nounwind }
 // CHECK-DAG:   attributes #[[PLAIN]] = { nounwind }

@@ -60,6 +60,7 @@ func.func @shared(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>
 // CHECK-LABEL: .visible .entry shared(
 // CHECK:       .shared .align 4 .b8 __shared_shared_0[256];
 // CHECK:       st.shared.b32
+// CHECK-NEXT:  .loc 1 {{[0-9]+ [0-9]+}}
 // CHECK-NEXT:  bar.sync 0;
 // CHECK:       ld.shared.b32
 // CHECK:       st.global.b32
@@ -84,7 +85,9 @@ func.func @dynamic_shared(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !
 // CHECK-NEXT:  .param .u64 .ptr .global .align 1 dynamic_shared_param_0
 // CHECK:       mov.b64 {{%rd[0-9]+}}, __dynamic_smem;
 // CHECK:       st.shared.b64
+// CHECK-NEXT:  .loc 1 {{[0-9]+ [0-9]+}}
 // CHECK-NEXT:  bar.sync 0;
+// CHECK-NEXT:  .loc 1 {{[0-9]+ [0-9]+}}
 // CHECK-NEXT:  ld.shared.b64 {{%rd[0-9]+}}, [__dynamic_smem];
 
 func.func @const_and_local(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
