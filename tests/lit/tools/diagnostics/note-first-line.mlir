@@ -14,7 +14,7 @@ func.func @main(%m: !mem.M<0>) -> (!mem.M<0>, i32) {
   }
   func.return %m, %r : !mem.M<0>, i32
 }
-// CHECK:      note-first-line.mlir: error: split-apply: host-pipeline="nosuch" names the unknown pass 'nosuch'
+// CHECK:      note-first-line.mlir: error: split-apply: {{.*}}'nosuch'
 // CHECK-NEXT: {{^}}note: see current operation: "builtin.module"() ({...}) : () -> (){{$}}
 
 // -----
