@@ -11,7 +11,8 @@ pass manager runs on each op of its anchor directly inside the op its parent run
 on every such op). A pass runs on the op its pass manager runs on:
 
 - an `OpPass` declares the op it runs on (`op_name`: `func.func`, `builtin.module`, `any`, …);
-  in a flat list it is nested under its op by itself, as mlir-opt's pass flags are;
+  in a flat list it runs on every op of its kind in the module, however deep (the functions of
+  split-apply's `@host` and `@device` too), not inside another one;
 - an xDSL `ModulePass` runs on a `builtin.module`; nested under another op it runs on a module
   made for the moment around that op (the op goes back with whatever the pass put beside it).
 
@@ -29,7 +30,7 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple, overload
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -155,6 +156,12 @@ class Statistic:
 
     def __set_name__(self, owner: type, attribute: str) -> None:
         self.attribute = attribute
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> Statistic: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> Counter: ...
 
     def __get__(self, instance: object, owner: type | None = None) -> Counter | Statistic:
         if instance is None:
@@ -290,7 +297,7 @@ def parse_pass_pipeline(
     is_op: Callable[[str], bool] | None = None,
 ) -> PassManager:
     """The pipeline `text` names: `builtin.module(…)`, or a flat list of passes (a
-    `builtin.module` pipeline whose `OpPass`es nest under their ops). `passes` maps names to
+    `builtin.module` pipeline whose `OpPass`es walk the module for their ops). `passes` maps names to
     factories; `is_op` tells whether an anchor names an op (None: any name does)."""
     elements = PipelineReader(text).read()
     if len(elements) == 1 and isinstance(elements[0], Nested):
@@ -342,15 +349,13 @@ def build(
             continue
         p = make_pass(element, passes)
         runs_on = op_name_of(p)
-        if not isinstance(p, OpPass) or runs_on in (anchor, ANY):  # a module pass: anywhere
-            pm.elements.append(p)
-        elif implicit and anchor == MODULE:  # mlir-opt's `-my-func-pass`: nested by itself
-            pm.elements.append(PassManager(runs_on, [p]))
-        else:
-            raise PipelineError(
-                f"pass '{p.name}' runs on '{runs_on}' ops, not on '{anchor}': did you mean "
-                f"{anchor}({runs_on}({p.name}))?"
-            )
+        if implicit or not isinstance(p, OpPass) or runs_on in (anchor, ANY):
+            pm.elements.append(p)  # a module pass runs anywhere; a flat list's op pass walks
+            continue
+        raise PipelineError(
+            f"pass '{p.name}' runs on '{runs_on}' ops, not on '{anchor}': did you mean "
+            f"{anchor}({runs_on}({p.name}))?"
+        )
     return pm
 
 

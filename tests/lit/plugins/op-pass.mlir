@@ -1,11 +1,11 @@
 // An op-anchored pass plugin (Inputs/count_calls.py, docs/plugins.md): an OpPass on func.func
-// with a statistic. It runs nested under its op, or in a flat list where it nests by itself (as
-// mlir-opt's pass flags do), also inside split-apply's sub-pipelines; under another op it is an
-// error that says where it belongs.
+// with a statistic. It runs nested under its op, or in a flat list (also split-apply's
+// sub-pipelines) on every function of the module; nested under another op it is an error that
+// says where it belongs.
 // RUN: gpu-opt %s --load-pass-plugin=%S/Inputs/count_calls.py -p 'builtin.module(func.func(count-calls))' | filecheck %s
 // RUN: gpu-opt %s --load-pass-plugin=%S/Inputs/count_calls.py -p count-calls | filecheck %s
 // RUN: gpu-opt %s --load-pass-plugin=%S/Inputs/count_calls.py -p 'builtin.module(func.func(count-calls))' --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
-// RUN: gpu-opt %s --load-pass-plugin=%S/Inputs/count_calls.py -p count-calls --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+// RUN: gpu-opt %s --load-pass-plugin=%S/Inputs/count_calls.py -p count-calls --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=FLAT
 // RUN: gpu-opt %s --load-pass-plugin=%S/Inputs/count_calls.py -p 'split-apply{host-pipeline="count-calls" device-pipeline=""}' --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=SPLIT
 // RUN: not gpu-opt %s --load-pass-plugin=%S/Inputs/count_calls.py -p 'builtin.module(count-calls)' 2>&1 | filecheck %s --check-prefix=WRONG
 // RUN: gpu-opt --load-pass-plugin=%S/Inputs/count_calls.py --list-passes | filecheck %s --check-prefix=LIST
@@ -20,10 +20,13 @@
 // STATS-NEXT:     (S) 3 num-calls - Number of func.call ops counted
 // STATS-NOT:  CountCalls
 
+// In a flat list an op pass runs on every function of the module, as one pass.
+// FLAT:      {{^}}CountCalls
+// FLAT-NEXT:   (S) 3 num-calls - Number of func.call ops counted
+
 // SPLIT:      'builtin.module' Pipeline @host
-// SPLIT-NEXT:     'func.func' Pipeline
-// SPLIT-NEXT:       CountCalls
-// SPLIT-NEXT:         (S) 3 num-calls - Number of func.call ops counted
+// SPLIT-NEXT:     CountCalls
+// SPLIT-NEXT:       (S) 3 num-calls - Number of func.call ops counted
 // SPLIT-NEXT:   'builtin.module' Pipeline @device
 
 // WRONG: gpu-opt: error: bad pass pipeline 'builtin.module(count-calls)': pass 'count-calls' runs on 'func.func' ops, not on 'builtin.module': did you mean builtin.module(func.func(count-calls))?{{$}}

@@ -51,22 +51,22 @@
 // PLAIN:      func.func @crash() {
 
 // REFUSE:      crash-reproducer.mlir:{{[0-9]+}}:1: error: refuse: this function is refused
-// REFUSE:      note: Pipeline failed while executing `Refuse` on 'func.func' operation: reproducer generated at `{{.*}}.refuse.mlir`
+// REFUSE:      note: Pipeline failed while executing `Refuse` on 'builtin.module' operation: reproducer generated at `{{.*}}.refuse.mlir`
 // REFUSE-FILE: func.func @refuse() {
-// REFUSE-FILE: pipeline: "builtin.module(func.func(refuse))",
+// REFUSE-FILE: pipeline: "builtin.module(refuse)",
 
 // BROKEN:      crash-reproducer.mlir:{{[0-9]+}}:1: error: Operation func.func contains empty block in single-block region that expects at least a terminator
 // BROKEN:      note: the IR that pass 'break-terminator' produced does not verify
-// BROKEN-NEXT: note: Pipeline failed while executing [`Break` on 'func.func' operation]: reproducer generated at `{{.*}}.broken.mlir`
+// BROKEN-NEXT: note: Pipeline failed while executing [`Break` on 'builtin.module' operation]: reproducer generated at `{{.*}}.broken.mlir`
 // BROKEN-FILE: func.func @broken() {
 // BROKEN-FILE-NEXT: func.return
-// BROKEN-FILE: pipeline: "builtin.module(func.func(break-terminator))",
+// BROKEN-FILE: pipeline: "builtin.module(break-terminator)",
 
 // STAGE:      gpu-opt: internal error in pass 'crash-on': RuntimeError: the pass has a bug
-// STAGE-NEXT: gpu-opt: note: Pipeline failed while executing `CrashOn` on 'func.func' operation: reproducer generated at `{{.*}}.stage.mlir`
-// STAGE-FILE: builtin.module {
-// STAGE-FILE-NEXT: func.func @crash() {
-// STAGE-FILE: pipeline: "builtin.module(func.func(crash-on))",
+// STAGE-NEXT: gpu-opt: note: Pipeline failed while executing `CrashOn` on 'builtin.module' operation: reproducer generated at `{{.*}}.stage.mlir`
+// STAGE-FILE: builtin.module @host {
+// STAGE-FILE:   func.func @crash() {
+// STAGE-FILE: pipeline: "builtin.module(crash-on)",
 
 // UNWRITABLE: gpu-opt: internal error in pass 'crash-on': RuntimeError: the pass has a bug
 // UNWRITABLE-NEXT: gpu-opt: note: could not write the reproducer '{{.*}}.missing/r.mlir': No such file or directory
