@@ -246,6 +246,8 @@ def add_launch_entry(out: ir.Module, name: str) -> None:
     each group's number stored at `progress` before it runs."""
     from llvmlite import ir
 
+    from gpuir.lowering.line_info import wrapper_location
+
     workgroup = out.get_global(name)
     i64 = ir.IntType(64)
     opaque = ir.PointerType()
@@ -263,6 +265,7 @@ def add_launch_entry(out: ir.Module, name: str) -> None:
     body = entry.append_basic_block("body")
     done = entry.append_basic_block("done")
     b = ir.IRBuilder(start)
+    b.debug_metadata = wrapper_location(out, entry, workgroup)
     values = [b.addrspacecast(shared, params[2]), b.addrspacecast(smem, params[3])]
     for i, type_ in enumerate(params[4:]):
         slot = b.gep(argv, [ir.Constant(i64, i)], inbounds=True, source_etype=i64)

@@ -157,6 +157,8 @@ def add_runtime_shim(out: ir.Module, entries: list[str]) -> None:
 def add_entry(out: ir.Module, name: str, entry_name: str, jmpbuf, setjmp) -> None:
     from llvmlite import ir
 
+    from gpuir.lowering.line_info import wrapper_location
+
     opaque = ir.PointerType()
     i32, i64 = ir.IntType(32), ir.IntType(64)
     main = out.get_global(name)
@@ -164,6 +166,7 @@ def add_entry(out: ir.Module, name: str, entry_name: str, jmpbuf, setjmp) -> Non
     entry.attributes.add("noinline")
     args, results = entry.args
     b = ir.IRBuilder(entry.append_basic_block("entry"))
+    b.debug_metadata = wrapper_location(out, entry, main)
     buffer = b.alloca(ir.ArrayType(i64, 64))
     buffer.align = 16
     b.store(buffer, jmpbuf)

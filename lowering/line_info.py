@@ -171,3 +171,33 @@ class FunctionLines:
         )
         self.locations[location] = found
         return found
+
+
+def wrapper_location(out: ir.Module, wrapper: ir.Function, callee: ir.Function):
+    """For a function that gpuir adds around a translated one (the cpu provider's launch
+    entries, the compiled host's entries): a `DISubprogram` at the callee's line, and the
+    `DILocation` for its instructions; None when the callee has no line info. Without it the
+    callee's lines are lost where LLVM inlines it: only a function with a `DISubprogram` gets
+    a line table."""
+    from llvmlite import ir
+
+    subprogram = callee.metadata.get("dbg")
+    if subprogram is None:
+        return None
+    fields = dict(subprogram.operands)
+    wrapped = out.add_debug_info(
+        "DISubprogram",
+        {
+            "name": wrapper.name,
+            "scope": fields["file"],
+            "file": fields["file"],
+            "line": fields["line"],
+            "scopeLine": fields["line"],
+            "type": fields["type"],
+            "spFlags": ir.DIToken("DISPFlagDefinition"),
+            "unit": fields["unit"],
+        },
+        is_distinct=True,
+    )
+    wrapper.set_metadata("dbg", wrapped)
+    return out.add_debug_info("DILocation", {"line": fields["line"], "column": 0, "scope": wrapped})
