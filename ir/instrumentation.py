@@ -19,6 +19,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from gpuir.ir.pass_manager import (
+    ANY,
     MODULE,
     Failure,
     PassInstrumentation,
@@ -28,6 +29,7 @@ from gpuir.ir.pass_manager import (
     Timer,
     display_name,
     failure_of,
+    op_name_of,
     pass_text,
     statistics_of,
 )
@@ -197,10 +199,10 @@ class Timing(PassInstrumentation):
         node.wall += wall
         node.user += user
 
-    def run_before_pipeline(self, anchor: str, op: Operation, path: Path) -> None:
+    def run_before_pipeline(self, anchor: str, op: Operation | None, path: Path) -> None:
         self.start(path)
 
-    def run_after_pipeline(self, anchor: str, op: Operation, path: Path) -> None:
+    def run_after_pipeline(self, anchor: str, op: Operation | None, path: Path) -> None:
         self.stop(path)
 
     def run_before_pass(self, p: ModulePass, op: Operation, path: Path) -> None:
@@ -291,7 +293,7 @@ class PassStatistics(PassInstrumentation):
             node.keep.append(p)  # the id stays the object's while it is kept
         node.values[id(p)] = statistics_of(p)
 
-    def run_before_pipeline(self, anchor: str, op: Operation, path: Path) -> None:
+    def run_before_pipeline(self, anchor: str, op: Operation | None, path: Path) -> None:
         self.node(path)
 
     def run_after_pass(self, p: ModulePass, op: Operation, path: Path) -> None:
@@ -413,7 +415,9 @@ class CrashReproducer(PassInstrumentation):
 def local_reproducer(snapshot: Operation, failure: Failure) -> tuple[Operation, str]:
     """The IR and pipeline that rerun the failing pass alone: on a module as it is, on any
     other op inside a module made for it."""
-    text = pass_text(failure.pass_)
+    text = pass_text(failure.pass_, True)
+    if op_name_of(failure.pass_) not in (ANY, snapshot.name):
+        return snapshot, text  # an op pass that walked the module: a flat pipeline says so
     if isinstance(snapshot, ModuleOp):
         return snapshot, f"{MODULE}({text})"
     return ModuleOp([snapshot]), f"{MODULE}({snapshot.name}({text}))"

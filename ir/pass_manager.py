@@ -205,6 +205,9 @@ class PassManager:
 
     anchor: str = MODULE
     elements: list[ModulePass | PassManager] = field(default_factory=list)
+    flat: bool = False
+    """Read from a flat list (`cse,my-func-pass`): written back as one, since its op passes
+    walk the module for their ops, which no anchored text says."""
 
     def passes(self) -> Iterator[ModulePass]:
         """Every pass of the tree, in order."""
@@ -219,7 +222,7 @@ class PassManager:
         inner = ", ".join(
             str(e) if isinstance(e, PassManager) else pass_text(e, True) for e in self.elements
         )
-        return f"{self.anchor}({inner})"
+        return inner if self.flat else f"{self.anchor}({inner})"
 
     def dump(self, indent: int = 0) -> str:
         """The pipeline, one element a line, as `--dump-pass-pipeline` writes it."""
@@ -308,7 +311,9 @@ def parse_pass_pipeline(
                 f"{MODULE}({top.anchor}(…))"
             )
         return build(top.anchor, top.elements, passes, is_op, implicit=False)
-    return build(MODULE, elements, passes, is_op, implicit=True)
+    pm = build(MODULE, elements, passes, is_op, implicit=True)
+    pm.flat = True
+    return pm
 
 
 @dataclass
@@ -557,10 +562,11 @@ class PassInstrumentation:
     the pass's place in the run: the same pass at the same place has the same path each time
     it runs (on each function, each chunk)."""
 
-    def run_before_pipeline(self, anchor: str, op: Operation, path: Path) -> None:
-        """Before a nested pass manager runs on `op`."""
+    def run_before_pipeline(self, anchor: str, op: Operation | None, path: Path) -> None:
+        """Before a nested pass manager runs on `op` (None: a section of the tool's own,
+        `Execution.section`, which may run composite passes)."""
 
-    def run_after_pipeline(self, anchor: str, op: Operation, path: Path) -> None:
+    def run_after_pipeline(self, anchor: str, op: Operation | None, path: Path) -> None:
         """After it ran on `op` (or failed)."""
 
     def run_before_pass(self, p: ModulePass, op: Operation, path: Path) -> None:
@@ -631,6 +637,22 @@ class Execution:
         self.frames = [Frame(())]
         with self:
             self.run_elements(ctx, op, pm)
+
+    @contextmanager
+    def section(self, label: str) -> Iterator[None]:
+        """A phase of the tool's own (gpu-run's `Execution`) that may run composite passes:
+        a node of its own in the reports, with what ran inside it."""
+        path = self.frames[-1].child(label)
+        for instrumentation in self.instrumentations:
+            instrumentation.run_before_pipeline(label, None, path)
+        self.frames.append(Frame(path))
+        try:
+            with self:
+                yield
+        finally:
+            self.frames.pop()
+            for instrumentation in self.instrumentations:
+                instrumentation.run_after_pipeline(label, None, path)
 
     def run_elements(self, ctx: Context, op: Operation, pm: PassManager) -> None:
         for element in pm.elements:

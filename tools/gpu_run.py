@@ -56,6 +56,7 @@ from xdsl.utils.lexer import Span
 from gpuir import __version__
 from gpuir.ir.diagnostics import OpWarning
 from gpuir.ir.pass_manager import Execution, PassManager, failure_of
+from gpuir.ir.pass_manager import Timer as PhaseTimer
 from gpuir.ir.source import (
     Chunk,
     ParsedChunk,
@@ -303,8 +304,11 @@ def op_exists(ctx: Context, name: str) -> bool:
         return False
 
 
-def compile_program(parsed: ParsedChunk, pm: PassManager, instruments: Instruments) -> None:
-    """Verify, run the pipeline (instrumented, each pass's result verified), verify again."""
+def compile_program(
+    parsed: ParsedChunk, pm: PassManager, instruments: Instruments, execution: Execution
+) -> None:
+    """Verify, run the pipeline (with `execution`'s instrumentation, each pass's result
+    verified), verify again."""
     from gpuir.dialects import make_context
 
     ctx = make_context()
@@ -313,7 +317,7 @@ def compile_program(parsed: ParsedChunk, pm: PassManager, instruments: Instrumen
     verify_input(module)
     if instruments.reproducer is not None:
         instruments.reproducer.start(pm, module)
-    Execution(instruments.all()).run(ctx, module, pm)
+    execution.run(ctx, module, pm)
     module.verify()
 
 
@@ -428,15 +432,19 @@ def run(options: Options) -> int:
     pm = pipeline(options.pipeline)
     instruments = pass_instruments(options)
     timer.lap("setup")
+    phase = PhaseTimer()
     parsed = read_program(options.file, options.upstream)
     timer.lap("parse")
+    if instruments.timing is not None:
+        instruments.timing.add("Parser", *phase.elapsed())
     with warnings.catch_warnings():
         warnings.simplefilter("always", OpWarning)
         warnings.showwarning = partial(show_warning, parsed)
         try:
-            with Execution(instruments.all()):  # the provider's lowering is instrumented too
-                compile_program(parsed, pm, instruments)
-                timer.lap("compile")
+            execution = Execution(instruments.all())
+            compile_program(parsed, pm, instruments, execution)
+            timer.lap("compile")
+            with execution.section("Execution"):  # the provider's lowering is instrumented too
                 output = execute(parsed, provider, options.args, timer, options.interpret_host)
         except DiagnosticException as e:
             sys.stdout.flush()

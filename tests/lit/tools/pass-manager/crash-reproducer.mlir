@@ -16,8 +16,10 @@
 // RUN: not gpu-opt %s --load-pass-plugin=%S/Inputs/faulty_passes.py -p 'break-terminator' --mlir-pass-pipeline-crash-reproducer=%t.broken.mlir 2>&1 | filecheck %s --check-prefix=BROKEN
 // RUN: filecheck %s --check-prefix=BROKEN-FILE < %t.broken.mlir
 // Inside a composite pass: the failing stage is named, and the local reproducer runs it alone.
+// An op pass that walked a module (from a flat list) is written back as a flat list.
 // RUN: not gpu-opt %s --load-pass-plugin=%S/Inputs/faulty_passes.py -p 'gpu-pipeline{host-pipeline="crash-on"}' --mlir-pass-pipeline-crash-reproducer=%t.stage.mlir --mlir-pass-pipeline-local-reproducer 2>&1 | filecheck %s --check-prefix=STAGE
 // RUN: filecheck %s --check-prefix=STAGE-FILE < %t.stage.mlir
+// RUN: not gpu-opt %t.stage.mlir --load-pass-plugin=%S/Inputs/faulty_passes.py --run-reproducer 2>&1 | filecheck %s --check-prefix=AGAIN
 // RUN: not gpu-opt %s --load-pass-plugin=%S/Inputs/faulty_passes.py -p 'builtin.module(func.func(crash-on))' --mlir-pass-pipeline-crash-reproducer=%t.missing/r.mlir 2>&1 | filecheck %s --check-prefix=UNWRITABLE
 
 // CRASH:      gpu-opt: internal error in pass 'crash-on': RuntimeError: the pass has a bug
@@ -53,20 +55,20 @@
 // REFUSE:      crash-reproducer.mlir:{{[0-9]+}}:1: error: refuse: this function is refused
 // REFUSE:      note: Pipeline failed while executing `Refuse` on 'builtin.module' operation: reproducer generated at `{{.*}}.refuse.mlir`
 // REFUSE-FILE: func.func @refuse() {
-// REFUSE-FILE: pipeline: "builtin.module(refuse)",
+// REFUSE-FILE: pipeline: "refuse",
 
 // BROKEN:      crash-reproducer.mlir:{{[0-9]+}}:1: error: Operation func.func contains empty block in single-block region that expects at least a terminator
 // BROKEN:      note: the IR that pass 'break-terminator' produced does not verify
 // BROKEN-NEXT: note: Pipeline failed while executing [`Break` on 'builtin.module' operation]: reproducer generated at `{{.*}}.broken.mlir`
 // BROKEN-FILE: func.func @broken() {
 // BROKEN-FILE-NEXT: func.return
-// BROKEN-FILE: pipeline: "builtin.module(break-terminator)",
+// BROKEN-FILE: pipeline: "break-terminator",
 
 // STAGE:      gpu-opt: internal error in pass 'crash-on': RuntimeError: the pass has a bug
 // STAGE-NEXT: gpu-opt: note: Pipeline failed while executing `CrashOn` on 'builtin.module' operation: reproducer generated at `{{.*}}.stage.mlir`
 // STAGE-FILE: builtin.module @host {
 // STAGE-FILE:   func.func @crash() {
-// STAGE-FILE: pipeline: "builtin.module(crash-on)",
+// STAGE-FILE: pipeline: "crash-on",
 
 // UNWRITABLE: gpu-opt: internal error in pass 'crash-on': RuntimeError: the pass has a bug
 // UNWRITABLE-NEXT: gpu-opt: note: could not write the reproducer '{{.*}}.missing/r.mlir': No such file or directory
