@@ -640,16 +640,20 @@ class Execution:
 
     @contextmanager
     def section(self, label: str) -> Iterator[None]:
-        """A phase of the tool's own (gpu-run's `Execution`) that may run composite passes:
-        a node of its own in the reports, with what ran inside it."""
+        """A phase of the tool's own (gpu-opt's `Output`, gpu-run's `Execution`) that may run
+        composite passes (a target's or a provider's lowering): a node of its own in the
+        reports, with what ran inside it. Their stages are not verified one by one: a
+        lowering's IR need not verify between its stages (the host's, marked as lowering)."""
         path = self.frames[-1].child(label)
         for instrumentation in self.instrumentations:
             instrumentation.run_before_pipeline(label, None, path)
         self.frames.append(Frame(path))
+        verify_each, self.verify_each = self.verify_each, False
         try:
             with self:
                 yield
         finally:
+            self.verify_each = verify_each
             self.frames.pop()
             for instrumentation in self.instrumentations:
                 instrumentation.run_after_pipeline(label, None, path)

@@ -119,12 +119,13 @@ def device_only(module: ModuleOp) -> ModuleOp:
 
 def lower(module: ModuleOp) -> None:
     """The stages of `CPU_TO_LLVM` on a module after `cpu-workgroup-loops`."""
+    from gpuir.ir.pass_manager import run_pass
     from gpuir.ir.registry import all_passes
 
     factories = all_passes(CPU_TO_LLVM)
     ctx = Context()
     for name in CPU_TO_LLVM:
-        factories[name]()().apply(ctx, module)
+        run_pass(ctx, module, factories[name]()())
     check_lowered(module)
 
 

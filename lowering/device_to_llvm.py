@@ -30,6 +30,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import run_pass
 from gpuir.ir.pipelines import DEVICE_TO_LLVM
 from gpuir.lowering.conversion import INDEX_BITWIDTH_ATTR, INDEX_BITWIDTHS, device_modules
 
@@ -104,5 +105,5 @@ class DeviceToLlvmPass(ModulePass):
         for module in device_modules(op, self.name):
             set_index_bitwidth(module, self.index_bitwidth)
             for name in DEVICE_TO_LLVM:
-                stages[name]().apply(ctx, module)
+                run_pass(ctx, module, stages[name]())
             check_lowered(module)

@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
+from gpuir.ir.pass_manager import run_pass
 from gpuir.ir.pipelines import HOST_TO_LLVM
 from gpuir.lowering.conversion import host_module, lowering_host
 from gpuir.lowering.host_abi import runtime_ops
@@ -48,7 +49,7 @@ def prepare_host(ctx: Context, module: ModuleOp) -> None:
     stages = stage_passes(PREPARE)
     with lowering_host(module):
         for name in PREPARE:
-            stages[name]().apply(ctx, module)
+            run_pass(ctx, module, stages[name]())
 
 
 def lower_host(ctx: Context, module: ModuleOp, prepared: bool = False) -> list[Operation]:
@@ -67,7 +68,7 @@ def lower_host(ctx: Context, module: ModuleOp, prepared: bool = False) -> list[O
         number_ops(module)
         for name in HOST_TO_LLVM:
             if name not in PREPARE:
-                stages[name]().apply(ctx, module)
+                run_pass(ctx, module, stages[name]())
         check_lowered(module, "host-to-llvm")
     for op in module.ops:
         if isinstance(op, llvm.FuncOp) and op.body.blocks:

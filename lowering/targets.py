@@ -31,6 +31,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
+from gpuir.ir.pass_manager import run_pass
 from gpuir.lowering.conversion import DEVICE_ATTR
 from gpuir.lowering.ptx import PtxOptions
 
@@ -57,11 +58,11 @@ def lowered_device_module(ctx: Context, module: ModuleOp, index_bitwidth: int = 
     if device is None and is_lowered(module) and any(True for _ in module.ops):
         return module  # llvm dialect without the gpu.device marker: take it as it is
     if device is None:
-        GpuPipelinePass().apply(ctx, module)
+        run_pass(ctx, module, GpuPipelinePass())
         device = device_module(module)
         assert device is not None
     if not is_lowered(device):
-        DeviceToLlvmPass(index_bitwidth=index_bitwidth).apply(ctx, device)
+        run_pass(ctx, device, DeviceToLlvmPass(index_bitwidth=index_bitwidth))
     return device
 
 
@@ -178,7 +179,7 @@ class HostLlvmTarget(Target):
         from gpuir.passes.gpu_pipeline import GpuPipelinePass
 
         if device_module(module) is None and not is_lowered(module):
-            GpuPipelinePass().apply(ctx, module)
+            run_pass(ctx, module, GpuPipelinePass())
         host = host_module(module, "host-llvm")
         if not is_lowered(host):
             lower_host(ctx, host)

@@ -140,6 +140,8 @@ class GpuOptMain(xDSLOptMain):
         self.input_data: bytes | None = None
         """The input, once read (`--run-reproducer` reads it while the pipeline is set up)."""
         self.failure_notes: list[str] = []
+        self.execution = Execution()
+        """The run of the last chunk's pipeline; the target's own stages run inside it."""
         """Notes on the last pass failure: the reproducer written for it."""
         super().__init__(description="gpuir's modular optimizer driver", args=args)
         self.check_target_options()
@@ -297,6 +299,7 @@ class GpuOptMain(xDSLOptMain):
         if reproducer is not None:
             reproducer.start(self.pass_manager, prog)
         execution = Execution(self.instruments.all(), verify_each=not self.args.disable_verify)
+        self.execution = execution
         try:
             execution.run(self.ctx, prog, self.pass_manager)
         finally:
@@ -460,14 +463,12 @@ class GpuOptMain(xDSLOptMain):
             failure = failure_of(e)
             self.running_pass = None if failure is None else failure.pass_.name
             raise
-        started = Timer()
         try:
-            return self.output_resulting_program(parsed.module)
+            with self.execution.section("Output"):  # a target's lowering stages: instrumented
+                return self.output_resulting_program(parsed.module)
         except DiagnosticException as e:
             report(format_diagnostic(e, parsed), e)
             return None
-        finally:
-            self.timed("Output", started)
 
     def reads_locations(self) -> bool:
         """Whether anything after the parse may read op locations."""

@@ -151,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PIPELINE",
         help="a pass pipeline to run instead of the default one (gpu-pipeline)",
     )
-    add_pass_manager_arguments(parser)
+    add_pass_manager_arguments(parser, verify_flag=True)
     parser.add_argument(
         "--time", action="store_true", help="print the time of each phase to stderr"
     )
@@ -318,7 +318,33 @@ def compile_program(
     if instruments.reproducer is not None:
         instruments.reproducer.start(pm, module)
     execution.run(ctx, module, pm)
-    module.verify()
+    try:
+        module.verify()
+    except VerifyException as e:
+        setattr(e, PIPELINE_RESULT, True)
+        raise
+
+
+PIPELINE_RESULT = "gpuir_pipeline_result"
+"""Set on the `VerifyException` of the pipeline's result (verified once, at the end)."""
+
+
+def verify_each(options: Options) -> bool:
+    """Whether to verify after each pass: asked for (`--mlir-verify-each`), or implied by a
+    flag that debugs the pipeline (printing IR, a crash reproducer). Otherwise the result is
+    verified once, at the end: xDSL's verifier costs about 20 ms a pass on a small program."""
+    flags = options.pass_flags
+    if flags is None:
+        return False
+    return bool(
+        flags.mlir_verify_each
+        or flags.mlir_pass_pipeline_crash_reproducer
+        or flags.mlir_print_ir_after_all
+        or flags.mlir_print_ir_before_all
+        or flags.mlir_print_ir_after
+        or flags.mlir_print_ir_before
+        or flags.mlir_print_ir_after_failure
+    )
 
 
 def failure_text(error: DiagnosticException, parsed: ParsedChunk, instruments: Instruments) -> str:
@@ -328,6 +354,11 @@ def failure_text(error: DiagnosticException, parsed: ParsedChunk, instruments: I
     failure = failure_of(error)
     if failure is not None and failure.invalid_result:
         text += f"\nnote: the IR that pass '{failure.pass_.name}' produced does not verify"
+    elif isinstance(error, VerifyException) and getattr(error, PIPELINE_RESULT, False):
+        text += (
+            "\nnote: the IR that the pipeline produced does not verify (--mlir-verify-each "
+            "names the pass)"
+        )
     reproducer = instruments.reproducer
     if reproducer is not None and reproducer.note is not None:
         text += f"\nnote: {reproducer.note}"
@@ -441,7 +472,7 @@ def run(options: Options) -> int:
         warnings.simplefilter("always", OpWarning)
         warnings.showwarning = partial(show_warning, parsed)
         try:
-            execution = Execution(instruments.all())
+            execution = Execution(instruments.all(), verify_each=verify_each(options))
             compile_program(parsed, pm, instruments, execution)
             timer.lap("compile")
             with execution.section("Execution"):  # the provider's lowering is instrumented too

@@ -18,11 +18,21 @@ class FlagError(ValueError):
     """A flag's value that names no pass; the message is the diagnostic, without the prefix."""
 
 
-def add_arguments(parser: argparse.ArgumentParser, aliases: bool = True) -> None:
+def add_arguments(
+    parser: argparse.ArgumentParser, aliases: bool = True, verify_flag: bool = False
+) -> None:
     """The flags, on `parser`; `aliases`: also `--print-ir-after-all` (gpu-opt's and gpu-run's
     older spelling; xdsl-opt's `--print-between-passes` and `--time-passes` come with xDSL's
-    own flags)."""
+    own flags); `verify_flag`: `--mlir-verify-each` (gpu-run's: gpu-opt verifies after each
+    pass unless `--disable-verify`)."""
     group = parser.add_argument_group("pass manager (as mlir-opt's)")
+    if verify_flag:
+        group.add_argument(
+            "--mlir-verify-each",
+            action="store_true",
+            help="verify the IR after each pass, to name a pass whose result does not verify "
+            "(implied by the IR printing and crash reproducer flags)",
+        )
     group.add_argument(
         "--mlir-print-ir-before",
         action="append",
