@@ -294,7 +294,8 @@ class PassStatistics(PassInstrumentation):
         node.values[id(p)] = statistics_of(p)
 
     def run_before_pipeline(self, anchor: str, op: Operation | None, path: Path) -> None:
-        self.node(path)
+        if op is not None:  # a nested pipeline; a tool's section shows only if a pass ran in it
+            self.node(path)
 
     def run_after_pass(self, p: ModulePass, op: Operation, path: Path) -> None:
         self.record(p, path)
