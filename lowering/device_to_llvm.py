@@ -3,8 +3,9 @@
 `DEVICE_TO_LLVM` is the list; each stage runs on the device modules only (the module itself
 when it has the `gpu.device` attribute, else the `@device` module that `split-apply` made), so
 the host module is left alone. Every stage is a pass of its own that `gpu-opt -p` can run, and
-the IR between two stages is valid; `--print-between-passes` does not see inside this pipeline,
-so to watch the stages run them one by one (`-p convert-gpu-to-nvvm,convert-mem-to-llvm,…`).
+the IR between two stages is valid. The stages run through the pass manager
+(`gpuir.ir.pass_manager.run_pass`): `--mlir-print-ir-after-all`, `--mlir-timing` and the crash
+reproducers see each of them.
 
 Option `index-bitwidth` (32 or 64, default 64), as MLIR's `convert-gpu-to-nvvm` has it:
 `device-to-llvm{index-bitwidth=32}` gives the device modules the attribute

@@ -30,7 +30,7 @@ def reference() -> str:
         "defined once (gpu-opt, gpu-run, the API, the targets and the cpu provider run these);",
         "`tests/test_pipeline_reference.py` fails when this file is stale. Each stage is a pass of",
         "the registry (`gpu-opt --list-passes`): `gpu-opt FILE -p STAGE` runs it alone, and",
-        "`--print-ir-after-all` / `--time-passes` show each stage of `gpu-pipeline`.",
+        "`--mlir-print-ir-after-all` / `--mlir-timing` show each stage of these pipelines.",
         "",
     ]
     for name, (what, stages) in PIPELINES.items():

@@ -4,6 +4,12 @@ It takes every xdsl-opt flag (`gpu-opt --help`) and knows xDSL's dialects, passe
 plus gpuir's (`gpuir.dialects.make_context()`, `gpuir.passes.get_all_passes()`). Ours win a
 name clash: `gpu` is gpuir's dialect, not xDSL's.
 
+Its pass manager is mlir-opt's (`gpuir.ir.pass_manager`): nested pipelines (`-p` or
+`--pass-pipeline`), instrumentation that sees the stages of composite passes
+(`--mlir-print-ir-*`, `--mlir-timing`, `--mlir-pass-statistics`, crash reproducers:
+`gpuir.tools.pass_flags`, `docs/debugging-passes.md`), `--dump-pass-pipeline`,
+`--run-reproducer`.
+
 Where it departs from xdsl-opt:
 - A user error (unreadable input, a parse or verifier error, a pass's `OpError`, a bad pass
   pipeline or target) is a diagnostic on stderr and exit status 1, never a Python traceback.
