@@ -1,4 +1,5 @@
-"""What the device-to-LLVM passes share: the device modules, the type conversion and the casts.
+"""What the device-to-LLVM passes share: the device modules, the type conversion and the casts,
+and `KeepLocations`, which carries each rewritten op's location to the ops that replace it.
 
 The passes convert one dialect each, in the style of MLIR's `convert-*-to-llvm`: an op whose
 operands or results change type is rebuilt on converted values, and

@@ -20,6 +20,8 @@ runtime shim) has no `DISubprogram` and its instructions no `!dbg`.
 from __future__ import annotations
 
 import os
+import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import llvm
@@ -29,11 +31,23 @@ from xdsl.ir import Attribute, Operation
 if TYPE_CHECKING:
     from llvmlite import ir
 
-NVPTX = ("DebugDirectivesOnly", 2)
-"""The emission kind and DWARF version of device code: `.file` / `.loc` only (clang's and
-nvcc's choice for NVPTX line info; ptxas takes DWARF 2)."""
-HOST = ("LineTablesOnly", 4)
-"""The emission kind and DWARF version of host code: a DWARF line table (gdb, perf)."""
+
+@dataclass(frozen=True)
+class Kind:
+    """What debug metadata a target gets."""
+
+    emission_kind: str
+    dwarf_version: int
+    ptx_names: bool = False
+    """File names as PTX's `.file` can hold them: no escapes, so `"` and `\\` become `_`."""
+
+
+NVPTX = Kind("DebugDirectivesOnly", 2, ptx_names=True)
+"""Device code: `.file` / `.loc` only (clang's and nvcc's choice for NVPTX line info; ptxas
+takes DWARF 2)."""
+HOST = Kind("LineTablesOnly", 4)
+"""Host code: a DWARF line table in the object code (gdb, perf)."""
+NOT_IN_PTX = re.compile(r'["\\\x00-\x1f]')
 
 
 def file_location(location: Attribute) -> FileLineColLoc | None:
@@ -68,16 +82,17 @@ class LineInfo:
     """The debug metadata of one llvmlite module; the compile unit and the module flags are
     added with the first function that has a location."""
 
-    def __init__(self, out: ir.Module, kind: tuple[str, int]) -> None:
+    def __init__(self, out: ir.Module, kind: Kind) -> None:
         self.out = out
-        self.emission_kind, self.dwarf_version = kind
+        self.kind = kind
         self.unit: ir.DIValue | None = None
         self.files: dict[str, ir.DIValue] = {}
 
     def file(self, name: str) -> ir.DIValue:
         found = self.files.get(name)
         if found is None:
-            directory, base = os.path.split(name)
+            shown = NOT_IN_PTX.sub("_", name) if self.kind.ptx_names else name
+            directory, base = os.path.split(shown)
             found = self.out.add_debug_info("DIFile", {"filename": base, "directory": directory})
             self.files[name] = found
         return found
@@ -95,7 +110,7 @@ class LineInfo:
                 "producer": "gpuir",
                 "isOptimized": True,
                 "runtimeVersion": 0,
-                "emissionKind": ir.DIToken(self.emission_kind),
+                "emissionKind": ir.DIToken(self.kind.emission_kind),
                 "nameTableKind": ir.DIToken("None"),
             },
             is_distinct=True,
@@ -103,7 +118,7 @@ class LineInfo:
         self.out.add_named_metadata("llvm.dbg.cu", self.unit)
         i32 = ir.IntType(32)
         flags = self.out.add_named_metadata("llvm.module.flags")
-        for name, value in (("Dwarf Version", self.dwarf_version), ("Debug Info Version", 3)):
+        for name, value in (("Dwarf Version", self.kind.dwarf_version), ("Debug Info Version", 3)):
             flags.add(self.out.add_metadata([ir.Constant(i32, 2), name, ir.Constant(i32, value)]))
         return self.unit
 

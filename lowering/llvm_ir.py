@@ -17,6 +17,8 @@ and xDSL's `convert_module` lacks or gets wrong, in this one module:
 - `llvm.fcmp` with every predicate and its fast-math flags;
 - the ops of `gpuir.lowering.llvm_ext`: `addrspacecast`, `fptosi`, `fptoui`, `uitofp`;
 - `fast_math=True`: the `fast` flags on every floating-point instruction;
+- `line_info` (on for `to_llvm`): the ops' locations as debug metadata, a `!dbg` on each
+  instruction (`gpuir.lowering.line_info`), which NVPTX writes as `.file` / `.loc`;
 - `private_shared=True` (the cpu provider): atomics on shared memory (`addrspace(3)`) as plain
   loads and stores (`plain_rmw`, `plain_cmpxchg`). There one thread runs all the items of a
   work-group, one after another, and no other thread sees the group's shared memory, so an
@@ -54,7 +56,7 @@ from gpuir.lowering.llvm_ext import (
 if TYPE_CHECKING:
     from llvmlite import binding, ir
 
-    from gpuir.lowering.line_info import FunctionLines
+    from gpuir.lowering.line_info import FunctionLines, Kind
 
 TRIPLE = "nvptx64-nvidia-cuda"
 NOT_CONVERGENT = ("malloc", "free", "__nv_")
@@ -101,7 +103,7 @@ def translate(
     fast_math: bool = False,
     atomic_scope: str | None = "device",
     private_shared: bool = False,
-    line_info: tuple[str, int] | None = None,
+    line_info: Kind | None = None,
 ) -> ir.Module:
     """The llvmlite IR of a lowered device module (not verified yet). Atomics get the sync
     scope `atomic_scope` (NVPTX's `device`: the contract's device-scoped atomics, PTX

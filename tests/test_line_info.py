@@ -145,3 +145,14 @@ def test_cpu_provider_object_code_has_a_line_table():
     sections = {s.name() for s in binding.ObjectFileRef.from_data(capture.code).sections()}
     assert b".debug_line" in sections
     assert b"histogram.mlir" in capture.code
+
+
+@needs_ptxas
+def test_a_file_name_ptx_cannot_hold_is_written_plain(tmp_path: Path):
+    """PTX's `.file` takes no escapes: `"` and `\\` become `_` there (the host keeps them)."""
+    path = tmp_path / 'say "hi".mlir'
+    path.write_text((ROOT / "examples" / "array.mlir").read_text())
+    ptx = gpu_opt(path, "ptx")
+    assert f'.file\t1 "{tmp_path}/say _hi_.mlir"' in ptx
+    ptxas.assemble(ptx, 80, ("-lineinfo",))
+    assert 'filename: "say \\22hi\\22.mlir"' in gpu_opt(path, "host-llvm")
