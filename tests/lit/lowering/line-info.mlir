@@ -4,6 +4,7 @@
 // RUN: gpu-opt %s -t 'llvm{line-info=false}' | filecheck %s --check-prefix=OFF
 // RUN: gpu-opt %s -t host-llvm | filecheck %s --check-prefix=HOST
 // RUN: gpu-opt %s -t 'host-llvm{line-info=false}' | filecheck %s --check-prefix=OFF
+// RUN: gpu-opt %s -p gpu-pipeline,device-to-llvm --print-debuginfo | filecheck %s --check-prefix=DIALECT
 
 // Line info: each op's location (here the position of its first token in this file) becomes a
 // !DILocation on the instructions made from it, in a DISubprogram per function; the NVPTX back
@@ -36,25 +37,38 @@ func.func @scale(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
 // LLVM-DAG:   ![[FILE]] = !DIFile(filename: "line-info.mlir", directory: "{{.*}}lowering")
 // LLVM-DAG:   !{i32 2, !"Dwarf Version", i32 2}
 // LLVM-DAG:   !{i32 2, !"Debug Info Version", i32 3}
-// LLVM-DAG:   ![[SP]] = distinct !DISubprogram(name: "scale", scope: ![[FILE]], file: ![[FILE]], line: 16, type: !{{[0-9]+}}, scopeLine: 16, spFlags: DISPFlagDefinition, unit: ![[CU]])
-// LLVM-DAG:   ![[ENTRY]] = !DILocation(line: 16, column: 1, scope: ![[SP]])
-// LLVM-DAG:   ![[LEA]] = !DILocation(line: 19, column: 3, scope: ![[SP]])
-// LLVM-DAG:   ![[LOAD]] = !DILocation(line: 20, column: 3, scope: ![[SP]])
-// LLVM-DAG:   ![[MUL]] = !DILocation(line: 22, column: 5, scope: ![[SP]])
-// LLVM-DAG:   ![[STORE]] = !DILocation(line: 23, column: 3, scope: ![[SP]])
-// LLVM-DAG:   ![[RET]] = !DILocation(line: 24, column: 3, scope: ![[SP]])
+// LLVM-DAG:   ![[SP]] = distinct !DISubprogram(name: "scale", scope: ![[FILE]], file: ![[FILE]], line: 17, type: !{{[0-9]+}}, scopeLine: 17, spFlags: DISPFlagDefinition, unit: ![[CU]])
+// LLVM-DAG:   ![[ENTRY]] = !DILocation(line: 17, column: 1, scope: ![[SP]])
+// LLVM-DAG:   ![[LEA]] = !DILocation(line: 20, column: 3, scope: ![[SP]])
+// LLVM-DAG:   ![[LOAD]] = !DILocation(line: 21, column: 3, scope: ![[SP]])
+// LLVM-DAG:   ![[MUL]] = !DILocation(line: 23, column: 5, scope: ![[SP]])
+// LLVM-DAG:   ![[STORE]] = !DILocation(line: 24, column: 3, scope: ![[SP]])
+// LLVM-DAG:   ![[RET]] = !DILocation(line: 25, column: 3, scope: ![[SP]])
+
+// The lowering keeps each op's location on the llvm ops made from it (KeepLocations); the
+// item id, made at the kernel's entry, has none.
+// DIALECT:      llvm.func @scale(%x: !llvm.ptr<1> loc(unknown)) attributes {gpu.kernel, nvvm.kernel} {
+// DIALECT-NEXT:   llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.tid.x"() : () -> i32 loc(unknown)
+// DIALECT-NEXT:   llvm.zext nneg %0 : i32 to i64 loc(unknown)
+// DIALECT-NEXT:   llvm.getelementptr inbounds %x[%1] {{.*}} loc("{{.*}}line-info.mlir":20:3)
+// DIALECT-NEXT:   %v = llvm.load %2 : !llvm.ptr<1> -> f32 loc("{{.*}}line-info.mlir":21:3)
+// DIALECT-NEXT:   %two = llvm.mlir.constant(2.000000e+00 : f32) : f32 loc("{{.*}}line-info.mlir":22:5)
+// DIALECT-NEXT:   %w = llvm.fmul %v, %two : f32 loc("{{.*}}line-info.mlir":23:5)
+// DIALECT-NEXT:   llvm.store %w, %2 : f32, !llvm.ptr<1> loc("{{.*}}line-info.mlir":24:3)
+// DIALECT-NEXT:   llvm.return loc("{{.*}}line-info.mlir":25:3)
+// DIALECT-NEXT: } loc("{{.*}}line-info.mlir":17:1)
 
 // PTX-LABEL: .visible .entry scale(
-// PTX:         .loc 1 16 0
-// PTX:         .loc 1 16 1
+// PTX:         .loc 1 17 0
+// PTX:         .loc 1 17 1
 // PTX-NEXT:    mov.u32 %r{{[0-9]+}}, %tid.x;
-// PTX:         .loc 1 20 3
+// PTX:         .loc 1 21 3
 // PTX-NEXT:    ld.global.b32
-// PTX-NEXT:    .loc 1 22 5
+// PTX-NEXT:    .loc 1 23 5
 // PTX-NEXT:    add.rn.f32
-// PTX-NEXT:    .loc 1 23 3
-// PTX-NEXT:    st.global.b32
 // PTX-NEXT:    .loc 1 24 3
+// PTX-NEXT:    st.global.b32
+// PTX-NEXT:    .loc 1 25 3
 // PTX-NEXT:    ret;
 // PTX:         .file 1 "{{.*}}lowering/line-info.mlir"
 
@@ -81,5 +95,5 @@ func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
 // HOST:         call {{.*}}@gpuirLaunch{{.*}}, !dbg ![[LAUNCH:[0-9]+]]
 // HOST-DAG:   emissionKind: LineTablesOnly
 // HOST-DAG:   !{i32 2, !"Dwarf Version", i32 4}
-// HOST-DAG:   ![[MAIN]] = distinct !DISubprogram(name: "main", {{.*}}line: 67,
-// HOST-DAG:   ![[LAUNCH]] = !DILocation(line: 73, column: 3, scope: ![[MAIN]])
+// HOST-DAG:   ![[MAIN]] = distinct !DISubprogram(name: "main", {{.*}}line: 81,
+// HOST-DAG:   ![[LAUNCH]] = !DILocation(line: 87, column: 3, scope: ![[MAIN]])

@@ -14,10 +14,10 @@
 // have no location, so no line info of their own).
 
 // CHECK: .target sm_80
-// CHECK: .loc 1 20 3
+// CHECK: .loc 1 21 3
 // CHECK: .file 1 "{{.*}}line-info.mlir"
 // CHECK: .target sm_90
-// CHECK: .loc 1 20 3
+// CHECK: .loc 1 21 3
 // CHECK: .file 1 "{{.*}}line-info.mlir"
 // CHECK: .target sm_90
 // CHECK: .file 1 "{{.*}}target-ptx.mlir"
