@@ -396,10 +396,16 @@ def test_internal_error_is_one_line_unless_debugging(tmp_path: Path):
     assert "Traceback" in debug.stderr
 
 
-def test_unsupported_target_input_is_an_error(tmp_path: Path):
-    result = run_gpu_opt(str(write(tmp_path, "good.mlir", GOOD)), "-t", "mps")
-    assert result.returncode == 1
-    assert result.stderr == "gpu-opt: error: not supported: MPS backend not yet implemented\n"
+def test_targets_for_xdsls_own_dialects_are_not_offered(tmp_path: Path):
+    """xDSL's `mps`, `x86-asm`, `wgsl`, … print xDSL's dialects, not a gpuir program: they
+    gave 'not supported', an internal error, or nothing."""
+    for target in ("mps", "x86-asm", "riscv-asm", "arm-asm", "wgsl"):
+        result = run_gpu_opt(str(write(tmp_path, "good.mlir", GOOD)), "-t", target)
+        assert result.returncode == 1
+        assert result.stderr.splitlines()[-1] == (
+            f"gpu-opt: error: argument -t/--target: invalid choice: '{target}' "
+            "(choose from mlir, dot, llvm, ptx, host-llvm, mlir-gpu)"
+        )
 
 
 def test_help_and_version():

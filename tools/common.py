@@ -1,43 +1,19 @@
 """What both command-line fronts (gpu-opt, gpu-run) share, without xdsl-opt's machinery: the
 stdin name, the debug knob, how a diagnostic is reported (or kept for `--verify-diagnostics`),
-the hint for a misspelt name, the check of an unquoted nested pipeline. Light on purpose:
+the hint for a misspelt name. Light on purpose:
 gpu-run imports it and not gpu-opt."""
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-
-from xdsl.passes import ModulePass
-from xdsl.utils.arg_spec import parse_pipeline
 
 STDIN = "-"
 """The input or output file name that means stdin or stdout."""
 STDIN_NAME = "<stdin>"
 DEBUG_ENV = "GPUIR_DEBUG"
-
-
-def unquoted_option(spec: str, passes: dict[str, Callable[[], type[ModulePass]]]) -> str | None:
-    """What is wrong when an option that takes one text (a nested pipeline:
-    `split-apply{device-pipeline=…}`) got several comma-separated values, or None."""
-    import dataclasses
-
-    for pass_spec in parse_pipeline(spec):
-        factory = passes.get(pass_spec.name)
-        if factory is None:
-            continue
-        fields = {f.name: f.type for f in dataclasses.fields(factory())}
-        for option, values in pass_spec.parameters.items():
-            if len(values) > 1 and fields.get(option.replace("-", "_")) in ("str", str):
-                text = ",".join(str(v) for v in values)
-                return (
-                    f"option '{option}' of {pass_spec.name} takes one text, got {len(values)} "
-                    f"values: quote a nested pipeline, as in "
-                    f'{pass_spec.name}{{{option}="{text}"}}'
-                )
-    return None
 
 
 _captured: list[list[str]] = []
