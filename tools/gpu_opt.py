@@ -73,7 +73,6 @@ import gpuir.lowering  # noqa: F401  # its passes and targets join the registry
 from gpuir import __version__
 from gpuir.dialects import make_context, xdsl_universe
 from gpuir.ir.diagnostics import OpWarning
-from gpuir.ir.instrumentation import Reproducer, ReproducerError, split_reproducer
 from gpuir.ir.pass_manager import (
     Execution,
     PassManager,
@@ -109,6 +108,7 @@ from gpuir.tools.pass_flags import FlagError, Instruments, instruments
 from gpuir.tools.pass_flags import add_arguments as add_pass_manager_arguments
 
 if TYPE_CHECKING:
+    from gpuir.ir.instrumentation import Reproducer
     from gpuir.tools.verify_diagnostics import Expected
 
 PROG = "gpu-opt"
@@ -273,6 +273,8 @@ class GpuOptMain(xDSLOptMain):
         return reproducer.pipeline
 
     def read_reproducer(self) -> Reproducer:
+        from gpuir.ir.instrumentation import ReproducerError, split_reproducer
+
         data = self.read_input()
         name = self.get_input_name()
         try:
@@ -586,6 +588,8 @@ def without_reproducer_block(text: str, name: str) -> str:
     block blanked out (xDSL reads no external resources): a reproducer is an input too."""
     if "mlir_reproducer" not in text:
         return text
+    from gpuir.ir.instrumentation import ReproducerError, split_reproducer
+
     try:
         reproducer = split_reproducer(text)
     except ReproducerError as e:

@@ -8,10 +8,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from gpuir.ir.instrumentation import CrashReproducer, IRPrinting, PassStatistics, Timing
-from gpuir.ir.pass_manager import PassInstrumentation
 from gpuir.tools.common import did_you_mean
+
+if TYPE_CHECKING:  # imported when a flag asks for one: gpu-opt starts without them
+    from gpuir.ir.instrumentation import CrashReproducer, IRPrinting, PassStatistics, Timing
+    from gpuir.ir.pass_manager import PassInstrumentation
 
 
 class FlagError(ValueError):
@@ -147,6 +150,8 @@ def instruments(
     """The instrumentation of the parsed flags `args`; `passes`: the known pass names (for
     `--mlir-print-ir-before/after`); `timing`: time passes even without `--mlir-timing`
     (an alias asked for it)."""
+    from gpuir.ir.instrumentation import CrashReproducer, IRPrinting, PassStatistics, Timing
+
     found = Instruments()
     names = list(passes)
     before = pass_names(
