@@ -37,7 +37,6 @@ from xdsl.pattern_rewriter import (
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import (
-    KeepLocations,
     all_to_llvm,
     constant,
     device_modules,
@@ -46,6 +45,7 @@ from gpuir.lowering.conversion import (
     llvm_type,
 )
 from gpuir.lowering.llvm_ext import FPToSIOp, FPToUIOp, UIToFPOp
+from gpuir.passes.locations import KeepLocations
 
 INT_BINARY: dict[type[Operation], type[Operation]] = {
     arith.AddiOp: llvm.AddOp,

@@ -33,7 +33,6 @@ from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import (
-    KeepLocations,
     all_to_llvm,
     constant,
     device_modules,
@@ -41,6 +40,7 @@ from gpuir.lowering.conversion import (
     llvm_type,
     to_llvm,
 )
+from gpuir.passes.locations import KeepLocations
 
 
 def convert_block_arguments(block: Block, index: IntegerType) -> None:

@@ -74,8 +74,9 @@ from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering
 from gpuir.dialects import gpu
 from gpuir.dialects.mem import SHARED
 from gpuir.ir.diagnostics import OpError
-from gpuir.lowering.conversion import KeepLocations, constant, from_llvm, llvm_type, ptr_type
+from gpuir.lowering.conversion import constant, from_llvm, llvm_type, ptr_type
 from gpuir.lowering.workgroups import combine
+from gpuir.passes.locations import KeepLocations
 
 MAX_ITEMS = 1024
 """CUDA's most threads per block: the scratch's length."""

@@ -1,5 +1,6 @@
-"""What the device-to-LLVM passes share: the device modules, the type conversion and the casts,
-and `KeepLocations`, which carries each rewritten op's location to the ops that replace it.
+"""What the device-to-LLVM passes share: the device modules, the type conversion and the casts.
+(`KeepLocations`, which carries each rewritten op's location to the ops that replace it, is
+`gpuir.passes.locations`: the passes and the lowerings share it.)
 
 The passes convert one dialect each, in the style of MLIR's `convert-*-to-llvm`: an op whose
 operands or results change type is rebuilt on converted values, and
@@ -49,14 +50,12 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NoneAttr,
     UnitAttr,
-    UnknownLoc,
     UnrealizedConversionCastOp,
     i32,
     i64,
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
@@ -148,45 +147,6 @@ def lowering_host(module: ModuleOp) -> Iterator[ModuleOp]:
         yield module
     finally:
         del module.attributes[HOST_LOWERING_ATTR]
-
-
-class KeepLocations(RewritePattern):
-    """`pattern`, giving each op it makes without a location the location of the op it
-    rewrites, as MLIR's patterns pass `op->getLoc()` to what they build (xDSL's leave new ops
-    at `loc(unknown)`): the ops it inserts through the rewriter, and those a `Builder` put where
-    the op was. Every lowering pass wraps its patterns in it, so that op locations reach the
-    llvm dialect and become line info (`gpuir.lowering.llvm_ir`).
-
-    Ops it builds elsewhere with a `Builder` (in new blocks) stay at `loc(unknown)`; the
-    translation gives them the location of the instruction before them."""
-
-    def __init__(self, pattern: RewritePattern) -> None:
-        self.pattern = pattern
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        location = op.location
-        if isinstance(location, UnknownLoc):
-            self.pattern.match_and_rewrite(op, rewriter)
-            return
-        block, before, after = op.parent, op.prev_op, op.next_op
-
-        def locate(new: Operation) -> None:
-            if isinstance(new.location, UnknownLoc):
-                new.location = location
-
-        rewriter.operation_insertion_handler.append(locate)
-        try:
-            self.pattern.match_and_rewrite(op, rewriter)
-        finally:
-            rewriter.operation_insertion_handler.remove(locate)
-        if block is None or (before is not None and before.parent is not block):
-            return
-        new = before.next_op if before is not None else block.first_op
-        while new is not None and new is not after:
-            if new.location not in (location, UnknownLoc()):
-                break  # an op that was there before (the pattern moved or erased `after`)
-            locate(new)
-            new = new.next_op
 
 
 def ptr_type(space: int) -> llvm.LLVMPointerType:

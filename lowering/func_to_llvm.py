@@ -53,7 +53,6 @@ from gpuir.lowering.cf_to_llvm import convert_block_arguments
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,
     NVVM_KERNEL_ATTR,
-    KeepLocations,
     all_to_llvm,
     device_modules,
     from_llvm,
@@ -64,6 +63,7 @@ from gpuir.lowering.conversion import (
     to_llvm,
     to_memory,
 )
+from gpuir.passes.locations import KeepLocations
 
 
 def result_type(op: func.FuncOp | func.CallOp, types: tuple[Attribute, ...]) -> Attribute:

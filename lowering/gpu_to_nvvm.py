@@ -56,7 +56,6 @@ from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.collectives import Collectives
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,
-    KeepLocations,
     check_kernel_signature,
     constant,
     device_modules,
@@ -64,6 +63,7 @@ from gpuir.lowering.conversion import (
     index_type,
     ptr_type,
 )
+from gpuir.passes.locations import KeepLocations
 
 SMEM_GLOBAL = "__dynamic_smem"
 SMEM_ALIGN = 16

@@ -26,7 +26,6 @@ from xdsl.pattern_rewriter import (
 
 from gpuir.lowering.arith_to_llvm import type_suffix
 from gpuir.lowering.conversion import (
-    KeepLocations,
     all_to_llvm,
     constant,
     declare_function,
@@ -34,6 +33,7 @@ from gpuir.lowering.conversion import (
     from_llvm,
     parent_module,
 )
+from gpuir.passes.locations import KeepLocations
 
 INTRINSICS: dict[type[Operation], str] = {
     math.AbsFOp: "llvm.fabs",

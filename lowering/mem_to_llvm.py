@@ -42,7 +42,6 @@ from gpuir.dialects import mem
 from gpuir.dialects.mem import GLOBAL, HOST, LOCAL, SHARED, SPACE_NAMES, ArrayType, PtrType
 from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import (
-    KeepLocations,
     constant,
     declare_function,
     device_modules,
@@ -57,6 +56,7 @@ from gpuir.lowering.conversion import (
     to_memory,
 )
 from gpuir.lowering.llvm_ext import AddrSpaceCastOp
+from gpuir.passes.locations import KeepLocations
 
 INBOUNDS_FLAGS = 3
 """MLIR's `GEPNoWrapFlags::inbounds` (inboundsFlag | nusw); xDSL spells it as a unit property."""

@@ -49,7 +49,6 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gpuir.dialects.gpu import PRINTF_SPECS_ATTR
 from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.conversion import (
-    KeepLocations,
     constant,
     host_module,
     lowering_host,
@@ -57,6 +56,7 @@ from gpuir.lowering.conversion import (
     to_llvm,
 )
 from gpuir.lowering.gpu_host_to_llvm import call_runtime
+from gpuir.passes.locations import KeepLocations
 
 
 def pieces(op: printf.PrintFormatOp) -> list[str | int]:

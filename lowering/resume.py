@@ -66,7 +66,7 @@ from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS, WARP_OPS
 from gpuir.dialects.mem import LOCAL, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
-from gpuir.lowering.conversion import KERNEL_ATTR, KeepLocations, size_and_align
+from gpuir.lowering.conversion import KERNEL_ATTR, size_and_align
 from gpuir.lowering.scf_while_to_cf import ExecuteRegionLowering, WhileLowering
 from gpuir.lowering.workgroups import (
     BARRIERS,
@@ -96,6 +96,7 @@ from gpuir.lowering.workgroups import (
     space_of,
     takes_smem,
 )
+from gpuir.passes.locations import KeepLocations
 
 MAX_ITEMS = 1024
 """The most work-items of a group (CUDA's): the length of the stops and collective arrays."""

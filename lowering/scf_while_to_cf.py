@@ -26,7 +26,8 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
 
-from gpuir.lowering.conversion import KeepLocations, device_modules
+from gpuir.lowering.conversion import device_modules
+from gpuir.passes.locations import KeepLocations
 
 
 class WhileLowering(RewritePattern):
