@@ -36,6 +36,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import Statistic
 from gpuir.lowering.conversion import (
     all_to_llvm,
     constant,
@@ -273,9 +274,11 @@ class ConvertArithToLlvmPass(ModulePass):
 
     name = "convert-arith-to-llvm"
 
+    lowered = Statistic("num-ops-lowered", "Number of arith ops lowered to the llvm dialect")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in device_modules(op, self.name):
             PatternRewriteWalker(
-                KeepLocations(GreedyRewritePatternApplier([ArithLowering()])),
+                GreedyRewritePatternApplier([KeepLocations(ArithLowering(), self.lowered)]),
                 apply_recursively=False,
             ).rewrite_module(module)

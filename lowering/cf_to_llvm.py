@@ -32,6 +32,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
 
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import Statistic
 from gpuir.lowering.conversion import (
     all_to_llvm,
     constant,
@@ -129,6 +130,8 @@ class ConvertCfToLlvmPass(ModulePass):
 
     name = "convert-cf-to-llvm"
 
+    lowered = Statistic("num-branches-lowered", "Number of cf branches lowered to llvm branches")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in device_modules(op, self.name):
             index = index_type(module)
@@ -136,16 +139,10 @@ class ConvertCfToLlvmPass(ModulePass):
                 for region in inner.regions:
                     for block in list(region.blocks)[1:]:
                         convert_block_arguments(block, index)
+            patterns = [BranchLowering(), CondBranchLowering(), SwitchLowering()]
             PatternRewriteWalker(
-                KeepLocations(
-                    GreedyRewritePatternApplier(
-                        [
-                            BranchLowering(),
-                            CondBranchLowering(),
-                            SwitchLowering(),
-                            AssertRejection(),
-                        ]
-                    )
+                GreedyRewritePatternApplier(
+                    [*(KeepLocations(p, self.lowered) for p in patterns), AssertRejection()]
                 ),
                 apply_recursively=False,
             ).rewrite_module(module)

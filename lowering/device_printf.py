@@ -60,6 +60,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.dialects.gpu import format_text
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import Statistic
 from gpuir.lowering.conversion import constant, device_modules, ptr_type, to_llvm
 from gpuir.lowering.llvm_ext import AtomicRMWOp
 from gpuir.lowering.print_abi import (
@@ -187,15 +188,16 @@ class ConvertDevicePrintfToLlvmPass(ModulePass):
 
     name = "convert-device-printf-to-llvm"
 
+    lowered = Statistic("num-printf-lowered", "Number of printf ops made print-buffer records")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in device_modules(op, self.name):
             formats = Formats(module)
-            patterns = GreedyRewritePatternApplier(
-                [PrintFormatLowering(formats), PrintOneLowering(formats)]
-            )
-            PatternRewriteWalker(KeepLocations(patterns), apply_recursively=False).rewrite_module(
-                module
-            )
+            patterns = [PrintFormatLowering(formats), PrintOneLowering(formats)]
+            PatternRewriteWalker(
+                GreedyRewritePatternApplier([KeepLocations(p, self.lowered) for p in patterns]),
+                apply_recursively=False,
+            ).rewrite_module(module)
             if formats.entries:
                 module.attributes[FORMATS_ATTR] = ArrayAttr(formats.entries)
             for left in module.walk():

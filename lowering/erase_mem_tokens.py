@@ -22,6 +22,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.dialects.mem import MemType, RememOp
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import Statistic
 from gpuir.lowering.conversion import device_modules
 
 TOKEN_ONLY_OPS = (RememOp, arith.SelectOp, UnrealizedConversionCastOp)
@@ -37,8 +38,10 @@ def values(vs) -> list[SSAValue]:
     return [v for v in vs if not is_token(v)]
 
 
-def drop_token_operands(op: Operation) -> None:
-    """Rebuild a terminator, or filter a call's operands, without token operands."""
+def drop_token_operands(op: Operation) -> int:
+    """Rebuild a terminator, or filter a call's operands, without token operands; how many
+    it dropped (none from other ops)."""
+    dropped = sum(is_token(v) for v in op.operands)
     new: Operation | None = None
     if isinstance(op, ReturnOp):
         new = ReturnOp(*values(op.arguments))
@@ -63,18 +66,20 @@ def drop_token_operands(op: Operation) -> None:
         )
     elif isinstance(op, CallOp):
         op.operands = values(op.operands)
-        return
-    if new is not None:
-        new.attributes |= op.attributes
-        new.location = op.location
-        Rewriter.replace_op(op, new)
+        return dropped
+    if new is None:
+        return 0
+    new.attributes |= op.attributes
+    new.location = op.location
+    Rewriter.replace_op(op, new)
+    return dropped
 
 
-def erase_tokens(function: FuncOp) -> None:
+def erase_tokens(function: FuncOp, counts: EraseMemTokensPass) -> None:
     ops = list(function.walk())
     for op in ops:
         if any(is_token(v) for v in op.operands):
-            drop_token_operands(op)
+            counts.operands.add(drop_token_operands(op))
     changed = True
     while changed:  # token-only ops whose results nobody uses any more
         changed = False
@@ -85,6 +90,7 @@ def erase_tokens(function: FuncOp) -> None:
                 and all(is_token(r) and not r.uses for r in op.results)
             ):
                 Rewriter.erase_op(op)
+                counts.ops.add()
                 changed = True
     for op in function.walk():
         for value in op.results:
@@ -94,7 +100,7 @@ def erase_tokens(function: FuncOp) -> None:
     for call in [op for op in function.walk() if isinstance(op, CallOp)]:
         rebuild_call(call)
     for block in function.body.blocks:
-        erase_token_arguments(block)
+        counts.arguments.add(erase_token_arguments(block))
     inputs = [t for t in function.function_type.inputs.data if not is_token(t)]
     outputs = [t for t in function.function_type.outputs.data if not is_token(t)]
     function.function_type = function.function_type.from_lists(inputs, outputs)
@@ -113,7 +119,9 @@ def rebuild_call(call: CallOp) -> None:
     Rewriter.erase_op(call)
 
 
-def erase_token_arguments(block: Block) -> None:
+def erase_token_arguments(block: Block) -> int:
+    """Erase the token arguments of `block`; how many there were."""
+    erased = 0
     for arg in reversed(block.args):
         if not is_token(arg):
             continue
@@ -121,6 +129,8 @@ def erase_token_arguments(block: Block) -> None:
             user = next(iter(arg.uses)).operation
             raise OpError(user, f"'{user.name}' still uses a memory token: it is not lowered")
         block.erase_arg(arg)
+        erased += 1
+    return erased
 
 
 @dataclass(frozen=True)
@@ -129,8 +139,17 @@ class EraseMemTokensPass(ModulePass):
 
     name = "erase-mem-tokens"
 
+    operands = Statistic(
+        "num-token-operands-erased",
+        "Number of token operands erased from calls, returns and branches",
+    )
+    ops = Statistic("num-token-ops-erased", "Number of ops that only passed tokens on, erased")
+    arguments = Statistic(
+        "num-token-arguments-erased", "Number of token block arguments (and parameters) erased"
+    )
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in device_modules(op, self.name):
             for function in module.ops:
                 if isinstance(function, FuncOp):
-                    erase_tokens(function)
+                    erase_tokens(function, self)

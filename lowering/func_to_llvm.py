@@ -49,6 +49,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import Statistic
 from gpuir.lowering.cf_to_llvm import convert_block_arguments
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,
@@ -213,15 +214,18 @@ class ConvertFuncToLlvmPass(ModulePass):
 
     name = "convert-func-to-llvm"
 
+    functions = Statistic("num-functions-lowered", "Number of functions made llvm.func")
+    lowered = Statistic(
+        "num-ops-lowered", "Number of calls, returns and struct ops lowered to the llvm dialect"
+    )
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in device_modules(op, self.name):
             for function in [f for f in module.ops if isinstance(f, func.FuncOp)]:
                 convert_function(function)
+                self.functions.add()
+            patterns = [CallLowering(), ReturnLowering(), StructOpLowering()]
             PatternRewriteWalker(
-                KeepLocations(
-                    GreedyRewritePatternApplier(
-                        [CallLowering(), ReturnLowering(), StructOpLowering()]
-                    )
-                ),
+                GreedyRewritePatternApplier([KeepLocations(p, self.lowered) for p in patterns]),
                 apply_recursively=False,
             ).rewrite_module(module)

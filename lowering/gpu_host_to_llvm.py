@@ -47,6 +47,7 @@ from xdsl.traits import SymbolTable
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.mem import GLOBAL, HOST, SPACE_NAMES, ArrayType, PtrType
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.lowering.conversion import (
     constant,
     declare_function,
@@ -213,7 +214,10 @@ def kernel_name(op: gpu.LaunchOp) -> llvm.AddressOfOp:
     return llvm.AddressOfOp(symbol, ptr_type(HOST))
 
 
+@dataclass(frozen=True)
 class LaunchLowering(RewritePattern):
+    launches: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: gpu.LaunchOp, rewriter: PatternRewriter):
         args = list(op.args)
@@ -250,6 +254,7 @@ class LaunchLowering(RewritePattern):
             ],
         )
         rewriter.replace(op, [], [op.m0, op.m1, op.m4])
+        self.launches.add()
 
 
 def heap_space(op: Operation, ptr: SSAValue) -> int:
@@ -320,24 +325,27 @@ class ConvertGpuHostToLlvmPass(ModulePass):
 
     name = "convert-gpu-host-to-llvm"
 
+    lowered = Statistic(
+        "num-ops-lowered", "Number of host gpu and heap ops lowered to the llvm dialect"
+    )
+    launches = Statistic("num-launches-lowered", "Number of gpu.launch ops made gpuirLaunchKernel")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         patterns = GreedyRewritePatternApplier(
             [
-                InitLowering(),
-                StreamLowering(),
-                DeviceMemoryLowering(),
-                CopyLowering(),
-                LaunchLowering(),
-                HostHeapLowering(),
+                KeepLocations(InitLowering(), self.lowered),
+                KeepLocations(StreamLowering(), self.lowered),
+                KeepLocations(DeviceMemoryLowering(), self.lowered),
+                KeepLocations(CopyLowering(), self.lowered),
+                KeepLocations(LaunchLowering(self.launches), self.lowered),
+                KeepLocations(HostHeapLowering(), self.lowered),
             ]
         )
         with lowering_host(host_module(op, self.name)) as module:
             check_host_code(module)
             if not any(OP_ID_ATTR in o.attributes for o in runtime_ops(module)):
                 number_ops(module)
-            PatternRewriteWalker(KeepLocations(patterns), apply_recursively=False).rewrite_module(
-                module
-            )
+            PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)
             check_lowered_host(module)
             for inner in module.walk():
                 inner.attributes.pop(OP_ID_ATTR, None)

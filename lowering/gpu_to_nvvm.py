@@ -53,6 +53,7 @@ from gpuir.dialects import gpu
 from gpuir.dialects.gpu import smem_param
 from gpuir.dialects.mem import SHARED
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import Statistic
 from gpuir.lowering.collectives import Collectives
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,
@@ -336,6 +337,19 @@ class ConvertGpuToNvvmPass(ModulePass):
 
     name = "convert-gpu-to-nvvm"
 
+    kernels = Statistic(
+        "num-kernels-lowered", "Number of kernels whose ids and shared memory come from NVVM"
+    )
+    barriers = Statistic("num-barriers-lowered", "Number of gpu.sync_work_items made bar.sync")
+    collectives = Statistic(
+        "num-collectives-lowered", "Number of work-group reductions and scans made calls"
+    )
+    fences = Statistic("num-fences-lowered", "Number of gpu.fence ops made llvm.fence")
+    warp_ops = Statistic(
+        "num-warp-ops-lowered", "Number of lane ids, shuffles and ballots lowered to NVVM"
+    )
+    nvvm_ops = Statistic("num-nvvm-ops-lowered", "Number of nvvm ops made intrinsic calls")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in device_modules(op, self.name):
             reject_unlowerable(module)
@@ -346,20 +360,21 @@ class ConvertGpuToNvvmPass(ModulePass):
             for kernel in kernels:
                 assert isinstance(kernel, FuncOp)
                 lower_kernel_parameters(kernel, module, calls)
+                self.kernels.add()
             collectives = Collectives(module)
             PatternRewriteWalker(
-                KeepLocations(
-                    GreedyRewritePatternApplier(
-                        [
-                            SyncWorkItemsToBarrier(),
-                            CollectiveToCall(collectives, index_type(module)),
-                            FenceToLlvm(),
-                            LaneIdToSreg(index_type(module)),
-                            ShuffleToShfl(),
-                            BallotToVote(),
-                            NvvmToIntrinsics(),
-                        ]
-                    )
+                GreedyRewritePatternApplier(
+                    [
+                        KeepLocations(SyncWorkItemsToBarrier(), self.barriers),
+                        KeepLocations(
+                            CollectiveToCall(collectives, index_type(module)), self.collectives
+                        ),
+                        KeepLocations(FenceToLlvm(), self.fences),
+                        KeepLocations(LaneIdToSreg(index_type(module)), self.warp_ops),
+                        KeepLocations(ShuffleToShfl(), self.warp_ops),
+                        KeepLocations(BallotToVote(), self.warp_ops),
+                        KeepLocations(NvvmToIntrinsics(), self.nvvm_ops),
+                    ]
                 ),
                 apply_recursively=False,
             ).rewrite_module(module)

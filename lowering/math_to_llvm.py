@@ -24,6 +24,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
+from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.lowering.arith_to_llvm import type_suffix
 from gpuir.lowering.conversion import (
     all_to_llvm,
@@ -114,13 +115,19 @@ def emit_libdevice(op: Operation, rewriter: PatternRewriter) -> SSAValue:
     return call.returned
 
 
+@dataclass(frozen=True)
 class MathLowering(RewritePattern):
+    intrinsics: Counter
+    libdevice: Counter
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         kind = type(op)
         if kind in INTRINSICS or kind in INTRINSICS_WITH_FLAG:
             result = emit_intrinsic(op, rewriter)
+            self.intrinsics.add()
         elif kind in LIBDEVICE:
             result = emit_libdevice(op, rewriter)
+            self.libdevice.add()
         else:
             return
         rewriter.replace(op, [], [from_llvm(rewriter, result, op.results[0].type)])
@@ -132,9 +139,13 @@ class ConvertMathToLlvmPass(ModulePass):
 
     name = "convert-math-to-llvm"
 
+    intrinsics = Statistic("num-intrinsic-calls", "Number of math ops lowered to LLVM intrinsics")
+    libdevice = Statistic("num-libdevice-calls", "Number of math ops lowered to libdevice calls")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lowering = MathLowering(self.intrinsics, self.libdevice)
         for module in device_modules(op, self.name):
             PatternRewriteWalker(
-                KeepLocations(GreedyRewritePatternApplier([MathLowering()])),
+                GreedyRewritePatternApplier([KeepLocations(lowering)]),
                 apply_recursively=False,
             ).rewrite_module(module)

@@ -41,6 +41,7 @@ from xdsl.traits import SymbolTable
 from gpuir.dialects import mem
 from gpuir.dialects.mem import GLOBAL, HOST, LOCAL, SHARED, SPACE_NAMES, ArrayType, PtrType
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.lowering.conversion import (
     constant,
     declare_function,
@@ -198,7 +199,10 @@ def entry_alloca(op: Operation, pointee: Attribute, align: int, space: int) -> S
     return space_cast(b, alloca.res, space)
 
 
+@dataclass(frozen=True)
 class SlotLowering(RewritePattern):
+    shared: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mem.SlotOp, rewriter: PatternRewriter):
         assert isinstance(op.res.type, PtrType)
@@ -209,6 +213,7 @@ class SlotLowering(RewritePattern):
         _, align = size_and_align(pointee, op)
         if space == SHARED:
             address = rewriter.insert(shared_global(op, pointee, align)).result
+            self.shared.add()
         elif space in (LOCAL, GENERIC):
             address = entry_alloca(op, pointee, align, space)
         else:
@@ -216,7 +221,10 @@ class SlotLowering(RewritePattern):
         rewriter.replace(op, [], [op.mem, from_llvm(rewriter, address, op.res.type)])
 
 
+@dataclass(frozen=True)
 class MslotLowering(RewritePattern):
+    shared: Counter
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mem.MslotOp, rewriter: PatternRewriter):
         assert isinstance(op.res.type, PtrType)
@@ -227,6 +235,7 @@ class MslotLowering(RewritePattern):
                 raise OpError(op, f"'{op.name}' in shared memory needs a constant size")
             bytes_ = llvm.LLVMArrayType(size, i8)
             address = rewriter.insert(shared_global(op, bytes_, 16)).result
+            self.shared.add()
         elif space in (LOCAL, GENERIC) and size is not None:
             address = entry_alloca(op, llvm.LLVMArrayType(size, i8), 16, space)
         elif space in (LOCAL, GENERIC):
@@ -307,23 +316,23 @@ class ConvertMemToLlvmPass(ModulePass):
 
     name = "convert-mem-to-llvm"
 
+    lowered = Statistic("num-ops-lowered", "Number of mem ops lowered to the llvm dialect")
+    shared = Statistic("num-shared-globals", "Number of shared-memory slots made globals")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        patterns = GreedyRewritePatternApplier(
-            [
-                LoadLowering(),
-                StoreLowering(),
-                AtomicRmwLowering(),
-                CmpxchgLowering(),
-                LeaLowering(),
-                SlotLowering(),
-                MslotLowering(),
-                AllocLowering(),
-                MallocLowering(),
-                FreeLowering(),
-                RememLowering(),
-            ]
-        )
+        patterns = [
+            LoadLowering(),
+            StoreLowering(),
+            AtomicRmwLowering(),
+            CmpxchgLowering(),
+            LeaLowering(),
+            SlotLowering(self.shared),
+            MslotLowering(self.shared),
+            AllocLowering(),
+            MallocLowering(),
+            FreeLowering(),
+            RememLowering(),
+        ]
+        applier = GreedyRewritePatternApplier([KeepLocations(p, self.lowered) for p in patterns])
         for module in device_modules(op, self.name):
-            PatternRewriteWalker(KeepLocations(patterns), apply_recursively=False).rewrite_module(
-                module
-            )
+            PatternRewriteWalker(applier, apply_recursively=False).rewrite_module(module)

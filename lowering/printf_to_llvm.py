@@ -48,6 +48,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.dialects.gpu import PRINTF_SPECS_ATTR
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import Statistic
 from gpuir.lowering.conversion import (
     constant,
     host_module,
@@ -174,14 +175,15 @@ class ConvertPrintfToLlvmPass(ModulePass):
 
     name = "convert-printf-to-llvm"
 
+    lowered = Statistic("num-printf-lowered", "Number of printf ops made runtime print calls")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with lowering_host(host_module(op, self.name)) as module:
-            patterns = GreedyRewritePatternApplier(
-                [PrintFormatLowering(Strings(module)), PrintIntLowering()]
-            )
-            PatternRewriteWalker(KeepLocations(patterns), apply_recursively=False).rewrite_module(
-                module
-            )
+            patterns = [PrintFormatLowering(Strings(module)), PrintIntLowering()]
+            PatternRewriteWalker(
+                GreedyRewritePatternApplier([KeepLocations(p, self.lowered) for p in patterns]),
+                apply_recursively=False,
+            ).rewrite_module(module)
             for left in module.walk():
                 if left.name.startswith("printf."):
                     raise OpError(left, f"'{left.name}' cannot be compiled for the host")

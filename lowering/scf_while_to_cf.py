@@ -26,6 +26,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
 
+from gpuir.ir.pass_manager import Statistic
 from gpuir.lowering.conversion import device_modules
 from gpuir.passes.locations import KeepLocations
 
@@ -85,6 +86,10 @@ class ConvertScfWhileToCfPass(ModulePass):
 
     name = "convert-scf-while-to-cf"
 
+    lowered = Statistic("num-loops-lowered", "Number of scf.while loops lowered to blocks")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in device_modules(op, self.name):
-            PatternRewriteWalker(KeepLocations(WhileLowering())).rewrite_module(module)
+            PatternRewriteWalker(KeepLocations(WhileLowering(), self.lowered)).rewrite_module(
+                module
+            )

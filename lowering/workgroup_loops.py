@@ -89,6 +89,7 @@ from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,
     check_kernel_signature,
@@ -1101,9 +1102,12 @@ def may_interchange(kernel: func.FuncOp) -> bool:
     )
 
 
-def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
+def workgroup_loops(
+    module: ModuleOp, item_loops: Counter | None = None, resumables: Counter | None = None
+) -> dict[str, OpError]:
     """Rewrite the kernels of the device module `module` in place (module docstring). A kernel
-    that cannot run on the cpu provider is removed; its error is returned under its name."""
+    that cannot run on the cpu provider is removed; its error is returned under its name.
+    `item_loops` and `resumables` (when given) count the kernels made each form."""
     from gpuir.passes.device_code import kernels
     from gpuir.passes.expand_gpu_composites import ExpandGpuCompositesPass
 
@@ -1137,6 +1141,7 @@ def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
             barriers = warps or first_barrier(function) is not None
             if barriers and not warps and len(function.body.blocks) > 1:
                 outline_cf_tail(function)  # a cf tail without barriers: a function of its own
+            resumed = False
             if not barriers and not fissionable(function):
                 new = item_loop_kernel(function)
                 Rewriter.insert_op(new, InsertPoint.after(function))
@@ -1147,8 +1152,12 @@ def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
             elif warps:  # the lanes of a warp meet there: the resumable form
                 new = resumable(function, helpers)
                 Rewriter.insert_op(new, InsertPoint.before(function))
+                resumed = True
             else:
-                with_barriers(function, helpers)
+                resumed = with_barriers(function, helpers)
+            counter = resumables if resumed else item_loops
+            if counter is not None:
+                counter.add()
         except OpError as e:
             errors[name] = e
             if function.parent is not None:
@@ -1159,9 +1168,9 @@ def workgroup_loops(module: ModuleOp) -> dict[str, OpError]:
     return errors
 
 
-def with_barriers(kernel: func.FuncOp, helpers: Helpers) -> None:
+def with_barriers(kernel: func.FuncOp, helpers: Helpers) -> bool:
     """A kernel with barriers: `Fission`'s item loops where it can take its barriers, else
-    the resumable form (`gpuir.lowering.resume`)."""
+    the resumable form (`gpuir.lowering.resume`); True for the resumable form."""
     attempt = kernel.clone()
     Rewriter.insert_op(attempt, InsertPoint.before(kernel))
     try:
@@ -1171,7 +1180,7 @@ def with_barriers(kernel: func.FuncOp, helpers: Helpers) -> None:
             Rewriter.erase_op(attempt, safe_erase=False)
         new = resumable(kernel, helpers)
         Rewriter.insert_op(new, InsertPoint.before(kernel))
-        return
+        return True
     except OpError:
         if attempt.parent is not None:
             Rewriter.erase_op(attempt, safe_erase=False)
@@ -1179,6 +1188,7 @@ def with_barriers(kernel: func.FuncOp, helpers: Helpers) -> None:
     Rewriter.insert_op(new, InsertPoint.before(attempt))
     Rewriter.erase_op(attempt, safe_erase=False)
     Rewriter.erase_op(kernel, safe_erase=False)
+    return False
 
 
 @dataclass(frozen=True)
@@ -1188,8 +1198,15 @@ class CpuWorkgroupLoopsPass(ModulePass):
 
     name = "cpu-workgroup-loops"
 
+    item_loops = Statistic(
+        "num-item-loop-kernels", "Number of kernels made work-group functions with item loops"
+    )
+    resumables = Statistic(
+        "num-resumable-kernels", "Number of kernels made resumable work-group functions"
+    )
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in device_modules(op, self.name):
-            errors = workgroup_loops(module)
+            errors = workgroup_loops(module, self.item_loops, self.resumables)
             if errors:
                 raise next(iter(errors.values()))
