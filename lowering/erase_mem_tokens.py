@@ -144,9 +144,7 @@ class EraseMemTokensPass(ModulePass):
         "Number of token operands erased from calls, returns and branches",
     )
     ops = Statistic("num-token-ops-erased", "Number of ops that only passed tokens on, erased")
-    arguments = Statistic(
-        "num-token-arguments-erased", "Number of token block arguments (and parameters) erased"
-    )
+    arguments = Statistic("num-token-arguments-erased", "Number of token block arguments erased")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for module in device_modules(op, self.name):

@@ -1,4 +1,9 @@
 // RUN: gpu-opt %s -p convert-cf-to-llvm --split-input-file | filecheck %s
+// RUN: gpu-opt %s -p convert-cf-to-llvm --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: three `cf.br`, one `cf.cond_br`, one `cf.switch`.
+// STATS:      {{^}}ConvertCfToLlvm
+// STATS-NEXT:   (S) 5 num-branches-lowered - Number of cf branches lowered to llvm branches
 
 // Branches become llvm.br / llvm.cond_br; block arguments take llvm types (index is i64).
 builtin.module attributes {gpu.device} {

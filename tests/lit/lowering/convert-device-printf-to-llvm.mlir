@@ -3,6 +3,11 @@
 // when it does not fit); the module gets the buffer's globals and its formats by id.
 // RUN: gpu-opt %s -p convert-device-printf-to-llvm | filecheck %s
 // RUN: gpu-opt %s -p convert-device-printf-to-llvm | gpu-opt | filecheck %s
+// RUN: gpu-opt %s -p convert-device-printf-to-llvm --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: the two printf ops below.
+// STATS:      {{^}}ConvertDevicePrintfToLlvm
+// STATS-NEXT:   (S) 2 num-printf-lowered - Number of printf ops made print-buffer records
 
 // CHECK:      builtin.module attributes {gpu.device, gpu.print_formats = [["x = {}, n = {}\0A", "format", [f32, i16]], ["{}", "int", [i32]]]} {
 // CHECK-NEXT:   llvm.mlir.global external @__gpuir_print_buffer(0 : i64) {{.*}} : i64

@@ -1,4 +1,10 @@
 // RUN: gpu-opt %s -p convert-func-to-llvm --split-input-file | filecheck %s
+// RUN: gpu-opt %s -p convert-func-to-llvm --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: four functions; three calls and three returns.
+// STATS:      {{^}}ConvertFuncToLlvm
+// STATS-NEXT:   (S) 4 num-functions-lowered - Number of functions made llvm.func
+// STATS-NEXT:   (S) 6 num-ops-lowered       - Number of calls, returns and struct ops lowered to the llvm dialect
 
 // Signatures take llvm types; a kernel becomes an external llvm.func marked nvvm.kernel, other
 // functions with a body are internal, declarations external. Several results travel as a

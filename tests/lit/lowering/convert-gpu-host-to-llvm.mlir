@@ -1,4 +1,10 @@
 // RUN: gpu-opt %s -p convert-gpu-host-to-llvm | filecheck %s
+// RUN: gpu-opt %s -p convert-gpu-host-to-llvm --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: the ten gpu and heap ops of @main, one of them a launch.
+// STATS:      {{^}}ConvertGpuHostToLlvm
+// STATS-NEXT:   (S)  1 num-launches-lowered - Number of gpu.launch ops made gpuirLaunchKernel
+// STATS-NEXT:   (S) 10 num-ops-lowered      - Number of host gpu and heap ops lowered to the llvm dialect
 
 // The host's gpu ops and heap ops become calls of the runtime's C ABI (runtime/gpuir_runtime.h),
 // each with its op id last (the ops that call the runtime, in walk order); memory tokens pass

@@ -1,4 +1,14 @@
 // RUN: gpu-opt %s -p convert-gpu-to-nvvm --split-input-file | filecheck %s
+// RUN: gpu-opt %s -p convert-gpu-to-nvvm --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: two kernels, two `gpu.sync_work_items`.
+// STATS:      {{^}}ConvertGpuToNvvm
+// STATS-NEXT:   (S) 2 num-barriers-lowered    - Number of gpu.sync_work_items made bar.sync
+// STATS-NEXT:   (S) 0 num-collectives-lowered - Number of work-group reductions and scans made calls
+// STATS-NEXT:   (S) 0 num-fences-lowered      - Number of gpu.fence ops made llvm.fence
+// STATS-NEXT:   (S) 2 num-kernels-lowered     - Number of kernels whose ids and shared memory come from NVVM
+// STATS-NEXT:   (S) 0 num-nvvm-ops-lowered    - Number of nvvm ops made intrinsic calls
+// STATS-NEXT:   (S) 0 num-warp-ops-lowered    - Number of lane ids, shuffles and ballots lowered to NVVM
 
 // A kernel's group and item ids become reads of %ctaid.x and %tid.x (zero-extended to the i64
 // of an index), its dynamic shared memory the address of @__dynamic_smem; the three parameters

@@ -1,4 +1,11 @@
 // RUN: gpu-opt %s -p convert-math-to-llvm --split-input-file | filecheck %s
+// RUN: gpu-opt %s -p convert-math-to-llvm --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: 19 math ops: exp, log, sin, tanh, powf and fpowi call
+// libdevice, the other 13 are intrinsics.
+// STATS:      {{^}}ConvertMathToLlvm
+// STATS-NEXT:   (S) 13 num-intrinsic-calls - Number of math ops lowered to LLVM intrinsics
+// STATS-NEXT:   (S)  6 num-libdevice-calls - Number of math ops lowered to libdevice calls
 
 // What NVPTX does exactly is an LLVM intrinsic.
 builtin.module attributes {gpu.device} {

@@ -1,4 +1,11 @@
 // RUN: gpu-opt %s -p convert-mem-to-llvm --split-input-file | filecheck %s
+// RUN: gpu-opt %s -p convert-mem-to-llvm --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: 21 mem ops; the slot and the mslot in space 3 are the two
+// shared globals.
+// STATS:      {{^}}ConvertMemToLlvm
+// STATS-NEXT:   (S) 21 num-ops-lowered    - Number of mem ops lowered to the llvm dialect
+// STATS-NEXT:   (S)  2 num-shared-globals - Number of shared-memory slots made globals
 
 // Loads and stores through pointers of every device space become llvm.load / llvm.store on
 // !llvm.ptr<a>; mem.lea becomes an inbounds GEP over the element type (nested arrays: one GEP

@@ -1,4 +1,9 @@
 // RUN: gpu-opt %s -p convert-printf-to-llvm | filecheck %s
+// RUN: gpu-opt %s -p convert-printf-to-llvm --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: the two printf ops below.
+// STATS:      {{^}}ConvertPrintfToLlvm
+// STATS-NEXT:   (S) 2 num-printf-lowered - Number of printf ops made runtime print calls
 
 // Host printf becomes the runtime's print calls, piece by piece: each literal text a constant
 // string (its UTF-8 bytes, no terminator) and its length, integers sign-extended to i64 (i1

@@ -1,4 +1,9 @@
 // RUN: gpu-opt %s -p convert-scf-while-to-cf | filecheck %s
+// RUN: gpu-opt %s -p convert-scf-while-to-cf --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: the one scf.while below.
+// STATS:      {{^}}ConvertScfWhileToCf
+// STATS-NEXT:   (S) 1 num-loops-lowered - Number of scf.while loops lowered to blocks
 
 // scf.while becomes a loop of blocks: the `before` region tests and branches to the `after`
 // region or out; the `after` region branches back.

@@ -208,3 +208,10 @@ builtin.module attributes {gpu.device} {
     func.return %b1, %a3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
   }
 }
+
+// RUN: gpu-opt %s -p cpu-workgroup-loops --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: the seven kernels above, all resumable.
+// STATS:      {{^}}CpuWorkgroupLoops
+// STATS-NEXT:   (S) 0 num-item-loop-kernels - Number of kernels made work-group functions with item loops
+// STATS-NEXT:   (S) 7 num-resumable-kernels - Number of kernels made resumable work-group functions

@@ -1,4 +1,10 @@
 // RUN: gpu-opt %s -p cpu-workgroup-loops --split-input-file | filecheck %s
+// RUN: gpu-opt %s -p cpu-workgroup-loops --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: the seven kernels below, all with item loops.
+// STATS:      {{^}}CpuWorkgroupLoops
+// STATS-NEXT:   (S) 7 num-item-loop-kernels - Number of kernels made work-group functions with item loops
+// STATS-NEXT:   (S) 0 num-resumable-kernels - Number of kernels made resumable work-group functions
 
 // A kernel without barriers is one loop over its work-items. What does not depend on the item
 // (the shared slot, an offset into the group's static shared memory %shared, and the group id

@@ -1,4 +1,13 @@
 // RUN: gpu-opt %s -p erase-mem-tokens --split-input-file | filecheck %s
+// RUN: gpu-opt %s -p erase-mem-tokens --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// The statistics of the whole file: 7 token block arguments (4 parameters, 3 in ^then, ^else and
+// ^end), 9 token operands (2 of each return and of the call and cond_br, 1 of each br), the
+// remem and the select of tokens.
+// STATS:      {{^}}EraseMemTokens
+// STATS-NEXT:   (S) 7 num-token-arguments-erased - Number of token block arguments erased
+// STATS-NEXT:   (S) 9 num-token-operands-erased  - Number of token operands erased from calls, returns and branches
+// STATS-NEXT:   (S) 2 num-token-ops-erased       - Number of ops that only passed tokens on, erased
 
 // Once the memory ops are lowered, tokens only pass through: they leave signatures, block
 // arguments, calls, returns and branches; ops that only pick tokens (mem.remem, a select of
