@@ -75,6 +75,7 @@ from gpuir.dialects import make_context, xdsl_universe
 from gpuir.ir.diagnostics import OpWarning
 from gpuir.ir.pass_manager import (
     Execution,
+    Failure,
     PassManager,
     PipelineError,
     Timer,
@@ -297,8 +298,7 @@ class GpuOptMain(xDSLOptMain):
 
     def apply_passes(self, prog: ModuleOp) -> None:
         """Run the pipeline on `prog` with the instrumentation; a failing pass leaves its
-        notes (the reproducer) in `failure_notes` and its failure on the exception
-        (`gpuir.ir.pass_manager.failure_of`)."""
+        failure on the exception (`gpuir.ir.pass_manager.failure_of`, `note_failure`)."""
         self.failure_notes = []
         if not self.args.disable_verify:
             verify_ops(prog)
@@ -308,11 +308,17 @@ class GpuOptMain(xDSLOptMain):
             reproducer.start(self.pass_manager, prog)
         execution = Execution(self.instruments.all(), verify_each=not self.args.disable_verify)
         self.execution = execution
-        try:
-            execution.run(self.ctx, prog, self.pass_manager)
-        finally:
-            if reproducer is not None and reproducer.note is not None:
-                self.failure_notes.append(reproducer.note)
+        execution.run(self.ctx, prog, self.pass_manager)
+
+    def note_failure(self, error: Exception) -> Failure | None:
+        """The pass `error` came out of (named by main() when it is an internal error), and
+        the reproducer written for it in `failure_notes`."""
+        failure = failure_of(error)
+        self.running_pass = None if failure is None else failure.pass_.name
+        reproducer = self.instruments.reproducer
+        if reproducer is not None and reproducer.note is not None:
+            self.failure_notes.append(reproducer.note)
+        return failure
 
     def report_instruments(self) -> None:
         """The timing and statistics reports, to stderr, once every chunk is done."""
@@ -458,9 +464,11 @@ class GpuOptMain(xDSLOptMain):
         self.running_pass = None
         try:
             self.apply_passes(parsed.module)
+            with self.execution.section("Output"):  # a target's lowering stages: instrumented
+                return self.output_resulting_program(parsed.module)
         except DiagnosticException as e:
             text = format_diagnostic(e, parsed)
-            failure = failure_of(e)
+            failure = self.note_failure(e)
             if failure is not None and failure.invalid_result:  # a pass broke the IR
                 text += f"\nnote: the IR that pass '{failure.pass_.name}' produced does not verify"
             for note in self.failure_notes:
@@ -468,15 +476,8 @@ class GpuOptMain(xDSLOptMain):
             report(text, e)
             return None
         except Exception as e:
-            failure = failure_of(e)
-            self.running_pass = None if failure is None else failure.pass_.name
+            self.note_failure(e)
             raise
-        try:
-            with self.execution.section("Output"):  # a target's lowering stages: instrumented
-                return self.output_resulting_program(parsed.module)
-        except DiagnosticException as e:
-            report(format_diagnostic(e, parsed), e)
-            return None
 
     def reads_locations(self) -> bool:
         """Whether anything after the parse may read op locations."""
