@@ -60,6 +60,7 @@ from gpuir.dialects.btensor import MapReduceOp, MapReducePostOp, YieldOp
 from gpuir.dialects.buffer import BufType
 from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.passes.btensor_lower_map_reduce import inline_region
+from gpuir.passes.locations import KeepLocations
 from gpuir.passes.lower_btensor_map_reduce import fallback_reason
 
 MapReduce = MapReduceOp | MapReducePostOp
@@ -231,4 +232,4 @@ class FuseMapReducePass(ModulePass):
     fused = Statistic("num-map-reduces-fused", "Number of map-reduces fused into their consumer")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(FuseMapReduce(self.fused)).rewrite_module(op)
+        PatternRewriteWalker(KeepLocations(FuseMapReduce(self.fused))).rewrite_module(op)

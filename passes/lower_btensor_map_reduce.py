@@ -88,6 +88,7 @@ from gpuir.passes.btensor_lower_map_reduce import (
     for_nest,
     inline_region,
 )
+from gpuir.passes.locations import locate
 
 MAX_ITEMS = 1024
 KERNEL_PREFIX = "map_reduce_kernel_"
@@ -373,12 +374,15 @@ def lower_op(
     n_groups = -(-total // n_items)
     module, name = kernel_name(op)
     kernel = build_kernel(op, name, copied, n_items)
+    locate([kernel], op.location)  # the kernel and what it made are at the op
     anchor: Operation = op
     while anchor.parent_op() is not module:
         anchor = cast(Operation, anchor.parent_op())
     Rewriter.insert_op(kernel, InsertPoint.before(anchor))
 
+    made: list[Operation] = []
     b = Builder(InsertPoint.before(op))
+    b.operation_insertion_handler.append(made.append)
     const = IndexConstants(b)
     if state.session is None:
         session = b.insert(gpu.AutoInitOp(op.mem))
@@ -439,6 +443,7 @@ def lower_op(
         m0 = b.insert(gpu.AutoDeinitOp(m0, m1, m4)).res_m0
         state.session = None
 
+    locate(made, op.location)  # the host code that launches the kernel too
     op.res_mem.replace_all_uses_with(m0)
     if host is None:
         return True
