@@ -572,6 +572,11 @@ class PassInstrumentation:
     def run_before_pass(self, p: ModulePass, op: Operation, path: Path) -> None:
         """Before `p` runs on `op`."""
 
+    def check_after_pass(self, p: ModulePass, op: Operation, path: Path) -> None:
+        """After `p` ran on `op` and the result verified, before `run_after_pass`: an error
+        raised here is `p`'s failure (as a result that does not verify is), with the failure
+        hooks and the reproducer (`--check-semantics`)."""
+
     def run_after_pass(self, p: ModulePass, op: Operation, path: Path) -> None:
         """After `p` ran on `op` and the result verified."""
 
@@ -695,6 +700,9 @@ class Execution:
             if self.verify_each:
                 invalid_result = True
                 verify(op)
+                invalid_result = False
+            for instrumentation in self.instrumentations:
+                instrumentation.check_after_pass(p, op, path)
         except BaseException as error:
             self.frames.pop()
             if isinstance(error, (KeyboardInterrupt, SystemExit)):

@@ -147,7 +147,7 @@ def failing_op(error: DiagnosticException, module: ModuleOp) -> Operation | None
     where that verifier's message points (a second definition, an empty block, a terminator
     that does not match its parent)."""
     if isinstance(error, OpError):
-        return unless_made_up(error.op)
+        return None if error.op is None else unless_made_up(error.op)  # a provider's may lack one
     if isinstance(error, VerifyException):
         op = find_failing_op(module, str(error))
         redefined = REDEFINITION.fullmatch(str(error))

@@ -110,6 +110,7 @@ from gpuir.tools.pass_flags import add_arguments as add_pass_manager_arguments
 
 if TYPE_CHECKING:
     from gpuir.ir.instrumentation import Reproducer
+    from gpuir.tools.check_semantics import SemanticsCheck
     from gpuir.tools.verify_diagnostics import Expected
 
 PROG = "gpu-opt"
@@ -148,6 +149,7 @@ class GpuOptMain(xDSLOptMain):
         """The input, once read (`--run-reproducer` reads it while the pipeline is set up)."""
         self.failure_notes: list[str] = []
         self.execution = Execution()
+        self.semantics: SemanticsCheck | None = None
         """The run of the last chunk's pipeline; the target's own stages run inside it."""
         """Notes on the last pass failure: the reproducer written for it."""
         super().__init__(description="gpuir's modular optimizer driver", args=args)
@@ -208,6 +210,29 @@ class GpuOptMain(xDSLOptMain):
             "reproducer)",
         )
         add_pass_manager_arguments(arg_parser)
+        checks = arg_parser.add_argument_group("semantics checks (docs/debugging-passes.md)")
+        checks.add_argument(
+            "--check-semantics",
+            nargs="?",
+            const="",
+            metavar="PASS[,PASS]",
+            help="run @main on interp (sanitizer on) for the input and after every pass (or "
+            "the named ones): the first pass that changes its results, output or diagnostic "
+            "is an error that names it",
+        )
+        checks.add_argument(
+            "--check-args",
+            default="",
+            metavar="ARGS",
+            help="@main's arguments for --check-semantics, as gpu-run takes them ('3 2.5')",
+        )
+        checks.add_argument(
+            "--check-tolerance",
+            type=int,
+            default=0,
+            metavar="ULPS",
+            help="floats may move this many ULPs (for passes that reassociate; default 0)",
+        )
         arg_parser.add_argument(
             "--load-pass-plugin",
             action="append",
@@ -251,6 +276,9 @@ class GpuOptMain(xDSLOptMain):
             )
         except FlagError as e:
             raise GpuOptError(f"{PROG}: error: {e}") from e
+        if self.args.check_semantics is not None:
+            self.semantics = self.semantics_check()
+            self.instruments.others.insert(0, self.semantics)
         if self.args.dump_pass_pipeline:
             tree = expanded(self.pass_manager)
             print(f"Pass Manager with {len(tree.elements)} passes:", file=sys.stderr)
@@ -272,6 +300,31 @@ class GpuOptMain(xDSLOptMain):
         if self.args.disable_verify is False and not reproducer.verify_each:
             self.args.disable_verify = True
         return reproducer.pipeline
+
+    def semantics_check(self) -> SemanticsCheck:
+        """`--check-semantics`'s instrumentation; a bad flag value is a `GpuOptError`."""
+        import shlex
+
+        from gpuir.tools.check_semantics import SemanticsCheck
+        from gpuir.tools.pass_flags import pass_names
+
+        if self.args.check_tolerance < 0:
+            raise GpuOptError(
+                f"{PROG}: error: --check-tolerance takes a number of ULPs, 0 or more, "
+                f"not {self.args.check_tolerance}"
+            )
+        try:
+            args = shlex.split(self.args.check_args)
+        except ValueError as e:
+            raise GpuOptError(f"{PROG}: error: --check-args: {e}") from e
+        known = self.available_passes
+        try:
+            only = pass_names(
+                [self.args.check_semantics], "--check-semantics", known.__contains__, list(known)
+            )
+        except FlagError as e:
+            raise GpuOptError(f"{PROG}: error: {e}") from e
+        return SemanticsCheck(args=args, only=only, tolerance=self.args.check_tolerance)
 
     def read_reproducer(self) -> Reproducer:
         from gpuir.ir.instrumentation import ReproducerError, split_reproducer
@@ -306,9 +359,15 @@ class GpuOptMain(xDSLOptMain):
         reproducer = self.instruments.reproducer
         if reproducer is not None:
             reproducer.start(self.pass_manager, prog)
+        if self.semantics is not None:
+            self.semantics.start(prog)
         execution = Execution(self.instruments.all(), verify_each=not self.args.disable_verify)
         self.execution = execution
         execution.run(self.ctx, prog, self.pass_manager)
+        if self.semantics is not None:
+            from gpuir.tools.check_semantics import report_notes
+
+            report_notes(self.semantics, PROG)
 
     def note_failure(self, error: Exception) -> Failure | None:
         """The pass `error` came out of (named by main() when it is an internal error), and
@@ -468,6 +527,10 @@ class GpuOptMain(xDSLOptMain):
                 return self.output_resulting_program(parsed.module)
         except DiagnosticException as e:
             text = format_diagnostic(e, parsed)
+            if getattr(e, "op", None) is not None and hasattr(e, "related"):  # interp's, at its op
+                text = locate(e.op, parsed, "error", str(e))  # type: ignore[attr-defined]
+                for op, note in e.related:  # type: ignore[attr-defined]
+                    text += "\n" + locate(op, parsed, "note", note)
             failure = self.note_failure(e)
             if failure is not None and failure.invalid_result:  # a pass broke the IR
                 text += f"\nnote: the IR that pass '{failure.pass_.name}' produced does not verify"
