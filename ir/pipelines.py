@@ -26,6 +26,7 @@ GPU_PIPELINE_STAGES: tuple[Stage, ...] = (
     ("mem-checks", "no token across the device boundary, none in main's signature"),
     ("buffer-lower-ptr", "!buffer.buf → pointers to nested arrays"),
     ("check-addr-spaces", "no heap, slot or store op where its address space lacks it"),
+    ("check-tokens", "no conflicting memory effects that a forked token chain leaves unordered"),
     ("check-barrier-divergence", "no barrier that a group's work-items provably part at"),
     ("split-apply", "@host and @device, then a sub-pipeline on each"),
 )

@@ -83,6 +83,12 @@ def get_check_barrier_divergence() -> type[ModulePass]:
     return CheckBarrierDivergencePass
 
 
+def get_check_tokens() -> type[ModulePass]:
+    from gpuir.passes.check_tokens import CheckTokensPass
+
+    return CheckTokensPass
+
+
 def get_gpu_pipeline() -> type[ModulePass]:
     from gpuir.passes.gpu_pipeline import GpuPipelinePass
 
@@ -104,6 +110,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "btensor-lower-map-reduce": get_btensor_lower_map_reduce,
         "buffer-lower-ptr": get_buffer_lower_ptr,
         "check-barrier-divergence": get_check_barrier_divergence,
+        "check-tokens": get_check_tokens,
         "gpu-pipeline": get_gpu_pipeline,
     }
 
