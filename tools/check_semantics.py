@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import struct
 import sys
+from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 from io import StringIO
 
@@ -67,34 +68,17 @@ class Unrunnable:
 def observe(module: ModuleOp, args: list[str]) -> Observation | Unrunnable:
     """Run `@main` of a copy of `module` on interp with `args` (gpu-run's syntax)."""
     from gpuir.runtime import get_provider
-    from gpuir.runtime.executors import make_executor
     from gpuir.runtime.provider import ProviderError
-    from gpuir.runtime.scalars import parse
-    from gpuir.runtime.session import check_entry, scalar_params
 
+    lowered = next((op.name for op in module.walk() if is_lowered(op)), None)
+    if lowered is not None:
+        return Unrunnable(f"interp does not run IR lowered for LLVM ('{lowered}')")
     copy = module.clone()
-    out = StringIO()
+    out = StringIO()  # host prints and kernel printf alike, in the order they happen
     provider = get_provider("interp")
     try:
-        executor = make_executor(copy, provider, out, compiled=False)
-        if "main" not in executor.functions:
-            return Unrunnable("the program has no function @main")
-        main = executor.function("main")
-        check_entry(main)
-        types = scalar_params(main)
-        if len(types) != len(args):
-            expected = ", ".join(str(t) for t in types) or "none"
-            raise CheckArgsError(
-                f"--check-semantics: @main takes {len(types)} argument(s) ({expected}), "
-                f"--check-args gives {len(args)}"
-            )
-        values = []
-        for i, (text, type_) in enumerate(zip(args, types, strict=True), start=1):
-            try:
-                values.append(parse(text, type_))
-            except ValueError as e:
-                raise CheckArgsError(f"--check-semantics: argument {i} of @main: {e}") from None
-        results = executor.run_main(values)
+        with redirect_stdout(out):
+            return run_main(copy, provider, out, args)
     except ProviderError as e:
         message = (str(e).strip().splitlines() or [""])[0]
         if "has no semantics for it" in message:
@@ -104,6 +88,47 @@ def observe(module: ModuleOp, args: list[str]) -> Observation | Unrunnable:
         raise
     except DiagnosticException as e:
         return Unrunnable((str(e).strip().splitlines() or [""])[0])
+
+
+INTERPRETED_LLVM = frozenset({"llvm.extractvalue", "llvm.insertvalue", "llvm.mlir.undef"})
+"""The `llvm` ops interp runs (those of struct kernel arguments)."""
+
+
+def is_lowered(op: Operation) -> bool:
+    """Whether `op` belongs to IR lowered for LLVM (interp does not run it)."""
+    if op.name == "builtin.unrealized_conversion_cast" or op.name.startswith("nvvm."):
+        return True
+    return op.name.startswith("llvm.") and op.name not in INTERPRETED_LLVM
+
+
+def run_main(
+    module: ModuleOp, provider: object, out: StringIO, args: list[str]
+) -> Observation | Unrunnable:
+    """`@main` of `module` on `provider`, its prints into `out`."""
+    from gpuir.runtime.executors import make_executor
+    from gpuir.runtime.scalars import parse
+    from gpuir.runtime.session import check_entry, scalar_params
+
+    executor = make_executor(module, provider, out, compiled=False)  # type: ignore[arg-type]
+    if "main" not in executor.functions:
+        return Unrunnable("the program has no function @main")
+    main = executor.function("main")
+    check_entry(main)
+    types = scalar_params(main)
+    if len(types) != len(args):
+        expected = ", ".join(str(t) for t in types) or "none"
+        raise CheckArgsError(
+            f"--check-semantics: @main takes {len(types)} argument(s) ({expected}), "
+            f"--check-args gives {len(args)}"
+        )
+    values = []
+    for i, (text, type_) in enumerate(zip(args, types, strict=True), start=1):
+        try:
+            values.append(parse(text, type_))
+        except ValueError as e:
+            raise CheckArgsError(f"--check-semantics: argument {i} of @main: {e}") from None
+    results = executor.run_main(values)
+    sys.stdout.flush()
     return Observation(tuple(results), out.getvalue())
 
 
@@ -181,6 +206,8 @@ class SemanticsCheck(PassInstrumentation):
     waiting: str | None = None
     """Why the input could not run, until a stage can."""
     checks: int = 0
+    unchecked: list[str] = field(default_factory=list)
+    """The passes that ran since the last check without one of their own (`only`)."""
     stack: list[list] = field(default_factory=list)
     """The passes running now: [pass, checked its own work before its first stage]."""
 
@@ -188,6 +215,7 @@ class SemanticsCheck(PassInstrumentation):
         """Observe the input."""
         self.stopped = None
         self.checks = 0
+        self.unchecked = []
         found = observe(module, self.args)
         if isinstance(found, Unrunnable):
             self.baseline, self.waiting = None, found.reason
@@ -216,6 +244,8 @@ class SemanticsCheck(PassInstrumentation):
 
     def compare(self, p: ModulePass, op: Operation, before_stages: bool = False) -> None:
         if self.only and p.name not in self.only:
+            if p.name not in self.unchecked:
+                self.unchecked.append(p.name)
             return
         top = op
         while top.parent_op() is not None:
@@ -232,11 +262,13 @@ class SemanticsCheck(PassInstrumentation):
             self.baseline, self.baseline_from, self.waiting = found, f"after {where}", None
             return
         self.stopped = None
+        unchecked, self.unchecked = self.unchecked, []
         change = difference(self.baseline, found, self.tolerance)
         if change is None:
             return
+        since = f"; unchecked since then: {', '.join(unchecked)}" if unchecked else ""
         raise SemanticsChanged(
-            f"--check-semantics: {where} {change} (compared with {self.baseline_from})",
+            f"--check-semantics: {where} {change} (compared with {self.baseline_from}{since})",
             found.error_op if found.error is not None and self.baseline.error is None else None,
             found.related,
         )
