@@ -310,20 +310,28 @@ def _region_of(op: Operation, holder: Operation) -> Region:
     return region
 
 
-def repeats(op: Operation, region: Region, avoid: Block | None) -> SSAValue | None | bool:
-    """Whether `op` may run more than once for one value defined in `region`: False, or the
-    induction variable of the `scf.for` that repeats it (None: another loop)."""
+@dataclass(frozen=True)
+class Repeat:
+    """How a use runs again for one value of its token: in `loop` (None: a cf loop), whose
+    induction variable `varying` differs between iterations (None: not an `scf.for`)."""
+
+    loop: Operation | None
+    varying: SSAValue | None
+
+
+def repeats(op: Operation, region: Region, avoid: Block | None) -> Repeat | None:
+    """Whether `op` may run more than once for one value defined in `region` (in `avoid`)."""
     inner = op
     while (parent := inner.parent_op()) is not None and inner.parent_region() is not region:
         if isinstance(parent, scf.WhileOp):
-            return None
+            return Repeat(parent, None)
         if isinstance(parent, scf.ForOp) and _trips(parent) != 1:
-            return parent.body.block.args[0]
+            return Repeat(parent, parent.body.block.args[0])
         inner = parent
     block = inner.parent_block()
     if block is not None and block is not avoid and _reaches(block, block, avoid):
-        return None  # a cf loop
-    return False
+        return Repeat(None, None)
+    return None
 
 
 def _trips(loop: scf.ForOp) -> int | None:
@@ -369,25 +377,25 @@ def conflict(
     return found
 
 
-def message(found: Conflict, token: SSAValue, fork: str) -> str:
+def message(found: Conflict, token: SSAValue, fork: str | None) -> str:
+    """The diagnostic: the two ops, how the chain leaves them unordered (`fork`; None: they
+    are the token's two consumers), and what they do."""
     assert isinstance(token.type, MemType)
-    space = token.type.space.data
     first, second = found.first, found.second
     if first.op is second.op:
-        pair = f"'{second.op.name}' in one iteration and in another"
+        pair = f"'{second.op.name}' in two iterations"
     else:
         pair = f"'{second.op.name}' and {describe_op(first.op)}"
-    head = f"{pair} are not ordered by the token chain: the {token.type} token {fork}"
-    memory = f"{SPACE_NAMES.get(space, space)} memory"
+    if fork is None:
+        head = f"{pair} consume the same {token.type} token, so no token chain orders them"
+    else:
+        head = f"{pair} are not ordered by the token chain: {fork}"
+    memory = f"{SPACE_NAMES.get(token.type.space.data, token.type.space.data)} memory"
     if found.proven:
-        return (
-            f"{head}, and they touch the same bytes of {memory}, one of them writing: their "
-            "order is not fixed; thread one's token into the other"
-        )
-    return (
-        f"{head}, one of them writes and they may touch the same {memory}, so a pass may swap "
-        "them; thread one's token into the other"
-    )
+        what = f"they touch the same bytes of {memory} and one of them writes"
+        return f"{head}; {what}, so their order is not fixed: thread one's token into the other"
+    what = f"one of them writes and they may touch the same {memory}"
+    return f"{head}; {what}, so a pass may swap them: thread one's token into the other"
 
 
 def warn(op: Operation, text: str) -> None:
@@ -404,39 +412,49 @@ def _defined_in(token: SSAValue) -> tuple[Region | None, Block | None]:
 
 def check_token(
     token: SSAValue, module: ModuleOp, order: dict[Operation, int]
-) -> tuple[Conflict, str] | None:
+) -> tuple[Conflict, str | None] | None:
     """The worst conflict among the effects that `token`'s uses leave unordered, and how the
-    chain forks there."""
+    chain forks there (None: at the two ops themselves)."""
     region, block = _defined_in(token)
     if region is None:
         return None
     uses = sorted(token.uses, key=lambda u: order.get(u.operation, 0))
     sides = [effects_from(u, module) for u in uses]
-    worst: tuple[Conflict, str] | None = None
+    worst: tuple[Conflict, str | None] | None = None
     for i, u in enumerate(uses):
         again = repeats(u.operation, region, block)
-        if again is not False:
-            found = conflict(sides[i], sides[i], order, again)
+        if again is not None:
+            found = conflict(sides[i], sides[i], order, again.varying)
             if found is not None:
-                fork = (
-                    f"is consumed again by each iteration of a loop at {describe_op(u.operation)}"
+                where = (
+                    "each time its block runs"
+                    if again.loop is None
+                    else (f"in each iteration of {describe_op(again.loop)}")
                 )
+                fork = f"{describe_op(u.operation)} consumes the {token.type} token again {where}"
                 worst = _worse(worst, (found, fork))
         for j in range(i + 1, len(uses)):
             v = uses[j]
             if not both_run(u.operation, v.operation, region, block):
                 continue
             found = conflict(sides[i], sides[j], order)
-            if found is not None:
-                fork = (
-                    f"is consumed twice, by {describe_op(u.operation)} and by "
-                    f"{describe_op(v.operation)}"
-                )
-                worst = _worse(worst, (found, fork))
+            if found is None:
+                continue
+            if {found.first.op, found.second.op} == {u.operation, v.operation}:
+                worst = _worse(worst, (found, None))
+                continue
+            fork = (
+                f"it forks where {describe_op(u.operation)} and {describe_op(v.operation)} "
+                f"consume the same {token.type} token"
+            )
+            worst = _worse(worst, (found, fork))
     return worst
 
 
-def _worse(old: tuple[Conflict, str] | None, new: tuple[Conflict, str]) -> tuple[Conflict, str]:
+Found = tuple[Conflict, str | None]
+
+
+def _worse(old: Found | None, new: Found) -> Found:
     return new if old is None or (new[0].proven and not old[0].proven) else old
 
 
@@ -456,7 +474,9 @@ class CheckTokensPass(ModulePass):
     name = "check-tokens"
 
     checked = Statistic("num-tokens-checked", "Number of memory tokens checked")
-    forked = Statistic("num-tokens-forked", "Number of tokens consumed more than once")
+    forked = Statistic(
+        "num-tokens-forked", "Number of tokens used twice, or again in a loop, followed"
+    )
     unordered = Statistic(
         "num-unordered-conflicts", "Number of forks that leave conflicting effects unordered"
     )
@@ -470,7 +490,7 @@ class CheckTokensPass(ModulePass):
             if len(uses) < 2 and not (
                 uses
                 and region is not None
-                and repeats(uses[0].operation, region, block) is not False
+                and repeats(uses[0].operation, region, block) is not None
             ):
                 continue
             self.forked.add()
