@@ -36,6 +36,10 @@
 // CHECK-NEXT:      (S) 0 num-views-erased         - Number of view ops erased
 // CHECK-NEXT:    CheckAddrSpaces
 // CHECK-NEXT:      (S) 21 num-ops-checked - Number of heap, slot and store ops checked
+// CHECK-NEXT:    CheckTokens
+// CHECK-NEXT:      (S) 90 num-tokens-checked      - Number of memory tokens checked
+// CHECK-NEXT:      (S)  2 num-tokens-forked       - Number of tokens used twice, or again in a loop, followed
+// CHECK-NEXT:      (S)  0 num-unordered-conflicts - Number of forks that leave conflicting effects unordered
 // CHECK-NEXT:    CheckBarrierDivergence
 // CHECK-NEXT:      (S) 2 num-launches-checked - Number of launches in @main's entry block checked
 // CHECK-NEXT:      (S) 0 num-launches-walked  - Number of launches whose kernel was walked work-item by work-item
@@ -82,6 +86,10 @@
 // KERNEL-NEXT:     (S) 0 num-views-erased         - Number of view ops erased
 // KERNEL-NEXT:   CheckAddrSpaces
 // KERNEL-NEXT:     (S) 11 num-ops-checked - Number of heap, slot and store ops checked
+// KERNEL-NEXT:   CheckTokens
+// KERNEL-NEXT:     (S) 41 num-tokens-checked      - Number of memory tokens checked
+// KERNEL-NEXT:     (S)  1 num-tokens-forked       - Number of tokens used twice, or again in a loop, followed
+// KERNEL-NEXT:     (S)  0 num-unordered-conflicts - Number of forks that leave conflicting effects unordered
 // KERNEL-NEXT:   CheckBarrierDivergence
 // KERNEL-NEXT:     (S) 1 num-launches-checked - Number of launches in @main's entry block checked
 // KERNEL-NEXT:     (S) 1 num-launches-walked  - Number of launches whose kernel was walked work-item by work-item

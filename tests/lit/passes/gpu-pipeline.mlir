@@ -4,8 +4,8 @@
 // RUN: not gpu-opt %s -p 'gpu-pipeline{device-pipeline="no-such-pass"}' 2>&1 | filecheck %s --check-prefix=BAD
 
 // The default pipeline, MimIR's order: the map-reduce lowerings, expand-gpu-composites,
-// mem-checks, buffer-lower-ptr, check-addr-spaces, check-barrier-divergence (which only
-// reads), split-apply (which runs
+// mem-checks, buffer-lower-ptr, check-addr-spaces, check-tokens and check-barrier-divergence
+// (which only read), split-apply (which runs
 // host-malloc-to-gpualloc on @host and remove-double-syncs on @device).
 
 // The array example splits; nothing else changes in it.

@@ -15,6 +15,7 @@
 // CHECK:      // -----// IR Dump After MemChecks (mem-checks) //----- //
 // CHECK:      // -----// IR Dump After BufferLowerPtr (buffer-lower-ptr) //----- //
 // CHECK:      // -----// IR Dump After CheckAddrSpaces (check-addr-spaces) //----- //
+// CHECK:      // -----// IR Dump After CheckTokens (check-tokens) //----- //
 // CHECK:      // -----// IR Dump After CheckBarrierDivergence (check-barrier-divergence) //----- //
 // CHECK:      // -----// IR Dump After HostMallocToGpuAlloc (host-malloc-to-gpualloc) //----- //
 // CHECK-NEXT: builtin.module @host {

@@ -5,7 +5,7 @@
 // RUN: gpu-opt %s -p 'gpu-pipeline{device-pipeline="cse,canonicalize"},device-to-llvm{index-bitwidth=32}' --dump-pass-pipeline 2>&1 >/dev/null | filecheck %s --check-prefix=OPTIONS
 // RUN: gpu-opt %s -p 'gpu-pipeline' --dump-pass-pipeline 2>/dev/null | filecheck %s --check-prefix=RUNS
 
-// CHECK:      Pass Manager with 11 passes:
+// CHECK:      Pass Manager with 12 passes:
 // CHECK-NEXT: builtin.module(
 // CHECK-NEXT:   fuse-map-reduce,
 // CHECK-NEXT:   lower-btensor-map-reduce,
@@ -15,6 +15,7 @@
 // CHECK-NEXT:   mem-checks,
 // CHECK-NEXT:   buffer-lower-ptr,
 // CHECK-NEXT:   check-addr-spaces,
+// CHECK-NEXT:   check-tokens,
 // CHECK-NEXT:   check-barrier-divergence,
 // CHECK-NEXT:   split-apply{host-pipeline="host-malloc-to-gpualloc" device-pipeline="remove-double-syncs"},
 // CHECK-NEXT:   builtin.module(
@@ -24,7 +25,7 @@
 // CHECK-NEXT:   )
 // CHECK-NEXT: )
 
-// OPTIONS:      Pass Manager with 11 passes:
+// OPTIONS:      Pass Manager with 12 passes:
 // OPTIONS:      split-apply{host-pipeline="host-malloc-to-gpualloc" device-pipeline="cse,canonicalize"},
 // OPTIONS-NEXT: device-to-llvm{index-bitwidth=32}
 // OPTIONS-NEXT: )
