@@ -51,7 +51,7 @@ bench-quick: $(BENCH_STAMP) ## make bench in under two minutes (fewer sizes and 
 fuzz: $(STAMP) ## mutants of the lit corpus through gpu-opt and gpu-run (FUZZ_ARGS='--count 10000 --seed 0 --jobs 2')
 	cd tests && ../$(BIN)/python -m fuzz $(FUZZ_ARGS)
 
-differential: $(STAMP) ## random programs under cpu and interp, compared bit for bit (DIFF_ARGS='--count 1000 --seed 0 --jobs 2'; '--planted [--checked]': planted bugs interp [and cpu --check] must find)
+differential: $(STAMP) ## random programs under cpu and interp, compared bit for bit (DIFF_ARGS='--count 1000 --seed 0 --jobs 2'; '--planted [--checked]': planted bugs interp [and cpu --check] must find; '--pass PLUGIN:NAME': a pass checked with --check-semantics)
 	cd tests && ../$(BIN)/python -m differential $(DIFF_ARGS)
 
 gpu-check: ## with an NVIDIA GPU: PyCUDA, the cuda tests and the GPU benchmark (scripts/gpu_check.sh)

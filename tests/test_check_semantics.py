@@ -3,6 +3,8 @@ prints and reports through gpu-pipeline (and the unit pieces: comparing floats i
 
 from __future__ import annotations
 
+import re
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -58,3 +60,53 @@ def test_floats_compare_exactly_unless_a_tolerance_is_given():
     assert same_value(7.9, 7.8999996, f32, 1)
     assert same_value(float("nan"), float("nan"), f32, 0)
     assert not same_value(float("nan"), 1.0, f32, 5)
+
+
+RUN_PROGRAMS = Path(__file__).parent / "lit" / "run"
+GPU_RUN = re.compile(r"^// RUN: (not )?gpu-run %s(?P<rest>[^|]*)", re.MULTILINE)
+VALUED_FLAGS = {"--provider", "--index-bitwidth"}
+
+
+def run_arguments(path: Path) -> list[str] | None:
+    """@main's arguments on the program's first `gpu-run %s` RUN line that runs gpu-pipeline
+    (no -p, no --upstream), or None when it has none."""
+    for match in GPU_RUN.finditer(path.read_text()):
+        words = shlex.split(match.group("rest").replace("2>&1", ""))
+        if any(w in ("-p", "--passes", "--upstream", "-") for w in words):
+            continue
+        args, skip = [], False
+        for word in words:
+            if skip:
+                skip = False
+            elif word in VALUED_FLAGS:
+                skip = True
+            elif not (word.startswith("--") or word.startswith(">")):
+                args.append(word)
+        return args
+    return None
+
+
+RUN_CASES = sorted(
+    (p.name, args) for p in RUN_PROGRAMS.glob("*.mlir") if (args := run_arguments(p)) is not None
+)
+
+
+@pytest.mark.parametrize(("program", "args"), RUN_CASES, ids=[name for name, _ in RUN_CASES])
+def test_no_false_alarm_on_the_run_programs(program: str, args: list[str], capsys):
+    """The lit run programs, with their RUN line's arguments: their results, output or
+    planted error (a race, out of bounds, …) stay as they are through every stage."""
+    status = gpu_opt(
+        [
+            str(RUN_PROGRAMS / program),
+            "-p",
+            "gpu-pipeline",
+            "--check-semantics",
+            "--check-args",
+            shlex.join(args),
+            "-o",
+            "/dev/null",
+        ]
+    )
+    err = capsys.readouterr().err
+    assert "--check-semantics: pass" not in err, err
+    assert status == 0 or "--check-semantics" not in err, err

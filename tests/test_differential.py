@@ -140,3 +140,23 @@ def test_a_planted_program_differs_from_its_original_only_by_the_bug():
         original = generate(21)
         changed = [line for line in text.splitlines() if line not in original.splitlines()]
         assert 0 < len(changed) <= 3, (plant, changed)
+
+
+def test_a_pass_is_checked_on_generated_programs(tmp_path: Path, capsys):
+    """`python -m differential --pass PLUGIN:NAME`: a planted miscompile is caught on the
+    programs it changes, with gpu-opt's diagnostic in the written file; canonicalize is not."""
+    from differential.__main__ import main
+
+    plugin = Path(__file__).parent / "lit/tools/check-semantics/Inputs/miscompiles.py"
+    out = tmp_path / "changed"
+    status = main(
+        ["--pass", f"{plugin}:off-by-one-loops", "--count", "3", "--jobs", "1", "--out", str(out)]
+    )
+    printed = capsys.readouterr().out
+    assert status == 1
+    assert "3 programs (seeds 0..2) through off-by-one-loops: 0 unchanged, 3 changed" in printed
+    written = (out / "seed-0.mlir").read_text()
+    assert "error: --check-semantics: pass 'off-by-one-loops'" in written
+    status = main(["--pass", "canonicalize", "--count", "3", "--jobs", "1", "--out", str(out)])
+    assert status == 0
+    assert "through canonicalize: 3 unchanged, 0 changed" in capsys.readouterr().out

@@ -5,7 +5,13 @@ was one.
 
 With `--planted`, each program instead carries each bug of `generator.PLANTS` in turn (where it
 can) and runs under `interp` (with `--checked`: under `cpu --check` too), which must end it with
-the error at the first faulty access; a bug missed is written to `DIR/seed-<n>-<bug>.mlir`."""
+the error at the first faulty access; a bug missed is written to `DIR/seed-<n>-<bug>.mlir`.
+
+With `--pass PLUGIN:NAME` (a plugin file or module, and one of its passes; or a registered
+pass's NAME alone), each program runs
+through `NAME,gpu-pipeline` under `gpu-opt --check-semantics`: a program whose results the pass
+changes (or where it introduces a sanitizer error) is written to `DIR/seed-<n>.mlir` with
+gpu-opt's diagnostic."""
 
 from __future__ import annotations
 
@@ -15,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from differential.generator import CHECKED, PLANTS, compare, find_planted
+from differential.generator import CHECKED, PLANTS, compare, find_planted, generate
 
 
 def check(seed: int) -> tuple[int, bool, str, str]:
@@ -35,6 +41,53 @@ def check_planted(seed: int) -> tuple[int, list[tuple[str, bool, str, str]]]:
             if text:
                 found.append((f"{plant} ({provider})", caught, text, outcome))
     return seed, found
+
+
+PASS: list[str] = []
+"""`--pass`: the plugin and the pass name (set before the workers start)."""
+
+
+def check_pass(seed: int) -> tuple[int, str, str]:
+    """The program of `seed` and gpu-opt's diagnostic when the pass changes it, else ''."""
+    import contextlib
+    import io
+    import tempfile
+
+    from gpuir.tools.gpu_opt import main as gpu_opt
+
+    plugin, name = PASS
+    text = generate(seed)
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(text)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        plugins = [f"--load-pass-plugin={plugin}"] if plugin else []
+        flags = ["-p", f"{name},gpu-pipeline", "--check-semantics", "-o", "/dev/null"]
+        status = gpu_opt([f.name, *plugins, *flags])
+    Path(f.name).unlink()
+    changed = status != 0 and "--check-semantics: pass" in err.getvalue()
+    return seed, text, err.getvalue().replace(f.name, f"seed-{seed}.mlir") if changed else ""
+
+
+def pass_main(args: argparse.Namespace) -> int:
+    start = time.monotonic()
+    seeds = range(args.seed, args.seed + args.count)
+    changed = 0
+    with multiprocessing.Pool(args.jobs) as pool:
+        for seed, text, why in pool.imap_unordered(check_pass, seeds, chunksize=4):
+            if not why:
+                continue
+            changed += 1
+            args.out.mkdir(parents=True, exist_ok=True)
+            path = args.out / f"seed-{seed}.mlir"
+            path.write_text(text + "\n" + "".join(f"// {line}\n" for line in why.splitlines()))
+            print(f"seed {seed}: {PASS[1]} changes the program; see {path}", flush=True)
+    elapsed = time.monotonic() - start
+    print(
+        f"{args.count} programs (seeds {args.seed}..{args.seed + args.count - 1}) through "
+        f"{PASS[1]}: {args.count - changed} unchanged, {changed} changed, {elapsed:.1f} s"
+    )
+    return 1 if changed else 0
 
 
 def planted_main(args: argparse.Namespace) -> int:
@@ -74,7 +127,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--checked", action="store_true", help="with --planted: cpu --check must find them too"
     )
+    parser.add_argument(
+        "--pass",
+        dest="pass_",
+        metavar="PLUGIN:NAME",
+        help="check the pass NAME of plugin PLUGIN on each program with --check-semantics",
+    )
     args = parser.parse_args(argv)
+    if args.pass_:
+        plugin, _, name = args.pass_.rpartition(":")
+        if not name:
+            parser.error(f"--pass takes PLUGIN:NAME or a registered pass's NAME: '{args.pass_}'")
+        PASS[:] = [plugin, name]
+        return pass_main(args)
     if args.planted:
         if args.checked:
             PROVIDERS.append(CHECKED)
