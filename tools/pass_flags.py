@@ -127,7 +127,9 @@ class Instruments:
     others: list[PassInstrumentation] = field(default_factory=list)
 
     def all(self) -> list[PassInstrumentation]:
-        found = [self.timing, self.printing, self.statistics, self.reproducer, *self.others]
+        """Each one, `others` first: a check that fails a pass (`--check-semantics`) runs
+        before the others see the pass."""
+        found = [*self.others, self.timing, self.printing, self.statistics, self.reproducer]
         return [i for i in found if i is not None]
 
 
@@ -165,7 +167,7 @@ def instruments(
         or after
         or args.mlir_print_ir_before_all
         or args.mlir_print_ir_after_all
-        or (args.mlir_print_ir_after_failure)
+        or args.mlir_print_ir_after_failure
     ):
         found.printing = IRPrinting(
             before=before,
