@@ -284,6 +284,8 @@ def _successors(block: Block) -> Sequence[Block]:
 def both_run(a: Operation, b: Operation, region: Region, avoid: Block | None) -> bool:
     """Whether `a` and `b` (in `region`, at any depth) can both run for one value defined in
     `region` (in block `avoid`, whose next run defines another value)."""
+    if a is b and a.successors:
+        return False  # a branch that passes the token to each of its successors: one runs
     x, y = _ancestor_in(a, region), _ancestor_in(b, region)
     if x is None or y is None:
         return True
