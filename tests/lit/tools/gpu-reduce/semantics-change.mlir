@@ -1,7 +1,6 @@
 // gpu-reduce --semantics-change PIPELINE: what is left still makes
 // `gpu-opt -p PIPELINE --check-semantics` name a pass that changed @main's results; here a
 // planted bug (swap-sub-operands, from check-semantics' tests) loaded through $GPUIR_PLUGINS.
-// REQUIRES: check-semantics
 // RUN: env GPUIR_PLUGINS=%S/../check-semantics/Inputs/miscompiles.py gpu-reduce %s --semantics-change swap-sub-operands -o %t.mlir 2> %t.log
 // RUN: gpu-opt %t.mlir | filecheck %s
 // RUN: not gpu-opt %t.mlir --load-pass-plugin=%S/../check-semantics/Inputs/miscompiles.py -p swap-sub-operands --check-semantics 2>&1 | filecheck %s --check-prefix=CHANGED
