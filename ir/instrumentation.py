@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import IO, TextIO
+from typing import IO, TextIO, TypeVar
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
@@ -170,13 +170,7 @@ class Timing(PassInstrumentation):
     running: dict[Path, Timer] = field(default_factory=dict)
 
     def node(self, path: Path) -> TimingNode:
-        node = self.root
-        for key in path:
-            child = node.children.get(key)
-            if child is None:
-                child = node.children[key] = TimingNode(key.name)
-            node = child
-        return node
+        return node_at(self.root, path, TimingNode)
 
     def add(self, name: str, wall: float, user: float) -> None:
         """Time the tool spent in one of its own phases (`Parser`, `Output`)."""
@@ -250,7 +244,22 @@ def share(part: float, whole: float) -> float:
     return 100 * part / whole if whole > 0 else 0.0
 
 
-def walk(node: TimingNode, depth: int = 0) -> Iterable[tuple[int, TimingNode]]:
+Node = TypeVar("Node", TimingNode, "StatisticsNode")
+
+
+def node_at(root: Node, path: Path, make: Callable[[str], Node]) -> Node:
+    """The node of the report tree at `path` (each key a pass's place), made if need be."""
+    node = root
+    for key in path:
+        child = node.children.get(key)
+        if child is None:
+            child = node.children[key] = make(key.name)
+        node = child
+    return node
+
+
+def walk(node: Node, depth: int = 0) -> Iterable[tuple[int, Node]]:
+    """Each node under `node`, depth first, with its depth."""
     for child in node.children.values():
         yield depth, child
         yield from walk(child, depth + 1)
@@ -279,13 +288,7 @@ class PassStatistics(PassInstrumentation):
     root: StatisticsNode = field(default_factory=lambda: StatisticsNode("root"))
 
     def node(self, path: Path) -> StatisticsNode:
-        node = self.root
-        for key in path:
-            child = node.children.get(key)
-            if child is None:
-                child = node.children[key] = StatisticsNode(key.name)
-            node = child
-        return node
+        return node_at(self.root, path, StatisticsNode)
 
     def record(self, p: ModulePass, path: Path) -> None:
         node = self.node(path)
@@ -309,7 +312,7 @@ class PassStatistics(PassInstrumentation):
         lines = report_header("... Pass statistics report ...")
         if self.display == "list":
             merged: dict[str, dict[tuple[str, str], int]] = {}
-            for _, node in walk_statistics(self.root):
+            for _, node in walk(self.root):
                 for name, description, value in summed(node):
                     stats = merged.setdefault(node.name, {})
                     stats[name, description] = stats.get((name, description), 0) + value
@@ -317,15 +320,9 @@ class PassStatistics(PassInstrumentation):
                 stats = [(n, d, v) for (n, d), v in merged[pass_name].items()]
                 lines += entry(0, pass_name, stats)
         else:
-            for depth, node in walk_statistics(self.root):
+            for depth, node in walk(self.root):
                 lines += entry(depth * 2, node.name, summed(node))
         return "\n".join(lines)
-
-
-def walk_statistics(node: StatisticsNode, depth: int = 0) -> Iterable[tuple[int, StatisticsNode]]:
-    for child in node.children.values():
-        yield depth, child
-        yield from walk_statistics(child, depth + 1)
 
 
 def summed(node: StatisticsNode) -> list[tuple[str, str, int]]:
