@@ -198,6 +198,21 @@ def int_to_float(value: int, dtype: type[np.floating]) -> np.floating:
     return round_exact(value, dtype)
 
 
+def parse_arguments(texts: Sequence[str], types: Sequence[Attribute], name: str) -> list[object]:
+    """Command-line arguments as values of `@name`'s scalar parameters `types` (gpu-run's and
+    `--check-args`' syntax); ValueError with a message that says which one and why."""
+    if len(texts) != len(types):
+        expected = ", ".join(str(t) for t in types) or "none"
+        raise ValueError(f"@{name} takes {len(types)} argument(s) ({expected}), got {len(texts)}")
+    values = []
+    for i, (text, type_) in enumerate(zip(texts, types, strict=True), start=1):
+        try:
+            values.append(parse(text, type_))
+        except ValueError as e:
+            raise ValueError(f"argument {i} of @{name}: {e}") from None
+    return values
+
+
 def parse(text: str, type_: Attribute) -> object:
     """A command-line argument as a run-time value of `type_`; ValueError with a message that
     says what was expected."""

@@ -106,7 +106,7 @@ def run_main(
 ) -> Observation | Unrunnable:
     """`@main` of `module` on `provider`, its prints into `out`."""
     from gpuir.runtime.executors import make_executor
-    from gpuir.runtime.scalars import parse
+    from gpuir.runtime.scalars import parse_arguments
     from gpuir.runtime.session import check_entry, scalar_params
 
     executor = make_executor(module, provider, out, compiled=False)  # type: ignore[arg-type]
@@ -114,19 +114,10 @@ def run_main(
         return Unrunnable("the program has no function @main")
     main = executor.function("main")
     check_entry(main)
-    types = scalar_params(main)
-    if len(types) != len(args):
-        expected = ", ".join(str(t) for t in types) or "none"
-        raise CheckArgsError(
-            f"--check-semantics: @main takes {len(types)} argument(s) ({expected}), "
-            f"--check-args gives {len(args)}"
-        )
-    values = []
-    for i, (text, type_) in enumerate(zip(args, types, strict=True), start=1):
-        try:
-            values.append(parse(text, type_))
-        except ValueError as e:
-            raise CheckArgsError(f"--check-semantics: argument {i} of @main: {e}") from None
+    try:
+        values = parse_arguments(args, scalar_params(main), "main")
+    except ValueError as e:
+        raise CheckArgsError(f"--check-semantics: --check-args: {e}") from None
     results = executor.run_main(values)
     sys.stdout.flush()
     return Observation(tuple(results), out.getvalue())

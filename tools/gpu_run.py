@@ -370,20 +370,12 @@ def failure_text(error: DiagnosticException, parsed: ParsedChunk, instruments: I
 
 def read_arguments(texts: Sequence[str], types: Sequence[Attribute], name: str) -> list[object]:
     """The command-line ARGS as values of `@name`'s scalar parameters."""
-    from gpuir.runtime.scalars import parse
+    from gpuir.runtime.scalars import parse_arguments
 
-    if len(texts) != len(types):
-        expected = ", ".join(str(t) for t in types) or "none"
-        raise GpuRunError(
-            f"{PROG}: error: @{name} takes {len(types)} argument(s) ({expected}), got {len(texts)}"
-        )
-    values = []
-    for i, (text, type_) in enumerate(zip(texts, types, strict=True), start=1):
-        try:
-            values.append(parse(text, type_))
-        except ValueError as e:
-            raise GpuRunError(f"{PROG}: error: argument {i} of @{name}: {e}") from None
-    return values
+    try:
+        return parse_arguments(texts, types, name)
+    except ValueError as e:
+        raise GpuRunError(f"{PROG}: error: {e}") from None
 
 
 def format_results(results: Sequence[tuple[object, Attribute]]) -> str:

@@ -30,7 +30,7 @@
 // ULPS:      halve.mlir: error: --check-semantics: pass 'reassociate-halves' changed what @main computes: result 1 is 7.9 after it, 7.8999996 before (compared with the input)
 // TOLERATED-NOT: error
 
-// NO-ARGS:  subtract.mlir: error: --check-semantics: @main takes 1 argument(s) (i32), --check-args gives 0
-// BAD-ARG:  subtract.mlir: error: --check-semantics: argument 1 of @main: 'x' is not an integer (expected i32)
+// NO-ARGS:  subtract.mlir: error: --check-semantics: --check-args: @main takes 1 argument(s) (i32), got 0
+// BAD-ARG:  subtract.mlir: error: --check-semantics: --check-args: argument 1 of @main: 'x' is not an integer (expected i32)
 // BAD-PASS: gpu-opt: error: --check-semantics names the unknown pass 'csee' (did you mean 'cse'?)
 // BAD-ULPS: gpu-opt: error: --check-tolerance takes a number of ULPs, 0 or more, not -1
