@@ -54,6 +54,22 @@ class LocatingParser(Parser):
         self.first_uses: dict[str, Span[str]] = {}
         """Where each value name was first used before its definition."""
 
+    def _parse_external_resources(self) -> None:
+        """MLIR's external resources (`{-# external_resources: {…} #-}`, as a crash
+        reproducer's `mlir_reproducer`): data for other tools, read and set aside, as mlir-opt
+        does with a key it has no handler for (xDSL raised NotImplementedError on them).
+        gpu-opt's `--run-reproducer` reads the reproducer's pipeline itself."""
+        self._parse_token(MLIRTokenKind.L_BRACE, "expected '{' after 'external_resources:'")
+        depth = 1
+        while depth:
+            token = self._consume_token()
+            if token.kind == MLIRTokenKind.L_BRACE:
+                depth += 1
+            elif token.kind == MLIRTokenKind.R_BRACE:
+                depth -= 1
+            elif token.kind == MLIRTokenKind.EOF:
+                self.raise_error("the external resources' '{' is never closed", token.span)
+
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         try:
             module = super().parse_module(allow_implicit_module)

@@ -1,0 +1,8 @@
+func.func @f() {
+  func.return
+}
+
+{-#
+  external_resources: {
+    tool: { data: "x"
+#-}
