@@ -13,21 +13,27 @@ from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 
+Related = Sequence[tuple[Operation, str]]
+"""Notes at other ops: `(op, note)` pairs, printed after the diagnostic at each op."""
+
 
 class OpError(DiagnosticException):
-    """A user error at `op`."""
+    """A user error at `op`, with a note at each op of `related`."""
 
-    def __init__(self, op: Operation, message: str):
+    def __init__(self, op: Operation, message: str, related: Related = ()):
         super().__init__(message)
         self.op = op
+        self.related = list(related)
 
 
 class OpWarning(UserWarning):
-    """A warning at an op (e.g. a lowering that falls back); emitted with `warnings.warn`."""
+    """A warning at an op (e.g. a lowering that falls back), with a note at each op of
+    `related`; emitted with `warnings.warn`."""
 
-    def __init__(self, op: Operation, message: str):
+    def __init__(self, op: Operation, message: str, related: Related = ()):
         super().__init__(message)
         self.op = op
+        self.related = list(related)
 
 
 def describe_op(op: Operation | None) -> str:

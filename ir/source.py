@@ -23,7 +23,7 @@ from xdsl.utils.exceptions import (
 from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
-from gpuir.ir.diagnostics import OpError
+from gpuir.ir.diagnostics import OpError, OpWarning
 
 
 class SourceError(Exception):
@@ -128,8 +128,22 @@ def format_diagnostic(error: DiagnosticException, parsed: ParsedChunk) -> str:
     if op is None:
         notes: list[str] = getattr(error, "__notes__", [])
         lines = [f"{parsed.name}: error: {message}", *(shorten_note(n) for n in notes)]
-        return "\n".join(lines).rstrip()
-    return f"{locate(op, parsed, 'error', message)}\nnote: see current operation: {op_text(op)}"
+        return with_notes("\n".join(lines).rstrip(), error, parsed)
+    text = f"{locate(op, parsed, 'error', message)}\nnote: see current operation: {op_text(op)}"
+    return with_notes(text, error, parsed)
+
+
+def format_warning(warning: OpWarning, parsed: ParsedChunk) -> str:
+    """An `OpWarning` at its op, with its notes."""
+    parsed.set_locations()
+    return with_notes(locate(warning.op, parsed, "warning", str(warning)), warning, parsed)
+
+
+def with_notes(text: str, diagnostic: object, parsed: ParsedChunk) -> str:
+    """`text`, then a located note at each op of the diagnostic's `related` pairs."""
+    for op, note in getattr(diagnostic, "related", ()):
+        text += "\n" + locate(op, parsed, "note", note)
+    return text
 
 
 def shorten_note(note: str) -> str:

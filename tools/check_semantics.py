@@ -27,17 +27,16 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
+from gpuir.ir.diagnostics import OpError, Related
 from gpuir.ir.pass_manager import PassInstrumentation, Path
 
 
-class SemanticsChanged(DiagnosticException):
+class SemanticsChanged(OpError):
     """A pass changed what `@main` computes; `op` is the op interp's new error is at (in the
-    IR after the pass), `related` its notes."""
+    IR after the pass; None when there is none), `related` its notes."""
 
-    def __init__(self, message: str, op: Operation | None = None, related=()) -> None:
-        super().__init__(message)
-        self.op = op
-        self.related = list(related)
+    def __init__(self, message: str, op: Operation | None = None, related: Related = ()) -> None:
+        super().__init__(op, message, related)  # type: ignore[arg-type]  # op may be None
 
 
 class CheckArgsError(DiagnosticException):

@@ -92,8 +92,8 @@ from gpuir.ir.source import (
     decode_utf8,
     format_diagnostic,
     format_parse_error,
+    format_warning,
     is_blank,
-    locate,
 )
 from gpuir.ir.verifier import verify_input, verify_ops
 from gpuir.tools.common import (
@@ -527,10 +527,6 @@ class GpuOptMain(xDSLOptMain):
                 return self.output_resulting_program(parsed.module)
         except DiagnosticException as e:
             text = format_diagnostic(e, parsed)
-            if getattr(e, "op", None) is not None and hasattr(e, "related"):  # interp's, at its op
-                text = locate(e.op, parsed, "error", str(e))  # type: ignore[attr-defined]
-                for op, note in e.related:  # type: ignore[attr-defined]
-                    text += "\n" + locate(op, parsed, "note", note)
             failure = self.note_failure(e)
             if failure is not None and failure.invalid_result:  # a pass broke the IR
                 text += f"\nnote: the IR that pass '{failure.pass_.name}' produced does not verify"
@@ -673,8 +669,7 @@ def llvm_extension_ops() -> Sequence[type[Operation]]:
 def show_warning(parsed: ParsedChunk, message: Warning | str, *_: object, **__: object) -> None:
     """`warnings.showwarning` while a chunk is processed: an `OpWarning` points at its op."""
     if isinstance(message, OpWarning):
-        parsed.set_locations()
-        report(locate(message.op, parsed, "warning", str(message)))
+        report(format_warning(message, parsed))
     else:
         report(f"{PROG}: warning: {message}")
 

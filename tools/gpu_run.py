@@ -64,12 +64,13 @@ from gpuir.ir.source import (
     decode_utf8,
     format_diagnostic,
     format_parse_error,
+    format_warning,
     is_blank,
     locate,
 )
 from gpuir.ir.verifier import verify_input, verify_ops
 from gpuir.runtime import ProviderUnavailable, get_provider, provider_names, resolve
-from gpuir.runtime.provider import Provider, ProviderError
+from gpuir.runtime.provider import Provider
 from gpuir.tools.common import (
     STDIN,
     STDIN_NAME,
@@ -413,18 +414,14 @@ def execute(
 
 def show_warning(parsed: ParsedChunk, message: Warning | str, *_: object, **__: object) -> None:
     if isinstance(message, OpWarning):
-        report(locate(message.op, parsed, "warning", str(message)))
+        report(format_warning(message, parsed))
     else:
         report(f"{PROG}: warning: {message}")
 
 
 def diagnostic(error: DiagnosticException, parsed: ParsedChunk) -> str:
     """The error at its op, with a note at each op it refers to."""
-    text = format_diagnostic(error, parsed)
-    if isinstance(error, ProviderError):
-        for op, note in error.related:
-            text += "\n" + locate(op, parsed, "note", note)
-    return text
+    return format_diagnostic(error, parsed)
 
 
 def run(options: Options) -> int:
