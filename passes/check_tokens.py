@@ -35,7 +35,7 @@ from xdsl.traits import SymbolTable
 
 from gpuir.dialects import buffer, gpu, mem
 from gpuir.dialects.mem import CONST, GLOBAL, HOST, SPACE_NAMES, MemType
-from gpuir.ir.diagnostics import OpError, OpWarning, describe_op
+from gpuir.ir.diagnostics import OpError, OpWarning, Related, describe_op
 from gpuir.ir.pass_manager import Statistic
 
 Index = int | SSAValue
@@ -400,10 +400,11 @@ def message(found: Conflict, token: SSAValue, fork: str | None) -> str:
     return f"{head}; {what}, so a pass may swap them: thread one's token into the other"
 
 
-def warn(op: Operation, text: str) -> None:
-    """Warn at `op`, every time (Python would show one warning per text and line)."""
+def warn(op: Operation, text: str, related: Related = ()) -> None:
+    """Warn at `op` (with notes at `related`), every time (Python would show one warning per
+    text and line)."""
     with warnings.catch_warnings(action="always"):
-        warnings.warn(OpWarning(op, text), stacklevel=2)
+        warnings.warn(OpWarning(op, text, related), stacklevel=2)
 
 
 def _defined_in(token: SSAValue) -> tuple[Region | None, Block | None]:
@@ -502,6 +503,8 @@ class CheckTokensPass(ModulePass):
             self.unordered.add()
             conflict_, fork = found
             text = message(conflict_, token, fork)
+            first = conflict_.first.op
+            related = [] if first is conflict_.second.op else [(first, "the other op of the pair")]
             if conflict_.proven:
-                raise OpError(conflict_.second.op, text)
-            warn(conflict_.second.op, text)
+                raise OpError(conflict_.second.op, text, related)
+            warn(conflict_.second.op, text, related)

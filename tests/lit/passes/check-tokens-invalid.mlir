@@ -13,7 +13,7 @@ func.func @main(%t: !mem.M<0>) -> (!mem.M<0>, i32) {
   %one = arith.constant 1 : i32
   %two = arith.constant 2 : i32
   %t0, %p = mem.slot %t : !mem.ptr<i32, 0>
-  %t1 = mem.store %t0, %p, %one : !mem.ptr<i32, 0>
+  %t1 = mem.store %t0, %p, %one : !mem.ptr<i32, 0>  // expected-note {{the other op of the pair}}
   // expected-error-re @below {{'mem.store' and 'mem.store' at {{.*}}check-tokens-invalid.mlir:16:3 consume the same !mem.M<0> token, so no token chain orders them; they touch the same bytes of host memory and one of them writes, so their order is not fixed: thread one's token into the other}}
   %t2 = mem.store %t0, %p, %two : !mem.ptr<i32, 0>
   %t3, %v = mem.load %t1, %p : !mem.ptr<i32, 0>
@@ -25,7 +25,7 @@ func.func @main(%t: !mem.M<0>) -> (!mem.M<0>, i32) {
 // Host code: a store and a load through two pointers that may be the same (parameters).
 func.func @maybe(%t: !mem.M<0>, %p: !mem.ptr<i32, 0>, %q: !mem.ptr<i32, 0>) -> (!mem.M<0>, i32) {
   %one = arith.constant 1 : i32
-  %t1 = mem.store %t, %p, %one : !mem.ptr<i32, 0>
+  %t1 = mem.store %t, %p, %one : !mem.ptr<i32, 0>  // expected-note {{the other op of the pair}}
   // expected-warning-re @below {{'mem.load' and 'mem.store' at {{.*}}check-tokens-invalid.mlir:28:3 consume the same !mem.M<0> token, so no token chain orders them; one of them writes and they may touch the same host memory, so a pass may swap them: thread one's token into the other}}
   %t2, %v = mem.load %t, %q : !mem.ptr<i32, 0>
   func.return %t1, %v : !mem.M<0>, i32
@@ -39,7 +39,7 @@ func.func @behind_if(%t: !mem.M<0>, %c: i1) -> (!mem.M<0>, i32) {
   %one = arith.constant 1 : i32
   %t0, %p = mem.slot %t : !mem.ptr<i32, 0>
   scf.if %c {
-    %t1 = mem.store %t0, %p, %one : !mem.ptr<i32, 0>
+    %t1 = mem.store %t0, %p, %one : !mem.ptr<i32, 0>  // expected-note {{the other op of the pair}}
     scf.yield
   }
   // expected-error-re @below {{'mem.load' and 'mem.store' at {{.*}}check-tokens-invalid.mlir:42:5 consume the same !mem.M<0> token, so no token chain orders them; they touch the same bytes of host memory and one of them writes, so their order is not fixed: thread one's token into the other}}
@@ -53,7 +53,7 @@ func.func @behind_if(%t: !mem.M<0>, %c: i1) -> (!mem.M<0>, i32) {
 // the store after the first load may move before the second.
 func.func @after_reads(%t: !mem.M<0>, %p: !mem.ptr<i32, 0>) -> (!mem.M<0>, i32) {
   %t1, %x = mem.load %t, %p : !mem.ptr<i32, 0>
-  %t2, %y = mem.load %t, %p : !mem.ptr<i32, 0>
+  %t2, %y = mem.load %t, %p : !mem.ptr<i32, 0>  // expected-note {{the other op of the pair}}
   %s = arith.addi %x, %y : i32
   // expected-error-re @below {{'mem.store' and 'mem.load' at {{.*}}check-tokens-invalid.mlir:56:3 are not ordered by the token chain: it forks where 'mem.load' at {{.*}}check-tokens-invalid.mlir:55:3 and 'mem.load' at {{.*}}check-tokens-invalid.mlir:56:3 consume the same !mem.M<0> token; they touch the same bytes of host memory and one of them writes, so their order is not fixed: thread one's token into the other}}
   %t3 = mem.store %t1, %p, %s : !mem.ptr<i32, 0>
@@ -88,7 +88,7 @@ func.func @kernel(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>
   %v = arith.index_cast %item : index to i32
   %mine = mem.lea %s, %item : !mem.ptr<!mem.array<4 x i32>, 3>
   %b3 = mem.store %a3, %mine, %v : !mem.ptr<i32, 3>
-  %s1, %s3 = gpu.sync_work_items %m1, %b3
+  %s1, %s3 = gpu.sync_work_items %m1, %b3  // expected-note {{the other op of the pair}}
   %first = mem.lea %s, %c0 : !mem.ptr<!mem.array<4 x i32>, 3>
   // expected-warning-re @below {{'mem.load' and 'gpu.sync_work_items' at {{.*}}check-tokens-invalid.mlir:91:3 consume the same !mem.M<3> token, so no token chain orders them; one of them writes and they may touch the same shared memory, so a pass may swap them: thread one's token into the other}}
   %l3, %w = mem.load %b3, %first : !mem.ptr<i32, 3>
@@ -104,7 +104,7 @@ func.func @kernel(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
   %mine = mem.lea %out, %item : !mem.ptr<!mem.array<? x i32>, 1>
-  %a1 = mem.store %m1, %mine, %zero : !mem.ptr<i32, 1>
+  %a1 = mem.store %m1, %mine, %zero : !mem.ptr<i32, 1>  // expected-note {{the other op of the pair}}
   // expected-error-re @below {{'mem.store' and 'mem.store' at {{.*}}check-tokens-invalid.mlir:107:3 consume the same !mem.M<1> token, so no token chain orders them; they touch the same bytes of global memory and one of them writes, so their order is not fixed: thread one's token into the other}}
   %b1 = mem.store %m1, %mine, %one : !mem.ptr<i32, 1>
   func.return %b1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
@@ -127,7 +127,7 @@ func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
   %stream = gpu.default_stream
   %a0, %host = mem.alloc %m0 : !mem.ptr<!mem.array<4 x i32>, 0>
   %b1, %dev = gpu.alloc.block %m1 : !mem.ptr<!mem.array<4 x i32>, 1>
-  %l0, %l1, %l4 = gpu.launch @k grid(%c1, %c4) stream(%stream) mems(%a0, %b1, %m4) args(%dev) : (!mem.ptr<!mem.array<4 x i32>, 1>)
+  %l0, %l1, %l4 = gpu.launch @k grid(%c1, %c4) stream(%stream) mems(%a0, %b1, %m4) args(%dev) : (!mem.ptr<!mem.array<4 x i32>, 1>)  // expected-note {{the other op of the pair}}
   // expected-warning-re @below {{'gpu.copy_to_host.block' and 'gpu.launch' at {{.*}}check-tokens-invalid.mlir:130:3 consume the same !mem.M<1> token, so no token chain orders them; one of them writes and they may touch the same global memory, so a pass may swap them: thread one's token into the other}}
   %h0, %h1 = gpu.copy_to_host.block %l0, %b1, %dev -> %host : !mem.ptr<!mem.array<4 x i32>, 1> -> !mem.ptr<!mem.array<4 x i32>, 0>
   %f1 = gpu.free.block %h1, %dev : !mem.ptr<!mem.array<4 x i32>, 1>
