@@ -163,7 +163,10 @@ def test_print_ir_after_all_and_time_go_to_stderr(echo, capsys):
         [echo, "--provider", "interp", "--print-ir-after-all", "--time", "1", "2"], capsys
     )
     assert status == 0 and out == "echo\n1\n2.0\n"
-    assert "// -----// IR Dump After LowerBTensorMapReduce (lower-btensor-map-reduce) //----- //" in err
+    assert (
+        "// -----// IR Dump After LowerBTensorMapReduce (lower-btensor-map-reduce) //----- //"
+        in err
+    )
     assert "// -----// IR Dump After SplitApply (split-apply) //----- //" in err
     assert "gpu-run: time: run" in err and "gpu-run: time: total" in err
 
