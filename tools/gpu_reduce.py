@@ -793,6 +793,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--test-arg", action="append", default=[], help="an argument of --test")
     parser.add_argument("--pipeline", default="gpu-pipeline", help="for --diagnostic")
+    parser.add_argument(
+        "--load-pass-plugin",
+        action="append",
+        default=[],
+        metavar="FILE.py|MODULE",
+        help="a plugin's dialects and passes, for reading the candidates and in every test "
+        "(through $GPUIR_PLUGINS)",
+    )
     parser.add_argument("-j", "--jobs", type=int, default=1, help="tests run at once (1)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per test (60)")
     return parser.parse_args(argv)
@@ -813,6 +821,13 @@ def make_test(args: argparse.Namespace) -> Test:
 
 
 def first_line(error: BaseException) -> str:
+    """The error in one line; a parse error as `file:line:col: message`, as gpu-opt says it."""
+    from xdsl.utils.exceptions import ParseError
+
+    if isinstance(error, ParseError):
+        from gpuir.ir.source import format_parse_error
+
+        return format_parse_error(error, 0).splitlines()[0].replace(": error: ", ": ", 1)
     return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
@@ -867,9 +882,28 @@ def reduce(args: argparse.Namespace) -> int:
     return 0
 
 
+def load_plugins(specs: list[str]) -> None:
+    """Load the `--load-pass-plugin` plugins here (candidates may use their dialects) and
+    hand them to every test through `$GPUIR_PLUGINS`."""
+    if not specs:
+        return
+    from gpuir.ir.plugins import PLUGINS_ENV, PluginError
+    from gpuir.ir.plugins import load_plugins as load
+
+    specs = [os.path.abspath(spec) if os.path.exists(spec) else spec for spec in specs]
+    try:
+        load(specs)
+    except PluginError as e:
+        raise ReduceError(f"{PROG}: error: {e}") from e
+    inherited = [s for s in os.environ.get(PLUGINS_ENV, "").split(os.pathsep) if s]
+    os.environ[PLUGINS_ENV] = os.pathsep.join([*inherited, *specs])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        return reduce(parse_args(argv))
+        args = parse_args(argv)
+        load_plugins(args.load_pass_plugin)
+        return reduce(args)
     except ReduceError as e:
         print(str(e), file=sys.stderr)
     except SystemExit as e:  # argparse: --help (0), or a usage error it printed (2)

@@ -7,7 +7,7 @@
 // RUN: not gpu-reduce %t.nothing --test true -o %t.out 2>&1 | filecheck %s --check-prefix=MISSING
 // RUN: not test -e %t.out
 
-// PARSE: gpu-reduce: error: '{{.*}}unparsable.mlir' does not parse and verify: {{.+}}
+// PARSE: gpu-reduce: error: '{{.*}}unparsable.mlir' does not parse and verify: {{.*}}unparsable.mlir:3:19: use of undeclared SSA value name %y
 // PARSE-NOT: Traceback
 // BORING: gpu-reduce: error: the test is not interesting on '{{.*}}errors.mlir' (expected: `false` exits 0)
 // FOLDER: gpu-reduce: error: the folder of '{{.*}}out.mlir' does not exist
