@@ -209,14 +209,6 @@ class PassManager:
     """Read from a flat list (`cse,my-func-pass`): written back as one, since its op passes
     walk the module for their ops, which no anchored text says."""
 
-    def passes(self) -> Iterator[ModulePass]:
-        """Every pass of the tree, in order."""
-        for element in self.elements:
-            if isinstance(element, PassManager):
-                yield from element.passes()
-            else:
-                yield element
-
     def __str__(self) -> str:
         """The pipeline's text, MLIR's textual form; every option with its value."""
         inner = ", ".join(

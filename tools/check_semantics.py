@@ -28,6 +28,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from gpuir.ir.diagnostics import OpError, Related
+from gpuir.ir.instrumentation import top_of
 from gpuir.ir.pass_manager import PassInstrumentation, Path
 
 
@@ -195,7 +196,6 @@ class SemanticsCheck(PassInstrumentation):
     """Where checking stopped (a pass after which interp could not run the IR), if it did."""
     waiting: str | None = None
     """Why the input could not run, until a stage can."""
-    checks: int = 0
     unchecked: list[str] = field(default_factory=list)
     """The passes that ran since the last check without one of their own (`only`)."""
     stack: list[list] = field(default_factory=list)
@@ -204,7 +204,6 @@ class SemanticsCheck(PassInstrumentation):
     def start(self, module: ModuleOp) -> None:
         """Observe the input."""
         self.stopped = None
-        self.checks = 0
         self.unchecked = []
         found = observe(module, self.args)
         if isinstance(found, Unrunnable):
@@ -237,11 +236,8 @@ class SemanticsCheck(PassInstrumentation):
             if p.name not in self.unchecked:
                 self.unchecked.append(p.name)
             return
-        top = op
-        while top.parent_op() is not None:
-            top = top.parent_op()  # type: ignore[assignment]
+        top = top_of(op)
         assert isinstance(top, ModuleOp)
-        self.checks += 1
         found = observe(top, self.args)
         where = f"pass '{p.name}'" + (" (before its stages)" if before_stages else "")
         if isinstance(found, Unrunnable):
