@@ -111,14 +111,16 @@ REDUCE_KINDS = {
     "maxsi": "max",
     "minui": "umin",
     "maxui": "umax",
-    "minnumf": "min",
-    "maxnumf": "max",
+    "minnumf": "minnum",
+    "maxnumf": "maxnum",
     "minimumf": "min",
     "maximumf": "max",
 }
-"""`gpu.all_reduce`'s kinds as `gpu.workgroup_reduce`'s, whose min and max are signed: `umin` and
-`umax` reduce with the top bit flipped (the unsigned order is the signed order of the flipped
-values)."""
+"""`gpu.all_reduce`'s kinds as `gpu.workgroup_reduce`'s, whose min and max are signed, and whose
+float min and max propagate NaNs (`minimumf`, `maximumf`): `umin` and `umax` reduce with the top
+bit flipped (the unsigned order is the signed order of the flipped values); `minnum` and `maxnum`
+(`minnumf`, `maxnumf`: a NaN loses to a number) reduce the floats' bits as ordered integers, a
+NaN as the integer that loses (`Importer.num_reduce`)."""
 PRINTF_FIELD = re.compile(r"%(?:l|ll|h|hh|z)?([diufeg%])")
 UPSTREAM_MARKERS = re.compile(
     r"\bgpu\.(module|launch_func|func|host_register|launch\s+(async|blocks))\b|\bmemref\.\w+"
@@ -892,23 +894,7 @@ class Importer:
             done = b.insert(gpu.SyncWorkItemsOp(s.tokens[1], s.tokens[3]))
             s.tokens[1], s.tokens[3] = done.results
         elif isinstance(op, upstream.AllReduceOp):
-            kind = REDUCE_KINDS.get(op.kind.data) if op.kind.data else region_kind(op)
-            if kind is None:
-                why = "in this region form" if not op.kind.data else f"of kind {op.kind.data}"
-                raise unsupported(op, f"{why} is not supported (yet)")
-            (value,) = self.mapped(op, op.operands, s)
-            flip = None
-            if kind in ("umin", "umax"):  # unsigned order: signed order with the top bit flipped
-                width = 64 if isinstance(value.type, IndexType) else value.type.width.data  # type: ignore[attr-defined]
-                top = IntegerAttr(-(1 << (width - 1)), value.type)  # type: ignore[arg-type]
-                flip = b.insert(arith.ConstantOp(top)).result
-                value = b.insert(arith.XOrIOp(value, flip)).result
-                kind = kind[1:]
-            done = b.insert(gpu.WorkgroupReduceOp(kind, s.tokens[1], s.tokens[3], value))
-            s.tokens[1], s.tokens[3], result = done.results
-            if flip is not None:
-                result = b.insert(arith.XOrIOp(result, flip)).result
-            s.values[op.results[0]] = result
+            self.all_reduce(op, b, s)
         elif isinstance(op, upstream.ShuffleOp):
             value, offset, width = self.mapped(op, op.operands, s)
             made = gpu.ShuffleOp(op.mode.data, s.tokens[1], s.tokens[3], value, offset, width)
@@ -930,11 +916,73 @@ class Importer:
         else:
             self.common_op(op, b, s, self.kernel_op)
 
+    def all_reduce(self, op: upstream.AllReduceOp, b: Builder, s: Scope) -> None:
+        """`gpu.all_reduce` of a kind of `REDUCE_KINDS`, or of a region of `REGION_KINDS`: a
+        `gpu.workgroup_reduce`."""
+        kind = REDUCE_KINDS.get(op.kind.data) if op.kind.data else region_kind(op)
+        if kind is None:
+            why = "in this region form" if not op.kind.data else f"of kind {op.kind.data}"
+            raise unsupported(op, f"{why} is not supported (yet)")
+        (value,) = self.mapped(op, op.operands, s)
+        if kind in ("minnum", "maxnum"):
+            if not isinstance(value.type, AnyFloat):
+                raise unsupported(op, f"of kind {kind}f on {value.type}: only on floats")
+            result = self.num_reduce("min" if kind == "minnum" else "max", value, b, s)
+            result.name_hint = op.results[0].name_hint
+            s.values[op.results[0]] = result
+            return
+        flip = None
+        if kind in ("umin", "umax"):  # unsigned order: signed order with the top bit flipped
+            width = 64 if isinstance(value.type, IndexType) else value.type.width.data  # type: ignore[attr-defined]
+            top = IntegerAttr(-(1 << (width - 1)), value.type)  # type: ignore[arg-type]
+            flip = b.insert(arith.ConstantOp(top)).result
+            value = b.insert(arith.XOrIOp(value, flip)).result
+            kind = kind[1:]
+        done = b.insert(gpu.WorkgroupReduceOp(kind, s.tokens[1], s.tokens[3], value))
+        s.tokens[1], s.tokens[3], result = done.results
+        if flip is not None:
+            result = b.insert(arith.XOrIOp(result, flip)).result
+        s.values[op.results[0]] = result
+
+    def num_reduce(self, kind: str, value: SSAValue, b: Builder, s: Scope) -> SSAValue:
+        """`minnumf` / `maxnumf` (`kind` "min" / "max") over the work-group, whose NaNs lose to
+        any number: one `gpu.workgroup_reduce` of signed integer keys. A float's key is its bits
+        with the magnitude bits flipped when the sign is set (`bits ^ ((bits >> (w - 1)) &
+        (2^(w-1) - 1))`: -inf < … < -0 < +0 < … < +inf in the signed order, the map its own
+        inverse); a NaN's is the largest integer for min, the smallest for max, so that it wins
+        only when every item's value is a NaN, when the result is the type's quiet NaN."""
+        type_ = value.type
+        assert isinstance(type_, AnyFloat)
+        width = type_.bitwidth
+        int_type = IntegerType(width)
+
+        def constant(n: int) -> SSAValue:
+            return b.insert(arith.ConstantOp(IntegerAttr(n, int_type))).result
+
+        shift, low = constant(width - 1), constant((1 << (width - 1)) - 1)
+
+        def flip(bits: SSAValue) -> SSAValue:
+            sign = b.insert(arith.ShRSIOp(bits, shift)).result
+            magnitude = b.insert(arith.AndIOp(sign, low)).result
+            return b.insert(arith.XOrIOp(bits, magnitude)).result
+
+        key = flip(b.insert(arith.BitcastOp(value, int_type)).result)
+        nan_key = constant((1 << (width - 1)) - 1 if kind == "min" else -(1 << (width - 1)))
+        is_nan = b.insert(arith.CmpfOp(value, value, "uno")).result
+        key = b.insert(arith.SelectOp(is_nan, nan_key, key)).result
+        done = b.insert(gpu.WorkgroupReduceOp(kind, s.tokens[1], s.tokens[3], key))
+        s.tokens[1], s.tokens[3], total = done.results
+        number = b.insert(arith.BitcastOp(flip(total), type_)).result
+        all_nan = b.insert(arith.CmpiOp(total, nan_key, "eq")).result
+        nan = b.insert(arith.ConstantOp(FloatAttr(math.nan, type_))).result
+        return b.insert(arith.SelectOp(all_nan, nan, number)).result
+
     def subgroup_reduce(self, op: upstream.SubgroupReduceOp, b: Builder, s: Scope) -> None:
         """`gpu.subgroup_reduce`: a tree of `gpu.shuffle down` within the cluster (the warp,
         or `cluster(size = n)` lanes of it) that combines into its first lane, skipping the
         lanes that do not exist (a group's last warp may be partial), then `gpu.shuffle idx`
-        of that lane to every lane."""
+        of that lane to every lane. A value of fewer than 32 or 64 bits (`f16`, `i8`, …) is
+        shuffled as its bits zero-extended to `i32` or `i64`, as MLIR's lowering does."""
         combine = SUBGROUP_KINDS.get(op.kind.data)
         if combine is None:
             raise unsupported(op, f"of kind {op.kind.data} is not supported (yet)")
@@ -944,21 +992,39 @@ class Importer:
         if size < 1 or size > WARP or size & (size - 1):
             raise unsupported(op, f"of clusters of {size} lanes: a power of 2 up to {WARP}")
         (value,) = self.mapped(op, [op.value], s)
-        if not isinstance(value.type, IntegerType | IndexType | AnyFloat):
-            raise unsupported(op, f"of {value.type}: only of a scalar")
+        type_ = value.type
+        if not isinstance(type_, IntegerType | IndexType | AnyFloat):
+            raise unsupported(op, f"of {type_}: only of a scalar")
+        bits = None if isinstance(type_, IndexType) else type_.bitwidth
+        if bits is not None and bits > 64:
+            raise unsupported(op, f"of {type_}: only of a scalar of 64 bits or fewer")
+        bits_type = None if bits is None else IntegerType(bits)
+        word = None if bits in (None, 32, 64) else IntegerType(32 if bits < 32 else 64)
 
         def i32(n: int) -> SSAValue:
             return b.insert(arith.ConstantOp(IntegerAttr(n, 32))).result
 
+        def shuffle(mode: str, value: SSAValue, offset: int) -> tuple[SSAValue, SSAValue]:
+            """The shuffled value and whether it is valid."""
+            if word is not None and bits_type is not None:
+                if isinstance(type_, AnyFloat):
+                    value = b.insert(arith.BitcastOp(value, bits_type)).result
+                value = b.insert(arith.ExtUIOp(value, word)).result
+            made = gpu.ShuffleOp(mode, s.tokens[1], s.tokens[3], value, i32(offset), width)
+            s.tokens[1], s.tokens[3], other, valid = b.insert(made).results
+            if word is not None and bits_type is not None:
+                other = b.insert(arith.TruncIOp(other, bits_type)).result
+                if isinstance(type_, AnyFloat):
+                    other = b.insert(arith.BitcastOp(other, type_)).result
+            return other, valid
+
         width, offset = i32(size), size // 2
         while offset:
-            made = gpu.ShuffleOp("down", s.tokens[1], s.tokens[3], value, i32(offset), width)
-            s.tokens[1], s.tokens[3], other, valid = b.insert(made).results
+            other, valid = shuffle("down", value, offset)
             both = b.insert(combine(value, other)).results[0]
             value = b.insert(arith.SelectOp(valid, both, value)).result
             offset //= 2
-        made = gpu.ShuffleOp("idx", s.tokens[1], s.tokens[3], value, i32(0), width)
-        s.tokens[1], s.tokens[3], result, _ = b.insert(made).results
+        result, _ = shuffle("idx", value, 0)
         result.name_hint = op.result.name_hint
         s.values[op.result] = result
 
@@ -1311,12 +1377,12 @@ REGION_KINDS = {
     "arith.ori": "or",
     "arith.xori": "xor",
     "arith.maxsi": "max",
-    "arith.maxnumf": "max",
+    "arith.maxnumf": "maxnum",
     "arith.maximumf": "max",
     "arith.minsi": "min",
     "arith.minui": "umin",
     "arith.maxui": "umax",
-    "arith.minnumf": "min",
+    "arith.minnumf": "minnum",
     "arith.minimumf": "min",
 }
 """The one op of a `gpu.all_reduce` region that gpuir's kinds cover."""

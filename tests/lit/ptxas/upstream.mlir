@@ -11,6 +11,14 @@
 // RUN: filecheck %s --check-prefix=SUBGROUP < %t.subgroup.ptx
 // SUBGROUP: .entry reduce(
 // SUBGROUP: shfl.sync.idx.b32
+// gpu.all_reduce and gpu.subgroup_reduce of minnumf, maxnumf, minimumf and maximumf on f32, f16
+// and f64 (minnumf and maxnumf reduce integer keys; f16 is shuffled as i32), and of i8 and i16:
+// RUN: gpu-opt %S/../upstream/all-reduce-nan.mlir -t 'ptx{sm=80}' > %t.all-nan.ptx
+// RUN: ptxas -arch=sm_80 %t.all-nan.ptx -o %t.all-nan.cubin
+// RUN: gpu-opt %S/../upstream/subgroup-reduce-nan.mlir -t 'ptx{sm=80}' > %t.subgroup-nan.ptx
+// RUN: ptxas -arch=sm_80 %t.subgroup-nan.ptx -o %t.subgroup-nan.cubin
+// RUN: gpu-opt %S/../upstream/subgroup-reduce-narrow.mlir -t 'ptx{sm=80}' > %t.narrow.ptx
+// RUN: ptxas -arch=sm_80 %t.narrow.ptx -o %t.narrow.cubin
 
 // CHECK: .entry launch_kernel(
 // CHECK: bar.sync
