@@ -1162,6 +1162,20 @@ class LaneIdOp(IRDLOperation):
 SHUFFLE_MODES = ("xor", "up", "down", "idx")
 
 
+def constant_int(value: SSAValue) -> int | None:
+    """The signed value of an integer `value` that an `arith.constant` defines; None for any
+    other value."""
+    owner = value.owner
+    if not isinstance(owner, Operation) or owner.name != "arith.constant":
+        return None
+    attr = owner.properties.get("value")
+    if not isinstance(attr, IntegerAttr) or not isinstance(attr.type, IntegerType):
+        return None
+    width = attr.type.width.data
+    n = attr.value.data & ((1 << width) - 1)
+    return n - (1 << width) if n >> (width - 1) else n
+
+
 @irdl_op_definition
 class ShuffleOp(IRDLOperation):
     """`%a1, %a3, %r, %valid = gpu.shuffle "down" %m1, %m3, %v, %offset, %width : f32`: exchange
@@ -1169,7 +1183,8 @@ class ShuffleOp(IRDLOperation):
     `lane - offset`, `lane + offset` or the segment's first lane + `offset`, in segments of
     `width` lanes; a source outside the segment or the warp's existing lanes gives
     `valid = false` and the lane's own value. Every existing lane of the warp reaches it
-    together."""
+    together. `width` is 1 to 32 lanes: the verifier checks a width that an `arith.constant`
+    gives, the providers any other when it runs."""
 
     name = "gpu.shuffle"
     m1 = operand_def(M1)
@@ -1244,6 +1259,11 @@ class ShuffleOp(IRDLOperation):
         for what, operand in (("offset", self.offset), ("width", self.width)):
             if operand.type != IntegerType(32):
                 raise VerifyException(f"'{self.name}' expects its {what} to be i32")
+        width = constant_int(self.width)
+        if width is not None and not 1 <= width <= WARP:
+            raise VerifyException(
+                f"'{self.name}' expects a width of 1 to {WARP} lanes, found the constant {width}"
+            )
         if self.res.type != t:
             raise VerifyException(
                 f"'{self.name}' expects its result to be {t}, found {self.res.type}"

@@ -185,3 +185,40 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A gpu.shuffle whose width is a constant outside 1 to 32 lanes: gpuir's verifier refuses the
+// imported shuffle, at the upstream op.
+// CHECK: invalid.mlir:200:5: error: 'gpu.shuffle' expects a width of 1 to 32 lanes, found the constant 0
+func.func @main() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %t = arith.index_cast %tx : index to i32
+    %one = arith.constant 1 : i32
+    %zero = arith.constant 0 : i32
+    %r, %ok = gpu.shuffle xor %t, %one, %zero : i32
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// CHECK: invalid.mlir:215:7: error: 'gpu.shuffle' expects a width of 1 to 32 lanes, found the constant 64
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k() kernel {
+      %v = arith.constant 1.0 : f32
+      %one = arith.constant 1 : i32
+      %wide = arith.constant 64 : i32
+      %r, %ok = gpu.shuffle down %v, %one, %wide : f32
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}

@@ -609,3 +609,29 @@ func.func private @k(!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>, index, index) -
 %m1, %m3, %v, %o = "test.op"() : () -> (!mem.M<1>, !mem.M<3>, i32, i32)
 // expected-error @below {{'gpu.shuffle' expects its valid flag to be i1}}
 %a1, %a3, %r, %ok = "gpu.shuffle"(%m1, %m3, %v, %o, %o) <{mode = "xor"}> : (!mem.M<1>, !mem.M<3>, i32, i32, i32) -> (!mem.M<1>, !mem.M<3>, i32, i32)
+
+
+// -----
+
+// A width that an arith.constant gives is 1 to 32 lanes (any other width is checked when it runs).
+%m1, %m3, %v, %o = "test.op"() : () -> (!mem.M<1>, !mem.M<3>, i32, i32)
+%w = arith.constant 0 : i32
+// expected-error @below {{'gpu.shuffle' expects a width of 1 to 32 lanes, found the constant 0}}
+%a1, %a3, %r, %ok = gpu.shuffle "down" %m1, %m3, %v, %o, %w : i32
+
+
+// -----
+
+%m1, %m3, %v, %o = "test.op"() : () -> (!mem.M<1>, !mem.M<3>, f32, i32)
+%w = arith.constant 33 : i32
+// expected-error @below {{'gpu.shuffle' expects a width of 1 to 32 lanes, found the constant 33}}
+%a1, %a3, %r, %ok = gpu.shuffle "xor" %m1, %m3, %v, %o, %w : f32
+
+
+// -----
+
+// The constant is read as signed, as it runs.
+%m1, %m3, %v, %o = "test.op"() : () -> (!mem.M<1>, !mem.M<3>, i64, i32)
+%w = arith.constant -1 : i32
+// expected-error @below {{'gpu.shuffle' expects a width of 1 to 32 lanes, found the constant -1}}
+%a1, %a3, %r, %ok = gpu.shuffle "idx" %m1, %m3, %v, %o, %w : i64

@@ -20,3 +20,11 @@
 
 // GENERIC: "gpu.shuffle"(%m1, %m3, %i, %o, %w) <{mode = "xor"}> : (!mem.M<1>, !mem.M<3>, i32, i32, i32) -> (!mem.M<1>, !mem.M<3>, i32, i1)
 // GENERIC: "gpu.ballot"(%e1, %e3, %p) : (!mem.M<1>, !mem.M<3>, i1) -> (!mem.M<1>, !mem.M<3>, i32)
+
+// Constant widths of 1 and 32 lanes, the least and the most a shuffle takes.
+%one = arith.constant 1 : i32
+%warp = arith.constant 32 : i32
+%g1, %g3, %r5, %v5 = gpu.shuffle "down" %f1, %f3, %i, %o, %one : i32
+%h1, %h3, %r6, %v6 = gpu.shuffle "idx" %g1, %g3, %i, %o, %warp : i32
+// CHECK:      %g1, %g3, %r5, %v5 = gpu.shuffle "down" %f1, %f3, %i, %o, %one : i32
+// CHECK-NEXT: %h1, %h3, %r6, %v6 = gpu.shuffle "idx" %g1, %g3, %i, %o, %warp : i32
