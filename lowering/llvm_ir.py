@@ -8,6 +8,9 @@ and xDSL's `convert_module` lacks or gets wrong, in this one module:
 
 - `llvm.getelementptr` on any address space (xDSL bitcasts the base to a typed `addrspace(0)`
   pointer first, which LLVM rejects for `addrspace(1)`/`(3)` pointers), with `inbounds`;
+- `llvm.alloca`: an opaque pointer, as the llvm dialect's (llvmlite types it as a pointer to
+  the allocated type, and then refuses a store of another type: an `i32` into the `[4 x i8]` of
+  a `mem.mslot` of 4 bytes);
 - functions: linkage, the `ptx_kernel` calling convention for the `nvvm.kernel` marker, and
   `convergent nounwind` on every device function (as clang does for CUDA), so that no
   optimization moves a barrier into divergent code;
@@ -272,6 +275,8 @@ class FunctionTranslation:
 
         if isinstance(op, llvm.GEPOp):
             self.gep(op, builder)
+        elif isinstance(op, llvm.AllocaOp):
+            self.alloca(op, builder)
         elif isinstance(op, llvm.FCmpOp):
             self.fcmp(op, builder)
         elif isinstance(op, AddrSpaceCastOp | FPToSIOp | FPToUIOp | UIToFPOp):
@@ -336,6 +341,17 @@ class FunctionTranslation:
         space = op.result.type.addr_space
         gep.type = ir.PointerType(addrspace=space.data if isinstance(space, IntAttr) else 0)
         self.values[op.result] = gep
+
+    def alloca(self, op: llvm.AllocaOp, builder: ir.IRBuilder) -> None:
+        """An alloca whose result is an opaque pointer: any type may be stored through it."""
+        from llvmlite import ir
+        from xdsl.backend.llvm.convert_type import convert_type
+
+        alloca = builder.alloca(convert_type(op.elem_type), size=self.values[op.size])
+        if op.alignment:
+            alloca.align = op.alignment.value.data
+        alloca.type = ir.PointerType(addrspace=alloca.type.addrspace)
+        self.values[op.res] = alloca
 
     def fcmp(self, op: llvm.FCmpOp, builder: ir.IRBuilder) -> None:
         from llvmlite.ir import instructions
