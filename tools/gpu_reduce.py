@@ -8,8 +8,9 @@ exit status 1, not 0. Built-in tests (`--crash`, `--diagnostic`, `--race`, `--di
 
 The IR-aware strategies below each propose edits of the best program so far; every candidate
 is printed, parsed and verified as gpu-opt would (a candidate that does not verify is never
-tested) and must be smaller (`size()`) than the best. A text pass (picire's ddmin over lines)
-comes after them. docs/debugging-passes.md, "Reducing a test case: gpu-reduce", is the guide.
+tested) and must be smaller (`size()`) than the best. A text pass (picire's ddmin over lines,
+its rounds tested `-j` at a time) comes after them. docs/debugging-passes.md, "Reducing a
+test case: gpu-reduce", is the guide.
 """
 
 from __future__ import annotations
@@ -169,6 +170,10 @@ def symbol_uses(module: ModuleOp) -> set[str]:
 
 def functions(module: ModuleOp) -> list[Operation]:
     return [op for op in module.walk() if op.name == "func.func"]
+
+
+def symbol_name(function: Operation) -> str:
+    return function.properties["sym_name"].data  # type: ignore[union-attr]
 
 
 def constant(value: int | float, type_: Attribute) -> Operation | None:
@@ -456,6 +461,62 @@ def replace_op(old: Operation, new: Operation, old_results: Sequence[OpResult]) 
     old.erase()
 
 
+def function_table(module: ModuleOp) -> dict[str, list[Operation]]:
+    """The functions of `module` by name (a name defined twice lists both)."""
+    table: dict[str, list[Operation]] = {}
+    for function in functions(module):
+        table.setdefault(symbol_name(function), []).append(function)
+    return table
+
+
+def inline_source(call: Operation, table: dict[str, list[Operation]]) -> Operation | None:
+    """The function whose body can take the place of `call`: the one function of its name,
+    with a single block, not enclosing the call and not calling itself; else None."""
+    if call.name != "func.call":
+        return None
+    name = callee(call)
+    found = table.get(name, [])
+    if len(found) != 1 or len(found[0].regions[0].blocks) != 1 or found[0].is_ancestor(call):
+        return None
+    function = found[0]
+    if any(op.name == "func.call" and callee(op) == name for op in function.walk()):
+        return None
+    return function
+
+
+def inline_targets(module: ModuleOp) -> list[tuple[int, int]]:
+    """Each call of a function of the module that `inline_source` accepts."""
+    table = function_table(module)
+    return walk_targets(module, lambda op: int(inline_source(op, table) is not None))
+
+
+def inline_call(call: Operation, _: int) -> bool:
+    """Put a clone of the callee's body in place of `call` (its arguments are the call's
+    operands, the call's results the values it returns), then drop the callee if nothing
+    names it any more (but @main), so that the candidate is smaller."""
+    module = call.get_toplevel_object()
+    if not isinstance(module, ModuleOp):  # its function went with an earlier edit of the chunk
+        return False
+    function = inline_source(call, function_table(module))
+    if function is None or call.parent is None:
+        return False
+    body = function.regions[0].blocks[0]
+    returned = body.last_op
+    if returned is None or returned.name != "func.return":
+        return False
+    mapping: dict[SSAValue, SSAValue] = dict(zip(body.args, call.operands, strict=True))
+    for op in list(body.ops)[:-1]:
+        call.parent.insert_op_before(op.clone(value_mapper=mapping), call)
+    for result, value in zip(call.results, returned.operands, strict=True):
+        result.replace_all_uses_with(mapping.get(value, value))
+    call.detach()
+    call.erase()
+    name = symbol_name(function)
+    if name != "main" and name not in symbol_uses(module):
+        erase_function(function, 0)
+    return True
+
+
 def attribute_targets(module: ModuleOp) -> list[tuple[int, int]]:
     return walk_targets(module, lambda op: len(op.attributes))
 
@@ -471,6 +532,7 @@ def strip_attribute(op: Operation, variant: int) -> bool:
 STRATEGIES = (
     Strategy("unused functions", unused_function_targets, erase_function, chunked=True),
     Strategy("dead ops", dead_op_targets, erase_op, chunked=True),
+    Strategy("inline calls", inline_targets, inline_call, chunked=True),
     Strategy("scf.if branches", branch_targets, take_branch),
     Strategy("function arguments", argument_targets, drop_argument_or_result),
     Strategy("values", value_targets, replace_value),
@@ -730,32 +792,102 @@ class Reducer:
     # the text pass
 
     def run_text_pass(self) -> bool:
-        """picire's ddmin over the lines of the best text; each subset must verify."""
+        """picire's ddmin over the lines of the best text; each subset must verify. With
+        `jobs` > 1 each of its rounds is tested `jobs` candidates at a time first."""
         import logging
 
         import picire
 
         logging.getLogger("picire").setLevel(logging.WARNING)
         lines = self.text.splitlines(keepends=True)
+        verifies: dict[str, bool] = {self.text: True}
+
+        def text_of(config: Sequence[int]) -> str:
+            return "".join(lines[i] for i in config)
+
+        def valid(text: str) -> bool:
+            if text not in verifies:
+                verifies[text] = try_read(text) is not None
+            return verifies[text]
 
         def tester(config: Sequence[int], _config_id: object) -> object:
-            text = "".join(lines[i] for i in config)
-            if text != self.text and try_read(text) is None:
+            text = text_of(config)
+            if text not in self.results and not valid(text):
                 return picire.Outcome.PASS
             return picire.Outcome.FAIL if self.interesting([text])[0] else picire.Outcome.PASS
 
-        kept = picire.DD(tester, cache=picire.ConfigCache())(list(range(len(lines))))
-        text = "".join(lines[i] for i in kept)
+        def prefetch(configs: Sequence[Sequence[int]]) -> None:
+            self.test_in_batches([text_of(c) for c in configs], valid)
+
+        kept = line_ddmin(tester, prefetch, self.jobs)(list(range(len(lines))))
+        text = text_of(kept)
         module = try_read(text)
         if module is None or size(module, text) >= self.best:
             return False
         self.accept(text, module, "lines (picire)")
         return True
 
+    def test_in_batches(self, texts: Sequence[str], valid: Callable[[str], bool]) -> None:
+        """Learn the verdicts a sequential search over `texts` would ask for, `jobs` at a time:
+        the valid untested ones up to the first interesting one (a batch may test a few after
+        it)."""
+        batch: list[str] = []
+        for text in texts:
+            if text in self.results:
+                if self.results[text]:
+                    break
+                continue
+            if text in batch or not valid(text):
+                continue
+            batch.append(text)
+            if len(batch) == self.jobs:
+                if any(self.interesting(batch)):
+                    return
+                batch = []
+        if batch:
+            self.interesting(batch)
+
     def run(self) -> None:
         self.run_rounds()
         while self.run_text_pass():
             self.run_rounds()
+
+
+def line_ddmin(
+    tester: Callable[[Sequence[int], object], object],
+    prefetch: Callable[[Sequence[Sequence[int]]], None],
+    jobs: int,
+) -> Callable[[list[int]], list[int]]:
+    """picire's ddmin (picire.DD). With `jobs` > 1, each round first hands the configurations
+    DD will try, in its order, to `prefetch` (which tests them in parallel batches), then DD
+    makes its choice as it would alone, from verdicts already known: the result is the same
+    for any `jobs` and any timing. (picire.ParallelDD is not: when two running tests are
+    interesting, the one that finishes last wins.)"""
+    import picire
+
+    if jobs == 1:
+        return picire.DD(tester, cache=picire.ConfigCache())
+
+    class BatchedDD(picire.DD):
+        # `_reduce_config` is where picire.DD and picire.ParallelDD differ: one round's search
+        def _reduce_config(
+            self, run: int, subsets: list[list[int]], complement_offset: float
+        ) -> tuple[list[list[int]] | None, float]:
+            prefetch(ddmin_round(subsets, complement_offset))
+            return super()._reduce_config(run, subsets, complement_offset)
+
+    return BatchedDD(tester, cache=picire.ConfigCache())
+
+
+def ddmin_round(subsets: Sequence[Sequence[int]], complement_offset: float) -> list[list[int]]:
+    """The configurations one round of picire.DD tries, in order: each subset, then each
+    complement, starting after the one removed last."""
+    n = len(subsets)
+    complements = []
+    for k in range(n):
+        i = int((k + complement_offset) % n)
+        complements.append([c for j, s in enumerate(subsets) if j != i for c in s])
+    return [list(s) for s in subsets] + complements
 
 
 def write_atomically(path: str, text: str) -> None:
