@@ -362,12 +362,17 @@ def conflict(
     right: Sequence[Effect],
     order: dict[Operation, int],
     varying: SSAValue | None = None,
+    joined: set[Operation] | frozenset[Operation] = frozenset(),
 ) -> Conflict | None:
     """The first pair of `left` × `right` where one writes and they may overlap; a pair that
-    provably overlaps wins."""
+    provably overlaps wins. Two ops of `joined` (reached from both sides: where the sides
+    join, as the results of an `scf.if` whose branches yield either) are not compared: what
+    follows a join is one chain in every run."""
     found: Conflict | None = None
     for e in left:
         for f in right:
+            if e.op in joined and f.op in joined:
+                continue
             if not (e.writes or f.writes) or not may_overlap(e.place, f.place, varying):
                 continue
             first, second = sorted((e, f), key=lambda x: order.get(x.op, 0))
@@ -440,7 +445,8 @@ def check_token(
             v = uses[j]
             if not both_run(u.operation, v.operation, region, block):
                 continue
-            found = conflict(sides[i], sides[j], order)
+            joined = {e.op for e in sides[i]} & {e.op for e in sides[j]}
+            found = conflict(sides[i], sides[j], order, joined=joined)
             if found is None:
                 continue
             if {found.first.op, found.second.op} == {u.operation, v.operation}:
@@ -457,6 +463,7 @@ def check_token(
 Found = tuple[Conflict, str | None]
 
 
+
 def _worse(old: Found | None, new: Found) -> Found:
     return new if old is None or (new[0].proven and not old[0].proven) else old
 
@@ -467,6 +474,29 @@ def tokens(module: ModuleOp) -> Iterable[SSAValue]:
             for block in region.blocks:
                 yield from (a for a in block.args if isinstance(a.type, MemType))
         yield from (r for r in op.results if isinstance(r.type, MemType))
+
+
+def forked_spaces(module: ModuleOp) -> frozenset[int]:
+    """The address spaces of the tokens of `module` that are consumed twice for one value: two
+    uses that can both run, or a use that runs again (interp tracks the chains of these spaces,
+    `gpuir.runtime.token_order`)."""
+    found: set[int] = set()
+    for token in tokens(module):
+        assert isinstance(token.type, MemType)
+        space = token.type.space.data
+        uses = list(token.uses)
+        if space in found or not uses:
+            continue
+        region, block = _defined_in(token)
+        if region is None:
+            continue
+        for i, u in enumerate(uses):
+            if repeats(u.operation, region, block) is not None or any(
+                both_run(u.operation, v.operation, region, block) for v in uses[i + 1 :]
+            ):
+                found.add(space)
+                break
+    return frozenset(found)
 
 
 @dataclass(frozen=True)

@@ -168,6 +168,11 @@ class Compiler:
         target.steps = [self.step(op) for op in body]
 
     def step(self, op: Operation) -> Step:
+        wrap = self.code.wrap
+        step = self.plain_step(op)
+        return step if wrap is None else wrap(self, op, step)
+
+    def plain_step(self, op: Operation) -> Step:
         form = FAST.get(type(op))
         if form is not None:
             found = form(self, op)
@@ -255,8 +260,14 @@ class Code:
     """The compiled functions and regions of one module for one table of impls (shared by
     every machine made from the same prototype)."""
 
-    def __init__(self, impls: dict[type[Operation], tuple[Any, Any]]):
+    def __init__(
+        self,
+        impls: dict[type[Operation], tuple[Any, Any]],
+        wrap: Callable[[Compiler, Operation, Step], Step] | None = None,
+    ):
         self.impls = impls
+        self.wrap = wrap
+        """Wraps every op's step (interp's token tracking, `gpuir.runtime.token_order`)."""
         self.functions: dict[int, FunctionCode] = {}
         self.regions: dict[int, CompiledRegion] = {}
 

@@ -8,6 +8,8 @@ allocations are here, once.
 
 from __future__ import annotations
 
+from typing import Any
+
 from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects.mem import GLOBAL, HOST
@@ -26,6 +28,9 @@ class EagerHostProvider(Provider):
         self.streams: set[int] = set()
         self.next_stream = 1
         self.live: list[Allocation] = []
+        self.launched_by: tuple[Any, Operation] | None = None
+        """The host machine that runs the launch now and its op, when that machine checks
+        token order (`gpuir.runtime.token_order`): the kernel's accesses are the launch's."""
 
     # session
 

@@ -48,7 +48,8 @@ from gpuir.dialects.gpu import buffer_array_type
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, MemType, PtrType
 from gpuir.passes.device_code import launched_name
 from gpuir.runtime import memory
-from gpuir.runtime.memory import Allocation, Pointer, alloc_size, size_of, space_name
+from gpuir.runtime.eager import EagerHostProvider
+from gpuir.runtime.memory import Allocation, Pointer, alloc_size, size_of, space_name, store_size
 from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream
 from gpuir.runtime.scalars import TOKEN, float_dtype, format_fixed2, from_attr
 from gpuir.runtime.semantics import STANDARD_FUNCTIONS, Machine, fail, make_machine
@@ -61,6 +62,7 @@ from gpuir.runtime.session import (  # noqa: F401  # split_modules: re-exported
     scalar_params,
     split_modules,
 )
+from gpuir.runtime.token_order import entry_tokens, region_tokens
 
 # --- the machine ---------------------------------------------------------------------------------
 
@@ -86,13 +88,23 @@ class HostMachine(Machine):
                 "invalid address space",
             )
 
+    def touch(self, op: Operation, ptr: Pointer, nbytes: int, write: bool) -> None:
+        """Record an access of `nbytes` at `ptr` by a copy, for the token-order check."""
+        if self.order is not None:
+            self.order.access(self, op, ptr, nbytes, write)
+
     def load(self, op: Operation, ptr: Pointer) -> object:
         self._host_only(op, ptr, "loads from")
-        return memory.load(ptr, op, self.who)
+        value = memory.load(ptr, op, self.who)
+        if self.order is not None:
+            self.order.access(self, op, ptr, store_size(ptr.pointee), False)
+        return value
 
     def store(self, op: Operation, ptr: Pointer, value: object) -> None:
         self._host_only(op, ptr, "stores to")
         memory.store(ptr, value, op, self.who)
+        if self.order is not None:
+            self.order.access(self, op, ptr, store_size(ptr.pointee), True)
 
     def allocate(
         self, op: Operation, space: int, pointee: Attribute, extent: int | None, nbytes: int
@@ -113,6 +125,8 @@ class HostMachine(Machine):
             self.executor.provider.free(ptr, op=op)
         else:
             memory.free(ptr, op, ptr_type.space.data, self.who)
+            if self.order is not None:
+                self.order.free(self, op, ptr)
 
     def slot(self, op: Operation, space: int, pointee: Attribute, nbytes: int) -> Pointer:
         if space != HOST:
@@ -153,14 +167,20 @@ def _deinit(self: object, machine: HostMachine, op: Operation, args: PythonValue
 def _copy_to_device(self: object, machine: HostMachine, op: Operation, args: PythonValues):
     stream = _stream_arg(op, args) if len(args) > 4 else None
     src, dst = args[2], args[3]
-    machine.executor.provider.copy_to_device(dst, src, copy_size(src), stream=stream, op=op)
+    nbytes = copy_size(src)
+    machine.executor.provider.copy_to_device(dst, src, nbytes, stream=stream, op=op)
+    machine.touch(op, src, nbytes, False)
+    machine.touch(op, dst, nbytes, True)
     return (TOKEN, TOKEN)
 
 
 def _copy_to_host(self: object, machine: HostMachine, op: Operation, args: PythonValues):
     stream = _stream_arg(op, args) if len(args) > 4 else None
     src, dst = args[2], args[3]
-    machine.executor.provider.copy_to_host(dst, src, copy_size(src), stream=stream, op=op)
+    nbytes = copy_size(src)
+    machine.executor.provider.copy_to_host(dst, src, nbytes, stream=stream, op=op)
+    machine.touch(op, src, nbytes, False)
+    machine.touch(op, dst, nbytes, True)
     return (TOKEN, TOKEN)
 
 
@@ -202,10 +222,11 @@ class GpuHostFunctions(InterpreterFunctions):
     def run_with_streams(self, machine: HostMachine, op: gpu.WithStreamsOp, args: PythonValues):
         provider = machine.executor.provider
         streams = [provider.create_stream(op=op) for _ in range(op.count.value.data)]
-        machine.run_ssacfg_region(op.body, (TOKEN, TOKEN, *streams), "with_streams")
+        tokens = region_tokens(machine, op)
+        results = machine.run_ssacfg_region(op.body, (*tokens, *streams), "with_streams")
         for stream in streams:
             provider.destroy_stream(stream, op=op)
-        return (TOKEN, TOKEN)
+        return tuple(results)
 
     @impl_terminator(gpu.YieldOp)
     def run_yield(self, machine: HostMachine, op: Operation, args: PythonValues):
@@ -223,11 +244,15 @@ class GpuHostFunctions(InterpreterFunctions):
     @impl(gpu.FreeBlockOp)
     def run_free_block(self, machine: HostMachine, op: Operation, args: PythonValues):
         machine.executor.provider.free(args[1], op=op)
+        if machine.order is not None:
+            machine.order.free(machine, op, args[1])
         return (TOKEN,)
 
     @impl(gpu.FreeAsynOp)
     def run_free_asyn(self, machine: HostMachine, op: Operation, args: PythonValues):
         machine.executor.provider.free(args[1], stream=args[2], op=op)
+        if machine.order is not None:
+            machine.order.free(machine, op, args[1])
         return (TOKEN,)
 
     run_copy_to_device = impl(gpu.CopyToDeviceBlockOp)(_copy_to_device)
@@ -248,7 +273,10 @@ class GpuHostFunctions(InterpreterFunctions):
     ):
         _expect_dense(op, op.dst.type)
         src, dst = args[2], args[3]
-        machine.executor.provider.copy_to_host(dst, src, copy_size(src), op=op)
+        nbytes = copy_size(src)
+        machine.executor.provider.copy_to_host(dst, src, nbytes, op=op)
+        machine.touch(op, src, nbytes, False)
+        machine.touch(op, dst, nbytes, True)
         return (TOKEN, TOKEN)
 
     @impl(gpu.LaunchOp)
@@ -264,16 +292,24 @@ class GpuHostFunctions(InterpreterFunctions):
             smem_bytes = alloc_size(op.smem, extent)
         values = args[3 + has_extent + 3 :]
         typed = list(zip(values, op.args.types, strict=True))
-        executor.provider.launch(
-            executor.module_for(op),
-            launched_name(op.kernel),
-            n_groups,
-            n_items,
-            smem_bytes,
-            stream,
-            typed,
-            op=op,
-        )
+        provider = executor.provider
+        tracked = machine.order is not None and isinstance(provider, EagerHostProvider)
+        if tracked:
+            provider.launched_by = (machine, op)  # the kernel's accesses are the launch's
+        try:
+            provider.launch(
+                executor.module_for(op),
+                launched_name(op.kernel),
+                n_groups,
+                n_items,
+                smem_bytes,
+                stream,
+                typed,
+                op=op,
+            )
+        finally:
+            if tracked:
+                provider.launched_by = None
         return (TOKEN, TOKEN, TOKEN)
 
 
@@ -298,6 +334,7 @@ def _alloc_copy(
     provider = machine.executor.provider
     dst = provider.alloc(nbytes, pointee, extent, stream=stream, op=op)
     provider.copy_to_device(dst, src, nbytes, stream=stream, op=op)
+    machine.touch(op, src, nbytes, False)
     return dst
 
 
@@ -452,6 +489,8 @@ class BufferHostFunctions(InterpreterFunctions):
         if dst_type.is_dense() and src_type.is_dense():
             data = memory.read_bytes(src, src.extent_bytes(), op, machine.who)
             memory.write_bytes(dst, data, op, machine.who)
+            machine.touch(op, src, len(data), False)
+            machine.touch(op, dst, len(data), True)
             return (TOKEN,)
         shape = _buffer_shape(src, src_type, op)
         if shape != _buffer_shape(dst, dst_type, op):
@@ -542,8 +581,10 @@ class HostExecutor(DeviceSession):
         func, expected = called_function(self.functions, name, scalars)
         args: list[object] = []
         given = iter(scalars)
-        for param in func.function_type.inputs.data:
-            args.append(TOKEN if isinstance(param, MemType) else next(given))
+        params = func.function_type.inputs.data
+        tokens = iter(entry_tokens(self.machine, params))
+        for param in params:
+            args.append(next(tokens) if isinstance(param, MemType) else next(given))
         results = self.call(name, args)
         types = func.function_type.outputs.data
         return [(v, t) for v, t in zip(results, types, strict=True) if not isinstance(t, MemType)]

@@ -73,6 +73,7 @@ from gpuir.runtime.provider import (
 )
 from gpuir.runtime.scalars import TOKEN, float_dtype, int_width, signed, wrap
 from gpuir.runtime.semantics import STANDARD_FUNCTIONS, Machine, make_machine
+from gpuir.runtime.token_order import TokenOrder, entry_tokens, region_tokens
 
 BARRIER_OPS = (
     gpu.SyncWorkItemsOp,
@@ -529,6 +530,8 @@ class ItemMachine(Machine):
         self.who = item_name(group.group_id, item_id)
         self.out = run.out
         self.thread: ItemThread | None = None
+        if self.order is not None:
+            self.order = TokenOrder()  # each work-item's own accesses
 
     # memory
     def _tracked(self, space: int) -> bool:
@@ -542,6 +545,16 @@ class ItemMachine(Machine):
                 f"{self.who} {verb} host memory, which device code cannot access",
                 "invalid address space",
             )
+
+    def _order(self, op: Operation, ptr: Pointer, nbytes: int, write: bool) -> None:
+        """The token-order check of an access: against this work-item's own accesses, and
+        of global memory as the launch's against the host code's (`token_order`)."""
+        if self.order is not None:
+            self.order.access(self, op, ptr, nbytes, write)
+        launched_by = self.run.launched_by
+        if launched_by is not None and ptr.space == GLOBAL:
+            host, launch = launched_by
+            host.order.access(host, launch, ptr, nbytes, write, (op, self.who))
 
     def load(self, op: Operation, ptr: Pointer) -> object:
         allocation = ptr.allocation
@@ -558,6 +571,8 @@ class ItemMachine(Machine):
                     if entry is not None:
                         if allocation.space in TRACKED:
                             self.run.races.read(self, op, allocation, offset, nbytes)
+                        if self.order is not None or self.run.launched_by is not None:
+                            self._order(op, ptr, nbytes, False)
                         return as_value(entry[1][offset // nbytes])
         self._check_space(op, ptr, "loads from")
         nbytes = store_size(ptr.pointee)
@@ -566,6 +581,8 @@ class ItemMachine(Machine):
         )
         if self._tracked(allocation.space):
             self.run.races.read(self, op, allocation, offset, nbytes)
+        if self.order is not None or self.run.launched_by is not None:
+            self._order(op, ptr, nbytes, False)
         return memory.decode(
             memory.host_bytes(allocation, op)[offset : offset + nbytes], ptr.pointee
         )
@@ -580,6 +597,8 @@ class ItemMachine(Machine):
             raise ProviderError(op, f"{self.who} stores to const memory", "read-only memory")
         if self._tracked(allocation.space):
             self.run.races.write(self, op, allocation, offset, data)
+        if self.order is not None or self.run.launched_by is not None:
+            self._order(op, ptr, len(data), True)
         memory.host_bytes(allocation, op)[offset : offset + len(data)] = np.frombuffer(
             data, np.uint8
         )
@@ -600,6 +619,8 @@ class ItemMachine(Machine):
 
     def free(self, op: Operation, ptr: Pointer) -> None:
         memory.free(ptr, op, GLOBAL, self.who)
+        if self.order is not None:
+            self.order.free(self, op, ptr)
 
     def slot(self, op: Operation, space: int, pointee: Attribute, nbytes: int) -> Pointer:
         if space == SHARED:
@@ -649,9 +670,9 @@ class GpuDeviceFunctions(InterpreterFunctions):
     @impl(gpu.SyncedScopeOp)
     def run_synced_scope(self, machine: ItemMachine, op: gpu.SyncedScopeOp, args: PythonValues):
         machine.barrier(op, which=0)
-        machine.run_ssacfg_region(op.body, (TOKEN, TOKEN), "synced_scope")
+        results = machine.run_ssacfg_region(op.body, region_tokens(machine, op), "synced_scope")
         machine.barrier(op, which=1)
-        return (TOKEN, TOKEN)
+        return tuple(results)
 
     @impl(gpu.WorkgroupReduceOp)
     def run_reduce(self, machine: ItemMachine, op: Operation, args: PythonValues):
@@ -1026,6 +1047,7 @@ class KernelRun:
         self.smem = smem
         self.args = tuple(args)
         self.races = RaceTracker()
+        self.launched_by = provider.launched_by
         self.out = provider.output()
         payload = loaded.payload
         assert isinstance(payload, InterpModule)
@@ -1086,7 +1108,8 @@ class KernelRun:
     def run_item(self, machine: ItemMachine) -> None:
         smem = () if machine.group.dynamic_smem is None else (machine.group.dynamic_smem,)
         ids = (machine.group_id, machine.item_id)
-        machine.call(self.kernel, (TOKEN, TOKEN, TOKEN, TOKEN, *ids, *smem, *self.args))
+        tokens = entry_tokens(machine, self.kernel.function_type.inputs.data[:4])
+        machine.call(self.kernel, (*tokens, *ids, *smem, *self.args))
 
 
 GC_THRESHOLD = 20_000

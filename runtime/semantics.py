@@ -27,6 +27,7 @@ import math
 import operator
 from collections.abc import Callable, Iterable
 from fractions import Fraction
+from functools import partial
 from typing import IO, Any
 
 import numpy as np
@@ -78,6 +79,7 @@ from gpuir.runtime.scalars import (
     wrap,
 )
 from gpuir.runtime.structs import undef
+from gpuir.runtime.token_order import TokenOrder, tracking_step
 
 
 def fail(op: Operation, message: str, name: str = "error") -> ProviderError:
@@ -105,11 +107,25 @@ class Machine(Interpreter):
     quiet_floats: bool = False
     """numpy's float errors are already silenced around every call of this machine."""
 
-    def setup(self, functions: dict[str, func.FuncOp], code: Code | None = None) -> None:
+    def setup(
+        self,
+        functions: dict[str, func.FuncOp],
+        code: Code | None = None,
+        tokens: frozenset[int] = frozenset(),
+    ) -> None:
+        """`tokens`: the address spaces whose token chains to track
+        (`gpuir.runtime.token_order`)."""
         self.functions = functions
         self.call_stack: list[Operation] = []
         self.frames: list[list[Allocation]] = []
-        self.code = code if code is not None else Code(self._impls._impl_dict)  # pyright: ignore[reportPrivateUsage]
+        if code is None:
+            wrap = partial(tracking_step, spaces=tokens) if tokens else None
+            code = Code(self._impls._impl_dict, wrap)  # pyright: ignore[reportPrivateUsage]
+        self.code = code
+        self.events: dict[int, Any] = {}
+        """The tokens that the running op consumed, by address space (tracked tokens only)."""
+        self.order = TokenOrder() if code.wrap is not None else None
+        """The accesses of this machine, when it tracks tokens."""
         self.frame: list[Any] | None = None
         """The frame of the function running now (`gpuir.runtime.closures`); None outside."""
         self.frame_code: FunctionCode | None = None
@@ -1234,7 +1250,8 @@ def make_machine(
     machine = machine_type(module=module, index_bitwidth=64)
     for functions_type in functions:
         machine.register_implementations(functions_type(), override=True)
+    from gpuir.passes.check_tokens import forked_spaces
     from gpuir.passes.device_code import functions as module_functions
 
-    machine.setup(module_functions(module))
+    machine.setup(module_functions(module), tokens=forked_spaces(module))
     return machine
