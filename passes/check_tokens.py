@@ -463,7 +463,6 @@ def check_token(
 Found = tuple[Conflict, str | None]
 
 
-
 def _worse(old: Found | None, new: Found) -> Found:
     return new if old is None or (new[0].proven and not old[0].proven) else old
 
