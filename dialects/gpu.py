@@ -71,6 +71,7 @@ from gpuir.dialects.mem import (
     PtrType,
     static_extent_ok,
 )
+from gpuir.dialects.traits import WarpCollective, WorkgroupBarrier
 
 
 @irdl_attr_definition
@@ -955,6 +956,7 @@ class SyncWorkItemsOp(IRDLOperation):
     """The work-group barrier."""
 
     name = "gpu.sync_work_items"
+    traits = traits_def(WorkgroupBarrier())
     m1 = operand_def(M1)
     m3 = operand_def(M3)
     res_m1 = result_def(M1)
@@ -974,6 +976,7 @@ class SyncedScopeOp(IRDLOperation):
     """
 
     name = "gpu.synced_scope"
+    traits = traits_def(WorkgroupBarrier())
     m1 = operand_def(M1)
     m3 = operand_def(M3)
     body = region_def("single_block")
@@ -1074,6 +1077,7 @@ class WorkgroupReduceOp(CollectiveOp):
     `t(lo, hi) = t(lo, mid) op t(mid, hi)`, `mid = (lo + hi) // 2`."""
 
     name = "gpu.workgroup_reduce"
+    traits = traits_def(WorkgroupBarrier())
     m1 = operand_def(M1)
     m3 = operand_def(M3)
     value = operand_def()
@@ -1088,6 +1092,7 @@ class WorkgroupScanOp(CollectiveOp):
     """Inclusive scan over the item indices, in a fixed order."""
 
     name = "gpu.workgroup_scan"
+    traits = traits_def(WorkgroupBarrier())
     m1 = operand_def(M1)
     m3 = operand_def(M3)
     value = operand_def()
@@ -1187,6 +1192,7 @@ class ShuffleOp(IRDLOperation):
     gives, the providers any other when it runs."""
 
     name = "gpu.shuffle"
+    traits = traits_def(WarpCollective())
     m1 = operand_def(M1)
     m3 = operand_def(M3)
     value = operand_def()
@@ -1279,6 +1285,7 @@ class BallotOp(IRDLOperation):
     warp reaches it together."""
 
     name = "gpu.ballot"
+    traits = traits_def(WarpCollective())
     m1 = operand_def(M1)
     m3 = operand_def(M3)
     pred = operand_def(IntegerType(1))

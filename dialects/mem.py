@@ -42,7 +42,13 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import Pure
+from xdsl.traits import (
+    MemoryAllocEffect,
+    MemoryFreeEffect,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    Pure,
+)
 from xdsl.utils.exceptions import VerifyException
 
 HOST, GLOBAL, SHARED, CONST, LOCAL = 0, 1, 3, 4, 5
@@ -316,6 +322,7 @@ class AllocOp(AllocatingOp):
     """Allocate one `T`; `extent` is present iff `T` is `!mem.array<? x …>`."""
 
     name = "mem.alloc"
+    traits = traits_def(MemoryAllocEffect())
     ARITIES: ClassVar[tuple[int, ...]] = (1, 2)
     mem = operand_def(MemType)
     extent = opt_operand_def(IndexType)
@@ -343,6 +350,7 @@ class MallocOp(AllocatingOp):
     """Allocate `size` bytes."""
 
     name = "mem.malloc"
+    traits = traits_def(MemoryAllocEffect())
     ARITIES: ClassVar[tuple[int, ...]] = (2,)
     mem = operand_def(MemType)
     size = operand_def(IndexType)
@@ -359,6 +367,7 @@ class SlotOp(AllocatingOp):
     shared array per work-group)."""
 
     name = "mem.slot"
+    traits = traits_def(MemoryAllocEffect())
     ARITIES: ClassVar[tuple[int, ...]] = (1,)
     mem = operand_def(MemType)
     res_mem = result_def(MemType)
@@ -378,6 +387,7 @@ class MslotOp(AllocatingOp):
     """A slot of `size` bytes."""
 
     name = "mem.mslot"
+    traits = traits_def(MemoryAllocEffect())
     ARITIES: ClassVar[tuple[int, ...]] = (2,)
     mem = operand_def(MemType)
     size = operand_def(IndexType)
@@ -427,6 +437,7 @@ class TokenPtrOp(AccessOp):
 @irdl_op_definition
 class FreeOp(TokenPtrOp):
     name = "mem.free"
+    traits = traits_def(MemoryFreeEffect())
 
 
 @irdl_op_definition
@@ -438,6 +449,7 @@ class PrintMemrefOp(TokenPtrOp):
     the pointer to the end of its allocation. Integers print in decimal, floats as C's `%g`."""
 
     name = "mem.print_memref"
+    traits = traits_def(MemoryReadEffect())
 
     def verify_(self) -> None:
         super().verify_()
@@ -456,6 +468,7 @@ class PrintMemrefOp(TokenPtrOp):
 @irdl_op_definition
 class LoadOp(AccessOp):
     name = "mem.load"
+    traits = traits_def(MemoryReadEffect())
     ARITIES: ClassVar[tuple[int, ...]] = (2,)
     mem = operand_def(MemType)
     ptr = operand_def(PtrType)
@@ -488,6 +501,7 @@ class LoadOp(AccessOp):
 @irdl_op_definition
 class StoreOp(AccessOp):
     name = "mem.store"
+    traits = traits_def(MemoryWriteEffect())
     ARITIES: ClassVar[tuple[int, ...]] = (3,)
     mem = operand_def(MemType)
     ptr = operand_def(PtrType)
@@ -546,6 +560,7 @@ class AtomicRmwOp(AccessOp):
     `*p = old ⊕ v`; the old value. Relaxed, device-scoped (CUDA's `atomicAdd`)."""
 
     name = "mem.atomic_rmw"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     ARITIES: ClassVar[tuple[int, ...]] = (3,)
     mem = operand_def(MemType)
     ptr = operand_def(PtrType)
@@ -601,6 +616,7 @@ class CmpxchgOp(AccessOp):
     (CUDA's `atomicCAS`)."""
 
     name = "mem.cmpxchg"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     ARITIES: ClassVar[tuple[int, ...]] = (4,)
     mem = operand_def(MemType)
     ptr = operand_def(PtrType)

@@ -36,10 +36,10 @@ from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
 
 from gpuir.dialects import gpu
+from gpuir.dialects.traits import is_barrier
 from gpuir.ir.diagnostics import OpError, describe_op, item_ranges, where
 from gpuir.ir.pass_manager import Counter, Statistic
 
-BARRIERS = (gpu.SyncWorkItemsOp, gpu.SyncedScopeOp, gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp)
 GROUP_ARG, ITEM_ARG, FIRST_USER_ARG = 4, 5, 6
 """A kernel's parameters: four memory tokens, the work-group id, the work-item id, then the
 launch's arguments."""
@@ -189,7 +189,7 @@ def holders(kernel: func.FuncOp, module: ModuleOp) -> set[Operation]:
     there), and the ops that hold either."""
     found: set[Operation] = set()
     for op in kernel.walk():
-        if isinstance(op, BARRIERS) or (isinstance(op, func.CallOp) and _may_wait(op, module)):
+        if is_barrier(op) or (isinstance(op, func.CallOp) and _may_wait(op, module)):
             while op is not None and op is not kernel and op not in found:
                 found.add(op)
                 op = op.parent_op()
@@ -201,7 +201,7 @@ def _may_wait(call: func.CallOp, module: ModuleOp) -> bool:
     callee = SymbolTable.lookup_symbol(module, call.callee)
     if not isinstance(callee, func.FuncOp):
         return True
-    return any(isinstance(op, (*BARRIERS, func.CallOp)) for op in callee.walk())
+    return any(is_barrier(op) or isinstance(op, func.CallOp) for op in callee.walk())
 
 
 @dataclass
@@ -275,7 +275,7 @@ class Walk:
             self.stops.append((op, 0))
             self.region(op.regions[0])
             self.stops.append((op, 1))
-        elif isinstance(op, BARRIERS):
+        elif is_barrier(op):
             self.stops.append((op, 0))
         elif isinstance(op, scf.IfOp):
             taken = 0 if self.evaluator.bits(op.cond) else 1
@@ -405,7 +405,7 @@ def check_launch(module: ModuleOp, launch: gpu.LaunchOp, walked: Counter) -> Non
     if not kernel.body.blocks:
         return
     holding = holders(kernel, module)
-    if not any(isinstance(op, BARRIERS) for op in holding):
+    if not any(is_barrier(op) for op in holding):
         return
     params = kernel.body.blocks[0].args
     if len(params) < FIRST_USER_ARG:

@@ -57,8 +57,8 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects import gpu
-from gpuir.dialects.gpu import WARP_OPS
 from gpuir.dialects.mem import ATOMIC_OPS, CONST, GLOBAL, HOST, LOCAL, SHARED, ArrayType, PtrType
+from gpuir.dialects.traits import is_warp_op, waits
 from gpuir.ir.diagnostics import describe_op, item_ranges
 from gpuir.runtime import memory
 from gpuir.runtime.eager import EagerHostProvider
@@ -74,17 +74,6 @@ from gpuir.runtime.provider import (
 from gpuir.runtime.scalars import TOKEN, float_dtype, int_width, signed, wrap
 from gpuir.runtime.semantics import STANDARD_FUNCTIONS, Machine, make_machine
 from gpuir.runtime.token_order import TokenOrder, entry_tokens, region_tokens
-
-BARRIER_OPS = (
-    gpu.SyncWorkItemsOp,
-    gpu.SyncedScopeOp,
-    gpu.WorkgroupReduceOp,
-    gpu.WorkgroupScanOp,
-    gpu.ShuffleOp,
-    gpu.BallotOp,
-)
-"""Where a work-item waits for others: the group's barriers, and the warp operations (where it
-waits for the other lanes of its warp)."""
 
 
 class _Abort(BaseException):
@@ -889,7 +878,7 @@ class GroupScheduler:
         released: list[ItemThread] = []
         for start in range(0, len(threads), gpu.WARP):
             lanes = threads[start : start + gpu.WARP]
-            at_warp_op = [t for t in lanes if t.state == "barrier" and isinstance(t.op, WARP_OPS)]
+            at_warp_op = [t for t in lanes if t.state == "barrier" and is_warp_op(t.op)]
             if not at_warp_op:
                 continue
             first = at_warp_op[0]
@@ -1007,7 +996,7 @@ def uses_barriers(kernel: FuncOp, functions: dict[str, FuncOp]) -> bool:
     while worklist:
         func = worklist.pop()
         for op in func.walk():
-            if isinstance(op, BARRIER_OPS):
+            if waits(op):
                 return True
             if isinstance(op, CallOp):
                 name = op.callee.root_reference.data
