@@ -25,7 +25,7 @@ there).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -37,7 +37,9 @@ from xdsl.traits import SymbolTable
 
 from gpuir.dialects import gpu
 from gpuir.dialects.traits import is_barrier
+from gpuir.ir import integers
 from gpuir.ir.diagnostics import OpError, describe_op, item_ranges, where
+from gpuir.ir.integers import Undefined
 from gpuir.ir.pass_manager import Counter, Statistic
 
 GROUP_ARG, ITEM_ARG, FIRST_USER_ARG = 4, 5, 6
@@ -57,64 +59,6 @@ def _width(value: SSAValue) -> int:
         return 64
     if isinstance(type_, IntegerType):
         return type_.width.data
-    raise Unknown
-
-
-def _signed(bits: int, width: int) -> int:
-    return bits - (1 << width) if bits >> (width - 1) & 1 else bits
-
-
-def _div(a: int, b: int) -> int:
-    if b == 0:
-        raise Unknown  # the run decides what it does
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-def _rem(a: int, b: int) -> int:
-    return a - b * _div(a, b)
-
-
-Binary = Callable[[int, int, int], int]
-"""An op on two operands' bits of a width: its result's bits (unreduced)."""
-
-BINARY: dict[type[Operation], Binary] = {
-    arith.AddiOp: lambda a, b, w: a + b,
-    arith.SubiOp: lambda a, b, w: a - b,
-    arith.MuliOp: lambda a, b, w: a * b,
-    arith.AndIOp: lambda a, b, w: a & b,
-    arith.OrIOp: lambda a, b, w: a | b,
-    arith.XOrIOp: lambda a, b, w: a ^ b,
-    arith.ShLIOp: lambda a, b, w: a << b if b < w else _unknown(),
-    arith.ShRUIOp: lambda a, b, w: a >> b if b < w else _unknown(),
-    arith.DivUIOp: lambda a, b, w: a // b if b else _unknown(),
-    arith.RemUIOp: lambda a, b, w: a % b if b else _unknown(),
-    arith.MinUIOp: lambda a, b, w: min(a, b),
-    arith.MaxUIOp: lambda a, b, w: max(a, b),
-    arith.DivSIOp: lambda a, b, w: _div(_signed(a, w), _signed(b, w)),
-    arith.RemSIOp: lambda a, b, w: _rem(_signed(a, w), _signed(b, w)),
-    arith.MinSIOp: lambda a, b, w: min(_signed(a, w), _signed(b, w)),
-    arith.MaxSIOp: lambda a, b, w: max(_signed(a, w), _signed(b, w)),
-    arith.ShRSIOp: lambda a, b, w: _signed(a, w) >> b if b < w else _unknown(),
-}
-
-COMPARE: dict[str, Callable[[int, int, int], bool]] = {
-    "eq": lambda a, b, w: a == b,
-    "ne": lambda a, b, w: a != b,
-    "ult": lambda a, b, w: a < b,
-    "ule": lambda a, b, w: a <= b,
-    "ugt": lambda a, b, w: a > b,
-    "uge": lambda a, b, w: a >= b,
-    "slt": lambda a, b, w: _signed(a, w) < _signed(b, w),
-    "sle": lambda a, b, w: _signed(a, w) <= _signed(b, w),
-    "sgt": lambda a, b, w: _signed(a, w) > _signed(b, w),
-    "sge": lambda a, b, w: _signed(a, w) >= _signed(b, w),
-}
-PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
-"""`arith.cmpi`'s predicate numbers, in order."""
-
-
-def _unknown() -> int:
     raise Unknown
 
 
@@ -146,13 +90,16 @@ class Evaluator:
     def _op(self, op: Operation, width: int) -> int:
         if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
             return op.value.value.data
-        binary = BINARY.get(type(op))
+        binary = integers.BINARY.get(type(op))
         if binary is not None:
-            return binary(self.bits(op.operands[0]), self.bits(op.operands[1]), width)
+            a, b = self.bits(op.operands[0]), self.bits(op.operands[1])
+            try:
+                return binary(a, b, width)
+            except Undefined:
+                raise Unknown from None  # the run decides what it does
         if isinstance(op, arith.CmpiOp):
-            w = _width(op.lhs)
-            test = COMPARE[PREDICATES[op.predicate.value.data]]
-            return int(test(self.bits(op.lhs), self.bits(op.rhs), w))
+            lhs, rhs = self.bits(op.lhs), self.bits(op.rhs)
+            return int(integers.cmpi(op.predicate.value.data, lhs, rhs, _width(op.lhs)))
         if isinstance(op, arith.SelectOp):
             taken = op.lhs if self.bits(op.cond) else op.rhs
             return self.bits(taken)
@@ -160,7 +107,7 @@ class Evaluator:
             return self.bits(op.operands[0])
         if isinstance(op, arith.ExtSIOp):
             source = op.operands[0]
-            return _signed(self.bits(source), _width(source))
+            return integers.signed(self.bits(source), _width(source))
         raise Unknown
 
 
@@ -283,8 +230,8 @@ class Walk:
             self.region(op.regions[taken])
         elif isinstance(op, scf.ForOp):
             width = _width(op.lb)  # scf.for compares signed
-            lb, ub = (_signed(self.evaluator.bits(v), width) for v in (op.lb, op.ub))
-            step = _signed(self.evaluator.bits(op.step), width)
+            lb, ub = (integers.signed(self.evaluator.bits(v), width) for v in (op.lb, op.ub))
+            step = integers.signed(self.evaluator.bits(op.step), width)
             if step <= 0:
                 raise Unknown
             trips = range(lb, ub, step)

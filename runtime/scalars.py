@@ -33,6 +33,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from gpuir.ir.integers import signed, unsigned, wrap  # noqa: F401  # re-exported
+
 INDEX_WIDTH = 64
 
 
@@ -71,25 +73,6 @@ def float_dtype(type_: Attribute) -> type[np.floating] | None:
 
 def is_scalar_type(type_: Attribute) -> bool:
     return int_width(type_) is not None or float_dtype(type_) is not None
-
-
-def wrap(value: int, width: int) -> int:
-    """`value` modulo `2**width`, in canonical form (signed; `i1` as 0/1)."""
-    if width == 1:
-        return value & 1
-    value &= (1 << width) - 1
-    return value - (1 << width) if value >> (width - 1) else value
-
-
-def unsigned(value: int, width: int) -> int:
-    """The unsigned reading of a canonical value."""
-    return value & ((1 << width) - 1)
-
-
-def signed(value: int, width: int) -> int:
-    """The signed reading of a canonical value (`i1` 1 reads as -1)."""
-    value &= (1 << width) - 1
-    return value - (1 << width) if value >> (width - 1) else value
 
 
 def round_exact(exact: Fraction | int, dtype: type[np.floating]) -> np.floating:

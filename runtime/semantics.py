@@ -53,6 +53,8 @@ from xdsl.ir import Attribute, Operation, Region, SSAValue
 from gpuir.dialects import mem
 from gpuir.dialects.gpu import format_text
 from gpuir.dialects.mem import PtrType
+from gpuir.ir import integers
+from gpuir.ir.integers import Undefined, cmpi
 from gpuir.runtime.closures import (
     Code,
     Compiler,
@@ -216,106 +218,22 @@ class Machine(Interpreter):
 # --- arith -----------------------------------------------------------------------------------
 
 
-IntBinary = Callable[[int, int, int, Operation], int]
-INT_BINARY: dict[type[Operation], IntBinary] = {}
-"""`fn(a, b, width, op)` of each integer binary op (before wrapping to the width)."""
-
-
-def _int_binary(op_type: type[Operation], fn: IntBinary):
-    INT_BINARY[op_type] = fn
+def _int_binary(op_type: type[Operation]):
+    fn = integers.BINARY[op_type]
 
     def run(self: Any, machine: Machine, op: Operation, args: PythonValues) -> PythonValues:
         width = result_width(op)
-        return (wrap(fn(args[0], args[1], width, op), width),)
+        try:
+            return (wrap(fn(args[0], args[1], width), width),)
+        except Undefined as e:
+            raise undefined(op, e) from None
 
     return impl(op_type)(run)
 
 
-def _nonzero(b: int, op: Operation) -> None:
-    if b == 0:
-        raise fail(op, f"'{op.name}': division by zero", "division by zero")
-
-
-def _no_signed_overflow(a: int, b: int, width: int, op: Operation) -> None:
-    if b == -1 and a == -(1 << (width - 1)):
-        raise fail(op, f"'{op.name}': signed division overflow ({a} / -1 in i{width})", "overflow")
-
-
-def _divui(a: int, b: int, w: int, op: Operation) -> int:
-    _nonzero(b, op)
-    return unsigned(a, w) // unsigned(b, w)
-
-
-def _remui(a: int, b: int, w: int, op: Operation) -> int:
-    _nonzero(b, op)
-    return unsigned(a, w) % unsigned(b, w)
-
-
-def _ceildivui(a: int, b: int, w: int, op: Operation) -> int:
-    _nonzero(b, op)
-    return -(-unsigned(a, w) // unsigned(b, w))
-
-
-def _trunc_div(a: int, b: int) -> int:
-    quotient = abs(a) // abs(b)
-    return quotient if (a < 0) == (b < 0) else -quotient
-
-
-def _divsi(a: int, b: int, w: int, op: Operation) -> int:
-    a, b = signed(a, w), signed(b, w)
-    _nonzero(b, op)
-    _no_signed_overflow(a, b, w, op)
-    return _trunc_div(a, b)
-
-
-def _remsi(a: int, b: int, w: int, op: Operation) -> int:
-    a, b = signed(a, w), signed(b, w)
-    _nonzero(b, op)
-    return a - _trunc_div(a, b) * b
-
-
-def _floordivsi(a: int, b: int, w: int, op: Operation) -> int:
-    a, b = signed(a, w), signed(b, w)
-    _nonzero(b, op)
-    _no_signed_overflow(a, b, w, op)
-    return a // b
-
-
-def _ceildivsi(a: int, b: int, w: int, op: Operation) -> int:
-    a, b = signed(a, w), signed(b, w)
-    _nonzero(b, op)
-    _no_signed_overflow(a, b, w, op)
-    return -(-a // b)
-
-
-def _shift_amount(b: int, w: int, op: Operation) -> int:
-    amount = unsigned(b, w)
-    if amount >= w:
-        raise fail(
-            op,
-            f"'{op.name}': shift by {amount}, not less than the bit width {w} (poison)",
-            "poison",
-        )
-    return amount
-
-
-def _cmpi(predicate: int, a: int, b: int, w: int) -> bool:
-    """`arith.cmpi`: eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge (predicates 0 to 9)."""
-    if predicate == 0:
-        return a == b
-    if predicate == 1:
-        return a != b
-    read = signed if predicate < 6 else unsigned
-    x, y = read(a, w), read(b, w)
-    match (predicate - 2) % 4:
-        case 0:
-            return x < y
-        case 1:
-            return x <= y
-        case 2:
-            return x > y
-        case _:
-            return x >= y
+def undefined(op: Operation, e: Undefined) -> ProviderError:
+    """The diagnostic of an integer op whose result LLVM leaves undefined."""
+    return fail(op, f"'{op.name}': {e}", e.name)
 
 
 def _cmpf(predicate: int, x: np.floating, y: np.floating) -> bool:
@@ -439,30 +357,26 @@ class ArithFunctions(InterpreterFunctions):
         except ValueError as e:
             raise fail(op, str(e)) from None
 
-    run_addi = _int_binary(arith.AddiOp, lambda a, b, w, op: a + b)
-    run_subi = _int_binary(arith.SubiOp, lambda a, b, w, op: a - b)
-    run_muli = _int_binary(arith.MuliOp, lambda a, b, w, op: a * b)
-    run_divui = _int_binary(arith.DivUIOp, _divui)
-    run_divsi = _int_binary(arith.DivSIOp, _divsi)
-    run_remui = _int_binary(arith.RemUIOp, _remui)
-    run_remsi = _int_binary(arith.RemSIOp, _remsi)
-    run_floordivsi = _int_binary(arith.FloorDivSIOp, _floordivsi)
-    run_ceildivsi = _int_binary(arith.CeilDivSIOp, _ceildivsi)
-    run_ceildivui = _int_binary(arith.CeilDivUIOp, _ceildivui)
-    run_minsi = _int_binary(arith.MinSIOp, lambda a, b, w, op: min(signed(a, w), signed(b, w)))
-    run_maxsi = _int_binary(arith.MaxSIOp, lambda a, b, w, op: max(signed(a, w), signed(b, w)))
-    run_minui = _int_binary(arith.MinUIOp, lambda a, b, w, op: min(unsigned(a, w), unsigned(b, w)))
-    run_maxui = _int_binary(arith.MaxUIOp, lambda a, b, w, op: max(unsigned(a, w), unsigned(b, w)))
-    run_andi = _int_binary(arith.AndIOp, lambda a, b, w, op: a & b)
-    run_ori = _int_binary(arith.OrIOp, lambda a, b, w, op: a | b)
-    run_xori = _int_binary(arith.XOrIOp, lambda a, b, w, op: a ^ b)
-    run_shli = _int_binary(arith.ShLIOp, lambda a, b, w, op: a << _shift_amount(b, w, op))
-    run_shrui = _int_binary(
-        arith.ShRUIOp, lambda a, b, w, op: unsigned(a, w) >> _shift_amount(b, w, op)
-    )
-    run_shrsi = _int_binary(
-        arith.ShRSIOp, lambda a, b, w, op: signed(a, w) >> _shift_amount(b, w, op)
-    )
+    run_addi = _int_binary(arith.AddiOp)
+    run_subi = _int_binary(arith.SubiOp)
+    run_muli = _int_binary(arith.MuliOp)
+    run_divui = _int_binary(arith.DivUIOp)
+    run_divsi = _int_binary(arith.DivSIOp)
+    run_remui = _int_binary(arith.RemUIOp)
+    run_remsi = _int_binary(arith.RemSIOp)
+    run_floordivsi = _int_binary(arith.FloorDivSIOp)
+    run_ceildivsi = _int_binary(arith.CeilDivSIOp)
+    run_ceildivui = _int_binary(arith.CeilDivUIOp)
+    run_minsi = _int_binary(arith.MinSIOp)
+    run_maxsi = _int_binary(arith.MaxSIOp)
+    run_minui = _int_binary(arith.MinUIOp)
+    run_maxui = _int_binary(arith.MaxUIOp)
+    run_andi = _int_binary(arith.AndIOp)
+    run_ori = _int_binary(arith.OrIOp)
+    run_xori = _int_binary(arith.XOrIOp)
+    run_shli = _int_binary(arith.ShLIOp)
+    run_shrui = _int_binary(arith.ShRUIOp)
+    run_shrsi = _int_binary(arith.ShRSIOp)
 
     @impl(arith.AddUIExtendedOp)
     def run_addui_extended(self, machine: Machine, op: Operation, args: PythonValues):
@@ -487,7 +401,7 @@ class ArithFunctions(InterpreterFunctions):
         width = int_width(op.lhs.type)
         if width is None:
             raise fail(op, f"'{op.name}' on {op.lhs.type} is not supported")
-        return (int(_cmpi(op.predicate.value.data, args[0], args[1], width)),)
+        return (int(cmpi(op.predicate.value.data, args[0], args[1], width)),)
 
     @impl(arith.CmpfOp)
     def run_cmpf(self, machine: Machine, op: arith.CmpfOp, args: PythonValues):
@@ -985,12 +899,12 @@ class LlvmStructFunctions(InterpreterFunctions):
 # types, slots) worked out once.
 
 
-@fast(*INT_BINARY)
+@fast(*integers.BINARY)
 def _fast_int_binary(c: Compiler, op: Operation) -> Step | None:
     width = int_width(op.results[0].type)
     if width is None:
         return None
-    fn = INT_BINARY[type(op)]
+    fn = integers.BINARY[type(op)]
     (a, b), (o,) = c.ins(op), c.outs(op)
     if width > 1 and isinstance(op, arith.AddiOp | arith.SubiOp | arith.MuliOp):
         low, high = -(1 << (width - 1)), 1 << (width - 1)
@@ -1003,7 +917,10 @@ def _fast_int_binary(c: Compiler, op: Operation) -> Step | None:
         return ring
 
     def step(m: Any, f: Frame) -> None:
-        f[o] = wrap(fn(f[a], f[b], width, op), width)
+        try:
+            f[o] = wrap(fn(f[a], f[b], width), width)
+        except Undefined as e:
+            raise undefined(op, e) from None
 
     return step
 
@@ -1060,7 +977,7 @@ def _fast_cmpi(c: Compiler, op: Operation) -> Step | None:
         return direct
 
     def step(m: Any, f: Frame) -> None:
-        f[o] = int(_cmpi(predicate, f[a], f[b], width))
+        f[o] = int(cmpi(predicate, f[a], f[b], width))
 
     return step
 
