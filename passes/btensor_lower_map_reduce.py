@@ -15,23 +15,14 @@ Affine expressions are materialised as `arith` ops on `index` values with MLIR's
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import cast
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp
-from xdsl.ir import Block, Region, SSAValue
-from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineDimExpr,
-    AffineExpr,
-    AffineMap,
-)
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
+from xdsl.ir import Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -40,88 +31,13 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.rewriter import InsertPoint
 
 from gpuir.dialects import buffer
 from gpuir.dialects.btensor import MapReduceOp, MapReducePostOp, YieldOp
 from gpuir.dialects.buffer import BufType
+from gpuir.ir.builders import Constants, affine_values, for_nest
 from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.passes.locations import KeepLocations
-
-LoopBody = Callable[[Builder, list[SSAValue], list[SSAValue]], list[SSAValue]]
-
-
-@dataclass
-class IndexConstants:
-    """`arith.constant`s of type `index`, each created once, at `builder`'s insertion point
-    (before the op being lowered, or at the top of a kernel), so loop bodies share them."""
-
-    builder: Builder
-    values: dict[int, SSAValue] = field(default_factory=dict[int, SSAValue])
-
-    def __call__(self, value: int) -> SSAValue:
-        if value not in self.values:
-            constant = arith.ConstantOp(IntegerAttr.from_index_int_value(value))
-            self.values[value] = self.builder.insert(constant).result
-        return self.values[value]
-
-
-def for_nest(
-    b: Builder,
-    const: IndexConstants,
-    extents: Sequence[SSAValue],
-    iter_args: Sequence[SSAValue],
-    body: LoopBody,
-) -> list[SSAValue]:
-    """Nested `scf.for %i = 0 to extent step 1`, outermost first, carrying `iter_args`.
-
-    `body(builder, indices, args)` builds the innermost body and returns the values it yields;
-    with no extents it is built once, in place. Returns the values after the nest.
-    """
-
-    def nest(b: Builder, indices: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
-        if len(indices) == len(extents):
-            return body(b, indices, args)
-        block = Block(arg_types=[IndexType(), *(a.type for a in args)])
-        inner = Builder(InsertPoint.at_end(block))
-        index, *inner_args = block.args
-        inner.insert(scf.YieldOp(*nest(inner, [*indices, index], inner_args)))
-        extent = extents[len(indices)]
-        return list(b.insert(scf.ForOp(const(0), extent, const(1), args, block)).results)
-
-    return nest(b, [], list(iter_args))
-
-
-def affine_value(
-    b: Builder, const: IndexConstants, expr: AffineExpr, dims: Sequence[SSAValue]
-) -> SSAValue:
-    """`expr` evaluated on the `index` values `dims`, with MLIR's `mod`/`floordiv`/`ceildiv`."""
-    if isinstance(expr, AffineDimExpr):
-        return dims[expr.position]
-    if isinstance(expr, AffineConstantExpr):
-        return const(expr.value)
-    assert isinstance(expr, AffineBinaryOpExpr), expr  # the verifiers exclude symbols
-    lhs, rhs = affine_value(b, const, expr.lhs, dims), affine_value(b, const, expr.rhs, dims)
-    match expr.kind:
-        case AffineBinaryOpKind.Add:
-            return b.insert(arith.AddiOp(lhs, rhs)).result
-        case AffineBinaryOpKind.Mul:
-            return b.insert(arith.MuliOp(lhs, rhs)).result
-        case AffineBinaryOpKind.FloorDiv:
-            return b.insert(arith.FloorDivSIOp(lhs, rhs)).result
-        case AffineBinaryOpKind.CeilDiv:
-            return b.insert(arith.CeilDivSIOp(lhs, rhs)).result
-        case AffineBinaryOpKind.Mod:
-            rem = b.insert(arith.RemSIOp(lhs, rhs)).result
-            negative = b.insert(arith.CmpiOp(rem, const(0), "slt")).result
-            shifted = b.insert(arith.AddiOp(rem, rhs)).result
-            return b.insert(arith.SelectOp(negative, shifted, rem)).result
-
-
-def affine_values(
-    b: Builder, const: IndexConstants, amap: AffineMap, dims: Sequence[SSAValue]
-) -> list[SSAValue]:
-    return [affine_value(b, const, expr, dims) for expr in amap.results]
 
 
 def inline_region(
@@ -150,7 +66,7 @@ class LowerMapReduce(RewritePattern):
     def match_and_rewrite(
         self, op: MapReduceOp | MapReducePostOp, rewriter: PatternRewriter, /
     ) -> None:
-        const = IndexConstants(rewriter)
+        const = Constants(rewriter)
         rank = op.out_rank.value.data
         alloc = rewriter.insert(buffer.AllocOp(op.mem, cast(BufType, op.res.type)))
         out_extents = [const(e) for e in op.loop_shape[:rank]]

@@ -46,32 +46,25 @@ Limitations (user errors, reported at the op):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import product
 from typing import cast
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
-    Float64Type,
-    FloatAttr,
     IndexType,
-    IntegerAttr,
     IntegerType,
     ModuleOp,
-    f64,
-    i1,
-    i64,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.dialects.math import AbsFOp
 from xdsl.dialects.printf import PrintFormatOp
-from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, SSAValue
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -81,45 +74,20 @@ from xdsl.pattern_rewriter import (
     TypeConversionPattern,
     op_type_rewrite_pattern,
 )
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import Rewriter
 
 from gpuir.dialects import buffer, gpu, mem
 from gpuir.dialects.btensor import MapReduceBase
 from gpuir.dialects.buffer import BufType
 from gpuir.dialects.gpu import buffer_array_type
 from gpuir.dialects.mem import HOST, ArrayType, PtrType
+from gpuir.ir.builders import Constants, affine_values, element_ptr, for_nest
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Counter, Statistic
-from gpuir.passes.btensor_lower_map_reduce import IndexConstants, affine_values
+from gpuir.passes.float_text import print_element, print_slot
 from gpuir.passes.locations import KeepLocations
 
-INDEX = IndexType()
-
-
 # --- helpers ---------------------------------------------------------------------------------
-
-
-@dataclass
-class Constants:
-    """`arith.constant`s, each created once, at `builder`'s insertion point (before the op
-    being lowered), so that loop bodies share them."""
-
-    builder: Builder
-    values: dict[tuple[Attribute, str], SSAValue] = field(
-        default_factory=dict[tuple[Attribute, str], SSAValue]
-    )
-
-    def of(self, attr: IntegerAttr | FloatAttr) -> SSAValue:
-        key = (attr.type, repr(attr.value.data))
-        if key not in self.values:
-            self.values[key] = self.builder.insert(arith.ConstantOp(attr)).result
-        return self.values[key]
-
-    def __call__(self, value: int | float, type_: Attribute = INDEX) -> SSAValue:
-        if isinstance(type_, AnyFloat):
-            return self.of(FloatAttr(float(value), type_))
-        assert isinstance(type_, IntegerType | IndexType) and isinstance(value, int)
-        return self.of(IntegerAttr(value, type_))
 
 
 def array_shape(ptr_type: Attribute) -> tuple[list[int], Attribute]:
@@ -131,13 +99,6 @@ def array_shape(ptr_type: Attribute) -> tuple[list[int], Attribute]:
         shape.append(element.size.data)
         element = element.element_type
     return shape, element
-
-
-def element_ptr(b: Builder, ptr: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
-    """The address of `ptr[i0][i1]…`: one `mem.lea` per index."""
-    for index in indices:
-        ptr = b.insert(mem.LeaOp(ptr, index)).res
-    return ptr
 
 
 def run_time_extent(ptr: SSAValue) -> SSAValue | None:
@@ -183,232 +144,6 @@ def store_everywhere(
         return [b.insert(mem.StoreOp(args[0], element_ptr(b, ptr, indices), value)).res_mem]
 
     return for_nest(b, const, [const(e) for e in shape], [token], body)[0]
-
-
-def for_nest(
-    b: Builder,
-    const: Constants,
-    bounds: Sequence[SSAValue],
-    iter_args: Sequence[SSAValue],
-    body: Callable[[Builder, list[SSAValue], list[SSAValue]], list[SSAValue]],
-) -> list[SSAValue]:
-    """Nested `scf.for %i = 0 to bound step 1`, outermost first, carrying `iter_args`;
-    `body(builder, indices, args)` returns what the innermost body yields."""
-
-    def nest(b: Builder, indices: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
-        if len(indices) == len(bounds):
-            return body(b, indices, args)
-        block = Block(arg_types=[IndexType(), *(a.type for a in args)])
-        inner = Builder(InsertPoint.at_end(block))
-        index, *inner_args = block.args
-        inner.insert(scf.YieldOp(*nest(inner, [*indices, index], inner_args)))
-        bound = bounds[len(indices)]
-        return list(b.insert(scf.ForOp(const(0), bound, const(1), args, block)).results)
-
-    return nest(b, [], list(iter_args))
-
-
-def print_element(
-    b: Builder, const: Constants, token: SSAValue, value: SSAValue, limbs: SSAValue | None
-) -> SSAValue:
-    """Print `value` and `, `: an integer in decimal, a float as C's `printf("%.2f", (double)v)`
-    (glibc's text, for every value); returns the next token.
-
-    `printf.print_format` has no precision (`{}` prints a float in full), so a float is widened
-    to f64 and printed through integers: `-` if its sign bit is set (as glibc: `-0.00`, `-nan`),
-    then by magnitude:
-    - NaN and infinity: `nan`, `inf`;
-    - below 2^53: the integer part `w` (exact, `fptoui`) and the fraction `f = |v| - w` (exact);
-      `f * 100` is computed as an exact sum `scaled + error` (Veltkamp's split of `f`: both
-      halves times 100 are exact) and rounded half to even, as glibc rounds; printed as
-      `(100 w + r) / 100`, `.` and its two last digits;
-    - from 2^53 on the double is an integer `m * 2^s` (`m < 2^53`, `s <= 971`): `print_integer`
-      writes its exact decimal digits, then `.00`.
-    `limbs` is the `mem.slot` `print_integer` works in (`LIMBS_TYPE`; floats only).
-    """
-    type_ = value.type
-    if isinstance(type_, IntegerType | IndexType):
-        b.insert(PrintFormatOp("{}, ", value))
-        return token
-    assert isinstance(type_, AnyFloat) and limbs is not None
-
-    def emit(op: Operation) -> SSAValue:
-        return b.insert(op).results[0]
-
-    x = value
-    if not isinstance(type_, Float64Type):
-        x = emit(arith.ExtFOp(x, f64) if type_.bitwidth < 64 else arith.TruncFOp(x, f64))
-    # the sign bit of the value itself: widening need not keep a NaN's sign
-    bits = emit(arith.BitcastOp(value, IntegerType(type_.bitwidth)))
-    negative = emit(arith.CmpiOp(bits, const(0, IntegerType(type_.bitwidth)), "slt"))
-    magnitude = emit(AbsFOp(x))
-    b.insert(scf.IfOp(negative, [], [PrintFormatOp("-"), scf.YieldOp()]))
-    special = emit(arith.CmpfOp(magnitude, const(float("inf"), f64), "ueq"))  # NaN or inf
-
-    def special_case(b: Builder, token: SSAValue) -> SSAValue:
-        is_nan = b.insert(arith.CmpfOp(x, x, "uno")).result
-        nan, inf = [PrintFormatOp("nan, "), scf.YieldOp()], [PrintFormatOp("inf, "), scf.YieldOp()]
-        b.insert(scf.IfOp(is_nan, [], nan, inf))
-        return token
-
-    def finite(b: Builder, token: SSAValue) -> SSAValue:
-        huge = b.insert(arith.CmpfOp(magnitude, const(2.0**53, f64), "oge")).result
-
-        def integer(b: Builder, token: SSAValue) -> SSAValue:
-            token = print_integer(b, const, token, magnitude, limbs)
-            b.insert(PrintFormatOp(".00, "))
-            return token
-
-        def fraction(b: Builder, token: SSAValue) -> SSAValue:
-            print_below_2_53(b, const, magnitude)
-            return token
-
-        return if_else(b, huge, token, integer, fraction)
-
-    return if_else(b, special, token, special_case, finite)
-
-
-def if_else(
-    b: Builder,
-    condition: SSAValue,
-    token: SSAValue,
-    then: Callable[[Builder, SSAValue], SSAValue],
-    otherwise: Callable[[Builder, SSAValue], SSAValue],
-) -> SSAValue:
-    """`scf.if` threading the token: each branch takes it and yields the next one."""
-    blocks: list[Block] = []
-    for branch in (then, otherwise):
-        block = Block()
-        inner = Builder(InsertPoint.at_end(block))
-        inner.insert(scf.YieldOp(branch(inner, token)))
-        blocks.append(block)
-    return b.insert(scf.IfOp(condition, [token.type], [blocks[0]], [blocks[1]])).results[0]
-
-
-def print_slot(b: Builder, token: SSAValue, element: Attribute) -> tuple[SSAValue, SSAValue | None]:
-    """The `mem.slot` `print_element` prints huge floats in (`LIMBS_TYPE`), made once before
-    a print's loops; none for integers."""
-    if not isinstance(element, AnyFloat):
-        return token, None
-    slot = b.insert(mem.SlotOp(token, LIMBS_TYPE))
-    return slot.res_mem, slot.res
-
-
-def print_below_2_53(b: Builder, const: Constants, magnitude: SSAValue) -> None:
-    """Print `magnitude` (finite, below 2^53) with two decimals, rounded half to even."""
-
-    def emit(op: Operation) -> SSAValue:
-        return b.insert(op).results[0]
-
-    whole = emit(arith.FPToUIOp(magnitude, i64))
-    part = emit(arith.SubfOp(magnitude, emit(arith.UIToFPOp(whole, f64))))
-    # part * 100 = scaled + error, exactly
-    split = emit(arith.MulfOp(part, const(134217729.0, f64)))
-    high = emit(arith.SubfOp(split, emit(arith.SubfOp(split, part))))
-    low = emit(arith.SubfOp(part, high))
-    high100 = emit(arith.MulfOp(high, const(100.0, f64)))
-    low100 = emit(arith.MulfOp(low, const(100.0, f64)))
-    scaled = emit(arith.AddfOp(high100, low100))
-    error = emit(arith.SubfOp(low100, emit(arith.SubfOp(scaled, high100))))
-    # round half to even: up above one half, or at one half when the error or oddness says so
-    truncated = emit(arith.FPToUIOp(scaled, i64))
-    fraction = emit(arith.SubfOp(scaled, emit(arith.UIToFPOp(truncated, f64))))
-    above_half = emit(arith.CmpfOp(fraction, const(0.5, f64), "ogt"))
-    at_half = emit(arith.CmpfOp(fraction, const(0.5, f64), "oeq"))
-    error_up = emit(arith.CmpfOp(error, const(0.0, f64), "ogt"))
-    exact = emit(arith.CmpfOp(error, const(0.0, f64), "oeq"))
-    odd = emit(arith.TruncIOp(truncated, i1))
-    tie_up = emit(arith.OrIOp(error_up, emit(arith.AndIOp(exact, odd))))
-    up = emit(arith.OrIOp(above_half, emit(arith.AndIOp(at_half, tie_up))))
-    cents_up = emit(arith.AddiOp(truncated, emit(arith.ExtUIOp(up, i64))))
-    rounded = emit(arith.AddiOp(emit(arith.MuliOp(whole, const(100, i64))), cents_up))
-    cents = emit(arith.RemUIOp(rounded, const(100, i64)))
-    units = emit(arith.DivUIOp(rounded, const(100, i64)))
-    tens = emit(arith.DivUIOp(cents, const(10, i64)))
-    ones = emit(arith.RemUIOp(cents, const(10, i64)))
-    b.insert(PrintFormatOp("{}.{}{}, ", units, tens, ones))
-
-
-LIMB = 10**18  # decimal digits per limb: 18; a limb fits an i64, a limb times 2^59 an i128
-LIMB_SHIFT = 59
-LIMBS_TYPE = PtrType(ArrayType(19, i64), HOST)  # 2^1024 has 309 digits: 18 limbs, one spare
-i128 = IntegerType(128)
-
-
-def print_integer(
-    b: Builder, const: Constants, token: SSAValue, magnitude: SSAValue, limbs: SSAValue
-) -> SSAValue:
-    """Print the exact decimal digits of `magnitude`, a finite f64 integer from 2^53 on.
-
-    It is `m * 2^s` (`m` the significand with its hidden bit, `s >= 1`); the number is built
-    in `limbs`, little-endian base 10^18: `m`, times 2^(s mod 59), then `s / 59` times 2^59,
-    each a pass over the limbs in use carrying in i128. The top limb prints as it is, every
-    other one with its leading zeros to 18 digits."""
-
-    def emit(op: Operation) -> SSAValue:
-        return b.insert(op).results[0]
-
-    bits = emit(arith.BitcastOp(magnitude, i64))
-    mantissa = emit(arith.OrIOp(emit(arith.AndIOp(bits, const(2**52 - 1, i64))), const(2**52, i64)))
-    shift = emit(arith.SubiOp(emit(arith.ShRUIOp(bits, const(52, i64))), const(1075, i64)))
-    passes = emit(arith.DivUIOp(shift, const(LIMB_SHIFT, i64)))
-    passes = emit(arith.IndexCastOp(emit(arith.AddiOp(passes, const(1, i64))), INDEX))
-    first_shift = emit(arith.ExtUIOp(emit(arith.RemUIOp(shift, const(LIMB_SHIFT, i64))), i128))
-    first_factor = emit(arith.ShLIOp(const(1, i128), first_shift))
-    token = emit(mem.StoreOp(token, element_ptr(b, limbs, [const(0)]), mantissa))
-
-    def times_factor(b: Builder, indices: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
-        (pass_,), (token, used) = indices, args
-        first = b.insert(arith.CmpiOp(pass_, const(0), "eq")).result
-        factor = b.insert(arith.SelectOp(first, first_factor, const(2**LIMB_SHIFT, i128))).result
-
-        def limb(b: Builder, indices: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
-            (token, carry), ptr = args, element_ptr(b, limbs, indices)
-            load = b.insert(mem.LoadOp(token, ptr))
-            wide = b.insert(arith.ExtUIOp(load.res, i128)).result
-            product = b.insert(arith.MuliOp(wide, factor)).result
-            product = b.insert(arith.AddiOp(product, carry)).result
-            low = b.insert(arith.RemUIOp(product, const(LIMB, i128))).result
-            low = b.insert(arith.TruncIOp(low, i64)).result
-            token = b.insert(mem.StoreOp(load.res_mem, ptr, low)).res_mem
-            return [token, b.insert(arith.DivUIOp(product, const(LIMB, i128))).result]
-
-        token, carry = for_nest(b, const, [used], [token, const(0, i128)], limb)
-        top = b.insert(arith.TruncIOp(carry, i64)).result  # below 2^59: one new limb at most
-        token = b.insert(mem.StoreOp(token, element_ptr(b, limbs, [used]), top)).res_mem
-        grew = b.insert(arith.CmpiOp(carry, const(0, i128), "ne")).result
-        more = b.insert(arith.AddiOp(used, const(1))).result
-        return [token, b.insert(arith.SelectOp(grew, more, used)).result]
-
-    token, used = for_nest(b, const, [passes], [token, const(1)], times_factor)
-    last = emit(arith.SubiOp(used, const(1)))
-    load = b.insert(mem.LoadOp(token, element_ptr(b, limbs, [last])))
-    b.insert(PrintFormatOp("{}", load.res))
-
-    def padded(b: Builder, indices: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
-        index = b.insert(arith.SubiOp(last, b.insert(arith.AddiOp(indices[0], const(1))).result))
-        load = b.insert(mem.LoadOp(args[0], element_ptr(b, limbs, [index.result])))
-        short = b.insert(arith.CmpiOp(load.res, const(LIMB // 10, i64), "ult")).result
-        zeros = Block()
-        Builder(InsertPoint.at_end(zeros)).insert(scf.YieldOp())
-        b.insert(scf.IfOp(short, [], [zeros]))
-        print_leading_zeros(Builder(InsertPoint.at_start(zeros)), const, load.res)
-        b.insert(PrintFormatOp("{}", load.res))
-        return [load.res_mem]
-
-    return for_nest(b, const, [last], [load.res_mem], padded)[0]
-
-
-def print_leading_zeros(b: Builder, const: Constants, limb: SSAValue) -> None:
-    """Print a `0` for each power of ten from 10^17 down to 10 that is above `limb`, so that
-    `limb` then prints as 18 digits."""
-
-    def digit(b: Builder, indices: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
-        below = b.insert(arith.CmpiOp(limb, args[0], "ult")).result
-        b.insert(scf.IfOp(below, [], [PrintFormatOp("0"), scf.YieldOp()]))
-        return [b.insert(arith.DivUIOp(args[0], const(10, i64))).result]
-
-    for_nest(b, const, [const(17)], [const(LIMB // 10, i64)], digit)
 
 
 def buffer_types(attr: Attribute) -> Iterator[BufType]:
@@ -620,7 +355,7 @@ def root_indices(
     root = buffer.view_root(view)
     view_type = cast(BufType, view.type)
     amap = buffer.storage_map(view_type, cast(BufType, root.type))
-    const = IndexConstants(b)
+    const = Constants(b)
     if view_type.is_dynamic_view():
         constant, terms = buffer.view_offset(view)
         offset = const(constant)

@@ -80,14 +80,10 @@ from gpuir.dialects.btensor import MapReduceBase, MapReduceOp, MapReducePostOp
 from gpuir.dialects.buffer import BufType
 from gpuir.dialects.gpu import KERNEL_TOKENS, buffer_array_type
 from gpuir.dialects.mem import GLOBAL, PtrType
+from gpuir.ir.builders import Constants, affine_values, for_nest
 from gpuir.ir.diagnostics import OpWarning
 from gpuir.ir.pass_manager import Counter, Statistic
-from gpuir.passes.btensor_lower_map_reduce import (
-    IndexConstants,
-    affine_values,
-    for_nest,
-    inline_region,
-)
+from gpuir.passes.btensor_lower_map_reduce import inline_region
 from gpuir.passes.locations import locate
 
 MAX_ITEMS = 1024
@@ -151,7 +147,7 @@ def kernel_name(op: Operation) -> tuple[Operation, str]:
 
 def load_all(
     b: Builder,
-    const: IndexConstants,
+    const: Constants,
     token: SSAValue,
     ptrs: Sequence[SSAValue],
     maps: Sequence[AffineMap],
@@ -209,7 +205,7 @@ def build_kernel(
     for arg, arg_name in zip(entry.args, [*names, "out"], strict=True):
         arg.name_hint = arg_name
     b = Builder(InsertPoint.at_end(entry))
-    const = IndexConstants(b)
+    const = Constants(b)
     outer: dict[SSAValue, SSAValue] = {}
     for original in copied:
         b.insert(original.clone(outer))
@@ -383,7 +379,7 @@ def lower_op(
     made: list[Operation] = []
     b = Builder(InsertPoint.before(op))
     b.operation_insertion_handler.append(made.append)
-    const = IndexConstants(b)
+    const = Constants(b)
     if state.session is None:
         session = b.insert(gpu.AutoInitOp(op.mem))
         m0, m1, m4 = session.res_m0, session.res_m1, session.res_m4
