@@ -1,0 +1,837 @@
+"""Contracts between two pieces of code that must agree on bytes or values, and that nothing
+but this file holds together (issue 29):
+
+- `Fast`, the checker's state in `runtime/cpu_check.c`, and the byte offsets at which the
+  checker's inline fast path (`check_accesses.FAST_PATH`, LLVM IR) reads it: a C program built
+  with `gcc` around the real struct prints `offsetof` / `sizeof` of every field, which must be
+  the offsets of the IR's `getelementptr i8, ptr @gpuir_check_fast, i64 N`, the widths of its
+  loads and stores there, the strides of its indexing through the pointer fields and the size
+  of its `[N x i64]` declaration; the struct's offset comments, the access kinds and owner
+  bits (C enums against the Python constants the IR is built from), and the prototypes of the
+  checker functions that the IR declares, as well;
+- memory layout, written twice: `size_and_align` (the lowering, `lowering/conversion.py`) and
+  `size_of` / `align_of` / `alloc_size` (`runtime/memory.py`, every provider) on random nested
+  types with a fixed seed; and the layout of struct arguments (`runtime/structs.py`) against
+  gcc's;
+- interp's fast forms (`@fast` in `runtime/semantics.py`, compiled by `runtime/closures.py`)
+  against the impls of the same ops (`Machine._run_op`) on edge and random inputs: the same
+  results bit for bit (floats by their bits, the same Python type) and the same errors.
+
+The C header `runtime/gpuir_runtime.h` against `lowering.host_abi.ABI` is checked by
+`tests/test_compiled_host.py` (`test_the_header_is_the_abi_table`).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    Float80Type,
+    Float128Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    i32,
+)
+from xdsl.ir import Attribute, Operation
+from xdsl.parser import Parser
+
+from gpuir.dialects import make_context
+from gpuir.dialects.gpu import StreamType
+from gpuir.dialects.mem import ArrayType, MemType, PtrType
+from gpuir.ir.diagnostics import OpError
+from gpuir.lowering import check_accesses
+from gpuir.lowering.conversion import size_and_align
+from gpuir.runtime import structs
+from gpuir.runtime.closures import FAST, Compiler, internal_error
+from gpuir.runtime.host import HostMachine
+from gpuir.runtime.memory import Allocation, LayoutError, Pointer, align_of, alloc_size, size_of
+from gpuir.runtime.provider import ProviderError
+from gpuir.runtime.scalars import TOKEN
+from gpuir.runtime.semantics import STANDARD_FUNCTIONS, make_machine
+
+ROOT = Path(__file__).resolve().parents[1]
+CPU_CHECK_C = ROOT / "runtime" / "cpu_check.c"
+SEED = 29
+
+
+def gcc() -> str:
+    found = shutil.which("gcc")
+    if found is None:
+        pytest.skip("gcc is not installed: the native layouts cannot be measured")
+    return found
+
+
+def run_c(program: str, folder: Path, name: str) -> str:
+    """Build `program` with gcc in `folder` and run it; its stdout."""
+    source, binary = folder / f"{name}.c", folder / name
+    source.write_text(program)
+    built = subprocess.run(
+        [gcc(), "-std=gnu11", "-Wall", "-Werror", "-o", str(binary), str(source)],
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr
+    return subprocess.run([str(binary)], capture_output=True, text=True, check=True).stdout
+
+
+# --- the checker's `Fast` state: cpu_check.c against FAST_PATH ----------------------------------
+
+
+@dataclass
+class CField:
+    name: str
+    pointer: bool
+    documented: int | None
+    """The offset the struct's comment gives (None: no comment)."""
+    offset: int = -1
+    size: int = -1
+    pointee_size: int | None = None
+
+
+def fast_fields(source: str) -> list[CField]:
+    """The fields of `typedef struct {…} Fast;` in `source`, in order, one declaration a line
+    (`uint64_t lo, span; /* 0, 8 */`)."""
+    found = re.search(r"typedef struct \{(.*?)\} Fast;", source, re.S)
+    assert found, "runtime/cpu_check.c defines no `typedef struct {…} Fast;`"
+    fields = []
+    for line in found.group(1).splitlines():
+        comment = re.search(r"/\*(.*?)\*/", line)
+        documented = [int(n) for n in comment.group(1).split(",")] if comment else []
+        code = re.sub(r"/\*.*?\*/", "", line).strip()
+        if not code:
+            continue
+        declaration = re.fullmatch(r"(\w+)\s+([^;]*);", code)
+        assert declaration, f"cannot read the Fast field declaration {code!r}"
+        for k, declarator in enumerate(declaration.group(2).split(",")):
+            declarator = declarator.strip()
+            fields.append(
+                CField(
+                    declarator.lstrip("* "),
+                    declarator.startswith("*"),
+                    documented[k] if k < len(documented) else None,
+                )
+            )
+    return fields
+
+
+@dataclass
+class FastLayout:
+    fields: dict[str, CField]
+    size: int
+    enums: dict[str, int]
+
+
+def measure_fast(source_path: Path, folder: Path) -> FastLayout:
+    """`Fast` as gcc lays it out: cpu_check.c itself, included into a program that prints it."""
+    source = source_path.read_text()
+    fields = fast_fields(source)
+    enums = ["READ", "WRITE", "ATOMIC", "UNKNOWN_VALUE", "BOUNDS_ONLY"]
+    enums += ["OWN_READ", "OWN_WRITE", "OWN_VALUES", "OWN_SLOW", "OWN_LIVE"]
+    lines = ['printf("Fast %zu\\n", sizeof(Fast));']
+    for f in fields:
+        member = f"((Fast *)0)->{f.name}"
+        pointee = f"sizeof(*{member})" if f.pointer else "(size_t)0"
+        lines.append(
+            f'printf("{f.name} %zu %zu %zu\\n", offsetof(Fast, {f.name}), sizeof({member}), '
+            f"{pointee});"
+        )
+    lines += [f'printf("{e} %d\\n", (int){e});' for e in enums]
+    program = (
+        "#define SLOTS 16 /* small tables: the program only prints */\n"
+        f'#include "{source_path}"\n'
+        "#include <stddef.h>\n#include <stdio.h>\n"
+        "int main(void) {\n  " + "\n  ".join(lines) + "\n  return 0;\n}\n"
+    )
+    by_name = {f.name: f for f in fields}
+    size, values = -1, {}
+    for line in run_c(program, folder, "fast").splitlines():
+        name, *numbers = line.split()
+        if name == "Fast":
+            size = int(numbers[0])
+        elif name in by_name:
+            f = by_name[name]
+            f.offset, f.size = int(numbers[0]), int(numbers[1])
+            f.pointee_size = int(numbers[2]) if f.pointer else None
+        else:
+            values[name] = int(numbers[0])
+    return FastLayout(by_name, size, values)
+
+
+@dataclass
+class IrAccess:
+    """What the IR does with one field of `@gpuir_check_fast`."""
+
+    offset: int
+    types: set[str] = field(default_factory=set)
+    """The types it loads from and stores to the field."""
+    element_types: set[str] = field(default_factory=set)
+    """The element types of `getelementptr`s through a pointer loaded from it."""
+
+
+FAST_GLOBAL = "@gpuir_check_fast"
+LLVM_SIZES = {"i8": 1, "i16": 2, "i32": 4, "i64": 8, "ptr": 8}
+IR_FIELDS = {
+    "lo": "lo",
+    "span": "span",
+    "shadow": "shadow",
+    "now": "group_now",
+    "epochs": "epochs",
+    "base": "group_base",
+    "launch": "launch_base",
+    "log": "log",
+    "count": "log_count",
+    "room": "log_room",
+}
+"""The IR's names (`%span.at`, or a value loaded from the global's start) for the fields of
+`Fast` it reads: the one fact this test takes from a reader of both files."""
+
+
+def ir_accesses(ir: str) -> tuple[int, dict[str, IrAccess]]:
+    """The words of the IR's `[N x i64]` declaration of the global, and its accesses by IR
+    name; any use of the global or of a field's address that this does not read fails."""
+    declared = re.findall(rf"{FAST_GLOBAL} = external global \[(\d+) x i64\]", ir)
+    assert len(declared) == 1, f"FAST_PATH declares {FAST_GLOBAL} {len(declared)} times"
+    accesses: dict[str, IrAccess] = {}
+    addresses: dict[str, str] = {}  # an IR value holding a field's address -> IR name
+    for line in ir.splitlines():
+        line = line.split(";")[0].strip()
+        if FAST_GLOBAL not in line or "external global" in line:
+            continue
+        if gep := re.fullmatch(
+            rf"%([\w.]+) = getelementptr i8, ptr {FAST_GLOBAL}, i64 (\d+)", line
+        ):
+            name = gep.group(1).removesuffix(".at")
+            accesses[name] = IrAccess(int(gep.group(2)))
+            addresses[gep.group(1)] = name
+        elif load := re.fullmatch(rf"%([\w.]+) = load (\w+), ptr {FAST_GLOBAL}", line):
+            accesses[load.group(1)] = IrAccess(0, {load.group(2)})
+        else:
+            raise AssertionError(
+                f"FAST_PATH uses {FAST_GLOBAL} in a way this test cannot read: {line}"
+            )
+    loaded: dict[str, str] = {}  # a pointer loaded from a field -> IR name
+    for line in ir.splitlines():
+        line = line.split(";")[0].strip()
+        for value, name in addresses.items():
+            used = re.search(rf"%{re.escape(value)}(?![\w.])", line)
+            if not used or line.startswith(f"%{value} = "):
+                continue
+            if load := re.fullmatch(rf"%([\w.]+) = load (\w+), ptr %{re.escape(value)}", line):
+                accesses[name].types.add(load.group(2))
+                if load.group(2) == "ptr":
+                    loaded[load.group(1)] = name
+            elif store := re.fullmatch(rf"store (\w+) %[\w.]+, ptr %{re.escape(value)}", line):
+                accesses[name].types.add(store.group(1))
+            else:
+                raise AssertionError(
+                    f"FAST_PATH uses %{value} in a way this test cannot read: {line}"
+                )
+    for line in ir.splitlines():
+        for value, name in loaded.items():
+            if gep := re.search(rf"getelementptr (\w+), ptr %{re.escape(value)},", line):
+                accesses[name].element_types.add(gep.group(1))
+    return int(declared[0]), accesses
+
+
+def check_fast_contract(c: FastLayout, ir: str) -> None:
+    """Everything `FAST_PATH` assumes of `Fast` holds of the struct gcc compiled."""
+    words, accesses = ir_accesses(ir)
+    assert words * 8 == c.size, f"FAST_PATH declares {words} words, sizeof(Fast) is {c.size}"
+    unknown = set(accesses) - set(IR_FIELDS)
+    assert not unknown, f"FAST_PATH reads fields this test cannot name: {unknown} (IR_FIELDS)"
+    unread = set(c.fields) - {IR_FIELDS[name] for name in accesses}
+    assert not unread, f"fields of Fast that FAST_PATH does not read: {unread}"
+    for name, access in accesses.items():
+        f = c.fields[IR_FIELDS[name]]
+        assert (name, access.offset) == (name, f.offset), f"offsetof(Fast, {f.name})"
+        assert access.types, f"FAST_PATH computes the address of {f.name} and does not use it"
+        for type_ in access.types:
+            assert (f.name, LLVM_SIZES[type_]) == (f.name, f.size), f"{type_} for {f.name}"
+        assert ("ptr" in access.types) == f.pointer, f"{f.name}: pointer or not"
+        for type_ in access.element_types:
+            assert (f.name, LLVM_SIZES[type_]) == (f.name, f.pointee_size), f"*{f.name}"
+    for f in c.fields.values():
+        if f.documented is not None:
+            assert (f.name, f.documented) == (f.name, f.offset), "the offset comment of Fast"
+
+
+@pytest.fixture(scope="module")
+def fast_layout(tmp_path_factory: pytest.TempPathFactory) -> FastLayout:
+    return measure_fast(CPU_CHECK_C, tmp_path_factory.mktemp("fast"))
+
+
+def test_fast_path_reads_the_checker_state_at_its_offsets(fast_layout: FastLayout):
+    check_fast_contract(fast_layout, check_accesses.FAST_PATH)
+
+
+def test_fast_path_access_kinds_and_owner_bits_are_the_checkers(fast_layout: FastLayout):
+    kinds = {
+        "READ": check_accesses.READ,
+        "WRITE": check_accesses.WRITE,
+        "ATOMIC": check_accesses.ATOMIC,
+        "UNKNOWN_VALUE": check_accesses.UNKNOWN_VALUE,
+        "BOUNDS_ONLY": check_accesses.BOUNDS_ONLY,
+    }
+    owners = {
+        f"OWN_{name}": getattr(check_accesses, f"_OWN_{name}") >> 48
+        for name in ("READ", "WRITE", "VALUES", "SLOW", "LIVE")
+    }
+    assert {name: fast_layout.enums[name] for name in kinds | owners} == kinds | owners
+
+
+KERNEL = """
+func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group: index,
+             %item: index) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+  func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+"""
+
+
+def c_parameters(source: str, name: str) -> list[str] | None:
+    """The parameter types of the C function `name` that `source` defines (None: none)."""
+    found = re.search(rf"\bvoid {name}\(([^)]*)\)\s*\{{", source)
+    return None if found is None else [p.split()[0] for p in found.group(1).split(",")]
+
+
+def test_checker_functions_have_the_arity_the_instrumentation_calls_them_with():
+    """Each function that `cpu-check-accesses` declares for its calls, and each that FAST_PATH
+    declares, is a C function of the checker with as many 64-bit integer parameters; the one
+    the checker does not define, `@__gpuir_check_access`, FAST_PATH defines so."""
+    module = Parser(make_context(), KERNEL).parse_module()
+    check_accesses.check_accesses(module, {"k"})
+    declared = {
+        op.sym_name.data: [str(t) for t in op.function_type.inputs]
+        for op in module.ops
+        if isinstance(op, llvm.FuncOp)
+    }
+    ir = check_accesses.FAST_PATH
+    defined = {
+        name: [p.split()[0] for p in params.split(",")]
+        for kind, name, params in re.findall(
+            r"(declare|define) void @(__gpuir_check_\w+)\(([^)]*)\)", ir
+        )
+        if kind == "define"
+    }
+    fast_declared = {
+        name: [p.strip() for p in params.split(",")]
+        for name, params in re.findall(r"declare void @(__gpuir_check_\w+)\(([^)]*)\)", ir)
+    }
+    assert check_accesses.ACCESS in declared and check_accesses.SLOW_ACCESS in fast_declared
+    source = CPU_CHECK_C.read_text()
+    for name, params in {**declared, **fast_declared}.items():
+        c = c_parameters(source, name)
+        if c is None:
+            assert name in defined, f"neither cpu_check.c nor FAST_PATH defines {name}"
+            assert (name, defined[name]) == (name, params)
+            continue
+        assert all(p in ("int64_t", "uint64_t") for p in c), (name, c)
+        assert (name, params) == (name, ["i64"] * len(c))
+
+
+# --- memory layout: the lowering's against the runtime's -----------------------------------------
+
+
+ANCHOR = arith.ConstantOp(IntegerAttr(0, i32))
+SCALARS: list[Attribute] = [
+    IntegerType(1),
+    IntegerType(8),
+    IntegerType(16),
+    IntegerType(32),
+    IntegerType(64),
+    IntegerType(3),
+    IntegerType(24),
+    IntegerType(48),
+    IntegerType(128),
+    IndexType(),
+    Float16Type(),
+    Float32Type(),
+    Float64Type(),
+    StreamType(),
+]
+
+
+def random_leaf(rng: random.Random, depth: int) -> Attribute:
+    if depth < 2 and rng.random() < 0.2:
+        return PtrType(random_type(rng, depth + 1), rng.choice([0, 1, 3, 4, 5]))
+    if rng.random() < 0.1:
+        return IntegerType(rng.randrange(1, 300))
+    return rng.choice(SCALARS)
+
+
+def random_type(rng: random.Random, depth: int = 0) -> Attribute:
+    if depth < 3 and rng.random() < 0.5:
+        return ArrayType(rng.randrange(0, 7), random_type(rng, depth + 1))
+    return random_leaf(rng, depth)
+
+
+def lowering_layout(t: Attribute) -> tuple[int, int] | None:
+    try:
+        return size_and_align(t, ANCHOR)
+    except OpError:
+        return None
+
+
+def runtime_layout(t: Attribute) -> tuple[int, int] | None:
+    try:
+        return size_of(t), align_of(t)
+    except LayoutError:
+        return None
+
+
+def test_size_and_align_is_the_runtimes_layout_on_random_types():
+    """`!mem.array<N x T>` nested up to three deep, pointers to such, integers of any width,
+    `index`, `f16`/`f32`/`f64`, streams: (size, alignment) from both, with a fixed seed."""
+    rng = random.Random(SEED)
+    types = [random_type(rng) for _ in range(400)]
+    assert all(lowering_layout(t) is not None for t in types)
+    differ = [(str(t), lowering_layout(t), runtime_layout(t)) for t in types]
+    assert [d for d in differ if d[1] != d[2]] == []
+
+
+@pytest.mark.parametrize("t", SCALARS, ids=str)
+def test_dynamic_arrays_have_the_same_allocation_size(t: Attribute):
+    rng = random.Random(f"{SEED}{t}")
+    for _ in range(20):
+        element = rng.choice([t, ArrayType(rng.randrange(0, 5), t)])
+        dynamic = ArrayType(DYNAMIC_INDEX, element)
+        extent = rng.randrange(0, 1000)
+        layout = lowering_layout(element)
+        assert layout is not None
+        assert alloc_size(dynamic, extent) == extent * layout[0]
+        assert lowering_layout(dynamic) is None and runtime_layout(dynamic) is None
+        assert alloc_size(element) == layout[0]
+
+
+@pytest.mark.parametrize(
+    "t",
+    [
+        MemType(1),
+        ArrayType(2, MemType(3)),
+        Float80Type(),
+        Float128Type(),
+        llvm.LLVMStructType.from_type_list([i32]),
+    ],
+    ids=str,
+)
+def test_both_layouts_refuse_the_same_types(t: Attribute):
+    """A token, a float type no provider runs, a struct (laid out by `runtime/structs.py`
+    only as a kernel argument, never in memory): neither layout has a size for it."""
+    assert lowering_layout(t) is None and runtime_layout(t) is None
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bf16: lowering/conversion.py size_and_align gives (2, 2), runtime/memory.py "
+    "size_of raises LayoutError (float_dtype knows f16/f32/f64 only)",
+)
+@pytest.mark.parametrize("t", [BFloat16Type(), ArrayType(3, BFloat16Type())], ids=str)
+def test_bf16_has_one_layout(t: Attribute):
+    assert lowering_layout(t) == runtime_layout(t)
+
+
+def test_struct_field_layout_is_the_memory_layout():
+    """`runtime.structs.layout` of a scalar or pointer field is `size_of` / `align_of`."""
+    for t in [*SCALARS[:5], IndexType(), Float16Type(), Float32Type(), Float64Type()]:
+        field_layout = structs.layout(t)
+        assert (str(t), field_layout.size, field_layout.align) == (str(t), size_of(t), align_of(t))
+    pointer = PtrType(Float32Type(), 1)
+    assert (structs.layout(pointer).size, structs.layout(pointer).align) == (
+        size_of(pointer),
+        align_of(pointer),
+    )
+
+
+C_FIELD_TYPES: dict[str, Attribute] = {
+    "uint8_t": IntegerType(1),
+    "int8_t": IntegerType(8),
+    "int16_t": IntegerType(16),
+    "int32_t": IntegerType(32),
+    "int64_t": IntegerType(64),
+    "long": IndexType(),
+    "_Float16": Float16Type(),
+    "float": Float32Type(),
+    "double": Float64Type(),
+    "void *": PtrType(Float32Type(), 1),
+}
+"""The C type of each field type a struct argument may have (`i1` is a byte, `index` 64 bits;
+`long` is 64 bits on the x86-64 and aarch64 Linux ABIs that LLVM's data layouts describe)."""
+
+
+def random_struct(rng: random.Random, depth: int, out: list[tuple[str, str, Attribute]]) -> str:
+    """A random struct argument type, nested structs first in `out` as (C name, C definition,
+    llvm type); its C name."""
+    fields_c, fields_ir = [], []
+    for _ in range(rng.randrange(1, 6)):
+        if depth < 2 and rng.random() < 0.2:
+            inner = random_struct(rng, depth + 1, out)
+            fields_c.append(inner)
+            fields_ir.append(out[-1][2] if out[-1][0] == inner else None)
+        else:
+            c_type = rng.choice(list(C_FIELD_TYPES))
+            fields_c.append(c_type)
+            fields_ir.append(C_FIELD_TYPES[c_type])
+    name = f"S{len(out)}"
+    body = " ".join(f"{c} f{i};" for i, c in enumerate(fields_c))
+    out.append(
+        (
+            name,
+            f"typedef struct {{ {body} }} {name};",
+            llvm.LLVMStructType.from_type_list(fields_ir),
+        )
+    )
+    return name
+
+
+def test_struct_arguments_are_laid_out_as_gcc_lays_them_out(tmp_path: Path):
+    """`runtime.structs.layout` (what the cpu and cuda providers pack) is C's layout: sizeof,
+    _Alignof and every field's offsetof of random nested structs, with a fixed seed."""
+    rng = random.Random(SEED)
+    found: list[tuple[str, str, Attribute]] = []
+    for _ in range(40):
+        random_struct(rng, 0, found)
+    lines, want = [], []
+    for name, _, type_ in found:
+        shape = structs.layout(type_)
+        offsets = "".join(' " %zu"' for _ in shape.offsets)
+        members = "".join(f", offsetof({name}, f{i})" for i in range(len(shape.offsets)))
+        lines.append(
+            f'printf("{name} %zu %zu"{offsets} "\\n", sizeof({name}), _Alignof({name}){members});'
+        )
+        want.append(" ".join(map(str, (name, shape.size, shape.align, *shape.offsets))))
+    program = (
+        "#include <stddef.h>\n#include <stdint.h>\n#include <stdio.h>\n"
+        + "\n".join(definition for _, definition, _ in found)
+        + "\nint main(void) {\n  "
+        + "\n  ".join(lines)
+        + "\n  return 0;\n}\n"
+    )
+    got = run_c(program, tmp_path, "structs").splitlines()
+    types = {name: str(type_) for name, _, type_ in found}
+    assert [(line, types[line.split()[0]]) for line in got] == [
+        (line, types[line.split()[0]]) for line in want
+    ]
+
+
+# --- interp's fast forms against the impls -------------------------------------------------------
+
+INT_WIDTHS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64}
+FLOAT_DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+VALUE_TYPES = [*INT_WIDTHS, *FLOAT_DTYPES]
+CMPI_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+CONTROL_FLOW = {"scf.for", "scf.if", "scf.yield", "func.return", "cf.br", "cf.cond_br"}
+"""Fast forms that move values between blocks and regions: run by every lit test, not here."""
+MEMORY_OPS = {"mem.lea", "mem.load", "mem.store"}
+
+
+def canonical(value: int, width: int) -> int:
+    """An integer as interp holds it: signed, `i1` as 0 or 1 (`runtime/scalars.py`)."""
+    value &= (1 << width) - 1
+    if width == 1:
+        return value
+    return value - (1 << width) if value >> (width - 1) else value
+
+
+def int_values(width: int, rng: random.Random) -> list[int]:
+    low, high = -(1 << (width - 1)), (1 << (width - 1)) - 1
+    edges = [0, 1, -1, 2, 3, 7, low, high, low + 1, high - 1, width - 1, width, width + 1]
+    edges += [rng.getrandbits(width) for _ in range(3)]
+    return sorted({canonical(v, width) for v in edges})
+
+
+def float_values(dtype: type[np.floating], rng: random.Random) -> list[np.floating]:
+    info = np.finfo(dtype)
+    bits = {np.float16: np.uint16, np.float32: np.uint32, np.float64: np.uint64}[dtype]
+    width = np.dtype(dtype).itemsize * 8
+    quiet_payload = bits(((1 << (info.nexp + 1)) - 1) << info.nmant | 5)  # a NaN with a payload
+    values = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, np.nan, -np.nan, np.inf, -np.inf]
+    values += [info.max, -info.max, info.tiny, -info.tiny]
+    values += [info.smallest_subnormal, -info.smallest_subnormal]
+    out = [dtype(v) for v in values]
+    out.append(dtype(info.tiny) - dtype(info.smallest_subnormal))  # the largest subnormal
+    out.append(np.array(quiet_payload).view(dtype)[()])
+    out += [np.array(bits(rng.getrandbits(width))).view(dtype)[()] for _ in range(3)]
+    return out
+
+
+def values_of(type_name: str, rng: random.Random) -> list[Any]:
+    if type_name in INT_WIDTHS:
+        return int_values(INT_WIDTHS[type_name], rng)
+    return float_values(FLOAT_DTYPES[type_name], rng)
+
+
+def same(a: Any, b: Any) -> bool:
+    """One value, bit for bit: the same Python type, floats by their bits (NaN is NaN)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, np.floating):
+        return a.tobytes() == b.tobytes()
+    return bool(a == b)
+
+
+def error_of(e: ProviderError) -> tuple:
+    return ("error", e.name, str(e), id(e.op), [(id(op), note) for op, note in e.related])
+
+
+def same_outcome(a: tuple, b: tuple) -> bool:
+    if a[0] != b[0] or len(a) != len(b):
+        return False
+    if a[0] == "error":
+        return a == b
+    return len(a[1]) == len(b[1]) and all(map(same, a[1], b[1]))
+
+
+def function_body(module: ModuleOp) -> list[Operation]:
+    """The ops of the first function of `module`."""
+    function = module.body.block.first_op
+    assert function is not None
+    return list(function.regions[0].blocks[0].ops)
+
+
+def ops_that_verify(
+    template: str, types: list[tuple[str, ...]]
+) -> dict[tuple[str, ...], Operation]:
+    """The first op of `template.format(*types)` (a function body of one op, arguments `%a`,
+    `%b`: the first types, `%c: i1`) for each `types` that parses and verifies."""
+    found = {}
+    for names in types:
+        a, b = names[0], names[-1]
+        text = (
+            f"func.func @f(%a: {a}, %b: {b}, %c: i1) {{\n"
+            f"  {template.format(*names)}\n  func.return\n}}"
+        )
+        try:
+            module = Parser(make_context(), text).parse_module()
+            module.verify()
+        except Exception:  # noqa: BLE001  # an op that does not take these types
+            continue
+        found[names] = function_body(module)[0]
+    return found
+
+
+@dataclass
+class Case:
+    op: Operation
+    inputs: list[tuple[Any, ...]]
+
+
+def fast_form_cases(op_type: type[Operation], rng: random.Random) -> list[Case]:
+    """Ops of `op_type` on every value type they take, with inputs for each."""
+    name = op_type.name
+    singles = [(t,) for t in VALUE_TYPES]
+    pairs = [(s, t) for s in VALUE_TYPES for t in VALUE_TYPES if s != t]
+    cases = []
+    if name == "arith.cmpi":
+        for predicate in CMPI_PREDICATES:
+            for (t,), op in ops_that_verify(
+                f"%r = {name} {predicate}, %a, %b : {{0}}", singles
+            ).items():
+                values = values_of(t, rng)
+                cases.append(Case(op, [(x, y) for x in values for y in values]))
+        return cases
+    if name == "arith.select":
+        for (t,), op in ops_that_verify(f"%r = {name} %c, %a, %b : {{0}}", singles).items():
+            values = values_of(t, rng)
+            ys = rng.sample(values, len(values))
+            cases.append(
+                Case(op, [(c, x, y) for c in (0, 1) for x, y in zip(values, ys, strict=True)])
+            )
+        return cases
+    binary = ops_that_verify(f"%r = {name} %a, %b : {{0}}", singles)
+    for (t,), op in binary.items():
+        values = values_of(t, rng)
+        cases.append(Case(op, [(x, y) for x in values for y in values]))
+    casts = ops_that_verify(f"%r = {name} %a : {{0}} to {{1}}", pairs)
+    for (s, _), op in casts.items():
+        cases.append(Case(op, [(x,) for x in values_of(s, rng)]))
+    return cases
+
+
+@pytest.fixture(scope="module")
+def machine() -> Any:
+    """A host machine (memory in space 0), its impls the standard ones (`Machine._run_op`)."""
+    return make_machine(HostMachine, ModuleOp([]), STANDARD_FUNCTIONS)
+
+
+def compile_fast(machine: Any, op: Operation) -> tuple[Any, Compiler]:
+    """The op's fast form, compiled alone (the step `Compiler.step` would make, unwrapped)."""
+    compiler = Compiler(machine.code)
+    step = FAST[type(op)](compiler, op)
+    assert step is not None, f"the fast form of {op} declines it: the test runs the impl twice"
+    return step, compiler
+
+
+def run_fast(machine: Any, op: Operation, step: Any, compiler: Compiler, args: tuple) -> tuple:
+    """The outcome of the compiled step, as `CompiledRegion.run` reports it, under the float
+    state `Machine.call` runs functions in."""
+    frame: list[Any] = [None] * len(compiler.slots)
+    for value, arg in zip(op.operands, args, strict=True):
+        frame[compiler.slots[value]] = arg
+    try:
+        with np.errstate(all="ignore"):
+            step(machine, frame)
+    except ProviderError as e:
+        return error_of(e)
+    except Exception as e:  # noqa: BLE001  # what CompiledRegion.run makes of it
+        return error_of(internal_error(machine, op, e))
+    return ("value", tuple(frame[compiler.slots[r]] for r in op.results))
+
+
+def run_impl(machine: Any, op: Operation, args: tuple) -> tuple:
+    try:
+        return ("value", tuple(machine._run_op(op, args).values))
+    except ProviderError as e:
+        return error_of(e)
+
+
+def fast_form_names() -> list[str]:
+    return sorted(t.name for t in FAST if t.name not in CONTROL_FLOW | MEMORY_OPS)
+
+
+def test_every_fast_form_is_compared_here():
+    """Every fast form but control flow is compared with its impl below: the value ops by
+    `fast_form_names` (a new one too), the memory ops each by a test of its own."""
+    assert "arith.addi" in fast_form_names() and "arith.constant" in fast_form_names()
+    assert MEMORY_OPS <= {t.name for t in FAST}
+
+
+@pytest.mark.parametrize("name", [n for n in fast_form_names() if n != "arith.constant"])
+def test_fast_form_computes_what_the_impl_computes(name: str, machine: Any):
+    (op_type,) = [t for t in FAST if t.name == name]
+    rng = random.Random(f"{SEED}{name}")
+    cases = fast_form_cases(op_type, rng)
+    assert cases, f"no op of {name} could be built to compare its fast form with its impl"
+    mismatches = []
+    for case in cases:
+        step, compiler = compile_fast(machine, case.op)
+        for args in case.inputs:
+            fast_outcome = run_fast(machine, case.op, step, compiler, args)
+            impl_outcome = run_impl(machine, case.op, args)
+            if not same_outcome(fast_outcome, impl_outcome):
+                mismatches.append((str(case.op), args, fast_outcome, impl_outcome))
+    assert not mismatches[:5], f"{len(mismatches)} inputs differ"
+
+
+def constants(rng: random.Random) -> list[Operation]:
+    ops: list[Operation] = []
+    for t, width in INT_WIDTHS.items():
+        type_ = IndexType() if t == "index" else IntegerType(width)
+        values = set(int_values(width, rng)) | ({(1 << width) - 1} if width > 1 else {-1})
+        ops += [arith.ConstantOp(IntegerAttr(v, type_)) for v in sorted(values)]
+    for t, dtype in FLOAT_DTYPES.items():
+        type_ = {"f16": Float16Type(), "f32": Float32Type(), "f64": Float64Type()}[t]
+        ops += [arith.ConstantOp(FloatAttr(float(v), type_)) for v in float_values(dtype, rng)]
+    return ops
+
+
+def test_fast_constant_is_the_impls(machine: Any):
+    for op in constants(random.Random(SEED)):
+        step, compiler = compile_fast(machine, op)
+        fast_outcome = run_fast(machine, op, step, compiler, ())
+        assert same_outcome(fast_outcome, run_impl(machine, op, ())), str(op)
+
+
+MEMORY_TYPES = ["i1", "i8", "i32", "i64", "index", "f16", "f32", "f64"]
+
+
+def memory_ops(t: str) -> dict[str, Operation]:
+    text = f"""
+    func.func @f(%m: !mem.M<0>, %d: !mem.ptr<!mem.array<? x {t}>, 0>,
+                 %s: !mem.ptr<!mem.array<3 x !mem.array<2 x {t}>>, 0>, %i: index,
+                 %q: !mem.ptr<{t}, 0>, %v: {t}) {{
+      %e = mem.lea %d, %i : !mem.ptr<!mem.array<? x {t}>, 0>
+      %row = mem.lea %s, %i : !mem.ptr<!mem.array<3 x !mem.array<2 x {t}>>, 0>
+      %m1, %x = mem.load %m, %q : !mem.ptr<{t}, 0>
+      %m2 = mem.store %m, %q, %v : !mem.ptr<{t}, 0>
+      func.return
+    }}"""
+    module = Parser(make_context(), text).parse_module()
+    module.verify()
+    body = function_body(module)
+    return {op.name + ("" if op.name != "mem.lea" else f" {i}"): op for i, op in enumerate(body)}
+
+
+def element_pointers(t: str, rng: random.Random) -> tuple[Allocation, list[Pointer]]:
+    """Pointers to `t`s in a host allocation of four of them with random bytes: each element,
+    the ones just outside, a misaligned one, one into a freed allocation and a null one."""
+    type_ = memory_ops(t)["mem.load"].results[1].type
+    size = size_of(type_)
+    allocation = Allocation(0, 4 * size, ArrayType(4, type_))
+    allocation.data[:] = np.frombuffer(rng.randbytes(4 * size), np.uint8)
+    if t == "i1":
+        allocation.data[:] &= 1  # an i1 in memory is a byte, 0 or 1
+    freed = Allocation(0, 4 * size, ArrayType(4, type_))
+    freed.mark_freed(None)
+    pointers = [Pointer(allocation, k * size, type_) for k in range(-1, 5)]
+    pointers += [Pointer(allocation, 1, type_), Pointer(freed, 0, type_), Pointer(None, 0, type_)]
+    return allocation, pointers
+
+
+@pytest.mark.parametrize("t", MEMORY_TYPES)
+def test_fast_load_and_store_are_the_impls(t: str, machine: Any):
+    rng = random.Random(f"{SEED}{t}")
+    ops = memory_ops(t)
+    allocation, pointers = element_pointers(t, rng)
+    load, store = ops["mem.load"], ops["mem.store"]
+    load_step, load_compiler = compile_fast(machine, load)
+    store_step, store_compiler = compile_fast(machine, store)
+    start = allocation.data.copy()
+    for ptr in pointers:
+        args = (TOKEN, ptr)
+        assert same_outcome(
+            run_fast(machine, load, load_step, load_compiler, args),
+            run_impl(machine, load, args),
+        ), (t, ptr)
+        for value in values_of(t, rng):
+            args = (TOKEN, ptr, value)
+            fast_outcome = run_fast(machine, store, store_step, store_compiler, args)
+            fast_bytes = allocation.data.copy()
+            allocation.data[:] = start
+            impl_outcome = run_impl(machine, store, args)
+            impl_bytes = allocation.data.copy()
+            allocation.data[:] = start
+            assert same_outcome(fast_outcome, impl_outcome), (t, ptr, value)
+            assert fast_bytes.tobytes() == impl_bytes.tobytes(), (t, ptr, value)
+
+
+@pytest.mark.parametrize("t", MEMORY_TYPES)
+def test_fast_lea_is_the_impls(t: str, machine: Any):
+    """One step for every pointer, in random order: the fast form's stride, kept from the last
+    pointee it saw, must follow the pointee of each pointer (a `?` array, a static one, an
+    array of arrays, and a pointer to no array, which both report)."""
+    rng = random.Random(f"{SEED}{t}")
+    ops = memory_ops(t)
+    element = ops["mem.load"].results[1].type
+    dynamic = ArrayType(DYNAMIC_INDEX, element)
+    nested = ArrayType(3, ArrayType(2, element))
+    allocation = Allocation(0, 6 * size_of(element), nested)
+    pointees = [dynamic, ArrayType(5, element), nested, ArrayType(2, element), element]
+    indices = int_values(64, rng)
+    inputs = [
+        (Pointer(allocation, rng.randrange(0, 8), pointee), i)
+        for pointee in pointees
+        for i in indices
+    ]
+    rng.shuffle(inputs)
+    for name in ("mem.lea 0", "mem.lea 1"):
+        op = ops[name]
+        step, compiler = compile_fast(machine, op)
+        for args in inputs:
+            fast_outcome = run_fast(machine, op, step, compiler, args)
+            assert same_outcome(fast_outcome, run_impl(machine, op, args)), (name, args)
