@@ -1,4 +1,7 @@
-"""What the device-to-LLVM passes share: the device modules, the type conversion and the casts.
+"""What the lowering passes share: the device and host modules, the type conversion and the
+casts, the index width, running a list of stages and checking that all is lowered (`stage_passes`,
+`check_lowered`: `device-to-llvm`, the cpu provider's lowering and `host-to-llvm`), and which
+`printf` formats compile (`pieces`: the device's and the host's printf lowering).
 (`KeepLocations`, which carries each rewritten op's location to the ops that replace it, is
 `gpuir.passes.locations`: the passes and the lowerings share it.)
 
@@ -32,8 +35,10 @@ is the llvm type of `index` values where `op` is.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from xdsl.builder import Builder
 from xdsl.dialects import llvm
@@ -63,6 +68,11 @@ from xdsl.utils.exceptions import VerifyException
 from gpuir.dialects.gpu import DEVICE_ATTR, KERNEL_TOKENS, StreamType, check_struct_argument
 from gpuir.dialects.mem import ArrayType, PtrType
 from gpuir.ir.diagnostics import OpError
+from gpuir.ir.pipelines import DEVICE_TO_LLVM
+
+if TYPE_CHECKING:
+    from xdsl.dialects import printf
+    from xdsl.passes import ModulePass
 
 """The unit attribute of the device module that `split-apply` makes."""
 HOST_LOWERING_ATTR = "gpu.host_lowering"
@@ -341,3 +351,96 @@ def parent_module(op: Operation) -> ModuleOp:
         parent = parent.parent_op()
     assert parent is not None
     return parent
+
+
+# --- the index width -------------------------------------------------------------------------
+
+
+def check_index_bitwidth(width: object) -> None:
+    if isinstance(width, bool) or width not in INDEX_BITWIDTHS:
+        raise ValueError(f"index-bitwidth must be 32 or 64, found {width!r}")
+
+
+def set_index_bitwidth(module: ModuleOp, width: int) -> None:
+    """Give `module` 32-bit index values (`gpu.index_bitwidth = 32`); 64 leaves it as it is."""
+    if width != 64:
+        module.attributes[INDEX_BITWIDTH_ATTR] = IntegerAttr(width, i64)
+
+
+# --- stages ----------------------------------------------------------------------------------
+
+
+def stage_passes(names: tuple[str, ...] = DEVICE_TO_LLVM) -> dict[str, type[ModulePass]]:
+    """The pass classes of the stages `names` (these, or `host-to-llvm`'s): xDSL's, gpuir's and
+    the lowerings'."""
+    import gpuir.lowering  # noqa: F401  # its passes are in the registry once it is imported
+    import gpuir.passes  # noqa: F401
+    from gpuir.ir.registry import all_passes
+
+    factories = all_passes(names)
+    return {name: factories[name]() for name in names}
+
+
+def check_lowered(module: ModuleOp, pass_name: str = "device-to-llvm") -> None:
+    """Every op of `module` is an `llvm` op; the first one that is not is an error, which
+    names `pass_name`."""
+    for op in module.walk():
+        if op is module or op.name.startswith("llvm."):
+            continue
+        raise OpError(located_at(op), not_lowered_message(op, pass_name))
+
+
+def located_at(op: Operation) -> Operation:
+    """The op to report `op` at: a cast the conversion made has no location, so its first user
+    (the op that wants the value: in the source, or made from an op of it)."""
+    if isinstance(op, UnrealizedConversionCastOp):
+        users = [use.operation for result in op.results for use in result.uses]
+        return users[0] if users else op
+    return op
+
+
+def not_lowered_message(op: Operation, pass_name: str = "device-to-llvm") -> str:
+    if isinstance(op, UnrealizedConversionCastOp):
+        users = [use.operation.name for result in op.results for use in result.uses]
+        source = op.inputs[0].owner
+        made_by = f" made by '{source.name}'" if isinstance(source, Operation) else ""
+        return (
+            f"{pass_name}: a value of type {op.inputs[0].type}{made_by} is still used as "
+            f"{op.results[0].type} by {', '.join(repr(u) for u in users) or 'nothing'}: "
+            "a conversion is missing"
+        )
+    return f"'{op.name}' is not lowered to the llvm dialect: {pass_name} has no lowering for it"
+
+
+# --- printf formats --------------------------------------------------------------------------
+
+
+def pieces(op: printf.PrintFormatOp) -> list[str | int]:
+    """The format string as literal texts and value indices, in order."""
+    out: list[str | int] = []
+    automatic = 0
+    try:
+        parsed = list(string.Formatter().parse(op.format_str.data))
+    except ValueError as e:
+        raise OpError(op, f"bad format string {op.format_str.data!r}: {e}") from None
+    for literal, field, spec, conversion in parsed:
+        if literal:
+            out.append(literal)
+        if field is None:
+            continue
+        if spec or conversion:
+            raise OpError(
+                op, f"'{op.name}': the field {{{field}!{conversion}:{spec}}} cannot be compiled"
+            )
+        if field == "":
+            index, automatic = automatic, automatic + 1
+        elif field.isdigit():
+            index = int(field)
+        else:
+            raise OpError(op, f"'{op.name}': the field {{{field}}} names no value")
+        if index >= len(op.format_vals):
+            raise OpError(
+                op, f"bad format string {op.format_str.data!r}: no value for field {index}"
+            )
+        out.append(index)
+    return out

@@ -8,8 +8,8 @@ left alone):
    its error kept (`HostProgram.errors`), so that only its launches fail;
 2. `CPU_TO_LLVM`: device-to-llvm's stages without `convert-gpu-to-nvvm` (no NVVM: ids come
    from the loops, shared memory from parameters, and no barrier is left);
-3. the translation of `gpuir.lowering.llvm_ir`, retargeted to the host (its triple and data
-   layout, no `convergent`), with libdevice's `__nv_*` math as libm calls (`__nv_expf` →
+3. the translation of `gpuir.lowering.llvm_ir`, retargeted to the host (`translate_for_host`:
+   its triple and data layout, no `convergent`), with libdevice's `__nv_*` math as libm calls (`__nv_expf` →
    `expf`; `rsqrt` is `1 / sqrt`, `powi` LLVM's `llvm.powi`), and per kernel a launch entry:
 
        void @__gpuir_launch_<k>(i64 first_group, i64 end_group, i64 n_items,
@@ -24,7 +24,7 @@ left alone):
    layout (`gpuir.runtime.structs`), which the entry loads by value;
 4. with `check`, `check_accesses.FAST_PATH` linked in: the definition of the checker's
    `@__gpuir_check_access`, whose common case LLVM inlines into each access;
-5. `optimize`: LLVM's `default<O3>` for the host CPU (`host_machine()`).
+5. `optimize` (`gpuir.lowering.native`): LLVM's `default<O3>` for the host CPU.
 
 `host_program(device, index_bitwidth=32)` lowers with 32-bit index values, as
 `device-to-llvm{index-bitwidth=32}` does for NVPTX (the same stages read the module's
@@ -52,9 +52,14 @@ from xdsl.ir import Attribute
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pipelines import CPU_TO_LLVM
-from gpuir.lowering.conversion import DEVICE_ATTR, KERNEL_ATTR
-from gpuir.lowering.device_to_llvm import check_index_bitwidth, check_lowered, set_index_bitwidth
-from gpuir.lowering.native import host_machine
+from gpuir.lowering.conversion import (
+    DEVICE_ATTR,
+    KERNEL_ATTR,
+    check_index_bitwidth,
+    check_lowered,
+    set_index_bitwidth,
+)
+from gpuir.lowering.native import host_machine, optimize
 from gpuir.lowering.print_abi import FORMATS_ATTR
 from gpuir.lowering.resume import BARRIERS_ATTR, STATE_ATTR
 from gpuir.lowering.workgroup_loops import workgroup_loops
@@ -158,7 +163,7 @@ def host_program(device: ModuleOp, index_bitwidth: int = 64, check: bool = False
                 kernels[name].resume_state = op.attributes[STATE_ATTR].value.data  # type: ignore[attr-defined]
                 kernels[name].barriers = barrier_table(op.attributes[BARRIERS_ATTR])
     lower(module)
-    text = str(translate_for_host(module, list(kernels)))
+    text = str(translate_with_launch_entries(module, list(kernels)))
     parsed = parse(text)
     if check:
         from gpuir.lowering.check_accesses import ACCESS, FAST_PATH
@@ -186,59 +191,15 @@ def barrier_table(attr: Attribute) -> tuple[tuple[str, str, int, int], ...]:
 # --- LLVM IR ---------------------------------------------------------------------------------------
 
 
-def translate_for_host(module: ModuleOp, kernels: list[str], line_info: bool = True) -> ir.Module:
-    """The llvmlite module of a lowered module, for the host, with the launch entries; with
-    `line_info`, a DWARF line table of the ops' locations (`gpuir.lowering.line_info`)."""
-    from llvmlite import binding
+def translate_with_launch_entries(module: ModuleOp, kernels: list[str]) -> ir.Module:
+    """The llvmlite module of a lowered module, for the host
+    (`gpuir.lowering.llvm_ir.translate_for_host`), with the launch entries of `kernels`."""
+    from gpuir.lowering.llvm_ir import translate_for_host
 
-    from gpuir.lowering.line_info import HOST
-    from gpuir.lowering.llvm_ir import translate
-
-    # the host's atomics: LLVM's default scope; a work-group's shared memory is one thread's
-    out = translate(
-        module, atomic_scope=None, private_shared=True, line_info=HOST if line_info else None
-    )
-    out.triple = binding.get_process_triple()
-    out.data_layout = str(host_machine().target_data)
-    for function in out.functions:
-        function.attributes.discard("convergent")
-    for function in list(out.functions):
-        if function.is_declaration and function.name.startswith("__nv_"):
-            define_libdevice_function(out, function)
+    out = translate_for_host(module)
     for name in kernels:
         add_launch_entry(out, name)
     return out
-
-
-def define_libdevice_function(out: ir.Module, function: ir.Function) -> None:
-    """Give a libdevice declaration (`__nv_expf`) a body that calls libm (`expf`)."""
-    from llvmlite import ir
-
-    name = function.name.removeprefix("__nv_")
-    function.linkage = "internal"
-    b = ir.IRBuilder(function.append_basic_block("entry"))
-    args = list(function.args)
-    kind = function.function_type.return_type
-    suffix = "f32" if isinstance(kind, ir.FloatType) else "f64"
-    if name in ("rsqrtf", "rsqrt"):
-        sqrt = out.declare_intrinsic("llvm.sqrt", [kind])
-        b.ret(b.fdiv(ir.Constant(kind, 1.0), b.call(sqrt, args)))
-        return
-    if name in ("powif", "powi"):
-        powi_type = ir.FunctionType(kind, [kind, ir.IntType(32)])
-        b.ret(b.call(declared(out, f"llvm.powi.{suffix}.i32", powi_type), args))
-        return
-    b.ret(b.call(declared(out, name, function.function_type), args))
-
-
-def declared(out: ir.Module, name: str, function_type: ir.FunctionType) -> ir.Function:
-    """The function `name` of `out`, declared if it is not there."""
-    from llvmlite import ir
-
-    found = out.globals.get(name)
-    if isinstance(found, ir.Function):
-        return found
-    return ir.Function(out, function_type, name)
 
 
 def add_launch_entry(out: ir.Module, name: str) -> None:
@@ -312,16 +273,3 @@ def parse(text: str) -> binding.ModuleRef:
     from gpuir.lowering.llvm_ir import parse as parse_llvm
 
     return parse_llvm(text)
-
-
-def optimize(module: binding.ModuleRef, level: int = 3) -> binding.ModuleRef:
-    """LLVM's `default<O{level}>` for the host CPU, vectorizers on."""
-    from llvmlite import binding
-
-    tuning = binding.create_pipeline_tuning_options(speed_level=level)
-    tuning.loop_vectorization = True
-    tuning.slp_vectorization = True
-    builder = binding.create_pass_builder(host_machine(), tuning)
-    builder.getModulePassManager().run(module, builder)
-    module.verify()
-    return module

@@ -61,7 +61,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gpuir.dialects.gpu import format_text
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
-from gpuir.lowering.conversion import constant, device_modules, ptr_type, to_llvm
+from gpuir.lowering.conversion import constant, device_modules, pieces, ptr_type, to_llvm
 from gpuir.lowering.llvm_ext import AtomicRMWOp
 from gpuir.lowering.print_abi import (
     BUFFER,
@@ -72,7 +72,6 @@ from gpuir.lowering.print_abi import (
     SPILL,
     record_header,
 )
-from gpuir.lowering.printf_to_llvm import pieces
 from gpuir.passes.locations import KeepLocations
 
 SLOT = 8

@@ -18,7 +18,9 @@ the parameter is truncated at the kernel's entry). The default leaves a module's
 
 At the end every op of the device module must be an `llvm` op: the first that is not is an
 error at that op, so the translation to LLVM IR (`gpuir.lowering.llvm_ir`) only ever sees IR it
-can emit.
+can emit. Running the stages, that check and the index width are `gpuir.lowering.conversion`'s
+(`stage_passes`, `check_lowered`, `set_index_bitwidth`): the cpu provider's lowering and
+`host-to-llvm` use them too.
 """
 
 from __future__ import annotations
@@ -26,67 +28,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnrealizedConversionCastOp, i64
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import run_pass
 from gpuir.ir.pipelines import DEVICE_TO_LLVM
-from gpuir.lowering.conversion import INDEX_BITWIDTH_ATTR, INDEX_BITWIDTHS, device_modules
-
-
-def stage_passes(names: tuple[str, ...] = DEVICE_TO_LLVM) -> dict[str, type[ModulePass]]:
-    """The pass classes of the stages `names` (these, or `host-to-llvm`'s): xDSL's, gpuir's and
-    the lowerings'."""
-    import gpuir.lowering  # noqa: F401  # its passes are in the registry once it is imported
-    import gpuir.passes  # noqa: F401
-    from gpuir.ir.registry import all_passes
-
-    factories = all_passes(names)
-    return {name: factories[name]() for name in names}
-
-
-def check_lowered(module: ModuleOp, pass_name: str = "device-to-llvm") -> None:
-    """Every op of `module` is an `llvm` op; the first one that is not is an error, which
-    names `pass_name`."""
-    for op in module.walk():
-        if op is module or op.name.startswith("llvm."):
-            continue
-        raise OpError(located_at(op), not_lowered_message(op, pass_name))
-
-
-def located_at(op: Operation) -> Operation:
-    """The op to report `op` at: a cast the conversion made has no location, so its first user
-    (the op that wants the value: in the source, or made from an op of it)."""
-    if isinstance(op, UnrealizedConversionCastOp):
-        users = [use.operation for result in op.results for use in result.uses]
-        return users[0] if users else op
-    return op
-
-
-def not_lowered_message(op: Operation, pass_name: str = "device-to-llvm") -> str:
-    if isinstance(op, UnrealizedConversionCastOp):
-        users = [use.operation.name for result in op.results for use in result.uses]
-        source = op.inputs[0].owner
-        made_by = f" made by '{source.name}'" if isinstance(source, Operation) else ""
-        return (
-            f"{pass_name}: a value of type {op.inputs[0].type}{made_by} is still used as "
-            f"{op.results[0].type} by {', '.join(repr(u) for u in users) or 'nothing'}: "
-            "a conversion is missing"
-        )
-    return f"'{op.name}' is not lowered to the llvm dialect: {pass_name} has no lowering for it"
-
-
-def check_index_bitwidth(width: object) -> None:
-    if isinstance(width, bool) or width not in INDEX_BITWIDTHS:
-        raise ValueError(f"index-bitwidth must be 32 or 64, found {width!r}")
-
-
-def set_index_bitwidth(module: ModuleOp, width: int) -> None:
-    """Give `module` 32-bit index values (`gpu.index_bitwidth = 32`); 64 leaves it as it is."""
-    if width != 64:
-        module.attributes[INDEX_BITWIDTH_ATTR] = IntegerAttr(width, i64)
+from gpuir.lowering.conversion import (
+    check_index_bitwidth,
+    check_lowered,
+    device_modules,
+    set_index_bitwidth,
+    stage_passes,
+)
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from xdsl.passes import ModulePass
 
 from gpuir.ir.pass_manager import run_pass
 from gpuir.ir.pipelines import HOST_TO_LLVM
-from gpuir.lowering.conversion import host_module, lowering_host
+from gpuir.lowering.conversion import check_lowered, host_module, lowering_host, stage_passes
 from gpuir.lowering.host_abi import runtime_ops
 
 if TYPE_CHECKING:
@@ -44,8 +44,6 @@ PREPARE: tuple[str, ...] = ("expand-gpu-composites", "buffer-lower-ptr")
 
 def prepare_host(ctx: Context, module: ModuleOp) -> None:
     """The stages of `PREPARE` on the host module `module`, in place."""
-    from gpuir.lowering.device_to_llvm import stage_passes
-
     stages = stage_passes(PREPARE)
     with lowering_host(module):
         for name in PREPARE:
@@ -57,7 +55,6 @@ def lower_host(ctx: Context, module: ModuleOp, prepared: bool = False) -> list[O
     it already). Returns the ops that call the runtime, by op id, in a copy of the module after
     `PREPARE` (for diagnostics: `runtime_ops` of a module that `prepare_host` made gives the
     same list)."""
-    from gpuir.lowering.device_to_llvm import check_lowered, stage_passes
     from gpuir.lowering.gpu_host_to_llvm import number_ops
 
     if not prepared:
@@ -91,11 +88,11 @@ class HostToLlvmPass(ModulePass):
 
 def host_llvm_ir(module: ModuleOp, line_info: bool = True) -> ir.Module:
     """The llvmlite module of a lowered host module, for this CPU: its triple and data layout,
-    math as libm calls (`gpuir.lowering.cpu_llvm.translate_for_host`); with `line_info`, a DWARF
+    math as libm calls (`gpuir.lowering.llvm_ir.translate_for_host`); with `line_info`, a DWARF
     line table of the ops' locations (`gpuir.lowering.line_info`)."""
-    from gpuir.lowering.cpu_llvm import translate_for_host
+    from gpuir.lowering.llvm_ir import translate_for_host
 
-    out = translate_for_host(module, [], line_info)
+    out = translate_for_host(module, line_info)
     out.name = "host"
     return out
 

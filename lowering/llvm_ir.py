@@ -28,7 +28,8 @@ and xDSL's `convert_module` lacks or gets wrong, in this one module:
   atomic's read-modify-write is indivisible without a locked instruction (which costs tens of
   cycles each: a histogram in shared memory was 5x slower than `np.bincount`).
 
-The module gets NVPTX's triple and data layout. Anything else (an op outside the llvm dialect,
+The module gets NVPTX's triple and data layout; `translate_for_host` retargets it to this CPU
+(the cpu provider's and the compiled host's code). Anything else (an op outside the llvm dialect,
 one that neither translation knows) is an `OpError` at that op.
 """
 
@@ -160,6 +161,62 @@ def parse(text: str) -> binding.ModuleRef:
     except RuntimeError as e:
         raise LlvmIrError(f"LLVM rejects the translated IR: {e}\n{text}") from e
     return parsed
+
+
+def translate_for_host(module: ModuleOp, line_info: bool = True) -> ir.Module:
+    """The llvmlite module of a lowered module for this CPU (the cpu provider's device code and
+    the compiled host's code): `translate`, retargeted (this CPU's triple and data layout, no
+    `convergent`), with libdevice's `__nv_*` math as libm calls; with `line_info`, a DWARF line
+    table of the ops' locations (`gpuir.lowering.line_info`)."""
+    from llvmlite import binding
+
+    from gpuir.lowering.line_info import HOST
+    from gpuir.lowering.native import host_machine
+
+    # the host's atomics: LLVM's default scope; a work-group's shared memory is one thread's
+    out = translate(
+        module, atomic_scope=None, private_shared=True, line_info=HOST if line_info else None
+    )
+    out.triple = binding.get_process_triple()
+    out.data_layout = str(host_machine().target_data)
+    for function in out.functions:
+        function.attributes.discard("convergent")
+    for function in list(out.functions):
+        if function.is_declaration and function.name.startswith("__nv_"):
+            define_libdevice_function(out, function)
+    return out
+
+
+def define_libdevice_function(out: ir.Module, function: ir.Function) -> None:
+    """Give a libdevice declaration (`__nv_expf`) a body that calls libm (`expf`; `rsqrt` is
+    `1 / sqrt`, `powi` LLVM's `llvm.powi`)."""
+    from llvmlite import ir
+
+    name = function.name.removeprefix("__nv_")
+    function.linkage = "internal"
+    b = ir.IRBuilder(function.append_basic_block("entry"))
+    args = list(function.args)
+    kind = function.function_type.return_type
+    suffix = "f32" if isinstance(kind, ir.FloatType) else "f64"
+    if name in ("rsqrtf", "rsqrt"):
+        sqrt = out.declare_intrinsic("llvm.sqrt", [kind])
+        b.ret(b.fdiv(ir.Constant(kind, 1.0), b.call(sqrt, args)))
+        return
+    if name in ("powif", "powi"):
+        powi_type = ir.FunctionType(kind, [kind, ir.IntType(32)])
+        b.ret(b.call(declared(out, f"llvm.powi.{suffix}.i32", powi_type), args))
+        return
+    b.ret(b.call(declared(out, name, function.function_type), args))
+
+
+def declared(out: ir.Module, name: str, function_type: ir.FunctionType) -> ir.Function:
+    """The function `name` of `out`, declared if it is not there."""
+    from llvmlite import ir
+
+    found = out.globals.get(name)
+    if isinstance(found, ir.Function):
+        return found
+    return ir.Function(out, function_type, name)
 
 
 def translate_global(op: llvm.GlobalOp, out: ir.Module) -> None:

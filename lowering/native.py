@@ -1,5 +1,5 @@
 """This CPU as LLVM's target: the target machine the cpu provider's and the compiled host's
-code is optimized and generated for. Light on purpose (llvmlite only, imported on first use),
+code is optimized (`optimize`) and generated for. Light on purpose (llvmlite only, imported on first use),
 so that a run whose machine code comes from the disk cache imports no lowering."""
 
 from __future__ import annotations
@@ -46,3 +46,16 @@ def load_libraries() -> None:
         path = ctypes.util.find_library(name)
         if path is not None:
             binding.load_library_permanently(path)
+
+
+def optimize(module: binding.ModuleRef, level: int = 3) -> binding.ModuleRef:
+    """LLVM's `default<O{level}>` for the host CPU, vectorizers on."""
+    from llvmlite import binding
+
+    tuning = binding.create_pipeline_tuning_options(speed_level=level)
+    tuning.loop_vectorization = True
+    tuning.slp_vectorization = True
+    builder = binding.create_pass_builder(host_machine(), tuning)
+    builder.getModulePassManager().run(module, builder)
+    module.verify()
+    return module

@@ -16,7 +16,6 @@ is a C conversion (`f`, `e`, `g`: what the upstream importer writes for `printF3
 
 from __future__ import annotations
 
-import string
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -53,42 +52,12 @@ from gpuir.lowering.conversion import (
     constant,
     host_module,
     lowering_host,
+    pieces,
     ptr_type,
     to_llvm,
 )
 from gpuir.lowering.gpu_host_to_llvm import call_runtime
 from gpuir.passes.locations import KeepLocations
-
-
-def pieces(op: printf.PrintFormatOp) -> list[str | int]:
-    """The format string as literal texts and value indices, in order."""
-    out: list[str | int] = []
-    automatic = 0
-    try:
-        parsed = list(string.Formatter().parse(op.format_str.data))
-    except ValueError as e:
-        raise OpError(op, f"bad format string {op.format_str.data!r}: {e}") from None
-    for literal, field, spec, conversion in parsed:
-        if literal:
-            out.append(literal)
-        if field is None:
-            continue
-        if spec or conversion:
-            raise OpError(
-                op, f"'{op.name}': the field {{{field}!{conversion}:{spec}}} cannot be compiled"
-            )
-        if field == "":
-            index, automatic = automatic, automatic + 1
-        elif field.isdigit():
-            index = int(field)
-        else:
-            raise OpError(op, f"'{op.name}': the field {{{field}}} names no value")
-        if index >= len(op.format_vals):
-            raise OpError(
-                op, f"bad format string {op.format_str.data!r}: no value for field {index}"
-            )
-        out.append(index)
-    return out
 
 
 class Strings:

@@ -185,7 +185,7 @@ class HostLlvmTarget(Target):
             lower_host(ctx, host)
         parsed = parse(str(host_llvm_ir(host, self.line_info)))
         if self.opt:
-            from gpuir.lowering.cpu_llvm import optimize
+            from gpuir.lowering.native import optimize
 
             parsed = optimize(parsed, self.opt)
         output.write(str(parsed))

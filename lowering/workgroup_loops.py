@@ -90,6 +90,7 @@ from gpuir.dialects.gpu import KERNEL_TOKENS
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Counter, Statistic
+from gpuir.lowering.combine import combine
 from gpuir.lowering.conversion import (
     KERNEL_ATTR,
     check_kernel_signature,
@@ -109,7 +110,6 @@ from gpuir.lowering.workgroups import (
     Helpers,
     RuntimeSlot,
     align_up,
-    combine,
     constant_index,
     first_barrier,
     first_barrier_in,

@@ -24,7 +24,6 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
     UnitAttr,
     UnrealizedConversionCastOp,
@@ -37,6 +36,7 @@ from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS, WORKGROUP_FUNCTION_ATTR, smem_param
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
+from gpuir.lowering.combine import combine
 from gpuir.lowering.conversion import index_type, size_and_align
 
 WORKGROUP_ATTR = WORKGROUP_FUNCTION_ATTR
@@ -79,25 +79,6 @@ def constant_index(value: SSAValue) -> int | None:
 
 def align_up(value: int, alignment: int) -> int:
     return (value + alignment - 1) // alignment * alignment
-
-
-def combine(b: Builder, kind: str, x: SSAValue, y: SSAValue) -> SSAValue:
-    """`x ⊕ y` of a collective: integers wrap and compare signed, floats as
-    `arith.minimumf` / `maximumf` (as interp's `combine`)."""
-    is_int = isinstance(x.type, IntegerType | IndexType)
-    ops: dict[str, tuple[type[Operation], type[Operation] | None]] = {
-        "add": (arith.AddiOp, arith.AddfOp),
-        "mul": (arith.MuliOp, arith.MulfOp),
-        "min": (arith.MinSIOp, arith.MinimumfOp),
-        "max": (arith.MaxSIOp, arith.MaximumfOp),
-        "and": (arith.AndIOp, None),
-        "or": (arith.OrIOp, None),
-        "xor": (arith.XOrIOp, None),
-    }
-    int_op, float_op = ops[kind]
-    kind_op = int_op if is_int else float_op
-    assert kind_op is not None
-    return b.insert(kind_op(x, y)).results[0]  # type: ignore[call-arg]
 
 
 def takes_smem(kernel: func.FuncOp) -> bool:

@@ -124,7 +124,6 @@ def _compile(program: ModuleOp, text: str) -> CompiledHost:
             prepare_host(make_context(), prepared)
             ops = runtime_ops(prepared)
     else:
-        from gpuir.lowering.cpu_llvm import optimize
         from gpuir.lowering.host_to_llvm import (
             add_runtime_shim,
             host_llvm_ir,
@@ -132,6 +131,7 @@ def _compile(program: ModuleOp, text: str) -> CompiledHost:
             prepare_host,
         )
         from gpuir.lowering.llvm_ir import parse
+        from gpuir.lowering.native import optimize
 
         ctx = make_context()
         host = original.clone()
