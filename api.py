@@ -40,7 +40,7 @@ import numpy as np
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.exceptions import DiagnosticException
 
 from gpuir.dialects.gpu import kernel_arguments, smem_param
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, MemType, PtrType
@@ -811,53 +811,31 @@ def compile(  # noqa: A001  # gpuir.compile, as the issue names it
 
 def _pipeline(pipeline: str | None):
     """The default pipeline (`gpu-pipeline`), or the one `pipeline` names."""
-    from gpuir.ir.pass_manager import PassManager, PipelineError, parse_pass_pipeline
-
-    if pipeline is None:
-        from gpuir.passes.gpu_pipeline import GpuPipelinePass
-
-        return PassManager(elements=[GpuPipelinePass()])
-    import gpuir.lowering  # noqa: F401  # adds the lowering passes to the registry
+    from gpuir.ir.pass_manager import PipelineError
     from gpuir.ir.plugins import PluginError, load_plugins
-    from gpuir.ir.registry import pass_table
+    from gpuir.tools.pass_flags import pipeline_from
 
+    if pipeline is not None:
+        try:
+            load_plugins()  # installed ones and $GPUIR_PLUGINS (each loads once)
+        except PluginError as e:
+            raise CompileError(str(e)) from e
     try:
-        load_plugins()  # installed ones and $GPUIR_PLUGINS (each loads once)
-    except PluginError as e:
-        raise CompileError(str(e)) from e
-    try:
-        return parse_pass_pipeline(pipeline, pass_table())
+        return pipeline_from(pipeline)
     except PipelineError as e:
         raise CompileError(f"bad pass pipeline '{pipeline}': {e}") from e
 
 
 def _parse(source: str | Path | ModuleOp):
-    from gpuir.dialects import make_context
-    from gpuir.ir.locating_parser import LocatingParser
-    from gpuir.ir.source import ParsedChunk, format_parse_error
+    from gpuir.ir.reader import parse_program
+    from gpuir.ir.source import ParsedChunk, SourceError
 
     if isinstance(source, ModuleOp):
         return ParsedChunk(source.clone(), "<module>", None, 0, {})
     name = "<string>"
     if isinstance(source, Path):
         name, source = str(source), source.read_text()
-    from gpuir.ir.import_upstream import UpstreamImportError, is_upstream, read_upstream_program
-
-    if is_upstream(source):
-        try:
-            return read_upstream_program(source, name)
-        except UpstreamImportError as e:
-            raise CompileError(str(e)) from e
-    parser = LocatingParser(make_context(), source, name)
     try:
-        try:
-            module = parser.parse_module()
-        except VerifyException as e:
-            from xdsl.utils.lexer import Span
-
-            raise ParseError(Span(parser.pos, parser.pos, parser.lexer.input), str(e)) from e
-    except ParseError as e:
-        raise CompileError(format_parse_error(e, 0)) from e
-    parsed = ParsedChunk(module, name, source, 0, parser.op_starts)
-    parsed.set_locations()
-    return parsed
+        return parse_program(source, name)
+    except SourceError as e:
+        raise CompileError(str(e)) from e

@@ -43,27 +43,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import (
     DiagnosticException,
-    ParseError,
     VerifyException,
 )
-from xdsl.utils.lexer import Span
 
 from gpuir import __version__
 from gpuir.ir.diagnostics import OpWarning
 from gpuir.ir.pass_manager import Execution, PassManager, failure_of
 from gpuir.ir.pass_manager import Timer as PhaseTimer
+from gpuir.ir.reader import parse_program
 from gpuir.ir.source import (
     Chunk,
     ParsedChunk,
     SourceError,
     decode_utf8,
     format_diagnostic,
-    format_parse_error,
     format_warning,
     is_blank,
     locate,
@@ -77,7 +74,7 @@ from gpuir.tools.common import (
     debugging,
     report,
 )
-from gpuir.tools.pass_flags import FlagError, Instruments, instruments
+from gpuir.tools.pass_flags import FlagError, Instruments, instruments, pipeline_from
 from gpuir.tools.pass_flags import add_arguments as add_pass_manager_arguments
 
 PROG = "gpu-run"
@@ -247,7 +244,6 @@ def read_program(path: str, upstream: bool = False) -> ParsedChunk:
                 data = f.read()
         except OSError as e:
             raise GpuRunError(f"{PROG}: error: cannot read '{path}': {e.strerror}") from e
-    from gpuir.dialects import make_context
 
     chunk = Chunk(data, 0)
     try:
@@ -256,53 +252,22 @@ def read_program(path: str, upstream: bool = False) -> ParsedChunk:
         raise GpuRunError(str(e)) from e
     if is_blank(text, path):
         return ParsedChunk(ModuleOp([]), path, text, 0, {})
-    from gpuir.ir.import_upstream import UpstreamImportError, is_upstream, read_upstream_program
-    from gpuir.ir.locating_parser import LocatingParser
-
-    if upstream or is_upstream(text):
-        try:
-            return read_upstream_program(text, path)
-        except UpstreamImportError as e:
-            raise GpuRunError(str(e)) from e
-    parser = LocatingParser(make_context(), text, path)
     try:
-        try:
-            module = parser.parse_module()
-        except VerifyException as e:  # an attribute's verifier rejected what was just parsed
-            raise ParseError(Span(parser.pos, parser.pos, parser.lexer.input), str(e)) from e
-    except ParseError as e:
-        raise GpuRunError(format_parse_error(e, 0)) from e
-    parsed = ParsedChunk(module, path, text, 0, parser.op_starts)
-    parsed.set_locations()
-    return parsed
+        return parse_program(text, path, upstream)
+    except SourceError as e:
+        raise GpuRunError(str(e)) from e
 
 
 def pipeline(spec: str | None) -> PassManager:
     """The default pipeline (`gpu-pipeline`), or that of `-p PIPELINE`."""
-    from gpuir.ir.pass_manager import PipelineError, UnknownPass, parse_pass_pipeline
+    from gpuir.ir.pass_manager import PipelineError, UnknownPass
 
-    if spec is None:
-        from gpuir.passes.gpu_pipeline import GpuPipelinePass
-
-        return PassManager(elements=[GpuPipelinePass()])
-    import gpuir.lowering  # noqa: F401  # adds the lowering passes to the registry
-    from gpuir.dialects import make_context
-    from gpuir.ir.registry import pass_table
-
-    ctx = make_context()
     try:
-        return parse_pass_pipeline(spec, pass_table(), lambda name: op_exists(ctx, name))
+        return pipeline_from(spec)
     except UnknownPass as e:
         raise GpuRunError(f"{PROG}: error: {e}") from None
     except PipelineError as e:
         raise GpuRunError(f"{PROG}: error: bad pass pipeline '{spec}': {e}") from None
-
-
-def op_exists(ctx: Context, name: str) -> bool:
-    try:
-        return ctx.get_optional_op(name) is not None
-    except Exception:  # noqa: BLE001  # a dialect that fails to load: not an op here
-        return False
 
 
 def compile_program(

@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING
 from gpuir.tools.common import did_you_mean
 
 if TYPE_CHECKING:  # imported when a flag asks for one: gpu-opt starts without them
+    from xdsl.context import Context
+
     from gpuir.ir.instrumentation import CrashReproducer, IRPrinting, PassStatistics, Timing
-    from gpuir.ir.pass_manager import PassInstrumentation
+    from gpuir.ir.pass_manager import PassInstrumentation, PassManager
 
 
 class FlagError(ValueError):
@@ -190,3 +192,29 @@ def instruments(
             verify_each=verify_each,
         )
     return found
+
+
+def pipeline_from(spec: str | None) -> PassManager:
+    """The default pipeline (`gpu-pipeline`), or the one `spec` writes in MLIR's pipeline text
+    (any registered pass, the lowering stages and the plugins' passes included). A bad spec
+    raises `PipelineError` (`UnknownPass` for a name no pass has)."""
+    from gpuir.ir.pass_manager import PassManager, parse_pass_pipeline
+
+    if spec is None:
+        from gpuir.passes.gpu_pipeline import GpuPipelinePass
+
+        return PassManager(elements=[GpuPipelinePass()])
+    import gpuir.lowering  # noqa: F401  # adds the lowering passes to the registry
+    from gpuir.dialects import make_context
+    from gpuir.ir.registry import pass_table
+
+    ctx = make_context()
+    return parse_pass_pipeline(spec, pass_table(), lambda name: op_exists(ctx, name))
+
+
+def op_exists(ctx: Context, name: str) -> bool:
+    """Whether `name` is an op of the context (a pipeline's anchor)."""
+    try:
+        return ctx.get_optional_op(name) is not None
+    except Exception:  # noqa: BLE001  # a dialect that fails to load: not an op here
+        return False

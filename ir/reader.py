@@ -1,0 +1,35 @@
+"""Reading a program: its text parsed with each op's location, or imported from upstream MLIR
+(gpu-run and the Python API read programs this way)."""
+
+from __future__ import annotations
+
+from gpuir.ir.source import ParsedChunk, SourceError, format_parse_error
+
+
+def parse_program(text: str, name: str, upstream: bool = False) -> ParsedChunk:
+    """A program's text parsed, with each op's location: upstream MLIR (recognised by its
+    content, or `upstream`) is imported into gpuir's dialects first. A user error is a
+    `SourceError` that holds the located diagnostic."""
+    from xdsl.utils.exceptions import ParseError, VerifyException
+    from xdsl.utils.lexer import Span
+
+    from gpuir.dialects import make_context
+    from gpuir.ir.import_upstream import UpstreamImportError, is_upstream, read_upstream_program
+    from gpuir.ir.locating_parser import LocatingParser
+
+    if upstream or is_upstream(text):
+        try:
+            return read_upstream_program(text, name)
+        except UpstreamImportError as e:
+            raise SourceError(str(e)) from e
+    parser = LocatingParser(make_context(), text, name)
+    try:
+        try:
+            module = parser.parse_module()
+        except VerifyException as e:  # an attribute's verifier rejected what was just parsed
+            raise ParseError(Span(parser.pos, parser.pos, parser.lexer.input), str(e)) from e
+    except ParseError as e:
+        raise SourceError(format_parse_error(e, 0)) from e
+    parsed = ParsedChunk(module, name, text, 0, parser.op_starts)
+    parsed.set_locations()
+    return parsed
