@@ -13,15 +13,9 @@ import sys
 import time
 from pathlib import Path
 
-from gpuir.tools.gpu_reduce import (
-    Reducer,
-    inline_call,
-    inline_targets,
-    print_module,
-    read_module,
-    script_test,
-    try_read,
-)
+from gpuir.tools.gpu_reduce import Reducer, print_module, read_module, try_read
+from gpuir.tools.reduce_strategies import inline_call, inline_targets
+from gpuir.tools.reduce_tests import script_test
 
 INPUTS = Path(__file__).parent / "lit" / "tools" / "gpu-reduce" / "Inputs"
 PLUGIN = INPUTS / "crash_on_subf.py"
