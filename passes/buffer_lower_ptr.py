@@ -26,7 +26,7 @@
   `?` extent is the subview's size operand (`buffer.view_extent`), for `buffer.shape` and as a
   loop bound. Then the view ops are erased;
 - `gpu.buf_alloc_copy` → `gpu.alloc.block` + `gpu.copy_to_device.block`, and
-  `gpu.buf_copy_to_host` → `gpu.copy_to_host.block` (IR.md: they are `alloc_copy.block` /
+  `gpu.buf_copy_to_host` → `gpu.copy_to_host.block` (docs/dialects.md: they are `alloc_copy.block` /
   `copy_to_host.block` once buffers are pointers; the extent of a `?` buffer is passed on).
 
 Limitations (user errors, reported at the op):

@@ -1,6 +1,6 @@
 """`check-tokens`: memory effects that the token chain leaves unordered, and that may conflict.
 
-The token chain is the only ordering of memory effects (IR.md), so a token that two ops consume
+The token chain is the only ordering of memory effects (docs/ir-extensions.md), so a token that two ops consume
 forks the chain: whatever follows one use is unordered against whatever follows the other, and
 a pass may swap them. For each token consumed more than once (two uses that can both run for one
 value of the token: not the two regions of one `scf.if`, not two blocks that no path joins, and

@@ -21,7 +21,7 @@ the global token), applies the inlined epilogue to the post inputs loaded at
 Departures from MimIR:
 - MimIR checks `flat < total` in every kernel; here only where the last group has work-items
   past the output (on a CPU an always-true check costs masked vector loads and stores);
-- post inputs are read at `post_maps(output coordinates)`, the op's meaning (IR.md) and what
+- post inputs are read at `post_maps(output coordinates)`, the op's meaning (docs/dialects.md) and what
   `btensor-lower-map-reduce` does; MimIR's GPU lowering reads them at
   `post_maps(out_map(coordinates))`, which differs only when `out_map` is not the identity;
 - a kernel is a function of its own, so the `init` value and every value the regions use from

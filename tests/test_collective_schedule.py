@@ -1,5 +1,5 @@
 """The index schedule of the NVPTX work-group collectives (`gpuir.lowering.collectives`), as a
-Python model run against IR.md's recursive definition for every group size CUDA allows.
+Python model run against the recursive definition in docs/dialects.md for every group size CUDA allows.
 
 The model does what the PTX does, item by item and level by level: every item stores its value
 at `scratch[item]`; for each depth `d` from `ceil(log2 n) - 1` down to 0, item `j < 2^d` walks
@@ -30,7 +30,7 @@ WARP = 32
 
 
 def recursive_tree(lo: int, hi: int) -> Tree:
-    """IR.md: `t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`, `mid = (lo + hi) // 2`, `t(i, i+1) = v_i`."""
+    """docs/dialects.md: `t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`, `mid = (lo + hi) // 2`, `t(i, i+1) = v_i`."""
     if hi - lo == 1:
         return lo
     mid = (lo + hi) // 2

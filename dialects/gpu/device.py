@@ -251,7 +251,7 @@ SHUFFLE_MODES = ("xor", "up", "down", "idx")
 @irdl_op_definition
 class ShuffleOp(IRDLOperation):
     """`%a1, %a3, %r, %valid = gpu.shuffle "down" %m1, %m3, %v, %offset, %width : f32`: exchange
-    within a warp, as MLIR's `gpu.shuffle` (IR.md): the source lane is `lane ^ offset`,
+    within a warp, as MLIR's `gpu.shuffle`: the source lane is `lane ^ offset`,
     `lane - offset`, `lane + offset` or the segment's first lane + `offset`, in segments of
     `width` lanes; a source outside the segment or the warp's existing lanes gives
     `valid = false` and the lane's own value. Every existing lane of the warp reaches it

@@ -1,5 +1,5 @@
 """The output that examples/workgroup-collectives.mlir must print, computed here from the
-definitions (IR.md's fixed tree for reduce, the left fold for scan) with numpy.float32 and
+definitions (the fixed tree of `gpu.workgroup_reduce` in docs/dialects.md for reduce, the left fold for scan) with numpy.float32 and
 Python integers wrapped to i32, independently of gpuir."""
 
 import numpy as np
