@@ -108,7 +108,7 @@ def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
 
 
 def get_convert_scf_while_to_cf() -> type[ModulePass]:
-    from gpuir.lowering.scf_while_to_cf import ConvertScfWhileToCfPass
+    from gpuir.lowering.llvm.scf_while_to_cf import ConvertScfWhileToCfPass
 
     return ConvertScfWhileToCfPass
 
@@ -120,37 +120,37 @@ def get_convert_gpu_to_nvvm() -> type[ModulePass]:
 
 
 def get_convert_mem_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.mem_to_llvm import ConvertMemToLlvmPass
+    from gpuir.lowering.llvm.mem_to_llvm import ConvertMemToLlvmPass
 
     return ConvertMemToLlvmPass
 
 
 def get_erase_mem_tokens() -> type[ModulePass]:
-    from gpuir.lowering.erase_mem_tokens import EraseMemTokensPass
+    from gpuir.lowering.llvm.erase_mem_tokens import EraseMemTokensPass
 
     return EraseMemTokensPass
 
 
 def get_convert_arith_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.arith_to_llvm import ConvertArithToLlvmPass
+    from gpuir.lowering.llvm.arith_to_llvm import ConvertArithToLlvmPass
 
     return ConvertArithToLlvmPass
 
 
 def get_convert_math_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.math_to_llvm import ConvertMathToLlvmPass
+    from gpuir.lowering.llvm.math_to_llvm import ConvertMathToLlvmPass
 
     return ConvertMathToLlvmPass
 
 
 def get_convert_cf_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.cf_to_llvm import ConvertCfToLlvmPass
+    from gpuir.lowering.llvm.cf_to_llvm import ConvertCfToLlvmPass
 
     return ConvertCfToLlvmPass
 
 
 def get_convert_func_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.func_to_llvm import ConvertFuncToLlvmPass
+    from gpuir.lowering.llvm.func_to_llvm import ConvertFuncToLlvmPass
 
     return ConvertFuncToLlvmPass
 
@@ -180,7 +180,7 @@ def get_convert_printf_to_llvm() -> type[ModulePass]:
 
 
 def get_convert_device_printf_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.device_printf import ConvertDevicePrintfToLlvmPass
+    from gpuir.lowering.llvm.device_printf import ConvertDevicePrintfToLlvmPass
 
     return ConvertDevicePrintfToLlvmPass
 

@@ -51,7 +51,7 @@ from xdsl.rewriter import InsertPoint
 
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.mem import GLOBAL, LOCAL, SHARED, PtrType
-from gpuir.lowering.conversion import ptr_type, size_and_align
+from gpuir.lowering.llvm.conversion import ptr_type, size_and_align
 from gpuir.lowering.workgroups import CHECKED_ATTR
 
 ACCESS = "__gpuir_check_access"
@@ -233,7 +233,7 @@ class CpuCheckAccessesPass(ModulePass):
     name = "cpu-check-accesses"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from gpuir.lowering.conversion import device_modules
+        from gpuir.lowering.llvm.conversion import device_modules
         from gpuir.passes.device_code import kernels
 
         for module in device_modules(op, self.name):

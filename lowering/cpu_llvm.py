@@ -8,7 +8,7 @@ left alone):
    its error kept (`HostProgram.errors`), so that only its launches fail;
 2. `CPU_TO_LLVM`: device-to-llvm's stages without `convert-gpu-to-nvvm` (no NVVM: ids come
    from the loops, shared memory from parameters, and no barrier is left);
-3. the translation of `gpuir.lowering.llvm_ir`, retargeted to the host (`translate_for_host`:
+3. the translation of `gpuir.lowering.llvm.llvm_ir`, retargeted to the host (`translate_for_host`:
    its triple and data layout, no `convergent`), with libdevice's `__nv_*` math as libm calls (`__nv_expf` →
    `expf`; `rsqrt` is `1 / sqrt`, `powi` LLVM's `llvm.powi`), and per kernel a launch entry:
 
@@ -24,7 +24,7 @@ left alone):
    layout (`gpuir.runtime.structs`), which the entry loads by value;
 4. with `check`, `check_accesses.FAST_PATH` linked in: the definition of the checker's
    `@__gpuir_check_access`, whose common case LLVM inlines into each access;
-5. `optimize` (`gpuir.lowering.native`): LLVM's `default<O3>` for the host CPU.
+5. `optimize` (`gpuir.lowering.llvm.native`): LLVM's `default<O3>` for the host CPU.
 
 `host_program(device, index_bitwidth=32)` lowers with 32-bit index values, as
 `device-to-llvm{index-bitwidth=32}` does for NVPTX (the same stages read the module's
@@ -52,15 +52,15 @@ from xdsl.ir import Attribute
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pipelines import CPU_TO_LLVM
-from gpuir.lowering.conversion import (
+from gpuir.lowering.llvm.conversion import (
     DEVICE_ATTR,
     KERNEL_ATTR,
     check_index_bitwidth,
     check_lowered,
     set_index_bitwidth,
 )
-from gpuir.lowering.native import host_machine, optimize
-from gpuir.lowering.print_abi import FORMATS_ATTR
+from gpuir.lowering.llvm.native import host_machine, optimize
+from gpuir.lowering.llvm.print_abi import FORMATS_ATTR
 from gpuir.lowering.resume import BARRIERS_ATTR, STATE_ATTR
 from gpuir.lowering.workgroup_loops import workgroup_loops
 from gpuir.lowering.workgroups import SHARED_BYTES_ATTR, WORKGROUP_ATTR
@@ -193,8 +193,8 @@ def barrier_table(attr: Attribute) -> tuple[tuple[str, str, int, int], ...]:
 
 def translate_with_launch_entries(module: ModuleOp, kernels: list[str]) -> ir.Module:
     """The llvmlite module of a lowered module, for the host
-    (`gpuir.lowering.llvm_ir.translate_for_host`), with the launch entries of `kernels`."""
-    from gpuir.lowering.llvm_ir import translate_for_host
+    (`gpuir.lowering.llvm.llvm_ir.translate_for_host`), with the launch entries of `kernels`."""
+    from gpuir.lowering.llvm.llvm_ir import translate_for_host
 
     out = translate_for_host(module)
     for name in kernels:
@@ -208,7 +208,7 @@ def add_launch_entry(out: ir.Module, name: str) -> None:
     each group's number stored at `progress` before it runs."""
     from llvmlite import ir
 
-    from gpuir.lowering.line_info import wrapper_location
+    from gpuir.lowering.llvm.line_info import wrapper_location
 
     workgroup = out.get_global(name)
     i64 = ir.IntType(64)
@@ -270,6 +270,6 @@ def volatile_store(block: ir.Block, value: ir.Value, ptr: ir.Value) -> ir.Instru
 
 
 def parse(text: str) -> binding.ModuleRef:
-    from gpuir.lowering.llvm_ir import parse as parse_llvm
+    from gpuir.lowering.llvm.llvm_ir import parse as parse_llvm
 
     return parse_llvm(text)

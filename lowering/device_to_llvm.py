@@ -17,8 +17,8 @@ the parameter is truncated at the kernel's entry). The default leaves a module's
 (if any) in effect.
 
 At the end every op of the device module must be an `llvm` op: the first that is not is an
-error at that op, so the translation to LLVM IR (`gpuir.lowering.llvm_ir`) only ever sees IR it
-can emit. Running the stages, that check and the index width are `gpuir.lowering.conversion`'s
+error at that op, so the translation to LLVM IR (`gpuir.lowering.llvm.llvm_ir`) only ever sees IR it
+can emit. Running the stages, that check and the index width are `gpuir.lowering.llvm.conversion`'s
 (`stage_passes`, `check_lowered`, `set_index_bitwidth`): the cpu provider's lowering and
 `host-to-llvm` use them too.
 """
@@ -33,7 +33,7 @@ from xdsl.passes import ModulePass
 
 from gpuir.ir.pass_manager import run_pass
 from gpuir.ir.pipelines import DEVICE_TO_LLVM
-from gpuir.lowering.conversion import (
+from gpuir.lowering.llvm.conversion import (
     check_index_bitwidth,
     check_lowered,
     device_modules,

@@ -48,7 +48,8 @@ from gpuir.dialects import gpu, mem
 from gpuir.dialects.mem import GLOBAL, HOST, SPACE_NAMES, ArrayType, PtrType
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Counter, Statistic
-from gpuir.lowering.conversion import (
+from gpuir.lowering.host_abi import BY_NAME, OP_ID_ATTR, runtime_ops
+from gpuir.lowering.llvm.conversion import (
     constant,
     declare_function,
     from_llvm,
@@ -61,8 +62,7 @@ from gpuir.lowering.conversion import (
     to_llvm,
     to_memory,
 )
-from gpuir.lowering.host_abi import BY_NAME, OP_ID_ATTR, runtime_ops
-from gpuir.lowering.mem_to_llvm import entry_alloca, space_cast, wide
+from gpuir.lowering.llvm.mem_to_llvm import entry_alloca, space_cast, wide
 from gpuir.passes.locations import KeepLocations
 
 ABI_TYPES: dict[str, Attribute] = {"i64": i64, "i32": i32, "f64": f64, "ptr": ptr_type(HOST)}

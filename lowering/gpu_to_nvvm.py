@@ -55,7 +55,7 @@ from gpuir.dialects.mem import SHARED
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
 from gpuir.lowering.collectives import Collectives
-from gpuir.lowering.conversion import (
+from gpuir.lowering.llvm.conversion import (
     KERNEL_ATTR,
     check_kernel_signature,
     constant,
@@ -102,7 +102,7 @@ class FenceToLlvm(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: gpu.FenceOp, rewriter: PatternRewriter):
-        from gpuir.lowering.llvm_ext import FENCE_SCOPES, FenceOp
+        from gpuir.lowering.llvm.llvm_ext import FENCE_SCOPES, FenceOp
 
         rewriter.insert(FenceOp(FENCE_SCOPES[op.scope.data]))
         rewriter.replace(op, [], [op.m1, op.m3])

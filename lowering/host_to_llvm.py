@@ -31,8 +31,8 @@ from xdsl.passes import ModulePass
 
 from gpuir.ir.pass_manager import run_pass
 from gpuir.ir.pipelines import HOST_TO_LLVM
-from gpuir.lowering.conversion import check_lowered, host_module, lowering_host, stage_passes
 from gpuir.lowering.host_abi import runtime_ops
+from gpuir.lowering.llvm.conversion import check_lowered, host_module, lowering_host, stage_passes
 
 if TYPE_CHECKING:
     from llvmlite import ir
@@ -88,9 +88,9 @@ class HostToLlvmPass(ModulePass):
 
 def host_llvm_ir(module: ModuleOp, line_info: bool = True) -> ir.Module:
     """The llvmlite module of a lowered host module, for this CPU: its triple and data layout,
-    math as libm calls (`gpuir.lowering.llvm_ir.translate_for_host`); with `line_info`, a DWARF
-    line table of the ops' locations (`gpuir.lowering.line_info`)."""
-    from gpuir.lowering.llvm_ir import translate_for_host
+    math as libm calls (`gpuir.lowering.llvm.llvm_ir.translate_for_host`); with `line_info`, a DWARF
+    line table of the ops' locations (`gpuir.lowering.llvm.line_info`)."""
+    from gpuir.lowering.llvm.llvm_ir import translate_for_host
 
     out = translate_for_host(module, line_info)
     out.name = "host"
@@ -155,7 +155,7 @@ def add_runtime_shim(out: ir.Module, entries: list[str]) -> None:
 def add_entry(out: ir.Module, name: str, entry_name: str, jmpbuf, setjmp) -> None:
     from llvmlite import ir
 
-    from gpuir.lowering.line_info import wrapper_location
+    from gpuir.lowering.llvm.line_info import wrapper_location
 
     opaque = ir.PointerType()
     i32, i64 = ir.IntType(32), ir.IntType(64)

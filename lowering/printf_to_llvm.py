@@ -48,7 +48,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gpuir.dialects.gpu import PRINTF_SPECS_ATTR
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
-from gpuir.lowering.conversion import (
+from gpuir.lowering.gpu_host_to_llvm import call_runtime
+from gpuir.lowering.llvm.conversion import (
     constant,
     host_module,
     lowering_host,
@@ -56,7 +57,6 @@ from gpuir.lowering.conversion import (
     ptr_type,
     to_llvm,
 )
-from gpuir.lowering.gpu_host_to_llvm import call_runtime
 from gpuir.passes.locations import KeepLocations
 
 

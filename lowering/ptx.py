@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 
-from gpuir.lowering.llvm_ir import TRIPLE, to_llvm
+from gpuir.lowering.llvm.llvm_ir import TRIPLE, to_llvm
 
 if TYPE_CHECKING:
     from llvmlite import binding
@@ -80,7 +80,7 @@ class PtxOptions:
       by the `llvm`/`ptx` targets and the cuda provider); `compile_ptx` takes a module that is
       lowered already;
     - `line_info`: the ops' locations as line info, `.file` / `.loc` in the PTX (as
-      `nvcc -lineinfo`; `gpuir.lowering.line_info`); ptxas keeps them with `-lineinfo`.
+      `nvcc -lineinfo`; `gpuir.lowering.llvm.line_info`); ptxas keeps them with `-lineinfo`.
 
     Without fast math no `a * b + c` is contracted into an FMA (nvcc does that by default), so
     that float results are those of the CPU providers, bit for bit.

@@ -66,9 +66,9 @@ from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS, WARP_OPS
 from gpuir.dialects.mem import LOCAL, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
-from gpuir.lowering.combine import combine
-from gpuir.lowering.conversion import KERNEL_ATTR, size_and_align
-from gpuir.lowering.scf_while_to_cf import ExecuteRegionLowering, WhileLowering
+from gpuir.lowering.llvm.combine import combine
+from gpuir.lowering.llvm.conversion import KERNEL_ATTR, size_and_align
+from gpuir.lowering.llvm.scf_while_to_cf import ExecuteRegionLowering, WhileLowering
 from gpuir.lowering.workgroups import (
     BARRIERS,
     ITEM_ID,

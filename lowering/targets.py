@@ -19,7 +19,7 @@ The options are `PtxOptions`' (`gpuir.lowering.ptx`) and are checked before any 
 `-t ptx{sm=42}` is an error. `index-bitwidth` is `device-to-llvm`'s option: it applies when the
 target lowers the device module (an input already in the llvm dialect keeps its types).
 `line-info` (default true) turns the ops' locations into debug metadata in the LLVM IR and
-`.file` / `.loc` in the PTX (`gpuir.lowering.line_info`); `host-llvm` has it too.
+`.file` / `.loc` in the PTX (`gpuir.lowering.llvm.line_info`); `host-llvm` has it too.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
 from gpuir.ir.pass_manager import run_pass
-from gpuir.lowering.conversion import DEVICE_ATTR
+from gpuir.lowering.llvm.conversion import DEVICE_ATTR
 from gpuir.lowering.ptx import PtxOptions
 
 
@@ -84,7 +84,7 @@ class LlvmTarget(DeviceTarget):
     opt: int = 0
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from gpuir.lowering.llvm_ir import to_llvm
+        from gpuir.lowering.llvm.llvm_ir import to_llvm
         from gpuir.lowering.ptx import llvm_module
 
         device = lowered_device_module(ctx, module, self.index_bitwidth)
@@ -131,7 +131,7 @@ def mlir_gpu_module(device: ModuleOp, options: PtxOptions) -> str:
 
     from xdsl.printer import Printer
 
-    from gpuir.lowering.llvm_ir import TRIPLE, nvptx_data_layout
+    from gpuir.lowering.llvm.llvm_ir import TRIPLE, nvptx_data_layout
 
     body = io.StringIO()
     printer = Printer(stream=body, print_generic_format=True)
@@ -159,7 +159,7 @@ class HostLlvmTarget(Target):
     """The host module as LLVM IR for this CPU, calling the runtime's C ABI
     (`gpuir.lowering.host_to_llvm`); `opt=3` after LLVM's optimizer. A module that is not split
     yet goes through `gpu-pipeline` first. `line-info=false` leaves out the DWARF line table
-    (`gpuir.lowering.line_info`)."""
+    (`gpuir.lowering.llvm.line_info`)."""
 
     name = "host-llvm"
 
@@ -173,9 +173,9 @@ class HostLlvmTarget(Target):
             raise ValueError(f"line-info must be true or false, found {self.line_info!r}")
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from gpuir.lowering.conversion import host_module
         from gpuir.lowering.host_to_llvm import host_llvm_ir, lower_host
-        from gpuir.lowering.llvm_ir import parse
+        from gpuir.lowering.llvm.conversion import host_module
+        from gpuir.lowering.llvm.llvm_ir import parse
         from gpuir.passes.gpu_pipeline import GpuPipelinePass
 
         if device_module(module) is None and not is_lowered(module):
@@ -185,7 +185,7 @@ class HostLlvmTarget(Target):
             lower_host(ctx, host)
         parsed = parse(str(host_llvm_ir(host, self.line_info)))
         if self.opt:
-            from gpuir.lowering.native import optimize
+            from gpuir.lowering.llvm.native import optimize
 
             parsed = optimize(parsed, self.opt)
         output.write(str(parsed))

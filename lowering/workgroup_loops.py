@@ -90,8 +90,8 @@ from gpuir.dialects.gpu import KERNEL_TOKENS
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Counter, Statistic
-from gpuir.lowering.combine import combine
-from gpuir.lowering.conversion import (
+from gpuir.lowering.llvm.combine import combine
+from gpuir.lowering.llvm.conversion import (
     KERNEL_ATTR,
     check_kernel_signature,
     device_modules,
@@ -1028,7 +1028,7 @@ def unsupported_functions(module: ModuleOp, kernel_names: set[str]) -> dict[str,
 
 def lower_fences(module: ModuleOp) -> None:
     """`gpu.fence` → `llvm.fence seq_cst`: on the CPU every scope is the same."""
-    from gpuir.lowering.llvm_ext import FenceOp
+    from gpuir.lowering.llvm.llvm_ext import FenceOp
 
     for op in list(module.walk()):
         if isinstance(op, gpu.FenceOp):

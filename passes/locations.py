@@ -4,7 +4,7 @@
 `KeepLocations(pattern)` wraps a pattern; every pass in `passes/` and `lowering/` wraps its
 patterns in it, so that a diagnostic at a made op (a later pass's, or a provider's at run time)
 points into the source, and op locations reach the llvm dialect and become line info
-(`gpuir.lowering.llvm_ir`). Given a `Counter` it also counts the ops the pattern rewrote.
+(`gpuir.lowering.llvm.llvm_ir`). Given a `Counter` it also counts the ops the pattern rewrote.
 
     // before: a rewrite of `buffer.read` at 7:3
     %m1, %v = buffer.read %m, %b[%i] : !buffer.buf<8xf32>          loc(7:3)

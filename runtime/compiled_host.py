@@ -101,7 +101,7 @@ def _compile(program: ModuleOp, text: str) -> CompiledHost:
     from llvmlite import binding
 
     from gpuir.dialects import make_context
-    from gpuir.lowering.native import load_libraries, new_host_machine
+    from gpuir.lowering.llvm.native import load_libraries, new_host_machine
 
     original, _ = split_modules(program)
     functions = {
@@ -130,8 +130,8 @@ def _compile(program: ModuleOp, text: str) -> CompiledHost:
             lower_host,
             prepare_host,
         )
-        from gpuir.lowering.llvm_ir import parse
-        from gpuir.lowering.native import optimize
+        from gpuir.lowering.llvm.llvm_ir import parse
+        from gpuir.lowering.llvm.native import optimize
 
         ctx = make_context()
         host = original.clone()

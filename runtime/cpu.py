@@ -90,8 +90,8 @@ from xdsl.ir import Attribute, Operation
 from gpuir.dialects.gpu import WARP
 from gpuir.dialects.mem import GLOBAL, HOST, PtrType
 from gpuir.ir.diagnostics import OpError, item_ranges
-from gpuir.lowering import print_abi
-from gpuir.lowering.native import load_libraries
+from gpuir.lowering.llvm import print_abi
+from gpuir.lowering.llvm.native import load_libraries
 from gpuir.runtime import (
     ProviderUnavailable,
     cpu_arena,
@@ -429,7 +429,7 @@ def _compile(module: ModuleOp, index_bitwidth: int, text: str, check: bool) -> C
     from llvmlite import binding
 
     from gpuir.lowering.cpu_llvm import host_program
-    from gpuir.lowering.native import new_host_machine
+    from gpuir.lowering.llvm.native import new_host_machine
 
     try:
         cpu_faults.link()
@@ -548,7 +548,7 @@ class CpuProvider(EagerHostProvider):
     @classmethod
     def unavailable_reason(cls) -> str | None:
         try:
-            from gpuir.lowering.native import host_machine
+            from gpuir.lowering.llvm.native import host_machine
 
             host_machine()
         except Exception as e:  # noqa: BLE001  # no llvmlite, no native target: not available

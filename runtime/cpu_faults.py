@@ -214,7 +214,7 @@ def install() -> Guard | None:
     try:
         from llvmlite import binding
 
-        from gpuir.lowering.native import load_libraries, new_host_machine
+        from gpuir.lowering.llvm.native import load_libraries, new_host_machine
 
         load_libraries()
         libc = ctypes.CDLL(None, use_errno=True)

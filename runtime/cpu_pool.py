@@ -432,7 +432,7 @@ def pool(workers: int) -> Pool | None:
 def _make(workers: int) -> Pool | None:
     from llvmlite import binding
 
-    from gpuir.lowering.native import load_libraries, new_host_machine
+    from gpuir.lowering.llvm.native import load_libraries, new_host_machine
 
     load_libraries()
     libc = ctypes.CDLL(None, use_errno=True)

@@ -64,7 +64,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from gpuir.dialects.gpu import smem_param
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, PtrType
-from gpuir.lowering import print_abi
+from gpuir.lowering.llvm import print_abi
 from gpuir.runtime import device_print, memory, structs
 from gpuir.runtime.memory import Allocation, Pointer, size_of
 from gpuir.runtime.provider import (

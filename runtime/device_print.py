@@ -1,5 +1,5 @@
 """Kernel `printf` on the compiled providers: the print buffer a launch writes records into
-(`gpuir.lowering.device_printf`), and its records as text, formatted as the host formats.
+(`gpuir.lowering.llvm.device_printf`), and its records as text, formatted as the host formats.
 
 A provider whose device module prints (`formats_of(module)` is not None) gives each launch a
 buffer of `CAPACITY` bytes: it sets the module's globals (buffer address, capacity, cursor 0),
@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Operation
 
 from gpuir.ir.diagnostics import OpWarning
-from gpuir.lowering.print_abi import FORMATS_ATTR, parse_header
+from gpuir.lowering.llvm.print_abi import FORMATS_ATTR, parse_header
 from gpuir.runtime.scalars import float_dtype, int_width, print_text, unsigned, wrap
 
 CAPACITY = 1 << 20

@@ -5,7 +5,7 @@ An entry is one file, `<kind>-<key>.bin`: a JSON header (what the loader needs b
 kernel names, entry symbols, parameter types as text; the code's SHA-256) and the object code that LLVM emitted
 for the module, which MCJIT loads as it is (`ExecutionEngine.add_object_file`). The key is a
 SHA-256 of the kind, the module's text with its ops' locations (`module_text`: the code carries
-them as a DWARF line table, `gpuir.lowering.line_info`) and options, and the versions that
+them as a DWARF line table, `gpuir.lowering.llvm.line_info`) and options, and the versions that
 decide the code:
 gpuir's own source (every `.py` and `.h` file of the package), llvmlite's and LLVM's versions,
 the target triple and the CPU's name and features. A change to any of them is a new key; old
@@ -167,7 +167,7 @@ def engine_from_object(code: bytes) -> object:
     """An MCJIT engine with the object code `code` loaded and finalized."""
     from llvmlite import binding
 
-    from gpuir.lowering.native import new_host_machine
+    from gpuir.lowering.llvm.native import new_host_machine
 
     engine = binding.create_mcjit_compiler(binding.parse_assembly(""), new_host_machine())
     engine.add_object_file(binding.ObjectFileRef.from_data(code))

@@ -215,7 +215,7 @@ class Group:
 def compiled(tmp_path_factory: pytest.TempPathFactory):
     from llvmlite import binding
 
-    from gpuir.lowering.native import new_host_machine
+    from gpuir.lowering.llvm.native import new_host_machine
 
     source = tmp_path_factory.mktemp("collectives") / "collectives.mlir"
     source.write_text(device_module())

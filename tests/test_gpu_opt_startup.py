@@ -22,7 +22,7 @@ def test_llvm_extension_ops_are_imported_only_for_llvm_input(tmp_path: Path):
     )
     code = (
         "import sys; from gpuir.tools.gpu_opt import main; status = main([sys.argv[1]]); "
-        "print(status, 'gpuir.lowering.llvm_ext' in sys.modules)"
+        "print(status, 'gpuir.lowering.llvm.llvm_ext' in sys.modules)"
     )
     for path, imported in ((empty, "False"), (lowered, "True")):
         done = subprocess.run(

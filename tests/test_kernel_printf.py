@@ -1,4 +1,4 @@
-"""`printf` in kernels on the compiled providers (`gpuir.lowering.device_printf`,
+"""`printf` in kernels on the compiled providers (`gpuir.lowering.llvm.device_printf`,
 `gpuir.runtime.device_print`): cpu prints what interp prints, byte for byte and in the same
 order, for every scalar type, from kernels and the device functions they call; a launch that
 prints more than the print buffer holds is cut, with a warning at the launch; the print

@@ -1,4 +1,4 @@
-"""Line info (`gpuir.lowering.line_info`): every example that compiles keeps its op locations
+"""Line info (`gpuir.lowering.llvm.line_info`): every example that compiles keeps its op locations
 down to the code. Its PTX (`gpu-opt -t ptx{sm=N}`, `.file` / `.loc`) assembles with
 `ptxas -lineinfo` for sm_80 and sm_90; its device and host LLVM IR (`-t llvm`, `-t host-llvm`,
 with `!DILocation`s) compile with `llc-22`; the cpu provider's object code has a DWARF line
@@ -125,7 +125,7 @@ def test_cpu_provider_object_code_has_a_line_table():
     from llvmlite import binding
 
     from gpuir.lowering.cpu_llvm import host_program
-    from gpuir.lowering.native import new_host_machine
+    from gpuir.lowering.llvm.native import new_host_machine
     from gpuir.lowering.targets import device_module
     from gpuir.passes.gpu_pipeline import GpuPipelinePass
 

@@ -1,5 +1,5 @@
 """What the device lowering computes: device functions (not kernels) lowered by
-`device-to-llvm`, translated by `gpuir.lowering.llvm_ir`, then run on the host CPU with LLVM's
+`device-to-llvm`, translated by `gpuir.lowering.llvm.llvm_ir`, then run on the host CPU with LLVM's
 JIT and compared with Python. This checks the arithmetic expansions, casts, control flow
 (`scf.for`, `scf.if`, `scf.while`, `scf.index_switch`) and multi-result calls without a GPU."""
 
@@ -16,7 +16,7 @@ from xdsl.parser import Parser
 
 from gpuir.dialects import make_context
 from gpuir.lowering.device_to_llvm import DeviceToLlvmPass
-from gpuir.lowering.llvm_ir import translate
+from gpuir.lowering.llvm.llvm_ir import translate
 
 ENGINES: list[object] = []  # keep the JIT engines (and their code) alive
 

@@ -9,7 +9,7 @@ but this file holds together (issue 29):
   of its `[N x i64]` declaration; the struct's offset comments, the access kinds and owner
   bits (C enums against the Python constants the IR is built from), and the prototypes of the
   checker functions that the IR declares, as well;
-- memory layout, written twice: `size_and_align` (the lowering, `lowering/conversion.py`) and
+- memory layout, written twice: `size_and_align` (the lowering, `lowering/llvm/conversion.py`) and
   `size_of` / `align_of` / `alloc_size` (`runtime/memory.py`, every provider) on random nested
   types with a fixed seed; and the layout of struct arguments (`runtime/structs.py`) against
   gcc's;
@@ -57,7 +57,7 @@ from gpuir.dialects.gpu import StreamType
 from gpuir.dialects.mem import ArrayType, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
 from gpuir.lowering import check_accesses
-from gpuir.lowering.conversion import size_and_align
+from gpuir.lowering.llvm.conversion import size_and_align
 from gpuir.runtime import structs
 from gpuir.runtime.closures import FAST, Compiler, internal_error
 from gpuir.runtime.host import HostMachine
@@ -438,7 +438,7 @@ def test_both_layouts_refuse_the_same_types(t: Attribute):
 
 @pytest.mark.xfail(
     strict=True,
-    reason="bf16: lowering/conversion.py size_and_align gives (2, 2), runtime/memory.py "
+    reason="bf16: lowering/llvm/conversion.py size_and_align gives (2, 2), runtime/memory.py "
     "size_of raises LayoutError (float_dtype knows f16/f32/f64 only)",
 )
 @pytest.mark.parametrize("t", [BFloat16Type(), ArrayType(3, BFloat16Type())], ids=str)

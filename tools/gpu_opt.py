@@ -658,7 +658,7 @@ def without_reproducer_block(text: str, name: str) -> str:
 
 
 def llvm_extension_ops() -> Sequence[type[Operation]]:
-    from gpuir.lowering.llvm_ext import LLVM_EXTENSION_OPS  # lazily: start-up stays fast
+    from gpuir.lowering.llvm.llvm_ext import LLVM_EXTENSION_OPS  # lazily: start-up stays fast
 
     return LLVM_EXTENSION_OPS
 

@@ -61,9 +61,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gpuir.dialects.gpu import format_text
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
-from gpuir.lowering.conversion import constant, device_modules, pieces, ptr_type, to_llvm
-from gpuir.lowering.llvm_ext import AtomicRMWOp
-from gpuir.lowering.print_abi import (
+from gpuir.lowering.llvm.conversion import constant, device_modules, pieces, ptr_type, to_llvm
+from gpuir.lowering.llvm.llvm_ext import AtomicRMWOp
+from gpuir.lowering.llvm.print_abi import (
     BUFFER,
     CAPACITY_GLOBAL,
     CURSOR,

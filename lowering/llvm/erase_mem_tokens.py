@@ -23,7 +23,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gpuir.dialects.mem import MemType, RememOp
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
-from gpuir.lowering.conversion import device_modules
+from gpuir.lowering.llvm.conversion import device_modules
 
 TOKEN_ONLY_OPS = (RememOp, arith.SelectOp, UnrealizedConversionCastOp)
 """Ops that are dropped when all their results are unused tokens."""

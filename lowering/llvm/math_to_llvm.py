@@ -25,8 +25,8 @@ from xdsl.pattern_rewriter import (
 )
 
 from gpuir.ir.pass_manager import Counter, Statistic
-from gpuir.lowering.arith_to_llvm import type_suffix
-from gpuir.lowering.conversion import (
+from gpuir.lowering.llvm.arith_to_llvm import type_suffix
+from gpuir.lowering.llvm.conversion import (
     all_to_llvm,
     constant,
     declare_function,

@@ -33,7 +33,7 @@ from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
-from gpuir.lowering.conversion import (
+from gpuir.lowering.llvm.conversion import (
     all_to_llvm,
     constant,
     device_modules,

@@ -50,8 +50,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
-from gpuir.lowering.cf_to_llvm import convert_block_arguments
-from gpuir.lowering.conversion import (
+from gpuir.lowering.llvm.cf_to_llvm import convert_block_arguments
+from gpuir.lowering.llvm.conversion import (
     KERNEL_ATTR,
     NVVM_KERNEL_ATTR,
     all_to_llvm,

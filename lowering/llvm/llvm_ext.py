@@ -2,7 +2,7 @@
 
 They carry MLIR's names and generic form (`"llvm.addrspacecast"(%p) : (!llvm.ptr) ->
 !llvm.ptr<1>`), so `mlir-translate` reads the lowered IR as it is, and gpuir's translation
-(`gpuir.lowering.llvm_ir`) emits them. The custom syntax is MLIR's too:
+(`gpuir.lowering.llvm.llvm_ir`) emits them. The custom syntax is MLIR's too:
 `%q = llvm.addrspacecast %p : !llvm.ptr to !llvm.ptr<1>`, `%i = llvm.fptosi %x : f32 to i32`.
 
 gpu-opt adds them to xDSL's `llvm` dialect (`make_context(extra_ops=…)`), importing this module

@@ -42,7 +42,7 @@ from gpuir.dialects import mem
 from gpuir.dialects.mem import GLOBAL, HOST, LOCAL, SHARED, SPACE_NAMES, ArrayType, PtrType
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Counter, Statistic
-from gpuir.lowering.conversion import (
+from gpuir.lowering.llvm.conversion import (
     constant,
     declare_function,
     device_modules,
@@ -56,7 +56,7 @@ from gpuir.lowering.conversion import (
     to_llvm,
     to_memory,
 )
-from gpuir.lowering.llvm_ext import AddrSpaceCastOp
+from gpuir.lowering.llvm.llvm_ext import AddrSpaceCastOp
 from gpuir.passes.locations import KeepLocations
 
 INBOUNDS_FLAGS = 3
@@ -130,7 +130,7 @@ class AtomicRmwLowering(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mem.AtomicRmwOp, rewriter: PatternRewriter):
-        from gpuir.lowering.llvm_ext import AtomicRMWOp
+        from gpuir.lowering.llvm.llvm_ext import AtomicRMWOp
 
         kind = op.kind.data
         is_float = isinstance(op.value.type, AnyFloat)
@@ -146,7 +146,7 @@ class CmpxchgLowering(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mem.CmpxchgOp, rewriter: PatternRewriter):
-        from gpuir.lowering.llvm_ext import CmpXchgOp
+        from gpuir.lowering.llvm.llvm_ext import CmpXchgOp
 
         ptr = to_llvm(rewriter, op.ptr, op)
         expected = to_memory(rewriter, op.expected, op)

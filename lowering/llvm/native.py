@@ -1,6 +1,6 @@
 """This CPU as LLVM's target: the target machine the cpu provider's and the compiled host's
-code is optimized (`optimize`) and generated for. Light on purpose (llvmlite only, imported on first use),
-so that a run whose machine code comes from the disk cache imports no lowering."""
+code is optimized (`optimize`) and generated for. Light on purpose (llvmlite only, imported on
+first use), so that a run whose machine code comes from the disk cache imports no lowering."""
 
 from __future__ import annotations
 

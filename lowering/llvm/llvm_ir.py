@@ -18,10 +18,10 @@ and xDSL's `convert_module` lacks or gets wrong, in this one module:
   `@__dynamic_smem`), an `undef` initializer for internal ones without
   a value (static shared memory);
 - `llvm.fcmp` with every predicate and its fast-math flags;
-- the ops of `gpuir.lowering.llvm_ext`: `addrspacecast`, `fptosi`, `fptoui`, `uitofp`;
+- the ops of `gpuir.lowering.llvm.llvm_ext`: `addrspacecast`, `fptosi`, `fptoui`, `uitofp`;
 - `fast_math=True`: the `fast` flags on every floating-point instruction;
 - `line_info` (on for `to_llvm`): the ops' locations as debug metadata, a `!dbg` on each
-  instruction (`gpuir.lowering.line_info`), which NVPTX writes as `.file` / `.loc`;
+  instruction (`gpuir.lowering.llvm.line_info`), which NVPTX writes as `.file` / `.loc`;
 - `private_shared=True` (the cpu provider): atomics on shared memory (`addrspace(3)`) as plain
   loads and stores (`plain_rmw`, `plain_cmpxchg`). There one thread runs all the items of a
   work-group, one after another, and no other thread sees the group's shared memory, so an
@@ -45,8 +45,8 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from gpuir.dialects.mem import SHARED
 from gpuir.ir.diagnostics import OpError
-from gpuir.lowering.conversion import NVVM_KERNEL_ATTR
-from gpuir.lowering.llvm_ext import (
+from gpuir.lowering.llvm.conversion import NVVM_KERNEL_ATTR
+from gpuir.lowering.llvm.llvm_ext import (
     AddrSpaceCastOp,
     AtomicRMWOp,
     CmpXchgOp,
@@ -60,7 +60,7 @@ from gpuir.lowering.llvm_ext import (
 if TYPE_CHECKING:
     from llvmlite import binding, ir
 
-    from gpuir.lowering.line_info import FunctionLines, Kind
+    from gpuir.lowering.llvm.line_info import FunctionLines, Kind
 
 TRIPLE = "nvptx64-nvidia-cuda"
 NOT_CONVERGENT = ("malloc", "free", "__nv_")
@@ -114,10 +114,10 @@ def translate(
     `atom.relaxed.gpu`; None: LLVM's default, the system, for the host); with
     `private_shared`, those on shared memory are plain accesses (module docstring). With
     `line_info` (`line_info.NVPTX` or `line_info.HOST`), the ops' locations become debug
-    metadata (`gpuir.lowering.line_info`)."""
+    metadata (`gpuir.lowering.llvm.line_info`)."""
     from llvmlite import ir
 
-    from gpuir.lowering.line_info import LineInfo
+    from gpuir.lowering.llvm.line_info import LineInfo
 
     out = ir.Module(name=module.sym_name.data if module.sym_name else "device")
     out.triple = TRIPLE
@@ -146,7 +146,7 @@ def translate(
 def to_llvm(module: ModuleOp, fast_math: bool = False, line_info: bool = True) -> binding.ModuleRef:
     """The verified LLVM module of a lowered device module; with `line_info`, the ops'
     locations as NVPTX line info (`.file` / `.loc` in the PTX)."""
-    from gpuir.lowering.line_info import NVPTX
+    from gpuir.lowering.llvm.line_info import NVPTX
 
     return parse(str(translate(module, fast_math, line_info=NVPTX if line_info else None)))
 
@@ -167,11 +167,11 @@ def translate_for_host(module: ModuleOp, line_info: bool = True) -> ir.Module:
     """The llvmlite module of a lowered module for this CPU (the cpu provider's device code and
     the compiled host's code): `translate`, retargeted (this CPU's triple and data layout, no
     `convergent`), with libdevice's `__nv_*` math as libm calls; with `line_info`, a DWARF line
-    table of the ops' locations (`gpuir.lowering.line_info`)."""
+    table of the ops' locations (`gpuir.lowering.llvm.line_info`)."""
     from llvmlite import binding
 
-    from gpuir.lowering.line_info import HOST
-    from gpuir.lowering.native import host_machine
+    from gpuir.lowering.llvm.line_info import HOST
+    from gpuir.lowering.llvm.native import host_machine
 
     # the host's atomics: LLVM's default scope; a work-group's shared memory is one thread's
     out = translate(

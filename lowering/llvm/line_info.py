@@ -1,5 +1,5 @@
 """Line info: the locations of llvm dialect ops as LLVM debug metadata, which the translation
-(`gpuir.lowering.llvm_ir`) attaches to the instructions it makes.
+(`gpuir.lowering.llvm.llvm_ir`) attaches to the instructions it makes.
 
 A module with line info gets a `DICompileUnit` (producer `gpuir`, no variables or types, only
 lines), a `DIFile` per source file (the location's file name split into directory and base

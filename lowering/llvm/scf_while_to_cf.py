@@ -27,7 +27,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
 
 from gpuir.ir.pass_manager import Statistic
-from gpuir.lowering.conversion import device_modules
+from gpuir.lowering.llvm.conversion import device_modules
 from gpuir.passes.locations import KeepLocations
 
 

@@ -1,10 +1,10 @@
 """`convert-arith-to-llvm`: `arith` ops of device code to the llvm dialect (`index` is `i64`, or
-`i32` in a module with `gpu.index_bitwidth = 32`: `gpuir.lowering.conversion`).
+`i32` in a module with `gpu.index_bitwidth = 32`: `gpuir.lowering.llvm.conversion`).
 
 Binary ops, comparisons, `select`, constants and casts map one to one (keeping `nsw`/`nuw` and
 fast-math flags); `index_cast` is a `sext`/`trunc` (or nothing) between the index type and
 `iN`; an `index` constant must fit the index type (as a signed or an unsigned number);
-`fptosi`, `fptoui`, `uitofp` are gpuir's llvm extension ops (`gpuir.lowering.llvm_ext`);
+`fptosi`, `fptoui`, `uitofp` are gpuir's llvm extension ops (`gpuir.lowering.llvm.llvm_ext`);
 `max*`/`min*` are calls of LLVM's `smax`/`umax`/`maximum`/`maxnum`/… intrinsics; `ceildivsi`,
 `ceildivui` and `floordivsi` expand into plain integer arithmetic, as MLIR's `arith-expand`
 does. Vector operands and the `*_extended` ops are not lowered (the final legality check of
@@ -37,7 +37,7 @@ from xdsl.pattern_rewriter import (
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
-from gpuir.lowering.conversion import (
+from gpuir.lowering.llvm.conversion import (
     all_to_llvm,
     constant,
     device_modules,
@@ -45,7 +45,7 @@ from gpuir.lowering.conversion import (
     index_type,
     llvm_type,
 )
-from gpuir.lowering.llvm_ext import FPToSIOp, FPToUIOp, UIToFPOp
+from gpuir.lowering.llvm.llvm_ext import FPToSIOp, FPToUIOp, UIToFPOp
 from gpuir.passes.locations import KeepLocations
 
 INT_BINARY: dict[type[Operation], type[Operation]] = {
