@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from kernels import SAXPY
 
 import gpuir
 from gpuir.api import CompileError, KernelNotFound
@@ -14,23 +15,7 @@ from gpuir.runtime.provider import ProviderError
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
-KERNELS = """
-func.func @saxpy(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                 %group: index, %item: index, %n: index, %a: f32,
-                 %x: !mem.ptr<!mem.array<? x f32>, 1>, %y: !mem.ptr<!mem.array<? x f32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
-  %base = arith.muli %group, %n : index
-  %i = arith.addi %base, %item : index
-  %px = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
-  %py = mem.lea %y, %i : !mem.ptr<!mem.array<? x f32>, 1>
-  %a1, %vx = mem.load %m1, %px : !mem.ptr<f32, 1>
-  %b1, %vy = mem.load %a1, %py : !mem.ptr<f32, 1>
-  %ax = arith.mulf %a, %vx : f32
-  %r = arith.addf %ax, %vy : f32
-  %c1 = mem.store %b1, %py, %r : !mem.ptr<f32, 1>
-  func.return %c1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-
+BLOCK_SUM = """
 func.func @block_sum(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                      %group: index, %item: index, %smem: !mem.ptr<!mem.array<? x i32>, 3>,
                      %x: !mem.ptr<!mem.array<? x i32>, 1>, %out: !mem.ptr<!mem.array<? x i32>, 1>)
@@ -55,6 +40,7 @@ func.func @block_sum(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M
   func.return %r1, %b3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 }
 """
+KERNELS = SAXPY + BLOCK_SUM
 
 
 # --- compile and main ----------------------------------------------------------------------------
