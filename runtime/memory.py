@@ -1,10 +1,7 @@
 """The memory model every provider shares: layout, allocations, pointers, loads and stores.
 
-Layout is LLVM's (the layout the lowering emits): `!mem.array<N x T>` is `N` contiguous `T`s;
-`iN` takes `ceil(N / 8)` bytes rounded up to a power of two (`i1` is one byte), `index`, pointers
-and streams 8 bytes, `f16`/`f32`/`f64` 2/4/8; every type is aligned to its size (at most 16),
-so an array's stride is its element's size. `!mem.array<? x T>` has the extent its allocation
-was made with.
+Layout is `gpuir.ir.data_layout`'s (the one the lowering emits); `!mem.array<? x T>` has the
+extent its allocation was made with.
 
 An `Allocation` is one contiguous, byte-addressed block: its address space, byte size, the type
 it was allocated for (and the run-time extent of a `?` array), and, where the host can see it,
@@ -27,7 +24,16 @@ import numpy as np
 from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects.gpu import StreamType
-from gpuir.dialects.mem import SPACE_NAMES, ArrayType, MemType, PtrType
+from gpuir.dialects.mem import SPACE_NAMES, ArrayType, PtrType
+from gpuir.ir.data_layout import (  # noqa: F401  # the layout, re-exported for the providers
+    MAX_ALIGN,
+    POINTER_SIZE,
+    LayoutError,
+    align_of,
+    alloc_size,
+    size_of,
+    store_size,
+)
 from gpuir.ir.diagnostics import describe_op
 from gpuir.runtime.provider import (
     ProviderError,
@@ -35,61 +41,12 @@ from gpuir.runtime.provider import (
 )
 from gpuir.runtime.scalars import float_dtype, int_width, unsigned, wrap
 
-POINTER_SIZE = 8
-MAX_ALIGN = 16
 VIRTUAL_BASE = 1 << 52
 """Virtual addresses start here: above any user-space address of a 64-bit process, so that
 they never meet the real addresses a `cpu` or `cuda` provider gives its allocations."""
 GUARD = 256
 """Bytes left unused after each virtual allocation: an address just past one allocation is in
 none."""
-
-
-# --- layout ------------------------------------------------------------------------------------
-
-
-class LayoutError(ValueError):
-    """A type that has no memory layout (a token, an unknown type)."""
-
-
-def store_size(type_: Attribute) -> int:
-    """The bytes a load or store of `type_` touches (LLVM's store size)."""
-    if (width := int_width(type_)) is not None:
-        return (width + 7) // 8
-    return size_of(type_)
-
-
-def size_of(type_: Attribute) -> int:
-    """The bytes `type_` occupies in memory, padding included (LLVM's alloc size); a `?` array
-    has none (see `alloc_size`)."""
-    if (width := int_width(type_)) is not None:
-        return 1 << max((width + 7) // 8 - 1, 0).bit_length()
-    if (dtype := float_dtype(type_)) is not None:
-        return np.dtype(dtype).itemsize
-    if isinstance(type_, PtrType | StreamType):
-        return POINTER_SIZE
-    if isinstance(type_, ArrayType):
-        if type_.is_dynamic:
-            raise LayoutError(f"{type_} has no static size")
-        return type_.size.data * size_of(type_.element_type)
-    if isinstance(type_, MemType):
-        raise LayoutError(f"a memory token ({type_}) is not data")
-    raise LayoutError(f"no memory layout for {type_}")
-
-
-def align_of(type_: Attribute) -> int:
-    if isinstance(type_, ArrayType):
-        return align_of(type_.element_type)
-    return min(size_of(type_), MAX_ALIGN)
-
-
-def alloc_size(pointee: Attribute, extent: int | None = None) -> int:
-    """The bytes of one `pointee`; `extent` is the run-time extent of a `!mem.array<? x T>`."""
-    if isinstance(pointee, ArrayType) and pointee.is_dynamic:
-        if extent is None:
-            raise LayoutError(f"{pointee} needs a run-time extent")
-        return extent * size_of(pointee.element_type)
-    return size_of(pointee)
 
 
 def space_name(space: int) -> str:

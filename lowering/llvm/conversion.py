@@ -67,6 +67,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from gpuir.dialects.gpu import DEVICE_ATTR, KERNEL_TOKENS, StreamType, check_struct_argument
 from gpuir.dialects.mem import ArrayType, PtrType
+from gpuir.ir.data_layout import POINTER_SIZE, LayoutError, align_of, size_of
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pipelines import DEVICE_TO_LLVM
 
@@ -299,27 +300,17 @@ def constant(b: Builder, value: int, type_: Attribute = i64) -> SSAValue:
 
 
 def size_and_align(t: Attribute, op: Operation) -> tuple[int, int]:
-    """Bytes and alignment of a `t` in memory, as NVPTX's data layout has them."""
-    if isinstance(t, IndexType | PtrType | StreamType | llvm.LLVMPointerType):
-        return 8, 8
-    if isinstance(t, IntegerType):
-        size = 1
-        while size * 8 < t.width.data:
-            size *= 2
-        return size, min(size, 16)
-    if isinstance(t, Float16Type | BFloat16Type):
-        return 2, 2
-    if isinstance(t, Float32Type):
-        return 4, 4
-    if isinstance(t, Float64Type):
-        return 8, 8
-    if isinstance(t, ArrayType | llvm.LLVMArrayType) and not (
-        isinstance(t, ArrayType) and t.is_dynamic
-    ):
-        inner = t.element_type if isinstance(t, ArrayType) else t.type
-        size, align = size_and_align(inner, op)
+    """Bytes and alignment of a `t` in memory (`gpuir.ir.data_layout`, which NVPTX's and the
+    host's data layouts agree with); the llvm dialect's pointers and arrays as theirs."""
+    if isinstance(t, llvm.LLVMPointerType):
+        return POINTER_SIZE, POINTER_SIZE
+    if isinstance(t, llvm.LLVMArrayType):
+        size, align = size_and_align(t.type, op)
         return t.size.data * size, align
-    raise OpError(op, f"'{op.name}': the size of {t} is not known")
+    try:
+        return size_of(t), align_of(t)
+    except LayoutError:
+        raise OpError(op, f"'{op.name}': the size of {t} is not known") from None
 
 
 def declare_function(
