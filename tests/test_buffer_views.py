@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -51,6 +52,31 @@ class FakeOp:
     name = "buffer.broadcast"
 
 
+def random_subview(
+    rng: random.Random, shape: Sequence[int]
+) -> tuple[list[int], list[int], list[int]]:
+    """Random offsets, sizes and strides (1 to 3) of a subview that fits in `shape`."""
+    offsets = [rng.randrange(n) for n in shape]
+    strides = [rng.randint(1, 3) for _ in shape]
+    sizes = [
+        rng.randint(1, (n - o - 1) // s + 1)
+        for n, o, s in zip(shape, offsets, strides, strict=True)
+    ]
+    return offsets, sizes, strides
+
+
+def numpy_subview(
+    array: np.ndarray, offsets: list[int], sizes: list[int], strides: list[int]
+) -> np.ndarray:
+    """The subview's elements as numpy slices them."""
+    return array[
+        tuple(
+            slice(o, o + (z - 1) * s + 1, s)
+            for o, z, s in zip(offsets, sizes, strides, strict=True)
+        )
+    ]
+
+
 def random_views(rng: random.Random, root: BufType, array: np.ndarray, steps: int):
     """A chain of random views of `root` with the numpy array each one should equal."""
     view, expected = root, array
@@ -58,19 +84,9 @@ def random_views(rng: random.Random, root: BufType, array: np.ndarray, steps: in
         shape = view.get_shape()
         kind = rng.choice(["subview", "transpose", "broadcast"])
         if kind == "subview" and all(shape):
-            offsets = [rng.randrange(n) for n in shape]
-            strides = [rng.randint(1, 3) for _ in shape]
-            sizes = [
-                rng.randint(1, (n - o - 1) // s + 1)
-                for n, o, s in zip(shape, offsets, strides, strict=True)
-            ]
+            offsets, sizes, strides = random_subview(rng, shape)
             view = subview_type(view, offsets, sizes, strides)
-            expected = expected[
-                tuple(
-                    slice(o, o + (z - 1) * s + 1, s)
-                    for o, z, s in zip(offsets, sizes, strides, strict=True)
-                )
-            ]
+            expected = numpy_subview(expected, offsets, sizes, strides)
         elif kind == "transpose":
             permutation = list(range(len(shape)))
             rng.shuffle(permutation)
@@ -192,21 +208,11 @@ def test_dynamic_subviews_storage_map_with_the_run_time_offset_matches_numpy(see
     shape = [rng.randint(1, 5) for _ in range(rng.randint(1, 3))]
     root = BufType(shape, f32)
     storage = np.arange(int(np.prod(shape)), dtype=np.int64)
-    offsets = [rng.randrange(n) for n in shape]
-    strides = [rng.randint(1, 3) for _ in shape]
-    sizes = [
-        rng.randint(1, (n - o - 1) // s + 1)
-        for n, o, s in zip(shape, offsets, strides, strict=True)
-    ]
+    offsets, sizes, strides = random_subview(rng, shape)
     static = subview_type(root, offsets, sizes, strides)
     dynamic = subview_type(root, [DYNAMIC_INDEX] * len(shape), sizes, strides)
     assert dynamic.is_dynamic_view() and dynamic.offset() == DYNAMIC_INDEX
-    expected = storage.reshape(shape)[
-        tuple(
-            slice(o, o + (z - 1) * s + 1, s)
-            for o, z, s in zip(offsets, sizes, strides, strict=True)
-        )
-    ]
+    expected = numpy_subview(storage.reshape(shape), offsets, sizes, strides)
     permutation = list(range(len(shape)))
     rng.shuffle(permutation)
     for view, array in (
