@@ -787,8 +787,8 @@ def cpu_chain(device, n: int, repeats: int, numba: Numba) -> list[Row]:
 def ptx_section(sm: int) -> list[Row]:
     import ptx_quality
 
-    from gpuir.lowering import ptxas
-    from gpuir.lowering.ptx import PtxOptions
+    from gpuir.lowering.nvptx import ptxas
+    from gpuir.lowering.nvptx.ptx import PtxOptions
 
     if ptxas.find_ptxas() is None:
         return [

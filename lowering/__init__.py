@@ -14,7 +14,7 @@ The stages, each printable (Triton-style named stages):
 | llvm dialect | `gpu-opt FILE -p gpu-pipeline,device-to-llvm` (stage by stage: the passes of `DEVICE_TO_LLVM` in `device_to_llvm.py`) |
 | LLVM IR (NVPTX) | `gpu-opt FILE -t llvm` (`-t llvm{opt=3}`: after LLVM's optimizer) |
 | PTX | `gpu-opt FILE -t ptx` (`-t ptx{sm=90 ptx=8.0 opt=3 fast-math=true index-bitwidth=32}`) |
-| cubin | `gpuir.lowering.ptxas.assemble(ptx, sm)` (needs `ptxas`) |
+| cubin | `gpuir.lowering.nvptx.ptxas.assemble(ptx, sm)` (needs `ptxas`) |
 | host module, llvm dialect | `gpu-opt FILE -p gpu-pipeline,host-to-llvm` (the stages of `HOST_TO_LLVM` in `host_to_llvm.py`) |
 | host module, LLVM IR (this CPU) | `gpu-opt FILE -t host-llvm` (`{opt=3}`): calls of the C ABI in `host_abi.py` / `runtime/gpuir_runtime.h` |
 
@@ -114,7 +114,7 @@ def get_convert_scf_while_to_cf() -> type[ModulePass]:
 
 
 def get_convert_gpu_to_nvvm() -> type[ModulePass]:
-    from gpuir.lowering.gpu_to_nvvm import ConvertGpuToNvvmPass
+    from gpuir.lowering.nvptx.gpu_to_nvvm import ConvertGpuToNvvmPass
 
     return ConvertGpuToNvvmPass
 
@@ -192,7 +192,7 @@ def get_host_to_llvm() -> type[ModulePass]:
 
 
 def get_device_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.device_to_llvm import DeviceToLlvmPass
+    from gpuir.lowering.nvptx.device_to_llvm import DeviceToLlvmPass
 
     return DeviceToLlvmPass
 

@@ -15,7 +15,7 @@ it is. Only the device module is emitted; the host module is the runtime's.
     gpu-opt prog.mlir -t ptx{line-info=false}  # no .file / .loc (line info is on by default)
     gpu-opt prog.mlir -t mlir-gpu{sm=90} | mlir-opt-22 --gpu-module-to-binary=format=isa
 
-The options are `PtxOptions`' (`gpuir.lowering.ptx`) and are checked before any work:
+The options are `PtxOptions`' (`gpuir.lowering.nvptx.ptx`) and are checked before any work:
 `-t ptx{sm=42}` is an error. `index-bitwidth` is `device-to-llvm`'s option: it applies when the
 target lowers the device module (an input already in the llvm dialect keeps its types).
 `line-info` (default true) turns the ops' locations into debug metadata in the LLVM IR and
@@ -33,7 +33,7 @@ from xdsl.utils.target import Target
 
 from gpuir.ir.pass_manager import run_pass
 from gpuir.lowering.llvm.conversion import DEVICE_ATTR
-from gpuir.lowering.ptx import PtxOptions
+from gpuir.lowering.nvptx.ptx import PtxOptions
 
 
 def device_module(module: ModuleOp) -> ModuleOp | None:
@@ -51,7 +51,7 @@ def is_lowered(module: ModuleOp) -> bool:
 def lowered_device_module(ctx: Context, module: ModuleOp, index_bitwidth: int = 64) -> ModuleOp:
     """The device module of `module`, split and lowered to the llvm dialect if need be (with
     `index_bitwidth`-bit index values)."""
-    from gpuir.lowering.device_to_llvm import DeviceToLlvmPass
+    from gpuir.lowering.nvptx.device_to_llvm import DeviceToLlvmPass
     from gpuir.passes.gpu_pipeline import GpuPipelinePass
 
     device = device_module(module)
@@ -85,7 +85,7 @@ class LlvmTarget(DeviceTarget):
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from gpuir.lowering.llvm.llvm_ir import to_llvm
-        from gpuir.lowering.ptx import llvm_module
+        from gpuir.lowering.nvptx.ptx import llvm_module
 
         device = lowered_device_module(ctx, module, self.index_bitwidth)
         if self.opt == 0:
@@ -101,7 +101,7 @@ class PtxTarget(DeviceTarget):
     name = "ptx"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from gpuir.lowering.ptx import compile_ptx
+        from gpuir.lowering.nvptx.ptx import compile_ptx
 
         device = lowered_device_module(ctx, module, self.index_bitwidth)
         output.write(compile_ptx(device, self.options()))

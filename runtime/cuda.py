@@ -246,7 +246,7 @@ def choose_target(capability: tuple[int, int], driver_version: int) -> tuple[int
     the device's own `sm` when LLVM knows it, else the newest one LLVM knows below it (PTX is
     forward compatible: the driver compiles it for the device); `PREFERRED_PTX` when the driver
     accepts it and it is new enough for `sm`. A `ValueError` says why there is none."""
-    from gpuir.lowering.ptx import MIN_PTX_FOR_SM
+    from gpuir.lowering.nvptx.ptx import MIN_PTX_FOR_SM
 
     sm = capability[0] * 10 + capability[1]
     supported = [known for known in sorted(MIN_PTX_FOR_SM) if known <= sm]
@@ -674,7 +674,7 @@ class CudaProvider(Provider):
         try:
             cu_module = check(op, driver().module_from_buffer, ptx.encode() + b"\0")
         except ProviderError as e:
-            from gpuir.lowering.ptx import MIN_PTX_FOR_SM
+            from gpuir.lowering.nvptx.ptx import MIN_PTX_FOR_SM
 
             lowest = MIN_PTX_FOR_SM[sm] / 10
             if e.name not in PTX_REJECTED or lowest == ptx_version:
@@ -694,7 +694,7 @@ class CudaProvider(Provider):
     ) -> tuple[str, list[device_print.Format] | None]:
         """The PTX of the device module (a copy of it is lowered), and its print formats."""
         from gpuir.dialects import make_context
-        from gpuir.lowering.ptx import PtxOptions, compile_ptx
+        from gpuir.lowering.nvptx.ptx import PtxOptions, compile_ptx
         from gpuir.lowering.targets import lowered_device_module
 
         try:

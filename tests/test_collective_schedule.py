@@ -1,4 +1,4 @@
-"""The index schedule of the NVPTX work-group collectives (`gpuir.lowering.collectives`), as a
+"""The index schedule of the NVPTX work-group collectives (`gpuir.lowering.nvptx.collectives`), as a
 Python model run against the recursive definition in docs/dialects.md for every group size CUDA allows.
 
 The model does what the PTX does, item by item and level by level: every item stores its value

@@ -180,7 +180,7 @@ def struct_offsets(fmt: str) -> list[tuple[int, int]]:
 
 
 def test_the_argument_format_lays_out_arguments_as_the_ptx_parameters():
-    from gpuir.lowering.ptx import PtxOptions, compile_ptx
+    from gpuir.lowering.nvptx.ptx import PtxOptions, compile_ptx
     from gpuir.lowering.targets import lowered_device_module
 
     module = parse(PARAMS_KERNEL)

@@ -17,8 +17,8 @@ from xdsl.dialects.builtin import ModuleOp
 from gpuir.dialects import make_context
 from gpuir.ir.locating_parser import LocatingParser
 from gpuir.ir.source import ParsedChunk
-from gpuir.lowering import ptxas
-from gpuir.lowering.ptx import PtxOptions
+from gpuir.lowering.nvptx import ptxas
+from gpuir.lowering.nvptx.ptx import PtxOptions
 from gpuir.lowering.targets import HostLlvmTarget
 from gpuir.runtime import disk_cache
 

@@ -1,5 +1,5 @@
 """The PTX back end's API: `PtxOptions` validation, `compile_ptx`, and the ptxas step
-(`gpuir.lowering.ptxas`): its error carries ptxas's log and a command that repeats the failure;
+(`gpuir.lowering.nvptx.ptxas`): its error carries ptxas's log and a command that repeats the failure;
 `resource_usage` reports ptxas -v's figures per kernel."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 from gpuir.dialects import make_context
-from gpuir.lowering import ptxas
-from gpuir.lowering.ptx import PtxOptions, compile_ptx
+from gpuir.lowering.nvptx import ptxas
+from gpuir.lowering.nvptx.ptx import PtxOptions, compile_ptx
 from gpuir.lowering.targets import lowered_device_module
 
 needs_ptxas = pytest.mark.skipif(ptxas.find_ptxas() is None, reason="ptxas is not installed")

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from gpuir.ir.pipelines import DEVICE_TO_LLVM
 from gpuir.lowering import get_all_lowering_passes, get_all_targets
-from gpuir.lowering.device_to_llvm import DEVICE_TO_LLVM, stage_passes
+from gpuir.lowering.llvm.conversion import stage_passes
 from gpuir.tools.gpu_opt import GpuOptMain
 
 LIT = Path(__file__).parent / "lit" / "lowering"

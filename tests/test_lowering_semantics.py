@@ -15,8 +15,8 @@ from llvmlite import binding
 from xdsl.parser import Parser
 
 from gpuir.dialects import make_context
-from gpuir.lowering.device_to_llvm import DeviceToLlvmPass
 from gpuir.lowering.llvm.llvm_ir import translate
+from gpuir.lowering.nvptx.device_to_llvm import DeviceToLlvmPass
 
 ENGINES: list[object] = []  # keep the JIT engines (and their code) alive
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuir.lowering.ptxas import find_ptxas, resource_usage
+from gpuir.lowering.nvptx.ptxas import find_ptxas, resource_usage
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 PROGRAMS = ["array", "histogram", "matmul", "warp-reduce", "compaction", "workgroup-collectives"]

@@ -1,5 +1,5 @@
 """How a work-group collective combines two values: the one rule that both of its lowerings
-build on, the NVPTX one (`gpuir.lowering.collectives`, shuffles and shared memory) and the cpu
+build on, the NVPTX one (`gpuir.lowering.nvptx.collectives`, shuffles and shared memory) and the cpu
 provider's (`gpuir.lowering.workgroups`, loops over the items), so that the two give the same
 bits.
 

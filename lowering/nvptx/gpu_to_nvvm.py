@@ -20,7 +20,7 @@ In each device module (see `gpuir.lowering` for the kernel ABI):
 - `gpu.workgroup_reduce` / `gpu.workgroup_scan` become calls of device functions made for them
   (`@__gpuir_workgroup_reduce_<kind>_<T>`, `@__gpuir_workgroup_scan_<kind>_<T>`) that work in
   a static shared-memory scratch per element type (`@__gpuir_wg_scratch_<T>`, 1024 elements)
-  with barriers: bit-identical to interp and cpu (see `gpuir.lowering.collectives`); their
+  with barriers: bit-identical to interp and cpu (see `gpuir.lowering.nvptx.collectives`); their
   tokens pass through. With 32-bit index values a collective on `index` is computed on `i32`
   (`arith.index_cast` to `i32` and back: the same wrapping sums and signed comparisons).
 
@@ -54,7 +54,6 @@ from gpuir.dialects.gpu import smem_param
 from gpuir.dialects.mem import SHARED
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
-from gpuir.lowering.collectives import Collectives
 from gpuir.lowering.llvm.conversion import (
     KERNEL_ATTR,
     check_kernel_signature,
@@ -64,6 +63,7 @@ from gpuir.lowering.llvm.conversion import (
     index_type,
     ptr_type,
 )
+from gpuir.lowering.nvptx.collectives import Collectives
 from gpuir.passes.locations import KeepLocations
 
 SMEM_GLOBAL = "__dynamic_smem"
