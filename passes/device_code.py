@@ -14,9 +14,7 @@ from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import Operation
 
-from gpuir.dialects.gpu import DEVICE_ATTR, LaunchOp
-
-KERNEL_ATTR = "gpu.kernel"
+from gpuir.dialects.gpu import DEVICE_ATTR, KERNEL_ATTR, LaunchOp
 
 
 def functions(module: ModuleOp) -> dict[str, FuncOp]:

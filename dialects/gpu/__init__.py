@@ -89,6 +89,7 @@ from gpuir.dialects.gpu.host import (
 )
 from gpuir.dialects.gpu.launch import (
     DEVICE_ATTR,
+    KERNEL_ATTR,
     KERNEL_FIXED,
     LaunchOp,
     check_struct_argument,
@@ -137,6 +138,7 @@ __all__ = [
     "FreeAsynOp",
     "FreeBlockOp",
     "InitOp",
+    "KERNEL_ATTR",
     "KERNEL_FIXED",
     "KERNEL_TOKENS",
     "LaneIdOp",

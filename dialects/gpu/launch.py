@@ -151,6 +151,9 @@ def check_struct_argument(type_: Attribute, where: str) -> None:
 DEVICE_ATTR = "gpu.device"
 """The unit attribute of a device module (`split-apply`'s `@device`, or a module that is one):
 the one definition, which every layer imports."""
+KERNEL_ATTR = "gpu.kernel"
+"""The unit attribute of a kernel function (`func.func` before, `llvm.func` after lowering) that
+no `gpu.launch` names: the one definition, which every layer imports."""
 KERNEL_FIXED = 6
 """A kernel's parameters before the rest: the four tokens, the work-group id, the work-item id;
 then its dynamic shared-memory pointer, if it takes one (`smem_param`), then its arguments."""

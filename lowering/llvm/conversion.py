@@ -66,6 +66,7 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from gpuir.dialects.gpu import DEVICE_ATTR, KERNEL_TOKENS, StreamType, check_struct_argument
+from gpuir.dialects.gpu import KERNEL_ATTR as KERNEL_ATTR  # the lowerings import it from here
 from gpuir.dialects.mem import ArrayType, PtrType
 from gpuir.ir.data_layout import POINTER_SIZE, LayoutError, align_of, size_of
 from gpuir.ir.diagnostics import OpError
@@ -79,8 +80,6 @@ if TYPE_CHECKING:
 HOST_LOWERING_ATTR = "gpu.host_lowering"
 """The unit attribute that `host-to-llvm` gives the host module while it lowers it, so that the
 stages it shares with `device-to-llvm` (`device_modules`) lower that module."""
-KERNEL_ATTR = "gpu.kernel"
-"""The unit attribute of a kernel function (`func.func` before, `llvm.func` after lowering)."""
 NVVM_KERNEL_ATTR = "nvvm.kernel"
 """The kernel marker on an `llvm.func`, as MLIR's `convert-gpu-to-nvvm` sets it; the
 translation to LLVM IR gives such a function the `ptx_kernel` calling convention."""
