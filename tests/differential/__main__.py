@@ -69,6 +69,14 @@ def check_pass(seed: int) -> tuple[int, str, str]:
     return seed, text, err.getvalue().replace(f.name, f"seed-{seed}.mlir") if changed else ""
 
 
+def save(out: Path, name: str, text: str, why: str) -> Path:
+    """The program `text` as `out/name`, with `why` after it as `//` comments."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / name
+    path.write_text(text + "\n" + "".join(f"// {line}\n" for line in why.splitlines()))
+    return path
+
+
 def pass_main(args: argparse.Namespace) -> int:
     start = time.monotonic()
     seeds = range(args.seed, args.seed + args.count)
@@ -78,9 +86,7 @@ def pass_main(args: argparse.Namespace) -> int:
             if not why:
                 continue
             changed += 1
-            args.out.mkdir(parents=True, exist_ok=True)
-            path = args.out / f"seed-{seed}.mlir"
-            path.write_text(text + "\n" + "".join(f"// {line}\n" for line in why.splitlines()))
+            path = save(args.out, f"seed-{seed}.mlir", text, why)
             print(f"seed {seed}: {PASS[1]} changes the program; see {path}", flush=True)
     elapsed = time.monotonic() - start
     print(
@@ -101,11 +107,7 @@ def planted_main(args: argparse.Namespace) -> int:
                 if caught:
                     continue
                 missed += 1
-                args.out.mkdir(parents=True, exist_ok=True)
-                path = args.out / f"seed-{seed}-{plant.split()[0]}.mlir"
-                path.write_text(
-                    text + "\n" + "".join(f"// {line}\n" for line in outcome.splitlines())
-                )
+                path = save(args.out, f"seed-{seed}-{plant.split()[0]}.mlir", text, outcome)
                 print(f"seed {seed}: the planted {plant} was missed; see {path}", flush=True)
     elapsed = time.monotonic() - start
     print(
@@ -152,9 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             if agree:
                 continue
             failed.append(seed)
-            args.out.mkdir(parents=True, exist_ok=True)
-            path = args.out / f"seed-{seed}.mlir"
-            path.write_text(text + "\n" + "".join(f"// {line}\n" for line in why.splitlines()))
+            path = save(args.out, f"seed-{seed}.mlir", text, why)
             print(f"seed {seed}: cpu and interp disagree; the program is in {path}", flush=True)
     elapsed = time.monotonic() - start
     print(
