@@ -11,9 +11,10 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from providers import PROVIDERS_WITHOUT_GPU
 
 import gpuir
-from gpuir.runtime import memory, unavailable_reason
+from gpuir.runtime import memory
 
 LAUNCHES = 2000
 KEPT_BYTES = 512
@@ -41,19 +42,12 @@ func.func @with_struct(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem
 }
 """
 
-PROVIDERS = [
-    "interp",
-    pytest.param(
-        "cpu", marks=pytest.mark.skipif(unavailable_reason("cpu") is not None, reason="no cpu")
-    ),
-]
-
 
 def next_allocation_serial() -> int:
     return next(memory._serials)  # noqa: SLF001  # every Allocation takes the next number
 
 
-@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("provider", PROVIDERS_WITHOUT_GPU)
 @pytest.mark.parametrize(
     ("kernel", "extra"),
     [("tiny", (np.float32(2.5),)), ("with_struct", ((np.float32(2.5), 7),))],

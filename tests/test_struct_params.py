@@ -10,13 +10,14 @@ from functools import cache
 
 import numpy as np
 import pytest
+from providers import PROVIDERS_WITHOUT_GPU
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IndexType, f16, f32, f64, i1, i8, i16, i32, i64
 from xdsl.ir import Attribute
 
 import gpuir
 from gpuir.dialects.mem import PtrType
-from gpuir.runtime import structs, unavailable_reason
+from gpuir.runtime import structs
 from gpuir.runtime.cuda import arg_format
 from gpuir.runtime.memory import Pointer
 
@@ -173,15 +174,8 @@ func.func @mixed(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
 }
 """
 
-PROVIDERS = [
-    "interp",
-    pytest.param(
-        "cpu", marks=pytest.mark.skipif(unavailable_reason("cpu") is not None, reason="no cpu")
-    ),
-]
 
-
-@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("provider", PROVIDERS_WITHOUT_GPU)
 def test_struct_argument_as_tuple_and_structured_scalar(provider: str):
     with gpuir.Device(provider) as device:
         affine = device.compile(KERNELS).kernel("affine")
@@ -196,7 +190,7 @@ def test_struct_argument_as_tuple_and_structured_scalar(provider: str):
         assert device.live_allocations() == 2
 
 
-@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("provider", PROVIDERS_WITHOUT_GPU)
 def test_nested_struct_with_index_and_pointer_fields(provider: str):
     with gpuir.Device(provider) as device:
         mixed = device.compile(KERNELS).kernel("mixed")
@@ -205,7 +199,7 @@ def test_nested_struct_with_index_and_pointer_fields(provider: str):
         assert out.download().tolist() == [0, 0, -0.75, 2.25, 5.25, 8.25]
 
 
-@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("provider", PROVIDERS_WITHOUT_GPU)
 def test_wrong_struct_arguments_are_type_errors(provider: str):
     with gpuir.Device(provider) as device:
         affine = device.compile(KERNELS).kernel("affine")
