@@ -538,7 +538,7 @@ func.func @guards(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>
   } else {
     scf.yield %ax1 : !mem.M<1>
   }
-  %bx1, %bx3 = gpu.sync_work_items %b1, %m3
+  %bx1, %bx3 = gpu.sync_work_items %b1, %ax3
   %c3 = arith.cmpi sle, %item, %shift : index
   %d1 = scf.if %c3 -> (!mem.M<1>) {
     %r1, %v = mem.load %bx1, %p : !mem.ptr<i32, 1>
@@ -548,7 +548,7 @@ func.func @guards(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>
   } else {
     scf.yield %bx1 : !mem.M<1>
   }
-  %dx1, %dx3 = gpu.sync_work_items %d1, %m3
+  %dx1, %dx3 = gpu.sync_work_items %d1, %bx3
   %c4 = arith.cmpi ult, %i, %n : index
   %e1 = scf.if %c4 -> (!mem.M<1>) {
     %r1, %v = mem.load %dx1, %p : !mem.ptr<i32, 1>
@@ -558,7 +558,7 @@ func.func @guards(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>
   } else {
     scf.yield %dx1 : !mem.M<1>
   }
-  %ex1, %ex3 = gpu.sync_work_items %e1, %m3
+  %ex1, %ex3 = gpu.sync_work_items %e1, %dx3
   %minus_one = arith.constant -1 : index
   %sixteen = arith.constant 16 : i32
   %previous = arith.addi %item, %minus_one : index
@@ -571,7 +571,7 @@ func.func @guards(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>
   } else {
     scf.yield %ex1 : !mem.M<1>
   }
-  func.return %f1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  func.return %f1, %ex3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 }
 
 // A loop that carries two per-item values, swapped each iteration, and a uniform one; the
