@@ -19,9 +19,13 @@ import argparse
 import multiprocessing
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 from differential.generator import CHECKED, PLANTS, compare, find_planted, generate
+
+T = TypeVar("T")
 
 
 def check(seed: int) -> tuple[int, bool, str, str]:
@@ -69,6 +73,18 @@ def check_pass(seed: int) -> tuple[int, str, str]:
     return seed, text, err.getvalue().replace(f.name, f"seed-{seed}.mlir") if changed else ""
 
 
+def results(args: argparse.Namespace, worker: Callable[[int], T]) -> Iterator[T]:
+    """`worker(seed)` for each seed of the run, as they finish, on `--jobs` processes."""
+    seeds = range(args.seed, args.seed + args.count)
+    with multiprocessing.Pool(args.jobs) as pool:
+        yield from pool.imap_unordered(worker, seeds, chunksize=4)
+
+
+def programs(args: argparse.Namespace) -> str:
+    """What the run covered, for its summary: `N programs (seeds S..E)`."""
+    return f"{args.count} programs (seeds {args.seed}..{args.seed + args.count - 1})"
+
+
 def save(out: Path, name: str, text: str, why: str) -> Path:
     """The program `text` as `out/name`, with `why` after it as `//` comments."""
     out.mkdir(parents=True, exist_ok=True)
@@ -79,42 +95,36 @@ def save(out: Path, name: str, text: str, why: str) -> Path:
 
 def pass_main(args: argparse.Namespace) -> int:
     start = time.monotonic()
-    seeds = range(args.seed, args.seed + args.count)
     changed = 0
-    with multiprocessing.Pool(args.jobs) as pool:
-        for seed, text, why in pool.imap_unordered(check_pass, seeds, chunksize=4):
-            if not why:
-                continue
-            changed += 1
-            path = save(args.out, f"seed-{seed}.mlir", text, why)
-            print(f"seed {seed}: {PASS[1]} changes the program; see {path}", flush=True)
+    for seed, text, why in results(args, check_pass):
+        if not why:
+            continue
+        changed += 1
+        path = save(args.out, f"seed-{seed}.mlir", text, why)
+        print(f"seed {seed}: {PASS[1]} changes the program; see {path}", flush=True)
     elapsed = time.monotonic() - start
     print(
-        f"{args.count} programs (seeds {args.seed}..{args.seed + args.count - 1}) through "
-        f"{PASS[1]}: {args.count - changed} unchanged, {changed} changed, {elapsed:.1f} s"
+        f"{programs(args)} through {PASS[1]}: {args.count - changed} unchanged, "
+        f"{changed} changed, {elapsed:.1f} s"
     )
     return 1 if changed else 0
 
 
 def planted_main(args: argparse.Namespace) -> int:
     start = time.monotonic()
-    seeds = range(args.seed, args.seed + args.count)
     planted, missed = 0, 0
-    with multiprocessing.Pool(args.jobs) as pool:
-        for seed, found in pool.imap_unordered(check_planted, seeds, chunksize=4):
-            for plant, caught, text, outcome in found:
-                planted += 1
-                if caught:
-                    continue
-                missed += 1
-                path = save(args.out, f"seed-{seed}-{plant.split()[0]}.mlir", text, outcome)
-                print(f"seed {seed}: the planted {plant} was missed; see {path}", flush=True)
+    for seed, found in results(args, check_planted):
+        for plant, caught, text, outcome in found:
+            planted += 1
+            if caught:
+                continue
+            missed += 1
+            path = save(args.out, f"seed-{seed}-{plant.split()[0]}.mlir", text, outcome)
+            print(f"seed {seed}: the planted {plant} was missed; see {path}", flush=True)
     elapsed = time.monotonic() - start
     print(
-        f"{planted} planted bugs in {args.count} programs (seeds {args.seed}.."
-        f"{args.seed + args.count - 1}) on {', '.join(PROVIDERS)}: {planted - missed} found, "
-        f"{missed} missed, "
-        f"{elapsed:.1f} s"
+        f"{planted} planted bugs in {programs(args)} on {', '.join(PROVIDERS)}: "
+        f"{planted - missed} found, {missed} missed, {elapsed:.1f} s"
     )
     return 1 if missed else 0
 
@@ -147,19 +157,17 @@ def main(argv: list[str] | None = None) -> int:
             PROVIDERS.append(CHECKED)
         return planted_main(args)
     start = time.monotonic()
-    seeds = range(args.seed, args.seed + args.count)
     failed: list[int] = []
-    with multiprocessing.Pool(args.jobs) as pool:
-        for seed, agree, text, why in pool.imap_unordered(check, seeds, chunksize=4):
-            if agree:
-                continue
-            failed.append(seed)
-            path = save(args.out, f"seed-{seed}.mlir", text, why)
-            print(f"seed {seed}: cpu and interp disagree; the program is in {path}", flush=True)
+    for seed, agree, text, why in results(args, check):
+        if agree:
+            continue
+        failed.append(seed)
+        path = save(args.out, f"seed-{seed}.mlir", text, why)
+        print(f"seed {seed}: cpu and interp disagree; the program is in {path}", flush=True)
     elapsed = time.monotonic() - start
     print(
-        f"{args.count} programs (seeds {args.seed}..{args.seed + args.count - 1}): "
-        f"{args.count - len(failed)} agree, {len(failed)} disagree, {elapsed:.1f} s"
+        f"{programs(args)}: {args.count - len(failed)} agree, {len(failed)} disagree, "
+        f"{elapsed:.1f} s"
     )
     return 1 if failed else 0
 
