@@ -9,19 +9,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from example_args import EXAMPLE_ARGS
 from xdsl.dialects.builtin import f32, f64
 
 from gpuir.tools.check_semantics import same_value, ulps
 from gpuir.tools.gpu_opt import main as gpu_opt
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
-SMALL_ARGS = {  # the examples that take arguments, with sizes that keep interp quick
-    "manual-streams": ["5"],
-    "manual-sync": ["9"],
-    "no-arguments": ["7"],
-    "scoped-streams": ["5"],
-    "scoped-sync": ["9"],
-    "two-arguments": ["1"],
+SMALL_ARGS = {  # the examples' arguments, with sizes that keep interp quick
+    **EXAMPLE_ARGS,
     "histogram": ["300"],
     "global-sum": ["300"],
     "compaction": ["100"],
