@@ -503,14 +503,27 @@ def test_a_kernel_without_barriers_may_branch_freely():
 
 # --- loop shapes the cpu provider specializes --------------------------------------------------
 
-SHAPES = """
+
+def add_if(condition: str, token: str, addend: str, result: str) -> str:
+    """`if (condition) *%p += addend` on an i32 in global memory, from `token` to `result`."""
+    return f"""{result} = scf.if {condition} -> (!mem.M<1>) {{
+    %r1, %v = mem.load {token}, %p : !mem.ptr<i32, 1>
+    %w = arith.addi %v, {addend} : i32
+    %s1 = mem.store %r1, %p, %w : !mem.ptr<i32, 1>
+    scf.yield %s1 : !mem.M<1>
+  }} else {{
+    scf.yield {token} : !mem.M<1>
+  }}"""
+
+
+GUARDS = f"""
 // `if (u + item < n)`-style guards become item-loop bounds (each predicate, either side): each
 // guarded branch is alone between barriers. The last one, `item - 1 <u shift`, wraps at item 0:
 // it keeps its test.
 func.func @guards(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                   %group: index, %item: index, %n_items: index, %n: index, %shift: index,
                   %out: !mem.ptr<!mem.array<? x i32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {{gpu.kernel}} {{
   %base = arith.muli %group, %n_items : index
   %i = arith.addi %item, %base : index
   %p = mem.lea %out, %i : !mem.ptr<!mem.array<? x i32>, 1>
@@ -520,60 +533,27 @@ func.func @guards(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>
   %eight = arith.constant 8 : i32
   %j = arith.subi %i, %shift : index
   %c1 = arith.cmpi slt, %j, %n : index
-  %a1 = scf.if %c1 -> (!mem.M<1>) {
-    %r1, %v = mem.load %m1, %p : !mem.ptr<i32, 1>
-    %w = arith.addi %v, %one : i32
-    %s1 = mem.store %r1, %p, %w : !mem.ptr<i32, 1>
-    scf.yield %s1 : !mem.M<1>
-  } else {
-    scf.yield %m1 : !mem.M<1>
-  }
+  {add_if("%c1", "%m1", "%one", "%a1")}
   %ax1, %ax3 = gpu.sync_work_items %a1, %m3
   %c2 = arith.cmpi uge, %n, %i : index
-  %b1 = scf.if %c2 -> (!mem.M<1>) {
-    %r1, %v = mem.load %ax1, %p : !mem.ptr<i32, 1>
-    %w = arith.addi %v, %two : i32
-    %s1 = mem.store %r1, %p, %w : !mem.ptr<i32, 1>
-    scf.yield %s1 : !mem.M<1>
-  } else {
-    scf.yield %ax1 : !mem.M<1>
-  }
+  {add_if("%c2", "%ax1", "%two", "%b1")}
   %bx1, %bx3 = gpu.sync_work_items %b1, %ax3
   %c3 = arith.cmpi sle, %item, %shift : index
-  %d1 = scf.if %c3 -> (!mem.M<1>) {
-    %r1, %v = mem.load %bx1, %p : !mem.ptr<i32, 1>
-    %w = arith.addi %v, %four : i32
-    %s1 = mem.store %r1, %p, %w : !mem.ptr<i32, 1>
-    scf.yield %s1 : !mem.M<1>
-  } else {
-    scf.yield %bx1 : !mem.M<1>
-  }
+  {add_if("%c3", "%bx1", "%four", "%d1")}
   %dx1, %dx3 = gpu.sync_work_items %d1, %bx3
   %c4 = arith.cmpi ult, %i, %n : index
-  %e1 = scf.if %c4 -> (!mem.M<1>) {
-    %r1, %v = mem.load %dx1, %p : !mem.ptr<i32, 1>
-    %w = arith.addi %v, %eight : i32
-    %s1 = mem.store %r1, %p, %w : !mem.ptr<i32, 1>
-    scf.yield %s1 : !mem.M<1>
-  } else {
-    scf.yield %dx1 : !mem.M<1>
-  }
+  {add_if("%c4", "%dx1", "%eight", "%e1")}
   %ex1, %ex3 = gpu.sync_work_items %e1, %dx3
   %minus_one = arith.constant -1 : index
   %sixteen = arith.constant 16 : i32
   %previous = arith.addi %item, %minus_one : index
   %c5 = arith.cmpi ult, %previous, %shift : index
-  %f1 = scf.if %c5 -> (!mem.M<1>) {
-    %r1, %v = mem.load %ex1, %p : !mem.ptr<i32, 1>
-    %w = arith.addi %v, %sixteen : i32
-    %s1 = mem.store %r1, %p, %w : !mem.ptr<i32, 1>
-    scf.yield %s1 : !mem.M<1>
-  } else {
-    scf.yield %ex1 : !mem.M<1>
-  }
+  {add_if("%c5", "%ex1", "%sixteen", "%f1")}
   func.return %f1, %ex3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
+}}
+"""
 
+CARRY = """
 // A loop that carries two per-item values, swapped each iteration, and a uniform one; the
 // old value is read after the next one is made. It runs at group level (interchanged).
 func.func @carry(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
@@ -604,6 +584,7 @@ func.func @carry(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
   func.return %b1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 }
 """
+SHAPES = GUARDS + CARRY
 
 
 @pytest.mark.parametrize(
