@@ -27,6 +27,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from example_args import EXAMPLE_ARGS
+from kernels import SAXPY
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType, f16, f32, f64, i1, i8, i32
 from xdsl.parser import Parser
 
@@ -45,7 +46,7 @@ from gpuir.runtime.cuda import (
 )
 from gpuir.runtime.interp import InterpProvider
 from gpuir.runtime.memory import Allocation, Pointer
-from gpuir.runtime.provider import ProviderError, Stream
+from gpuir.runtime.provider import LoadedModule, ProviderError, Stream
 from gpuir.tools import gpu_run
 
 ROOT = Path(__file__).parent.parent
@@ -73,22 +74,7 @@ func.func @params({TOKENS}, %a: i1, %b: i8, %c: i16, %d: i32, %e: i64, %f: f16, 
 }}
 """
 
-SAXPY = f"""
-func.func @saxpy({TOKENS}, %n: index, %a: f32,
-                 %x: !mem.ptr<!mem.array<? x f32>, 1>, %y: !mem.ptr<!mem.array<? x f32>, 1>)
-    -> {RESULTS} attributes {{gpu.kernel}} {{
-  %base = arith.muli %g, %n : index
-  %k = arith.addi %base, %i : index
-  %px = mem.lea %x, %k : !mem.ptr<!mem.array<? x f32>, 1>
-  %py = mem.lea %y, %k : !mem.ptr<!mem.array<? x f32>, 1>
-  %a1, %vx = mem.load %m1, %px : !mem.ptr<f32, 1>
-  %b1, %vy = mem.load %a1, %py : !mem.ptr<f32, 1>
-  %ax = arith.mulf %a, %vx : f32
-  %r = arith.addf %ax, %vy : f32
-  %c1 = mem.store %b1, %py, %r : !mem.ptr<f32, 1>
-  func.return %c1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}}
-
+SHARED = f"""
 func.func @shared({TOKENS}, %smem: !mem.ptr<!mem.array<4 x i32>, 3>,
                   %out: !mem.ptr<!mem.array<? x i32>, 1>) -> {RESULTS} attributes {{gpu.kernel}} {{
   {RETURN}
@@ -632,7 +618,7 @@ def test_fake_streams(fake):
 def test_fake_a_launch_packs_its_arguments_by_the_kernel_abi(fake):
     provider = CudaProvider()
     provider.open()
-    loaded = provider.load_module(parse(PARAMS_KERNEL + SAXPY))
+    loaded = provider.load_module(parse(PARAMS_KERNEL + SAXPY + SHARED))
     assert ".target sm_90" in fake.ptx[0] and ".version 8.0" in fake.ptx[0]
     x = provider.alloc(64, ArrayType(DYNAMIC_INDEX, f32), 16)
     q = provider.alloc(4, i32)
@@ -655,14 +641,21 @@ def test_fake_a_launch_packs_its_arguments_by_the_kernel_abi(fake):
     provider.close()
 
 
-def test_fake_launches_are_checked_before_they_reach_the_driver(fake):
-    fake.kernel_max_threads = 256
+def open_saxpy() -> tuple[CudaProvider, LoadedModule, Pointer, list]:
+    """A session on the fake driver with SAXPY and SHARED loaded, a 64-byte `y` and the
+    arguments of `saxpy` over it (n = 4, a = 2, x = y = `y`) with their types."""
     provider = CudaProvider()
     provider.open()
-    loaded = provider.load_module(parse(SAXPY))
+    loaded = provider.load_module(parse(SAXPY + SHARED))
     y = provider.alloc(64, ArrayType(DYNAMIC_INDEX, f32), 16)
     ptr_type = PtrType(ArrayType(DYNAMIC_INDEX, f32), 1)
     args = [(4, IndexType()), (np.float32(2), f32), (y, ptr_type), (y, ptr_type)]
+    return provider, loaded, y, args
+
+
+def test_fake_launches_are_checked_before_they_reach_the_driver(fake):
+    fake.kernel_max_threads = 256
+    provider, loaded, y, args = open_saxpy()
     shared_args = [(y, PtrType(ArrayType(DYNAMIC_INDEX, i32), 1))]
     cases = [
         (("saxpy", 1, 512, 0), "512 work-items per group, but this device runs at most 256"),
@@ -690,12 +683,7 @@ def test_fake_launches_are_checked_before_they_reach_the_driver(fake):
 
 
 def test_fake_a_fault_is_reported_at_the_next_call_and_ends_the_session(fake):
-    provider = CudaProvider()
-    provider.open()
-    loaded = provider.load_module(parse(SAXPY))
-    y = provider.alloc(64, ArrayType(DYNAMIC_INDEX, f32), 16)
-    ptr_type = PtrType(ArrayType(DYNAMIC_INDEX, f32), 1)
-    args = [(4, IndexType()), (np.float32(2), f32), (y, ptr_type), (y, ptr_type)]
+    provider, loaded, y, args = open_saxpy()
     provider.launch(loaded, "saxpy", 4, 4, 0, Stream(0), args)
     fake.fault = "an illegal memory access was encountered"
     with pytest.raises(ProviderError) as error:

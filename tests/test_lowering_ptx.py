@@ -10,6 +10,7 @@ import shlex
 import subprocess
 
 import pytest
+from kernels import SAXPY
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
@@ -19,24 +20,6 @@ from gpuir.lowering.nvptx.ptx import PtxOptions, compile_ptx
 from gpuir.lowering.targets import lowered_device_module
 
 needs_ptxas = pytest.mark.skipif(ptxas.find_ptxas() is None, reason="ptxas is not installed")
-
-SAXPY = """
-func.func @saxpy(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                 %group: index, %item: index, %n: index, %a: f32,
-                 %x: !mem.ptr<!mem.array<? x f32>, 1>, %y: !mem.ptr<!mem.array<? x f32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
-  %base = arith.muli %group, %n : index
-  %i = arith.addi %base, %item : index
-  %px = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
-  %py = mem.lea %y, %i : !mem.ptr<!mem.array<? x f32>, 1>
-  %a1, %vx = mem.load %m1, %px : !mem.ptr<f32, 1>
-  %b1, %vy = mem.load %a1, %py : !mem.ptr<f32, 1>
-  %ax = arith.mulf %a, %vx : f32
-  %r = arith.addf %ax, %vy : f32
-  %c1 = mem.store %b1, %py, %r : !mem.ptr<f32, 1>
-  func.return %c1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
 
 
 def device(source: str) -> ModuleOp:
