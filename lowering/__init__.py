@@ -156,13 +156,13 @@ def get_convert_func_to_llvm() -> type[ModulePass]:
 
 
 def get_cpu_check_accesses() -> type[ModulePass]:
-    from gpuir.lowering.check_accesses import CpuCheckAccessesPass
+    from gpuir.lowering.cpu.check_accesses import CpuCheckAccessesPass
 
     return CpuCheckAccessesPass
 
 
 def get_cpu_workgroup_loops() -> type[ModulePass]:
-    from gpuir.lowering.workgroup_loops import CpuWorkgroupLoopsPass
+    from gpuir.lowering.cpu.workgroup_loops import CpuWorkgroupLoopsPass
 
     return CpuWorkgroupLoopsPass
 

@@ -1,7 +1,7 @@
 """The `cpu` provider: the device module compiled for this CPU with LLVM (llvmlite's MCJIT); the
 work-groups of a launch run in parallel on a pool of native threads, the work-items of a group as loops.
 
-Compiling. `load_module` lowers the device module for the host (`gpuir.lowering.cpu_llvm`:
+Compiling. `load_module` lowers the device module for the host (`gpuir.lowering.cpu.cpu_llvm`:
 kernels → work-group functions with item loops → LLVM IR → `-O3` for this CPU) and hands it to
 MCJIT; the machine code is cached by the module's text, so a program compiles once per process.
 A kernel that cannot run here (a barrier in a function that it calls, …) does not stop the
@@ -41,7 +41,7 @@ under a fault guard (`gpuir.runtime.cpu_faults`): an access that reaches a guard
 address outside device memory, and an integer division by zero, end the launch with a located
 error in CUDA's words (`an illegal memory access in @k at address 0x…  (32 bytes past the end
 of a 4000-byte global allocation (by …)), in work-group 3`); the process, its heap and the
-provider are unharmed, and the next launch runs. A kernel in resumable form (`gpuir.lowering.resume`) whose items stop at different barriers
+provider are unharmed, and the next launch runs. A kernel in resumable form (`gpuir.lowering.cpu.resume`) whose items stop at different barriers
 ends the launch with `barrier divergence`, in `interp`'s words, at the barrier. An overrun that stays within an allocation's
 last 64 bytes of padding, or lands in another allocation, is not seen (`--provider interp`
 finds every one). A launch whose pointer argument points into freed or host memory is an error
@@ -49,7 +49,7 @@ before it runs.
 
 Checked launches (`CpuProvider(check=True)`, `gpu-run --provider cpu --check`). The kernels are
 compiled with their accesses to memory and their barriers instrumented
-(`gpuir.lowering.check_accesses`): each calls the native checker (`cpu_check.c`, built with the
+(`gpuir.lowering.cpu.check_accesses`): each calls the native checker (`cpu_check.c`, built with the
 system's C compiler on first use), which knows the live allocations and keeps a shadow record
 per word touched (who wrote it, which value, who read it, in which group and epoch; per byte
 where it is accessed in parts). The commonest case (an aligned 4-byte access to a word of a
@@ -135,7 +135,7 @@ EntryFunction = ctypes.CFUNCTYPE(
     ctypes.c_void_p,
     ctypes.c_void_p,
 )
-"""A launch entry (`gpuir.lowering.cpu_llvm.add_launch_entry`), called as it is where faults
+"""A launch entry (`gpuir.lowering.cpu.cpu_llvm.add_launch_entry`), called as it is where faults
 cannot be caught (`cpu_faults.install()` is None)."""
 
 
@@ -428,7 +428,7 @@ def _compile(module: ModuleOp, index_bitwidth: int, text: str, check: bool) -> C
             return _from_cache(*stored)
     from llvmlite import binding
 
-    from gpuir.lowering.cpu_llvm import host_program
+    from gpuir.lowering.cpu.cpu_llvm import host_program
     from gpuir.lowering.llvm.native import new_host_machine
 
     try:

@@ -2,7 +2,7 @@
  *
  * Every access of an instrumented kernel to global or shared memory calls
  * `__gpuir_check_access` first, and every work-item calls `__gpuir_check_barrier` at each
- * barrier of its group (gpuir/lowering/check_accesses.py). `__gpuir_check_access` is LLVM IR
+ * barrier of its group (gpuir/lowering/cpu/check_accesses.py). `__gpuir_check_access` is LLVM IR
  * inlined into the kernel (check_accesses.py's FAST_PATH): it does the commonest case itself
  * on the state `gpuir_check_fast` (owners, below) and calls `__gpuir_check_slow`, here, for
  * the rest. Groups run one after another, their
@@ -47,7 +47,7 @@ enum {
 };
 
 /* The state that instrumented kernels read and write themselves: the inline fast path of
- * `__gpuir_check_access` (gpuir/lowering/check_accesses.py, `FAST_PATH`, reads these fields at these
+ * `__gpuir_check_access` (gpuir/lowering/cpu/check_accesses.py, `FAST_PATH`, reads these fields at these
  * offsets). [lo, lo + span) is the device arena, whose owners (below) are `shadow`, one per
  * word; `log` holds `log_count` (address, old word) pairs, the words whose first write of the
  * launch the inline path saw. */

@@ -12,7 +12,7 @@ that was there before (Python's `faulthandler`, or the default action) as if thi
 exist.
 
 `__gpuir_barrier_divergence(group, passed)`, which the resumable form of a kernel calls when
-the work-items of a group stopped at different barriers (`gpuir.lowering.resume`), jumps back
+the work-items of a group stopped at different barriers (`gpuir.lowering.cpu.resume`), jumps back
 the same way, with `DIVERGENCE` in place of a signal.
 
 The cpu provider's device memory lives in its own arena with guard pages
@@ -44,7 +44,7 @@ SIGNALS = (signal.SIGSEGV, signal.SIGBUS, signal.SIGFPE)
 DIVERGENCE = 256
 """What a guarded call returns (in place of a signal) when a work-group's items stopped at
 different barriers: `__gpuir_barrier_divergence(group, passed)` (the resumable form of
-`gpuir.lowering.resume`) jumps back with it, the barriers passed in the address's place."""
+`gpuir.lowering.cpu.resume`) jumps back with it, the barriers passed in the address's place."""
 DIVERGENCE_SYMBOL = "__gpuir_barrier_divergence"
 SA_SIGINFO = 4
 SIG_UNBLOCK = 1

@@ -207,7 +207,7 @@ def test_cmpxchg_on_shared_memory_lets_one_item_per_group_win():
 def test_the_cpu_code_has_no_locked_atomic_on_shared_memory_and_keeps_the_global_ones():
     """The histogram's LLVM IR for the host: its shared-memory atomics are plain loads and
     stores; its global atomic (one per bin and group) stays an `atomicrmw`."""
-    from gpuir.lowering.cpu_llvm import host_program
+    from gpuir.lowering.cpu.cpu_llvm import host_program
 
     text = host_program(gpuir.compile(HISTOGRAM).device_module).llvm_ir
     assert "atomicrmw add ptr addrspace(1)" in text

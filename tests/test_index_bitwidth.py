@@ -1,5 +1,5 @@
 """The 32-bit index lowering (`device-to-llvm{index-bitwidth=32}`) computes what interp computes:
-the cpu provider runs the same lowering stages (`gpuir.lowering.cpu_llvm`), so with
+the cpu provider runs the same lowering stages (`gpuir.lowering.cpu.cpu_llvm`), so with
 `index_bitwidth=32` (`$GPUIR_CPU_INDEX_BITWIDTH=32`) it runs device code with 32-bit index
 values. Every example and the cpu provider's run programs print what interp prints; a program
 whose index arithmetic leaves 32 bits shows the wrap (so the option is in effect), and index

@@ -124,7 +124,7 @@ def test_cache_key_text_holds_the_locations():
 def test_cpu_provider_object_code_has_a_line_table():
     from llvmlite import binding
 
-    from gpuir.lowering.cpu_llvm import host_program
+    from gpuir.lowering.cpu.cpu_llvm import host_program
     from gpuir.lowering.llvm.native import new_host_machine
     from gpuir.lowering.targets import device_module
     from gpuir.passes.gpu_pipeline import GpuPipelinePass

@@ -56,7 +56,7 @@ from gpuir.dialects import make_context
 from gpuir.dialects.gpu import StreamType
 from gpuir.dialects.mem import ArrayType, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
-from gpuir.lowering import check_accesses
+from gpuir.lowering.cpu import check_accesses
 from gpuir.lowering.llvm.conversion import size_and_align
 from gpuir.runtime import structs
 from gpuir.runtime.closures import FAST, Compiler, internal_error

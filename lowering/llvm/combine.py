@@ -1,6 +1,6 @@
 """How a work-group collective combines two values: the one rule that both of its lowerings
 build on, the NVPTX one (`gpuir.lowering.nvptx.collectives`, shuffles and shared memory) and the cpu
-provider's (`gpuir.lowering.workgroups`, loops over the items), so that the two give the same
+provider's (`gpuir.lowering.cpu.workgroups`, loops over the items), so that the two give the same
 bits.
 
 The kinds are the dialect's (`gpu.COLLECTIVE_KINDS`): `add`, `mul`, `min`, `max` on integers

@@ -1,6 +1,6 @@
 """Kernels with barriers in any control flow, in *resumable form*, for the `cpu` provider.
 
-`Fission` (`gpuir.lowering.workgroup_loops`) runs the work-items of a group as loops between
+`Fission` (`gpuir.lowering.cpu.workgroup_loops`) runs the work-items of a group as loops between
 barriers that sit in the entry block or in `scf.for` / `scf.if` with uniform bounds. A kernel
 whose barriers are elsewhere — in `cf` blocks (a loop written with branches, an early return
 between barriers), under a condition that depends on the work-item (which every item may still
@@ -66,10 +66,7 @@ from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS, WARP_OPS
 from gpuir.dialects.mem import LOCAL, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
-from gpuir.lowering.llvm.combine import combine
-from gpuir.lowering.llvm.conversion import KERNEL_ATTR, size_and_align
-from gpuir.lowering.llvm.scf_while_to_cf import ExecuteRegionLowering, WhileLowering
-from gpuir.lowering.workgroups import (
+from gpuir.lowering.cpu.workgroups import (
     BARRIERS,
     ITEM_ID,
     LOCAL_BYTES,
@@ -96,6 +93,9 @@ from gpuir.lowering.workgroups import (
     space_of,
     takes_smem,
 )
+from gpuir.lowering.llvm.combine import combine
+from gpuir.lowering.llvm.conversion import KERNEL_ATTR, size_and_align
+from gpuir.lowering.llvm.scf_while_to_cf import ExecuteRegionLowering, WhileLowering
 from gpuir.passes.locations import KeepLocations
 
 MAX_ITEMS = 1024

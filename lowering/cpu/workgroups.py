@@ -1,5 +1,5 @@
-"""What the cpu provider's two forms of a kernel share (`gpuir.lowering.workgroup_loops`, the
-work-item loops, and `gpuir.lowering.resume`, the resumable form): the work-group function's
+"""What the cpu provider's two forms of a kernel share (`gpuir.lowering.cpu.workgroup_loops`, the
+work-item loops, and `gpuir.lowering.cpu.resume`, the resumable form): the work-group function's
 signature and attributes, the group's static shared memory, the collectives' tree reduction
 (`Helpers`) and small builders.
 
@@ -225,7 +225,7 @@ def replace_slot(op: mem.SlotOp | mem.MslotOp, base: SSAValue, offset: SSAValue 
 
 
 CHECKED_ATTR = "gpu.checked"
-"""On a kernel whose accesses call the checker (`gpuir.lowering.check_accesses`)."""
+"""On a kernel whose accesses call the checker (`gpuir.lowering.cpu.check_accesses`)."""
 REDZONE = 64
 """Bytes left unused after each shared array of a checked kernel: an overrun of one array lands
 there, outside every allocation the checker knows, not in the next array."""

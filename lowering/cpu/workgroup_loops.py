@@ -52,7 +52,7 @@ work-group function is one loop that calls it for each item: any control flow is
 A condition or bound is varying when it depends on `item_id`, or on any value loaded from
 memory or returned by a call (a conservative data-flow check). A kernel with a barrier under
 such a condition, in `scf.while`, or in a `cf` block other than the entry runs in the resumable
-form of `gpuir.lowering.resume` instead (each barrier a point where every item stops; a
+form of `gpuir.lowering.cpu.resume` instead (each barrier a point where every item stops; a
 barrier that some items miss is found at run time). A barrier in a function that the kernel
 calls is an error at the barrier.
 
@@ -90,16 +90,8 @@ from gpuir.dialects.gpu import KERNEL_TOKENS
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Counter, Statistic
-from gpuir.lowering.llvm.combine import combine
-from gpuir.lowering.llvm.conversion import (
-    KERNEL_ATTR,
-    check_kernel_signature,
-    device_modules,
-    index_type,
-    size_and_align,
-)
-from gpuir.lowering.resume import inline_calls, resumable
-from gpuir.lowering.workgroups import (
+from gpuir.lowering.cpu.resume import inline_calls, resumable
+from gpuir.lowering.cpu.workgroups import (
     BARRIERS,
     LOCAL_BYTES,
     LOCAL_RUNTIME_SIZE,
@@ -124,6 +116,14 @@ from gpuir.lowering.workgroups import (
     slot_stride,
     space_of,
     takes_smem,
+)
+from gpuir.lowering.llvm.combine import combine
+from gpuir.lowering.llvm.conversion import (
+    KERNEL_ATTR,
+    check_kernel_signature,
+    device_modules,
+    index_type,
+    size_and_align,
 )
 
 SLT, SLE, SGT, SGE, ULT, ULE, UGT, UGE = 2, 3, 4, 5, 6, 7, 8, 9
@@ -1052,7 +1052,7 @@ def lower_lane_ids(kernel: func.FuncOp) -> None:
 def waiting_functions(module: ModuleOp, kernel_names: set[str]) -> dict[str, func.FuncOp]:
     """Non-kernel functions with a barrier or a `gpu.lane_id` (which needs the item id), or
     that call one (transitively): the kernels that call them get them inlined
-    (`gpuir.lowering.resume.inline_calls`)."""
+    (`gpuir.lowering.cpu.resume.inline_calls`)."""
     functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
     waiting = {
         name: f
@@ -1170,7 +1170,7 @@ def workgroup_loops(
 
 def with_barriers(kernel: func.FuncOp, helpers: Helpers) -> bool:
     """A kernel with barriers: `Fission`'s item loops where it can take its barriers, else
-    the resumable form (`gpuir.lowering.resume`); True for the resumable form."""
+    the resumable form (`gpuir.lowering.cpu.resume`); True for the resumable form."""
     attempt = kernel.clone()
     Rewriter.insert_op(attempt, InsertPoint.before(kernel))
     try:

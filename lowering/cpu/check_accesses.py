@@ -51,8 +51,8 @@ from xdsl.rewriter import InsertPoint
 
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.mem import GLOBAL, LOCAL, SHARED, PtrType
+from gpuir.lowering.cpu.workgroups import CHECKED_ATTR
 from gpuir.lowering.llvm.conversion import ptr_type, size_and_align
-from gpuir.lowering.workgroups import CHECKED_ATTR
 
 ACCESS = "__gpuir_check_access"
 SLOW_ACCESS = "__gpuir_check_slow"
@@ -70,7 +70,7 @@ BARRIER_OPS = (gpu.SyncWorkItemsOp, gpu.SyncedScopeOp, gpu.WorkgroupReduceOp, gp
 def check_accesses(module: ModuleOp, kernels: set[str]) -> None:
     """Instrument the kernels named `kernels` of the device module `module` in place (module
     docstring)."""
-    from gpuir.lowering.resume import inline_calls
+    from gpuir.lowering.cpu.resume import inline_calls
 
     functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
     accessing = {
@@ -382,5 +382,5 @@ slow:
 }}
 """
 """LLVM IR that defines `@__gpuir_check_access` for the cpu provider: linked into a checked
-module before LLVM optimizes it (`gpuir.lowering.cpu_llvm`), so each call becomes the inline
+module before LLVM optimizes it (`gpuir.lowering.cpu.cpu_llvm`), so each call becomes the inline
 fast path, and the checker's `__gpuir_check_slow` is called only off it."""

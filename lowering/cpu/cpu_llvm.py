@@ -3,7 +3,7 @@
 `host_program(device)` runs the stages on a private copy of the device module (the module is
 left alone):
 
-1. `cpu-workgroup-loops` (`gpuir.lowering.workgroup_loops`): each kernel becomes a work-group
+1. `cpu-workgroup-loops` (`gpuir.lowering.cpu.workgroup_loops`): each kernel becomes a work-group
    function whose work-items run as loops; a kernel that cannot run on the CPU is left out and
    its error kept (`HostProgram.errors`), so that only its launches fail;
 2. `CPU_TO_LLVM`: device-to-llvm's stages without `convert-gpu-to-nvvm` (no NVVM: ids come
@@ -52,6 +52,9 @@ from xdsl.ir import Attribute
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pipelines import CPU_TO_LLVM
+from gpuir.lowering.cpu.resume import BARRIERS_ATTR, STATE_ATTR
+from gpuir.lowering.cpu.workgroup_loops import workgroup_loops
+from gpuir.lowering.cpu.workgroups import SHARED_BYTES_ATTR, WORKGROUP_ATTR
 from gpuir.lowering.llvm.conversion import (
     DEVICE_ATTR,
     KERNEL_ATTR,
@@ -61,9 +64,6 @@ from gpuir.lowering.llvm.conversion import (
 )
 from gpuir.lowering.llvm.native import host_machine, optimize
 from gpuir.lowering.llvm.print_abi import FORMATS_ATTR
-from gpuir.lowering.resume import BARRIERS_ATTR, STATE_ATTR
-from gpuir.lowering.workgroup_loops import workgroup_loops
-from gpuir.lowering.workgroups import SHARED_BYTES_ATTR, WORKGROUP_ATTR
 
 if TYPE_CHECKING:
     from llvmlite import binding, ir
@@ -83,7 +83,7 @@ class HostKernel:
     params: tuple[Attribute, ...]
     """The kernel's argument types (after the tokens, the ids and `smem`)."""
     resume_state: int | None = None
-    """In resumable form (`gpuir.lowering.resume`): where its items' stops are in a group's
+    """In resumable form (`gpuir.lowering.cpu.resume`): where its items' stops are in a group's
     static shared memory."""
     barriers: tuple[tuple[str, str, int, int], ...] = ()
     """In resumable form: per barrier number `b` (at `b - 1`) its op's name, file, line and
@@ -137,13 +137,13 @@ def lower(module: ModuleOp) -> None:
 def host_program(device: ModuleOp, index_bitwidth: int = 64, check: bool = False) -> HostProgram:
     """The device module compiled for the host (module docstring), with `index_bitwidth`-bit
     index values; with `check`, its kernels' accesses and barriers call the checker
-    (`gpuir.lowering.check_accesses`). A structural error of a kernel is kept in `errors`; an
+    (`gpuir.lowering.cpu.check_accesses`). A structural error of a kernel is kept in `errors`; an
     error of the module as a whole (an op that cannot be lowered) is raised as an `OpError`."""
     check_index_bitwidth(index_bitwidth)
     module = device_only(device)
     set_index_bitwidth(module, index_bitwidth)
     if check:
-        from gpuir.lowering.check_accesses import check_accesses
+        from gpuir.lowering.cpu.check_accesses import check_accesses
 
         names = {
             f.sym_name.data
@@ -166,7 +166,7 @@ def host_program(device: ModuleOp, index_bitwidth: int = 64, check: bool = False
     text = str(translate_with_launch_entries(module, list(kernels)))
     parsed = parse(text)
     if check:
-        from gpuir.lowering.check_accesses import ACCESS, FAST_PATH
+        from gpuir.lowering.cpu.check_accesses import ACCESS, FAST_PATH
 
         fast = parse(
             f'target triple = "{parsed.triple}"\ntarget datalayout = "{parsed.data_layout}"\n'
