@@ -1,4 +1,4 @@
-"""Upstream MLIR GPU programs imported into gpuir's dialects (`gpuir.ir.import_upstream`):
+"""Upstream MLIR GPU programs imported into gpuir's dialects (`gpuir.ir.upstream`):
 an imported program prints what the same program written in gpuir's dialects prints, on interp
 and cpu; the API reads upstream text by itself; what it cannot import is a `CompileError` at
 the op; upstream input is told apart from gpuir's.
@@ -14,7 +14,7 @@ from test_print_memref import gpu_run as print_memref_run
 
 import gpuir
 from gpuir.api import CompileError
-from gpuir.ir.import_upstream import is_upstream
+from gpuir.ir.upstream import is_upstream
 
 ROOT = Path(__file__).resolve().parents[1]
 UPSTREAM = (ROOT / "tests" / "lit" / "upstream" / "launch-region.mlir").read_text()

@@ -1,6 +1,6 @@
 """Upstream MLIR's `gpu` dialect, as written in MLIR's own programs: the ops a GPU program in
 upstream syntax uses, with their custom syntax, so that gpuir can read such a program
-(`gpuir.ir.import_upstream` turns it into gpuir's dialects).
+(`gpuir.ir.upstream` turns it into gpuir's dialects).
 
 gpuir's own `gpu` dialect has the same name, so these ops live in a context of their own
 (`upstream_context()`: these, xDSL's `builtin`, `func`, `arith`, `math`, `scf`, `cf` and

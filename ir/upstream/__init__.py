@@ -1,6 +1,6 @@
 """Upstream MLIR GPU programs in gpuir's dialects: `import_upstream(module)` turns a module read
-with `gpuir.dialects.upstream.upstream_context()` into a gpuir program that every provider
-runs (`is_upstream(text)` says whether a text is one).
+with `upstream_context()` (`ops`: the upstream ops it reads) into a gpuir program that every
+provider runs (`is_upstream(text)` says whether a text is one).
 
 What it makes:
 - **Host functions** other than `@main` are inlined where they are called (one block each, no
@@ -71,11 +71,13 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 
-from gpuir.dialects import gpu, mem, upstream
+from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS, WARP
 from gpuir.dialects.mem import ArrayType, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.source import ParsedChunk, SourceError, format_diagnostic, format_parse_error
+from gpuir.ir.upstream import ops as upstream
+from gpuir.ir.upstream.ops import upstream_context
 
 HOST_SPACES = (0, 1, 4)
 MAX_GLOBAL_ELEMENTS = 1 << 16
@@ -1413,7 +1415,6 @@ def read_upstream(text: str, name: str, line_offset: int = 0) -> ParsedChunk:
     """An upstream program's text, read and imported, as a parsed chunk whose ops have the
     locations of the upstream ops they come from. A `ParseError` as the parser raises it; an
     `UpstreamImportError` where an op cannot be imported."""
-    from gpuir.dialects.upstream import upstream_context
     from gpuir.ir.locating_parser import LocatingParser
 
     parser = LocatingParser(upstream_context(), text, name)
