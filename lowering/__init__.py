@@ -11,12 +11,12 @@ The stages, each printable (Triton-style named stages):
 | stage | how to print it |
 | --- | --- |
 | gpuir IR, split into `@host` / `@device` | `gpu-opt FILE -p gpu-pipeline` |
-| llvm dialect | `gpu-opt FILE -p gpu-pipeline,device-to-llvm` (stage by stage: the passes of `DEVICE_TO_LLVM` in `device_to_llvm.py`) |
+| llvm dialect | `gpu-opt FILE -p gpu-pipeline,device-to-llvm` (stage by stage: the passes of `DEVICE_TO_LLVM` in `nvptx/device_to_llvm.py`) |
 | LLVM IR (NVPTX) | `gpu-opt FILE -t llvm` (`-t llvm{opt=3}`: after LLVM's optimizer) |
 | PTX | `gpu-opt FILE -t ptx` (`-t ptx{sm=90 ptx=8.0 opt=3 fast-math=true index-bitwidth=32}`) |
 | cubin | `gpuir.lowering.nvptx.ptxas.assemble(ptx, sm)` (needs `ptxas`) |
-| host module, llvm dialect | `gpu-opt FILE -p gpu-pipeline,host-to-llvm` (the stages of `HOST_TO_LLVM` in `host_to_llvm.py`) |
-| host module, LLVM IR (this CPU) | `gpu-opt FILE -t host-llvm` (`{opt=3}`): calls of the C ABI in `host_abi.py` / `runtime/gpuir_runtime.h` |
+| host module, llvm dialect | `gpu-opt FILE -p gpu-pipeline,host-to-llvm` (the stages of `HOST_TO_LLVM` in `host/host_to_llvm.py`) |
+| host module, LLVM IR (this CPU) | `gpu-opt FILE -t host-llvm` (`{opt=3}`): calls of the C ABI in `host/host_abi.py` / `runtime/gpuir_runtime.h` |
 
 `-t llvm` and `-t ptx` take any of the first two stages: a module that is not split yet goes
 through `gpu-pipeline` first, a device module that is not lowered yet through `device-to-llvm`.
@@ -168,13 +168,13 @@ def get_cpu_workgroup_loops() -> type[ModulePass]:
 
 
 def get_convert_gpu_host_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.gpu_host_to_llvm import ConvertGpuHostToLlvmPass
+    from gpuir.lowering.host.gpu_host_to_llvm import ConvertGpuHostToLlvmPass
 
     return ConvertGpuHostToLlvmPass
 
 
 def get_convert_printf_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.printf_to_llvm import ConvertPrintfToLlvmPass
+    from gpuir.lowering.host.printf_to_llvm import ConvertPrintfToLlvmPass
 
     return ConvertPrintfToLlvmPass
 
@@ -186,7 +186,7 @@ def get_convert_device_printf_to_llvm() -> type[ModulePass]:
 
 
 def get_host_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.host_to_llvm import HostToLlvmPass
+    from gpuir.lowering.host.host_to_llvm import HostToLlvmPass
 
     return HostToLlvmPass
 

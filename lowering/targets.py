@@ -157,7 +157,7 @@ def mlir_gpu_module(device: ModuleOp, options: PtxOptions) -> str:
 @dataclass(frozen=True)
 class HostLlvmTarget(Target):
     """The host module as LLVM IR for this CPU, calling the runtime's C ABI
-    (`gpuir.lowering.host_to_llvm`); `opt=3` after LLVM's optimizer. A module that is not split
+    (`gpuir.lowering.host.host_to_llvm`); `opt=3` after LLVM's optimizer. A module that is not split
     yet goes through `gpu-pipeline` first. `line-info=false` leaves out the DWARF line table
     (`gpuir.lowering.llvm.line_info`)."""
 
@@ -173,7 +173,7 @@ class HostLlvmTarget(Target):
             raise ValueError(f"line-info must be true or false, found {self.line_info!r}")
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from gpuir.lowering.host_to_llvm import host_llvm_ir, lower_host
+        from gpuir.lowering.host.host_to_llvm import host_llvm_ir, lower_host
         from gpuir.lowering.llvm.conversion import host_module
         from gpuir.lowering.llvm.llvm_ir import parse
         from gpuir.passes.gpu_pipeline import GpuPipelinePass

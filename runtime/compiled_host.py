@@ -2,7 +2,7 @@
 this module implements over any `Provider` (`cpu`, `cuda`).
 
 Compiling (`compile_host`, cached by the program's text): a copy of the host module goes through
-`host-to-llvm` (`gpuir.lowering.host_to_llvm`), is translated for this CPU, gets the JIT shim
+`host-to-llvm` (`gpuir.lowering.host.host_to_llvm`), is translated for this CPU, gets the JIT shim
 (`add_runtime_shim`: each ABI function calls a Python callback and, when it fails, `longjmp`s
 back to the entry) and LLVM's `-O2`, and MCJIT makes it machine code. Each host function `f`
 has an entry `__gpuir_main_f(args, results)` that takes and returns 8-byte slots.
@@ -41,7 +41,7 @@ from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects import gpu
 from gpuir.dialects.mem import HOST, ArrayType, MemType, PtrType
-from gpuir.lowering.host_abi import ABI, CALLBACK_PREFIX, ENTRY, runtime_ops
+from gpuir.lowering.host.host_abi import ABI, CALLBACK_PREFIX, ENTRY, runtime_ops
 from gpuir.runtime import disk_cache, memory, structs
 from gpuir.runtime.memory import ADDRESSES, Allocation, Pointer, size_of
 from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream
@@ -118,13 +118,13 @@ def _compile(program: ModuleOp, text: str) -> CompiledHost:
     if engine is not None:
         ops = runtime_ops(original)  # op id i is ops[i], as they were: for diagnostics
         if stored[0].get("prepare_changes") is not False:  # type: ignore[index]
-            from gpuir.lowering.host_to_llvm import prepare_host
+            from gpuir.lowering.host.host_to_llvm import prepare_host
 
             prepared = original.clone()
             prepare_host(make_context(), prepared)
             ops = runtime_ops(prepared)
     else:
-        from gpuir.lowering.host_to_llvm import (
+        from gpuir.lowering.host.host_to_llvm import (
             add_runtime_shim,
             host_llvm_ir,
             lower_host,

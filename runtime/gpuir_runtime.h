@@ -1,10 +1,10 @@
 /* gpuir_runtime.h: the C ABI that compiled host code calls.
  *
  * `gpu-opt FILE -t host-llvm` prints a program's host module as LLVM IR that calls these
- * functions (`host-to-llvm`, gpuir/lowering/host_to_llvm.py); a runtime implements them. In
+ * functions (`host-to-llvm`, gpuir/lowering/host/host_to_llvm.py); a runtime implements them. In
  * gpuir the implementation is gpuir/runtime/compiled_host.py, over any provider (`cpu` runs
  * the JIT-compiled kernels, `cuda` goes through PyCUDA); a runtime in C links with the host
- * object instead. gpuir/lowering/host_abi.py is the same table in Python, and a test checks
+ * object instead. gpuir/lowering/host/host_abi.py is the same table in Python, and a test checks
  * that the two agree.
  *
  * Conventions:

@@ -1,6 +1,6 @@
 """The compiled host (`gpuir.runtime.compiled_host`): `@host` as machine code on the cpu provider.
 
-- the C header `runtime/gpuir_runtime.h` and the ABI table `gpuir.lowering.host_abi` agree;
+- the C header `runtime/gpuir_runtime.h` and the ABI table `gpuir.lowering.host.host_abi` agree;
 - every example and every `tests/lit/run` program prints, returns and fails exactly as with the
   interpreted host (`--interpret-host`), byte for byte, stdout and stderr;
 - results are checked against independent computations (a vector add filled by host loops);
@@ -20,7 +20,7 @@ import pytest
 
 import gpuir
 from gpuir.api import Device, ProviderError
-from gpuir.lowering.host_abi import ABI
+from gpuir.lowering.host.host_abi import ABI
 from gpuir.tools.gpu_run import main as gpu_run
 
 ROOT = Path(__file__).resolve().parents[1]

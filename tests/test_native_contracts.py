@@ -17,7 +17,7 @@ but this file holds together (issue 29):
   against the impls of the same ops (`Machine._run_op`) on edge and random inputs: the same
   results bit for bit (floats by their bits, the same Python type) and the same errors.
 
-The C header `runtime/gpuir_runtime.h` against `lowering.host_abi.ABI` is checked by
+The C header `runtime/gpuir_runtime.h` against `lowering.host.host_abi.ABI` is checked by
 `tests/test_compiled_host.py` (`test_the_header_is_the_abi_table`).
 """
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from gpuir.ir import pipelines
 from gpuir.lowering.cpu.cpu_llvm import CPU_TO_LLVM
-from gpuir.lowering.host_to_llvm import HOST_TO_LLVM
+from gpuir.lowering.host.host_to_llvm import HOST_TO_LLVM
 from gpuir.lowering.nvptx.device_to_llvm import DEVICE_TO_LLVM
 from gpuir.passes.gpu_pipeline import GPU_PIPELINE, GpuPipelinePass
 

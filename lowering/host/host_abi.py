@@ -1,6 +1,6 @@
 """The C ABI between compiled host code and a runtime: one table, read by the host lowering
-(which declares and calls these functions), by the JIT shim (`host_llvm.add_runtime_shim`) and
-by the Python runtime that implements them (`gpuir.runtime.compiled_host`).
+(which declares and calls these functions), by the JIT shim (`host_to_llvm.add_runtime_shim`)
+and by the Python runtime that implements them (`gpuir.runtime.compiled_host`).
 
 `runtime/gpuir_runtime.h` is the same contract in C, for a runtime written in C; a test checks
 that the two agree. Every function takes `op` last: the id of the op it runs for (the host

@@ -1,5 +1,5 @@
 """`convert-gpu-host-to-llvm`: the `gpu` ops of host code (and its heap ops) to calls of the
-runtime's C ABI (`gpuir.lowering.host_abi`, `runtime/gpuir_runtime.h`).
+runtime's C ABI (`gpuir.lowering.host.host_abi`, `runtime/gpuir_runtime.h`).
 
 Per op (every call passes the op's id last, `host_abi.OP_ID_ATTR`, numbered by `number_ops`):
 
@@ -48,7 +48,7 @@ from gpuir.dialects import gpu, mem
 from gpuir.dialects.mem import GLOBAL, HOST, SPACE_NAMES, ArrayType, PtrType
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Counter, Statistic
-from gpuir.lowering.host_abi import BY_NAME, OP_ID_ATTR, runtime_ops
+from gpuir.lowering.host.host_abi import BY_NAME, OP_ID_ATTR, runtime_ops
 from gpuir.lowering.llvm.conversion import (
     constant,
     declare_function,

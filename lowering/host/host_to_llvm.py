@@ -5,7 +5,7 @@ then LLVM IR for this CPU (`host_llvm_ir`, gpu-opt's `-t host-llvm`).
 made, or a module that is not split and has no device module), which gets the attribute
 `gpu.host_lowering` while it is lowered, so that the stages shared with `device-to-llvm`
 (`convert-mem-to-llvm`, `erase-mem-tokens`, …) take it. The `gpu` ops and the host heap
-become calls of the runtime's C ABI (`convert-gpu-host-to-llvm`, `gpuir.lowering.host_abi`,
+become calls of the runtime's C ABI (`convert-gpu-host-to-llvm`, `gpuir.lowering.host.host_abi`,
 `runtime/gpuir_runtime.h`), `printf` calls of its print functions (`convert-printf-to-llvm`);
 memory tokens vanish. Every function keeps `external` linkage: `@main` (and any other host
 function) is a C function of its scalar parameters, returning its one result, a literal struct
@@ -31,7 +31,7 @@ from xdsl.passes import ModulePass
 
 from gpuir.ir.pass_manager import run_pass
 from gpuir.ir.pipelines import HOST_TO_LLVM
-from gpuir.lowering.host_abi import runtime_ops
+from gpuir.lowering.host.host_abi import runtime_ops
 from gpuir.lowering.llvm.conversion import check_lowered, host_module, lowering_host, stage_passes
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def lower_host(ctx: Context, module: ModuleOp, prepared: bool = False) -> list[O
     it already). Returns the ops that call the runtime, by op id, in a copy of the module after
     `PREPARE` (for diagnostics: `runtime_ops` of a module that `prepare_host` made gives the
     same list)."""
-    from gpuir.lowering.gpu_host_to_llvm import number_ops
+    from gpuir.lowering.host.gpu_host_to_llvm import number_ops
 
     if not prepared:
         prepare_host(ctx, module)
@@ -110,7 +110,7 @@ def add_runtime_shim(out: ir.Module, entries: list[str]) -> None:
     """
     from llvmlite import ir
 
-    from gpuir.lowering.host_abi import ABI, CALLBACK_PREFIX, ENTRY, JMPBUF
+    from gpuir.lowering.host.host_abi import ABI, CALLBACK_PREFIX, ENTRY, JMPBUF
 
     opaque = ir.PointerType()
     i32, i64 = ir.IntType(32), ir.IntType(64)

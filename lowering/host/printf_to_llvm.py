@@ -48,7 +48,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gpuir.dialects.gpu import PRINTF_SPECS_ATTR
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
-from gpuir.lowering.gpu_host_to_llvm import call_runtime
+from gpuir.lowering.host.gpu_host_to_llvm import call_runtime
 from gpuir.lowering.llvm.conversion import (
     constant,
     host_module,
