@@ -11,8 +11,8 @@ both is gpuir's); passes that other packages add to xDSL through its entry point
 up only when a name is not found otherwise (reading every package's metadata takes time).
 
 Targets (gpu-opt's `-t`) register the same way (`register_target_group`, `all_targets`):
-xDSL's first, then gpuir's (`gpuir.lowering`: `llvm`, `ptx`, `host-llvm`, `dot`) and the
-plugins'.
+xDSL's first, then gpuir's (`gpuir.lowering`: `llvm`, `ptx`, `host-llvm`, `mlir-gpu`; gpu-opt's
+`dot`) and the plugins'.
 
 This module imports nothing of gpuir's but the dialects' look-up of xDSL's universe: the layers
 above it register into it.

@@ -1,5 +1,5 @@
-"""gpuir's lowerings: the device module to the llvm dialect, LLVM IR and PTX; IR → text for
-other tools. `get_all_targets()` is the registry of gpu-opt's `-t` targets and
+"""gpuir's lowerings: the device module to the llvm dialect, LLVM IR and PTX; the host module to
+LLVM IR for this CPU. `get_all_targets()` is the registry of gpu-opt's `-t` targets and
 `get_all_lowering_passes()` lists the lowering passes, which importing this package adds to the
 one registry of passes (`gpuir.ir.registry`).
 
@@ -66,12 +66,6 @@ import gpuir.passes  # noqa: F401  # the lowering's stages name gpuir's passes t
 from gpuir.ir.registry import register_pass_group, register_target_group
 
 
-def get_dot() -> type[Target]:
-    from gpuir.lowering.dot import DotTarget
-
-    return DotTarget
-
-
 def get_llvm() -> type[Target]:
     from gpuir.lowering.targets import LlvmTarget
 
@@ -99,7 +93,6 @@ def get_mlir_gpu() -> type[Target]:
 def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
     """Our targets by `-t` name; each value imports and returns the target class."""
     return {
-        "dot": get_dot,
         "llvm": get_llvm,
         "ptx": get_ptx,
         "host-llvm": get_host_llvm,

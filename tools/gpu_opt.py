@@ -67,6 +67,7 @@ from xdsl.utils.exceptions import (
     VerifyException,
 )
 from xdsl.utils.lexer import Span
+from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 import gpuir.lowering  # noqa: F401  # its passes and targets join the registry
@@ -84,7 +85,7 @@ from gpuir.ir.pass_manager import (
     failure_of,
     parse_pass_pipeline,
 )
-from gpuir.ir.registry import all_passes, all_targets, pass_groups
+from gpuir.ir.registry import all_passes, all_targets, pass_groups, register_target_group
 from gpuir.ir.source import (
     Chunk,
     ParsedChunk,
@@ -121,6 +122,16 @@ The IR is millions of small objects in reference cycles; at the default, the col
 a quarter of `-t ptx` on a 30k-op program and grew faster than the program (full collections
 of an ever larger heap). With these, `-t ptx` on 100k ops takes 21% less CPU time (46.7 s, not
 59.2) and grows linearly, for a 13% higher peak (534 MB, not 473); benchmarks/run_all.py."""
+
+
+def get_dot() -> type[Target]:
+    """gpu-opt's own target `dot` (`gpuir.tools.dot`): a picture of the program for Graphviz."""
+    from gpuir.tools.dot import DotTarget
+
+    return DotTarget
+
+
+register_target_group("gpuir.tools", lambda: {"dot": get_dot})  # after the lowering's targets
 
 
 class GpuOptError(SourceError):
