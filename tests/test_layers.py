@@ -2,7 +2,10 @@
 `passes` → `lowering` → `runtime` → `tools`, with `api.py` on top, and no module imports one of
 a higher layer (at its top or inside a function; imports only for type checking do not count),
 nor do two modules import each other, directly or around a circle (a package's `__init__`, a
-registry that imports its own modules when a name is looked up, is not part of a circle)."""
+registry that imports its own modules when a name is looked up, is not part of a circle).
+
+Within `lowering`, one folder per target (`LOWERING_ROOMS`): `nvptx` and `cpu` never import each
+other, `host` imports neither, and all three build on `llvm`, which imports none of them."""
 
 from __future__ import annotations
 
@@ -21,6 +24,17 @@ RANKS = {
 }
 """Each top-level module or folder of the package, by layer (a module may import its own
 layer and the ones below)."""
+LOWERING_ROOMS: dict[str, set[str]] = {
+    "llvm": set(),
+    "nvptx": {"llvm"},
+    "cpu": {"llvm"},
+    "host": {"llvm"},
+}
+"""The folders of `lowering/` and the others each may import: the conversions and the
+translation that every target shares (`llvm`), the NVPTX device path, the cpu provider's, the
+host code's. The modules at the top of `lowering/` (the registry, `targets.py`) tie them
+together and may import any; no folder imports them (importing the package `gpuir.lowering`
+itself, to fill the registry of passes, is allowed)."""
 
 
 def package_modules() -> dict[str, Path]:
@@ -83,6 +97,35 @@ def test_no_module_imports_a_higher_layer():
         if RANKS[layer(target)] > RANKS[layer(source)]
     )
     assert upward == []
+
+
+def lowering_room(module: str) -> str | None:
+    """The folder of `lowering/` that `module` is in, `"top"` for a module at the top of
+    `lowering/` (`gpuir.lowering.targets`), None outside `lowering/` and for the package itself."""
+    parts = module.split(".")
+    if parts[:2] != ["gpuir", "lowering"] or len(parts) < 3:
+        return None
+    return parts[2] if parts[2] in LOWERING_ROOMS else "top"
+
+
+def test_lowering_targets_do_not_import_each_other():
+    edges = graph()
+    assert "gpuir.lowering.llvm.conversion" in edges["gpuir.lowering.nvptx.gpu_to_nvvm"]
+    offending = sorted(
+        f"{source} imports {target}"
+        for source, targets in edges.items()
+        if (here := lowering_room(source)) in LOWERING_ROOMS
+        for target in targets
+        if lowering_room(target) not in (None, here, *LOWERING_ROOMS[here])
+    )
+    allowed = "; ".join(
+        f"{room} imports {', '.join(sorted(others)) or 'no other folder'}"
+        for room, others in LOWERING_ROOMS.items()
+    )
+    assert offending == [], (
+        f"lowering/: a folder imports one it may not ({allowed}; none imports the top of "
+        "lowering/). Move what both need to lowering/llvm/:\n  " + "\n  ".join(offending)
+    )
 
 
 def test_no_two_modules_import_each_other():
