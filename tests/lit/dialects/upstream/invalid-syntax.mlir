@@ -1,4 +1,4 @@
-// The upstream gpu syntax that gpuir reads (gpuir.ir.upstream.ops), wrong: each a parse
+// The upstream gpu syntax that gpuir reads (gpuir.ir.upstream.gpu_ops), wrong: each a parse
 // error at the place, in its words.
 // RUN: not gpu-opt %s --upstream --split-input-file 2>&1 | filecheck %s
 

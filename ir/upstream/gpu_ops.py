@@ -1,11 +1,12 @@
 """Upstream MLIR's `gpu` dialect, as written in MLIR's own programs: the ops a GPU program in
-upstream syntax uses, with their custom syntax, so that gpuir can read such a program
-(`gpuir.ir.upstream` turns it into gpuir's dialects).
+upstream syntax uses, with their custom syntax, so that gpuir can read such a program (the
+package `gpuir.ir.upstream` turns it into gpuir's dialects).
 
 gpuir's own `gpu` dialect has the same name, so these ops live in a context of their own
-(`upstream_context()`: these, xDSL's `builtin`, `func`, `arith`, `math`, `scf`, `cf` and
-`memref`), which reads upstream input only; nothing else sees them. xDSL's own `gpu` dialect
-has the ops but none of their custom syntax (it reads and prints the generic form only).
+(`gpuir.ir.upstream.upstream_context()`: these, xDSL's `builtin`, `func`, `arith`, `math`, `scf`
+and `cf`, and `memref` and `vector` as `memref_ops` has them), which reads upstream input only;
+nothing else sees them. xDSL's own `gpu` dialect has the ops but none of their custom syntax (it
+reads and prints the generic form only).
 
 Read (MLIR 22's syntax): `gpu.module @m [targets] { … }`; `gpu.func @k(args) [workgroup(…)]
 [private(…)] kernel { … }` and `gpu.return`; `gpu.launch_func [async] [deps] @m::@k blocks in
@@ -15,23 +16,20 @@ Read (MLIR 22's syntax): `gpu.module @m [targets] { … }`; `gpu.func @k(args) [
 `block_dim`, `grid_dim`, `global_id` (`x`, `y`, `z`), `gpu.lane_id`; `gpu.barrier`;
 `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`, `gpu.memset` and `gpu.wait` with `async` and `[deps]`;
 `gpu.host_register`; `gpu.printf "fmt" [, v : t …]`; `gpu.all_reduce [kind] %x [uniform] {…} :
-(T) -> T` (and `gpu.yield`); `gpu.shuffle mode %v, %offset, %width : T`; and of upstream
-`vector`, `vector.print %x : t`. The ops print in the generic form. Memory spaces: `#gpu.address_space<global | workgroup | private>`.
+(T) -> T` (and `gpu.yield`); `gpu.shuffle mode %v, %offset, %width : T`. The ops print in the
+generic form. Memory spaces: `#gpu.address_space<global | workgroup | private>`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.context import Context
-from xdsl.dialects import arith, builtin, cf, func, math, memref, scf
 from xdsl.dialects.builtin import (
     FunctionType,
     IndexType,
     IntAttr,
     IntegerAttr,
     IntegerType,
-    MemRefType,
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
@@ -54,7 +52,6 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoTerminator
-from xdsl.utils.exceptions import VerifyException
 
 DIMENSIONS = ("x", "y", "z")
 
@@ -588,190 +585,9 @@ class YieldOp(IRDLOperation):
         return cls.create(operands=typed_operands(parser, parser.parse_operand()))
 
 
-@irdl_op_definition
-class CastOp(IRDLOperation):
-    """`memref.cast %m : t to u` (xDSL reads only its generic form)."""
-
-    name = "memref.cast"
-    source = var_operand_def()
-    dest = var_result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CastOp:
-        value = parser.parse_operand()
-        parser.parse_punctuation(":")
-        parser.parse_type()
-        parser.parse_keyword("to")
-        return cls.create(operands=[value], result_types=[parser.parse_type()])
-
-
-@irdl_op_definition
-class CopyOp(IRDLOperation):
-    """`memref.copy %src, %dst : t to u` (xDSL reads only its generic form)."""
-
-    name = "memref.copy"
-    source = operand_def(MemRefType)
-    destination = operand_def(MemRefType)
-
-    def verify_(self) -> None:
-        source, target = self.source.type, self.destination.type
-        assert isinstance(source, MemRefType) and isinstance(target, MemRefType)
-        if source.get_shape() != target.get_shape():
-            raise VerifyException(f"copies {source} to {target}: the shapes differ")
-        if source.element_type != target.element_type:
-            raise VerifyException(f"copies {source} to {target}: the element types differ")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CopyOp:
-        source = parser.parse_operand()
-        parser.parse_punctuation(",")
-        target = parser.parse_operand()
-        parser.parse_punctuation(":")
-        parser.parse_type()
-        parser.parse_keyword("to")
-        parser.parse_type()
-        return cls.create(operands=[source, target])
-
-
-@irdl_op_definition
-class AtomicRmwOp(IRDLOperation):
-    """`memref.atomic_rmw kind %v, %m[%i, …] : (T, memref<…>) -> T` (xDSL reads only its
-    generic form): operands the value, the memref, the indices."""
-
-    name = "memref.atomic_rmw"
-    kind = prop_def(StringAttr)
-    args = var_operand_def()
-    result = var_result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> AtomicRmwOp:
-        kind = parser.parse_identifier()
-        value = parser.parse_operand()
-        parser.parse_punctuation(",")
-        ref = parser.parse_operand()
-        indices = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_operand)
-        parser.parse_punctuation(":")
-        parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
-        parser.parse_punctuation("->")
-        result = parser.parse_type()
-        return cls.create(
-            operands=[value, ref, *indices],
-            result_types=[result],
-            properties={"kind": StringAttr(kind)},
-        )
-
-
-def upstream_context() -> Context:
-    """A context that reads upstream MLIR GPU programs (module docstring)."""
-    ctx = Context()
-    for dialect in (
-        builtin.Builtin,
-        func.Func,
-        arith.Arith,
-        math.Math,
-        scf.Scf,
-        cf.Cf,
-        UpstreamMemref,
-        UpstreamGpu,
-        UpstreamVector,
-    ):
-        ctx.load_dialect(dialect)
-    return ctx
-
-
 def id_dimension(op: Operation) -> int:
     """The dimension (0, 1, 2) of an id op."""
     return DIMENSIONS.index(op.properties["dimension"].data)  # type: ignore[attr-defined]
-
-
-def parse_initial_value(parser: Parser, type_: Attribute) -> Attribute:
-    """A memref.global's `dense<…>`, whose type MLIR takes from the memref's (`dense<1>` for a
-    `memref<4xi32>`): read with that tensor type when the literal has none."""
-    text = parser.lexer.input.content
-    start = parser.pos
-    if not text.startswith("dense<", start) or not isinstance(type_, builtin.MemRefType):
-        return parser.parse_attribute()
-    depth, end = 0, start + len("dense")
-    while end < len(text):
-        depth += {"<": 1, ">": -1}.get(text[end], 0)
-        end += 1
-        if depth == 0:
-            break
-    rest = text[end:].lstrip()
-    if rest.startswith(":"):
-        return parser.parse_attribute()
-    shape = "x".join(map(str, type_.get_shape()))
-    literal = f"{text[start:end]} : tensor<{shape}{'x' if shape else ''}{type_.element_type}>"
-    found = Parser(parser.ctx, literal).parse_attribute()
-    parser.lexer.pos = end
-    parser._parser_state.current_token = parser.lexer.lex()  # noqa: SLF001  # past the literal
-    return found
-
-
-@irdl_op_definition
-class GlobalOp(IRDLOperation):
-    """`memref.global ["private"] [constant] @name : type [= value | uninitialized]` (xDSL
-    reads only its generic form)."""
-
-    name = "memref.global"
-    sym_name = prop_def(StringAttr)
-    type = prop_def(Attribute)
-    initial_value = opt_prop_def(Attribute)
-    constant = opt_prop_def(UnitAttr)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> GlobalOp:
-        parser.parse_optional_str_literal()  # the visibility
-        constant = parser.parse_optional_keyword("constant") is not None
-        name = parser.parse_symbol_name()
-        parser.parse_punctuation(":")
-        type_ = parser.parse_type()
-        properties: dict[str, Attribute] = {"sym_name": name, "type": type_}
-        if parser.parse_optional_punctuation("=") is not None:
-            if parser.parse_optional_keyword("uninitialized") is None:
-                properties["initial_value"] = parse_initial_value(parser, type_)
-        if constant:
-            properties["constant"] = UnitAttr()
-        attributes = parser.parse_optional_attr_dict()
-        op = cls.create(properties=properties)
-        op.attributes.update(attributes)
-        return op
-
-
-@irdl_op_definition
-class VectorPrintOp(IRDLOperation):
-    """`vector.print %x : t`, of a scalar (what the importer takes of the vector dialect)."""
-
-    name = "vector.print"
-    source = operand_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> VectorPrintOp:
-        (value,) = typed_operands(parser, parser.parse_operand())
-        return cls.create(operands=[value])
-
-
-UpstreamVector = Dialect("vector", [VectorPrintOp], [])
-"""Of upstream `vector`, only `vector.print` of a scalar."""
-
-
-UpstreamMemref = Dialect(
-    "memref",
-    [
-        *(
-            op
-            for op in memref.MemRef.operations
-            if op.name not in (CastOp.name, GlobalOp.name, AtomicRmwOp.name, CopyOp.name)
-        ),
-        CastOp,
-        GlobalOp,
-        AtomicRmwOp,
-        CopyOp,
-    ],
-    list(memref.MemRef.attributes),
-)
-"""xDSL's `memref`, with the custom syntax of `memref.cast`, `memref.global`,
-`memref.atomic_rmw` and `memref.copy`."""
 
 
 UpstreamGpu = Dialect(

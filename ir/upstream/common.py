@@ -1,0 +1,526 @@
+"""The importer's shared parts, the same on the host and in kernels: memrefs as it makes them
+(`Ref`, with a `memref.subview`'s `View`), the state of a function being made (`Scope`), its
+blocks and the memory tokens they pass, and `SharedImporter`'s ops: memref loads, stores, dims,
+casts, subviews, copies and atomics, `scf.for` / `scf.if`, `cf` branches, `arith` and `math`
+(cloned), and inlined calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, builtin, cf, func, memref, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    UnknownLoc,
+    UnrankedMemRefType,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import VerifyException
+
+from gpuir.dialects import mem
+from gpuir.dialects.mem import ArrayType, MemType
+from gpuir.ir.diagnostics import OpError
+from gpuir.ir.upstream import memref_ops
+
+ATOMIC_KINDS = {
+    "addi": "add",
+    "addf": "add",
+    "assign": "xchg",
+    "maxs": "max",
+    "mins": "min",
+    "maxu": "umax",
+    "minu": "umin",
+    "andi": "and",
+    "ori": "or",
+    "xori": "xor",
+    "maxnumf": "max",
+    "minnumf": "min",
+}
+"""`memref.atomic_rmw`'s kinds as `mem.atomic_rmw`'s (`mulf`, `muli` and the NaN-propagating
+`maximumf` / `minimumf` have none)."""
+
+
+HOST_ACCESS = (
+    "importing upstream MLIR: host code cannot access device memory (copy it with gpu.memcpy, "
+    "or gpu.host_register host memory)"
+)
+
+
+VIEW_ONLY = (
+    "of a memref.subview is not supported (yet): a subview may be loaded from, stored to, "
+    "asked its dims, cast, copied (memref.copy) and viewed again"
+)
+
+
+def unsupported(op: Operation, what: str = "") -> OpError:
+    return OpError(op, f"importing upstream MLIR: '{op.name}' {what or 'is not supported (yet)'}")
+
+
+@dataclass
+class Ref:
+    """A memref value: its pointer, its extents (`index` values), its space."""
+
+    ptr: SSAValue
+    dims: list[SSAValue]
+    space: int
+    mirror: Ref | None = None
+    """For host memory registered with `gpu.host_register`: its device copy."""
+    view: View | None = None
+    """For a `memref.subview`: where its elements are in the memory of `ptr`."""
+
+
+Index = int | SSAValue
+"""An index known when importing (an `int`) or made (an `index` value)."""
+
+
+@dataclass
+class View:
+    """A `memref.subview` of memory of rank n: its element (i_0, …) is the memory's element
+    (offsets[k] + i_k · strides[k], …), in the memory's own indices."""
+
+    offsets: list[Index]
+    strides: list[Index]
+
+
+def pointee_of(type_: MemRefType, op: Operation) -> Attribute:
+    shape = list(type_.get_shape())
+    element = type_.element_type
+    if any(d == DYNAMIC_INDEX for d in shape[1:]):
+        raise unsupported(op, f"of {type_}: only the outermost dimension may be dynamic")
+    if not shape:
+        return element
+    inner = element
+    for extent in reversed(shape[1:]):
+        inner = ArrayType(extent, inner)
+    return ArrayType(DYNAMIC_INDEX, inner)
+
+
+def index(b: Builder, value: int) -> SSAValue:
+    return b.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
+
+
+def add(b: Builder, x: Index, y: Index) -> Index:
+    """x + y, folded when both are known (and x + 0 is x)."""
+    if isinstance(x, int) and isinstance(y, int):
+        return x + y
+    if y == 0 or x == 0:
+        return y if x == 0 else x
+    return b.insert(
+        arith.AddiOp(*(index(b, v) if isinstance(v, int) else v for v in (x, y)))
+    ).result
+
+
+def mul(b: Builder, x: Index, y: Index) -> Index:
+    """x · y, folded when both are known (and x · 1 is x, x · 0 is 0)."""
+    if isinstance(x, int) and isinstance(y, int):
+        return x * y
+    if x == 1 or y == 1:
+        return y if x == 1 else x
+    if x == 0 or y == 0:
+        return 0
+    return b.insert(
+        arith.MuliOp(*(index(b, v) if isinstance(v, int) else v for v in (x, y)))
+    ).result
+
+
+def element_at(ref: Ref, indices: Sequence[Index], b: Builder) -> SSAValue:
+    """The address of `ref`'s element at `indices` (through its view)."""
+    ptr = ref.ptr
+    if ref.view is not None:
+        indices = [
+            add(b, o, mul(b, i, t))
+            for i, o, t in zip(indices, ref.view.offsets, ref.view.strides, strict=True)
+        ]
+    for i in indices:
+        ptr = b.insert(mem.LeaOp(ptr, index(b, i) if isinstance(i, int) else i)).res
+    return ptr
+
+
+Tokens = dict[int, SSAValue]
+"""The memory tokens of a scope, by address space."""
+
+
+def each_element(
+    dims: Sequence[SSAValue],
+    tokens: Tokens,
+    b: Builder,
+    body: Callable[[list[SSAValue], Builder, Tokens], Tokens],
+) -> Tokens:
+    """A loop nest (`scf.for`) over the extents `dims` that carries `tokens`: `body(indices, b,
+    tokens)` makes one element's ops and returns the tokens after them; the tokens after the
+    nest."""
+    spaces = list(tokens)
+
+    def level(k: int, indices: list[SSAValue], b: Builder, tokens: Tokens) -> Tokens:
+        if k == len(dims):
+            return body(indices, b, tokens)
+        loop = Block(arg_types=[IndexType(), *(MemType(t) for t in spaces)])
+        inner = Builder(InsertPoint.at_end(loop))
+        carried = dict(zip(spaces, loop.args[1:], strict=True))
+        after = level(k + 1, [*indices, loop.args[0]], inner, carried)
+        inner.insert(scf.YieldOp(*(after[t] for t in spaces)))
+        made = b.insert(scf.ForOp(index(b, 0), dims[k], index(b, 1), list(tokens.values()), loop))
+        return dict(zip(spaces, made.results, strict=True))
+
+    return level(0, [], b, tokens)
+
+
+@dataclass
+class Scope:
+    """The state of one function being made: its tokens by space, and the values and memrefs
+    of the upstream values it has made."""
+
+    spaces: tuple[int, ...]
+    tokens: dict[int, SSAValue] = field(default_factory=dict)
+    values: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    refs: dict[SSAValue, Ref] = field(default_factory=dict)
+    ids: dict[tuple[str, int], SSAValue] = field(default_factory=dict)
+    """In a kernel: its ids and sizes (`("thread", 0)`, …), made at its entry."""
+    blocks: dict[Block, Block] = field(default_factory=dict)
+    """The function's blocks as made: upstream block → its block, which takes the upstream
+    block's arguments and then the tokens."""
+    function: func.FuncOp | None = None
+    """The function being made (a `cf.assert` splits its blocks)."""
+
+    def inner(self) -> Scope:
+        """The scope of a region inside: what is made there stays there."""
+        return Scope(
+            self.spaces,
+            dict(self.tokens),
+            dict(self.values),
+            dict(self.refs),
+            self.ids,
+            self.blocks,
+            self.function,
+        )
+
+
+class SharedImporter:
+    """The parts of the importer that host code and kernels share (module docstring)."""
+
+    def __init__(self, source: builtin.ModuleOp):
+        self.source = source
+        self.out = builtin.ModuleOp([])
+        self.names: set[str] = set()
+        """The names of the functions made."""
+        self.inlined: list[func.CallOp] = []
+        """The calls being inlined, innermost last."""
+
+    def fresh(self, name: str) -> str:
+        found, count = name, 0
+        while found in self.names or found == "main":
+            count += 1
+            found = f"{name}_{count}"
+        self.names.add(found)
+        return found
+
+    # -- blocks, and inlined calls --
+
+    def blocks(
+        self,
+        region: Region,
+        entry: Block,
+        b: Builder,
+        s: Scope,
+        each: Callable[[Operation, Builder, Scope], None],
+    ) -> None:
+        """The blocks of a function's `region`: its entry's ops at `b` (in `entry`), each other
+        block a new block after it, which takes the block's arguments and then the tokens (every
+        branch passes them)."""
+        sources = list(region.blocks)
+        assert entry.parent is not None
+        s.blocks = {sources[0]: entry}
+        for source in sources[1:]:
+            for arg in source.args:
+                if isinstance(arg.type, MemRefType | UnrankedMemRefType):
+                    raise unsupported(
+                        source.first_op or region.parent_op(),
+                        "with a memref block argument is not supported (yet)",
+                    )  # type: ignore[arg-type]
+            types = [*(a.type for a in source.args), *(MemType(t) for t in s.spaces)]
+            made = Block(arg_types=types)
+            entry.parent.add_block(made)
+            s.blocks[source] = made
+            for old, new in zip(source.args, made.args, strict=False):
+                s.values[old] = new
+        self.block(sources[0], b, s, each)
+        for source in sources[1:]:
+            made = s.blocks[source]
+            count = len(source.args)
+            s.tokens = {t: made.args[count + k] for k, t in enumerate(s.spaces)}
+            self.block(source, Builder(InsertPoint.at_end(made)), s, each)
+
+    def block(
+        self, block: Block, b: Builder, s: Scope, each: Callable[[Operation, Builder, Scope], None]
+    ) -> None:
+        """Each op of `block` made at `b`, the ops made for it at its location."""
+        for op in block.ops:
+            target = b.insertion_point.block
+            last = target.last_op
+            each(op, b, s)
+            made = target.first_op if last is None else last.next_op
+            while made is not None:
+                for inner in made.walk():
+                    if isinstance(inner.location, UnknownLoc):
+                        inner.location = op.location
+                made = made.next_op
+
+    def return_from_inlined(self, op: Operation, s: Scope) -> None:
+        """The end of an inlined call: its results are the values returned."""
+        call = self.inlined[-1]
+        for old, new in zip(call.results, self.mapped(op, op.operands, s), strict=True):
+            s.values[old] = new
+
+    def inline(
+        self,
+        op: func.CallOp,
+        callee: Operation,
+        b: Builder,
+        s: Scope,
+        each: Callable[[Operation, Builder, Scope], None],
+    ) -> None:
+        """A call: the callee's body, made here with its arguments the call's (on the host, so
+        registered memory stays registered, and launches inside copy it), each op by `each`."""
+        name = callee.sym_name.data  # type: ignore[attr-defined]
+        body = callee.regions[0]
+        if len(body.blocks) != 1:
+            raise unsupported(op, f"of @{name}, which has several blocks")
+        if any(call.callee == op.callee for call in self.inlined):
+            raise unsupported(op, f"of @{name} inside itself (recursion)")
+        entry = body.blocks[0]
+        for param, arg in zip(entry.args, op.arguments, strict=True):
+            if arg in s.refs:
+                s.refs[param] = s.refs[arg]
+            else:
+                s.values[param] = self.mapped(op, [arg], s)[0]
+        self.inlined.append(op)
+        try:
+            self.block(entry, b, s, each)
+        finally:
+            self.inlined.pop()
+
+    # -- the ops --
+
+    def common_op(
+        self, op: Operation, b: Builder, s: Scope, each: Callable[[Operation, Builder, Scope], None]
+    ) -> None:
+        if isinstance(op, memref.LoadOp | memref.StoreOp):
+            self.access(op, b, s)
+        elif isinstance(op, memref.DimOp):
+            ref = self.ref(op, op.source, s, view=True)
+            found = op.index.owner
+            if not isinstance(found, arith.ConstantOp):
+                raise unsupported(op, "of a dimension that is not a constant")
+            dim = found.value.value.data  # type: ignore[attr-defined]
+            if not 0 <= dim < len(ref.dims):
+                raise unsupported(op, f"of dimension {dim} of a memref of rank {len(ref.dims)}")
+            s.values[op.result] = ref.dims[dim]
+        elif isinstance(op, memref_ops.CastOp):
+            s.refs[op.results[0]] = self.ref(op, op.operands[0], s, view=True)
+        elif isinstance(op, memref.SubviewOp):
+            self.subview(op, b, s)
+        elif isinstance(op, memref_ops.CopyOp):
+            try:
+                op.verify_()
+            except VerifyException as e:
+                raise unsupported(op, str(e)) from None
+            src = self.ref(op, op.source, s, view=True)
+            self.copy(op, src, self.ref(op, op.destination, s, view=True), b, s)
+        elif isinstance(op, memref_ops.AtomicRmwOp):
+            self.atomic(op, b, s)
+        elif isinstance(op, scf.ForOp):
+            self.for_op(op, b, s, each)
+        elif isinstance(op, scf.IfOp):
+            self.if_op(op, b, s, each)
+        elif isinstance(op, cf.BranchOp):
+            args = [*self.mapped(op, op.arguments, s), *self.token_list(s)]
+            b.insert(cf.BranchOp(self.successor(op, op.successor, s), *args))
+        elif isinstance(op, cf.ConditionalBranchOp):
+            (cond,) = self.mapped(op, [op.cond], s)
+            then_args = [*self.mapped(op, op.then_arguments, s), *self.token_list(s)]
+            else_args = [*self.mapped(op, op.else_arguments, s), *self.token_list(s)]
+            then_block = self.successor(op, op.then_block, s)
+            else_block = self.successor(op, op.else_block, s)
+            b.insert(cf.ConditionalBranchOp(cond, then_block, then_args, else_block, else_args))
+        elif isinstance(op, scf.YieldOp):
+            b.insert(scf.YieldOp(*self.mapped(op, op.operands, s), *self.token_list(s)))
+        elif op.dialect_name() in ("arith", "math") and not op.regions:
+            operands = self.mapped(op, op.operands, s)
+            mapping = dict(zip(op.operands, operands, strict=True))
+            clone = op.clone(value_mapper=mapping)
+            b.insert(clone)
+            for old, new in zip(op.results, clone.results, strict=True):
+                s.values[old] = new
+        else:
+            raise unsupported(op)
+
+    def mapped(self, op: Operation, values: Sequence[SSAValue], s: Scope) -> list[SSAValue]:
+        out = []
+        for value in values:
+            if value in s.refs:
+                raise unsupported(op, "on a memref value is not supported (yet)")
+            if value not in s.values:
+                raise unsupported(
+                    op, f"uses {value.name_hint or 'a value'} the importer did not make"
+                )
+            out.append(s.values[value])
+        return out
+
+    def successor(self, op: Operation, block: Block, s: Scope) -> Block:
+        found = s.blocks.get(block)
+        if found is None:
+            raise unsupported(op, "to a block of another region")
+        return found
+
+    def ref(self, op: Operation, value: SSAValue, s: Scope, view: bool = False) -> Ref:
+        """The memref `value` as the importer made it; a subview only where `view`."""
+        found = s.refs.get(value)
+        if found is None:
+            raise unsupported(op, "on a memref the importer did not make (yet)")
+        if found.view is not None and not view:
+            raise unsupported(op, VIEW_ONLY)
+        return found
+
+    def token_list(self, s: Scope) -> list[SSAValue]:
+        return [s.tokens[t] for t in s.spaces]
+
+    def subview(self, op: memref.SubviewOp, b: Builder, s: Scope) -> None:
+        """A view of the source's memory: its offsets and strides composed with the source's
+        (static ones folded here, dynamic ones made as `arith`)."""
+        source = self.ref(op, op.source, s, view=True)
+        rank = len(source.dims)
+        result = op.result.type
+        assert isinstance(result, MemRefType)
+        if len(result.get_shape()) != rank:
+            raise unsupported(op, "that drops dimensions is not supported (yet)")
+        offsets, sizes, strides = (
+            self.static_or_made(op, static.get_values(), list(dynamic), s)
+            for static, dynamic in (
+                (op.static_offsets, op.offsets),
+                (op.static_sizes, op.sizes),
+                (op.static_strides, op.strides),
+            )
+        )
+        if len(offsets) != rank or len(sizes) != rank or len(strides) != rank:
+            raise unsupported(op, f"with other than {rank} offsets, sizes and strides")
+        base = source.view or View([0] * rank, [1] * rank)
+        view = View(
+            [
+                add(b, o, mul(b, f, t))
+                for o, f, t in zip(base.offsets, offsets, base.strides, strict=True)
+            ],
+            [mul(b, t, u) for t, u in zip(base.strides, strides, strict=True)],
+        )
+        dims = [index(b, d) if isinstance(d, int) else d for d in sizes]
+        mirror = None
+        if source.mirror is not None:
+            mirror = Ref(source.mirror.ptr, dims, source.mirror.space, view=view)
+        s.refs[op.result] = Ref(source.ptr, dims, source.space, mirror, view)
+
+    def static_or_made(
+        self, op: Operation, static: Sequence[int], dynamic: list[SSAValue], s: Scope
+    ) -> list[Index]:
+        """A subview's offsets, sizes or strides: the static ones, and the made value of each
+        dynamic one in its place."""
+        made = iter(self.mapped(op, dynamic, s))
+        return [next(made) if v == DYNAMIC_INDEX else v for v in static]
+
+    def element(
+        self, op: Operation, ref: Ref, values: Sequence[SSAValue], b: Builder, s: Scope
+    ) -> SSAValue:
+        """The address of `ref`'s element at the upstream indices `values` (through its view)."""
+        return element_at(ref, list(self.mapped(op, values, s)), b)
+
+    def copy(self, op: Operation, src: Ref, dst: Ref, b: Builder, s: Scope) -> None:
+        """`memref.copy`, and a `gpu.memcpy` within one side: a loop nest over the source's
+        extents that loads each element and stores it (through views, in any space this code
+        may access: host memory on the host, device memory in a kernel)."""
+        for ref in (src, dst):
+            if ref.space == 1 and 0 in s.tokens:
+                raise OpError(op, HOST_ACCESS)
+            if ref.space not in s.tokens:
+                raise unsupported(op, f"of memory in address space {ref.space} here")
+
+        def move(at: list[SSAValue], b: Builder, t: dict[int, SSAValue]) -> dict[int, SSAValue]:
+            done = b.insert(mem.LoadOp(t[src.space], element_at(src, at, b)))
+            t = {**t, src.space: done.results[0]}
+            stored = mem.StoreOp(t[dst.space], element_at(dst, at, b), done.results[1])
+            return {**t, dst.space: b.insert(stored).results[0]}
+
+        s.tokens.update(each_element(src.dims, s.tokens, b, move))
+
+    def atomic(self, op: memref_ops.AtomicRmwOp, b: Builder, s: Scope) -> None:
+        """`memref.atomic_rmw` as `mem.atomic_rmw` of the element (its old value)."""
+        kind = ATOMIC_KINDS.get(op.kind.data)
+        if kind is None:
+            raise unsupported(op, f"of kind {op.kind.data} is not supported (yet)")
+        value_arg, memref_arg, *indices = op.operands
+        ref = self.ref(op, memref_arg, s, view=True)
+        ptr = self.element(op, ref, indices, b, s)
+        if ref.space not in s.tokens:
+            raise unsupported(op, f"of memory in address space {ref.space} here")
+        (value,) = self.mapped(op, [value_arg], s)
+        done = b.insert(mem.AtomicRmwOp(kind, s.tokens[ref.space], ptr, value))
+        s.tokens[ref.space] = done.results[0]
+        s.values[op.results[0]] = done.results[1]
+
+    def access(self, op: memref.LoadOp | memref.StoreOp, b: Builder, s: Scope) -> None:
+        ref = self.ref(op, op.memref, s, view=True)
+        ptr = self.element(op, ref, list(op.indices), b, s)
+        if ref.space not in s.tokens:
+            raise unsupported(op, f"of memory in address space {ref.space} here")
+        if ref.space == 1 and 0 in s.tokens:
+            raise OpError(op, HOST_ACCESS)
+        if isinstance(op, memref.LoadOp):
+            done = b.insert(mem.LoadOp(s.tokens[ref.space], ptr))
+            s.tokens[ref.space] = done.results[0]
+            done.results[1].name_hint = op.res.name_hint
+            s.values[op.res] = done.results[1]
+        else:
+            value = self.mapped(op, [op.value], s)[0]
+            s.tokens[ref.space] = b.insert(mem.StoreOp(s.tokens[ref.space], ptr, value)).results[0]
+
+    def for_op(self, op: scf.ForOp, b: Builder, s: Scope, each) -> None:  # noqa: ANN001
+        lb, ub, step = self.mapped(op, [op.lb, op.ub, op.step], s)
+        inits = self.mapped(op, list(op.iter_args), s)
+        old = op.body.blocks[0]
+        types = [old.args[0].type, *(v.type for v in inits), *(MemType(t) for t in s.spaces)]
+        body = Block(arg_types=types)
+        inner = s.inner()
+        for old_arg, new_arg in zip(old.args, body.args, strict=False):
+            inner.values[old_arg] = new_arg
+        n = len(inits) + 1
+        for k, space in enumerate(s.spaces):
+            inner.tokens[space] = body.args[n + k]
+        self.block(old, Builder(InsertPoint.at_end(body)), inner, each)
+        made = b.insert(scf.ForOp(lb, ub, step, [*inits, *self.token_list(s)], body))
+        for old_result, new in zip(op.results, made.results, strict=False):
+            s.values[old_result] = new
+        for k, space in enumerate(s.spaces):
+            s.tokens[space] = made.results[len(inits) + k]
+
+    def if_op(self, op: scf.IfOp, b: Builder, s: Scope, each) -> None:  # noqa: ANN001
+        (cond,) = self.mapped(op, [op.cond], s)
+        types = [*(r.type for r in op.results), *(MemType(t) for t in s.spaces)]
+        regions = []
+        for region in (op.true_region, op.false_region):
+            block = Block()
+            inner = s.inner()
+            ib = Builder(InsertPoint.at_end(block))
+            if region.blocks:
+                self.block(region.blocks[0], ib, inner, each)
+            else:
+                ib.insert(scf.YieldOp(*self.token_list(inner)))
+            regions.append(Region(block))
+        made = b.insert(scf.IfOp(cond, types, regions[0], regions[1]))
+        for old_result, new in zip(op.results, made.results, strict=False):
+            s.values[old_result] = new
+        for k, space in enumerate(s.spaces):
+            s.tokens[space] = made.results[len(op.results) + k]

@@ -1,0 +1,393 @@
+"""The importer's host code: `@main` (the device opened first, closed last), memref.globals,
+host and device allocation, `gpu.memset` and `gpu.memcpy`, `gpu.host_register` (a device
+copy), `vector.print` and the runner's print functions, calls of host functions (inlined), and
+launches: `gpu.launch_func`, and `gpu.launch` with its body outlined as a kernel.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from xdsl.builder import Builder
+from xdsl.dialects import arith, builtin, func, memref, printf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    FunctionType,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    StringAttr,
+    UnrankedMemRefType,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from gpuir.dialects import gpu, mem
+from gpuir.dialects.mem import MemType, PtrType
+from gpuir.ir.diagnostics import OpError
+from gpuir.ir.upstream import gpu_ops, memref_ops
+from gpuir.ir.upstream.common import (
+    Ref,
+    Scope,
+    each_element,
+    element_at,
+    index,
+    pointee_of,
+    unsupported,
+)
+from gpuir.ir.upstream.kernel import KernelImporter
+
+HOST_SPACES = (0, 1, 4)
+
+
+MAX_GLOBAL_ELEMENTS = 1 << 16
+"""A memref.global's elements are stored one by one at @main's start: at most this many."""
+
+
+PRINT_MEMREF = {"printMemrefF32", "printMemrefF64", "printMemrefI32", "printMemrefI64"}
+
+
+PRINT_TEXT = {"printNewline": "\n", "printComma": ", ", "printOpen": "( ", "printClose": " )"}
+
+
+PRINT_VALUE = {"printI64", "printU64"}
+
+
+PRINT_FLOAT = {"printF32", "printF64"}
+
+
+class HostImporter(KernelImporter):
+    """The importer's host code (module docstring); a launch's kernel is `KernelImporter`'s."""
+
+    def __init__(self, source: builtin.ModuleOp):
+        super().__init__(source)
+        self.registered: list[Ref] = []
+        """Host memory with a device copy (`mirror`), copied in before each launch, out after."""
+        self.stream: SSAValue | None = None
+        self.host_functions: dict[str, func.FuncOp] = {}
+        """Host functions other than @main, by name: each call is their body, inlined."""
+        self.globals: dict[str, memref_ops.GlobalOp] = {}
+        """The program's memref.globals; @main makes each in host memory first."""
+        self.global_refs: dict[str, Ref] = {}
+
+    def main(self, op: func.FuncOp) -> None:
+        if op.function_type.inputs.data or op.function_type.outputs.data:
+            raise unsupported(op, "@main with arguments or results is not supported (yet)")
+        m0 = MemType(0)
+        body = Block(arg_types=[m0])
+        body.args[0].name_hint = "m"
+        b = Builder(InsertPoint.at_end(body))
+        init = b.insert(gpu.InitOp(body.args[0]))
+        scope = Scope(HOST_SPACES, dict(zip(HOST_SPACES, init.results, strict=True)))
+        self.stream = b.insert(gpu.DefaultStreamOp()).results[0]
+        new = func.FuncOp("main", FunctionType.from_lists([m0], [m0]), Region(body))
+        new.location = op.location
+        self.out.body.block.add_op(new)
+        self.main_op = new
+        for made in self.globals.values():
+            self.make_global(made, b, scope)
+        self.blocks(op.body, body, b, scope, self.host_op)
+
+    def host_op(self, op: Operation, b: Builder, s: Scope) -> None:
+        if isinstance(op, func.ReturnOp) and self.inlined:
+            self.return_from_inlined(op, s)
+        elif isinstance(op, func.ReturnOp):
+            for ref in self.registered:
+                assert ref.mirror is not None
+                s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.mirror.ptr)).results[0]
+            done = b.insert(gpu.DeinitOp(s.tokens[0], s.tokens[1], s.tokens[4])).results[0]
+            b.insert(func.ReturnOp(done))
+        elif isinstance(op, memref.AllocOp | memref.AllocaOp):
+            self.allocate(op, op.memref, list(op.dynamic_sizes), 0, b, s)
+        elif isinstance(op, memref_ops.VectorPrintOp):
+            self.vector_print(op, b, s)
+        elif isinstance(op, gpu_ops.AllocOp) and op.host_shared is not None:
+            self.allocate(op, op.results[0], list(op.rest), 0, b, s)  # the host's, and a copy
+            self.mirror(s.refs[op.results[0]], b, s)
+        elif isinstance(op, gpu_ops.AllocOp):
+            self.allocate(op, op.results[0], list(op.rest), 1, b, s)
+        elif isinstance(op, memref.DeallocOp):
+            ref = self.ref(op, op.memref, s)
+            if ref.space != 0:
+                raise unsupported(op, "of device memory (gpu.dealloc frees it)")
+            if ref.mirror is not None:  # registered: its device copy goes with it
+                s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.mirror.ptr)).results[0]
+                self.registered.remove(ref)
+                ref.mirror = None
+            s.tokens[0] = b.insert(mem.FreeOp(s.tokens[0], ref.ptr)).results[0]
+        elif isinstance(op, gpu_ops.DeallocOp):
+            ref = self.ref(op, op.rest[0], s)
+            s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.ptr)).results[0]
+        elif isinstance(op, gpu_ops.MemcpyOp):
+            self.memcpy(op, b, s)
+        elif isinstance(op, gpu_ops.MemsetOp):
+            self.memset(op, b, s)
+        elif isinstance(op, gpu_ops.WaitOp):
+            pass  # every op ran to its end already
+        elif isinstance(op, gpu_ops.HostRegisterOp):
+            self.register(op, b, s)
+        elif isinstance(op, gpu_ops.LaunchFuncOp):
+            self.launch_func(op, b, s)
+        elif isinstance(op, gpu_ops.LaunchOp):
+            self.launch_region(op, b, s)
+        elif isinstance(op, func.CallOp):
+            self.call(op, b, s)
+        elif isinstance(op, memref.GetGlobalOp):
+            found = self.global_refs.get(op.name_.root_reference.data)
+            if found is None:
+                raise OpError(op, f"importing upstream MLIR: no memref.global {op.name_}")
+            s.refs[op.memref] = found
+        else:
+            self.common_op(op, b, s, self.host_op)
+
+    def make_global(self, op: memref_ops.GlobalOp, b: Builder, s: Scope) -> None:
+        """A memref.global in host memory, its elements stored one by one (`get_global` gives
+        it; a kernel takes it once it is registered)."""
+        type_ = op.type
+        if not isinstance(type_, MemRefType) or DYNAMIC_INDEX in type_.get_shape():
+            raise unsupported(op, f"of type {type_}")
+        shape = list(type_.get_shape())
+        dims = [index(b, d) for d in shape]
+        ptr_type = PtrType(pointee_of(type_, op), 0)
+        made = b.insert(mem.AllocOp(s.tokens[0], ptr_type, dims[0] if dims else None))
+        s.tokens[0], ptr = made.results
+        ptr.name_hint = op.sym_name.data
+        value = op.initial_value
+        if isinstance(value, DenseIntOrFPElementsAttr):
+            count = math.prod(shape)
+            values = list(value.get_values())
+            if len(values) == 1 and count > 1:  # a splat
+                values = values * count
+            if len(values) > MAX_GLOBAL_ELEMENTS:
+                raise unsupported(op, f"of more than {MAX_GLOBAL_ELEMENTS} elements")
+            element_type = type_.element_type
+            for flat, element in enumerate(values):
+                at = ptr
+                for i in np.unravel_index(flat, shape) if shape else ():
+                    at = b.insert(mem.LeaOp(at, index(b, int(i)))).res
+                if isinstance(element_type, builtin.IntegerType | IndexType):
+                    attr: Attribute = IntegerAttr(int(element), element_type)
+                else:
+                    attr = FloatAttr(float(element), element_type)  # type: ignore[arg-type]
+                constant = b.insert(arith.ConstantOp(attr)).result
+                s.tokens[0] = b.insert(mem.StoreOp(s.tokens[0], at, constant)).results[0]
+        elif value is not None:
+            raise unsupported(op, f"with the initial value {value}")
+        self.global_refs[op.sym_name.data] = Ref(ptr, dims, 0)
+
+    def allocate(
+        self,
+        op: Operation,
+        result: SSAValue,
+        sizes: list[SSAValue],
+        space: int,
+        b: Builder,
+        s: Scope,
+    ) -> None:
+        type_ = result.type
+        assert isinstance(type_, MemRefType)
+        dynamic = iter(self.mapped(op, sizes, s))
+        dims = [next(dynamic) if d == DYNAMIC_INDEX else index(b, d) for d in type_.get_shape()]
+        pointee = pointee_of(type_, op)
+        extent = dims[0] if dims else None
+        ptr_type = PtrType(pointee, space)
+        if space == 0:
+            made = b.insert(mem.AllocOp(s.tokens[0], ptr_type, extent))
+            s.tokens[0] = made.results[0]
+        else:
+            made = b.insert(gpu.AllocBlockOp(s.tokens[1], ptr_type, extent))
+            s.tokens[1] = made.results[0]
+        made.results[1].name_hint = result.name_hint
+        s.refs[result] = Ref(made.results[1], dims, space)
+
+    def memset(self, op: gpu_ops.MemsetOp, b: Builder, s: Scope) -> None:
+        """`gpu.memset` of device memory: a host array of the value, copied there; of host
+        memory: the value stored into each element."""
+        ref = self.ref(op, op.rest[0], s)
+        (value,) = self.mapped(op, [op.rest[1]], s)
+
+        def fill(ptr: SSAValue, tokens: dict[int, SSAValue]) -> dict[int, SSAValue]:
+            def store(at: list[SSAValue], b: Builder, t: dict[int, SSAValue]):
+                target = element_at(Ref(ptr, ref.dims, 0), at, b)
+                return {**t, 0: b.insert(mem.StoreOp(t[0], target, value)).results[0]}
+
+            return each_element(ref.dims, tokens, b, store)
+
+        if ref.space == 0:
+            s.tokens.update(fill(ref.ptr, s.tokens))
+            return
+        assert isinstance(ref.ptr.type, PtrType)
+        extent = ref.dims[0] if ref.dims else None
+        made = b.insert(mem.AllocOp(s.tokens[0], PtrType(ref.ptr.type.pointee, 0), extent))
+        token, host = made.results
+        s.tokens.update(fill(host, {**s.tokens, 0: token}))
+        copy = gpu.CopyToDeviceBlockOp(s.tokens[0], s.tokens[1], host, ref.ptr)
+        token, s.tokens[1] = b.insert(copy).results
+        s.tokens[0] = b.insert(mem.FreeOp(token, host)).results[0]
+
+    def memcpy(self, op: gpu_ops.MemcpyOp, b: Builder, s: Scope) -> None:
+        dst, src = (self.ref(op, v, s) for v in op.rest)
+        if src.space == 0 and dst.space == 1:
+            copy = gpu.CopyToDeviceBlockOp(s.tokens[0], s.tokens[1], src.ptr, dst.ptr)
+        elif src.space == 1 and dst.space == 0:
+            copy = gpu.CopyToHostBlockOp(s.tokens[0], s.tokens[1], src.ptr, dst.ptr)
+        elif src.space == 1 and dst.space == 1:  # through host memory made for it
+            assert isinstance(src.ptr.type, PtrType)
+            extent = src.dims[0] if src.dims else None
+            made = b.insert(mem.AllocOp(s.tokens[0], PtrType(src.ptr.type.pointee, 0), extent))
+            staging = made.results[1]
+            out = b.insert(gpu.CopyToHostBlockOp(made.results[0], s.tokens[1], src.ptr, staging))
+            back = gpu.CopyToDeviceBlockOp(*out.results, staging, dst.ptr)
+            host, s.tokens[1] = b.insert(back).results
+            s.tokens[0] = b.insert(mem.FreeOp(host, staging)).results[0]
+            return
+        else:  # within host memory: element by element, as memref.copy
+            self.copy(op, src, dst, b, s)
+            return
+        s.tokens[0], s.tokens[1] = b.insert(copy).results
+
+    def register(self, op: gpu_ops.HostRegisterOp, b: Builder, s: Scope) -> None:
+        ref = self.ref(op, op.operands[0], s)
+        if ref.space != 0 or ref.mirror is not None:
+            raise unsupported(op, "of memory that is not host memory, or twice")
+        self.mirror(ref, b, s)
+
+    def mirror(self, ref: Ref, b: Builder, s: Scope) -> None:
+        """A device copy of host memory that kernels use (copied in before each launch and
+        out after it): `gpu.host_register`, and `gpu.alloc host_shared`."""
+        assert isinstance(ref.ptr.type, PtrType)
+        ptr_type = PtrType(ref.ptr.type.pointee, 1)
+        extent = ref.dims[0] if ref.dims else None
+        made = b.insert(gpu.AllocBlockOp(s.tokens[1], ptr_type, extent))
+        s.tokens[1] = made.results[0]
+        ref.mirror = Ref(made.results[1], ref.dims, 1)
+        self.registered.append(ref)
+
+    def vector_print(self, op: memref_ops.VectorPrintOp, b: Builder, s: Scope) -> None:
+        """`vector.print` of a scalar, then a newline, as MLIR lowers it to the runner's
+        printers: a float as `printF32` / `printF64` (C's `%g`), an `i1` as 0 or 1, another
+        integer or an index as `printI64` prints it."""
+        (value,) = self.mapped(op, [op.source], s)
+        type_ = value.type
+        if isinstance(type_, IntegerType) and type_.width.data == 1:
+            value = b.insert(arith.ExtUIOp(value, i64)).result
+        elif not isinstance(type_, IntegerType | IndexType | Float32Type | Float64Type):
+            raise unsupported(op, f"of {type_} is not supported (yet): only of a scalar")
+        made = b.insert(printf.PrintFormatOp("{}\n", value))
+        if isinstance(type_, Float32Type | Float64Type):
+            made.attributes[gpu.PRINTF_SPECS_ATTR] = ArrayAttr([StringAttr("g")])
+
+    def call(self, op: func.CallOp, b: Builder, s: Scope) -> None:
+        callee = op.callee.root_reference.data
+        if callee in PRINT_MEMREF | PRINT_VALUE | PRINT_FLOAT and len(op.arguments) != 1:
+            raise unsupported(op, f"of @{callee} takes one argument")
+        if callee in PRINT_MEMREF:
+            ref = self.ref(op, op.arguments[0], s)
+            if ref.space != 0:
+                raise unsupported(op, "of device memory: copy it to the host first")
+            s.tokens[0] = b.insert(mem.PrintMemrefOp(s.tokens[0], ref.ptr)).results[0]
+        elif callee in PRINT_TEXT:
+            b.insert(printf.PrintFormatOp(PRINT_TEXT[callee]))
+        elif callee in PRINT_VALUE:
+            b.insert(printf.PrintFormatOp("{}", *self.mapped(op, op.arguments[:1], s)))
+        elif callee in PRINT_FLOAT:  # C's %g, as mlir-runner's printF32 / printF64
+            made = b.insert(printf.PrintFormatOp("{}", *self.mapped(op, op.arguments[:1], s)))
+            made.attributes[gpu.PRINTF_SPECS_ATTR] = ArrayAttr([StringAttr("g")])
+        elif callee in self.host_functions:
+            self.inline(op, self.host_functions[callee], b, s, self.host_op)
+        else:
+            raise unsupported(op, f"of @{callee} is not supported (yet)")
+
+    # -- launches --
+
+    def launch_func(self, op: gpu_ops.LaunchFuncOp, b: Builder, s: Scope) -> None:
+        path = (op.kernel.root_reference.data, *(r.data for r in op.kernel.nested_references))
+        if len(path) != 2 or tuple(path) not in self.kernel_names:
+            raise OpError(op, f"importing upstream MLIR: no kernel {op.kernel}")
+        if op.smem.data:
+            raise unsupported(op, "with dynamic shared memory is not supported (yet)")
+        sizes = list(op.rest[:6])
+        self.launch(op, self.kernel_names[path], sizes, list(op.rest[6:]), b, s)
+
+    def launch_region(self, op: gpu_ops.LaunchOp, b: Builder, s: Scope) -> None:
+        if op.smem.data:
+            raise unsupported(op, "with dynamic shared memory is not supported (yet)")
+        inside = {v for inner in op.body.walk() for v in inner.results}
+        inside |= {a for block in op.body.blocks for a in block.args}
+        for inner in op.body.walk():
+            inside |= {a for region in inner.regions for block in region.blocks for a in block.args}
+        captured: list[SSAValue] = []
+        for inner in op.body.walk():
+            for operand in inner.operands:
+                if operand not in inside and operand not in captured:
+                    captured.append(operand)
+        name = self.fresh("launch_kernel")
+        # a captured memref keeps the pointer the host made it with (a cast may have hidden
+        # its static inner extents)
+        pointers = {}
+        for value in captured:
+            ref = s.refs.get(value)
+            if ref is not None:
+                device = ref.mirror if ref.mirror is not None else ref
+                pointers[value] = device.ptr.type
+        self.kernel(op.body, captured, name, op, region_ids=True, pointers=pointers)
+        self.launch(op, name, list(op.rest[:6]), captured, b, s)
+
+    def launch(
+        self,
+        op: Operation,
+        kernel: str,
+        sizes: list[SSAValue],
+        args: list[SSAValue],
+        b: Builder,
+        s: Scope,
+    ) -> None:
+        sizes = [self.as_index(v, b) for v in self.mapped(op, sizes, s)]
+        n_groups = b.insert(arith.MuliOp(sizes[0], sizes[1])).result
+        n_groups = b.insert(arith.MuliOp(n_groups, sizes[2])).result
+        n_items = b.insert(arith.MuliOp(sizes[3], sizes[4])).result
+        n_items = b.insert(arith.MuliOp(n_items, sizes[5])).result
+        values: list[SSAValue] = [*sizes]
+        for arg in args:
+            if arg in s.refs:
+                ref = self.ref(op, arg, s)
+                device = ref.mirror if ref.mirror is not None else ref
+                if device.space != 1:
+                    raise OpError(
+                        op,
+                        "importing upstream MLIR: a kernel takes host memory that is not "
+                        "registered (gpu.host_register it, or copy it to a gpu.alloc)",
+                    )
+                values += [device.ptr, self.extent(device, b)]
+            elif isinstance(arg.type, MemRefType | UnrankedMemRefType):
+                raise unsupported(op, "of a memref the importer does not know")
+            else:
+                values += self.mapped(op, [arg], s)
+        for ref in self.registered:
+            assert ref.mirror is not None
+            copy = gpu.CopyToDeviceBlockOp(s.tokens[0], s.tokens[1], ref.ptr, ref.mirror.ptr)
+            s.tokens[0], s.tokens[1] = b.insert(copy).results
+        assert self.stream is not None
+        mems = [s.tokens[0], s.tokens[1], s.tokens[4]]
+        done = b.insert(gpu.LaunchOp(kernel, n_groups, n_items, self.stream, mems, values))
+        s.tokens[0], s.tokens[1], s.tokens[4] = done.results
+        for ref in self.registered:
+            assert ref.mirror is not None
+            copy = gpu.CopyToHostBlockOp(s.tokens[0], s.tokens[1], ref.mirror.ptr, ref.ptr)
+            s.tokens[0], s.tokens[1] = b.insert(copy).results
+
+    def as_index(self, value: SSAValue, b: Builder) -> SSAValue:
+        if isinstance(value.type, IndexType):
+            return value
+        return b.insert(arith.IndexCastOp(value, IndexType())).result
+
+    def extent(self, ref: Ref, b: Builder) -> SSAValue:
+        return ref.dims[0] if ref.dims else index(b, 1)

@@ -1,0 +1,506 @@
+"""The importer's kernels: each `gpu.func … kernel`, and each `gpu.launch` body outlined, as a
+gpuir kernel (its parameters, ids and sizes, workgroup and private attributions:
+`KernelImporter.kernel`), and the ops only kernels hold: ids, `gpu.barrier`, `memref.alloca`
+(a slot), `gpu.all_reduce`, `gpu.shuffle`, `gpu.subgroup_reduce`, `cf.assert`, `gpu.printf`, and
+calls of the gpu.module's other functions (inlined).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, builtin, cf, func, memref, printf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    ArrayAttr,
+    CallSiteLoc,
+    FileLineColLoc,
+    FloatAttr,
+    FunctionType,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    NameLoc,
+    NoneAttr,
+    StringAttr,
+    UnrankedMemRefType,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from gpuir.dialects import gpu, mem
+from gpuir.dialects.gpu import KERNEL_TOKENS, WARP
+from gpuir.dialects.mem import ArrayType, MemType, PtrType
+from gpuir.ir.upstream import gpu_ops
+from gpuir.ir.upstream.common import Ref, Scope, SharedImporter, index, pointee_of, unsupported
+
+KERNEL_SPACES = (1, 3, 4, 5)
+
+
+PRINTF_FIELD = re.compile(r"%(?:l|ll|h|hh|z)?([diufeg%])")
+
+
+REDUCE_KINDS = {
+    "add": "add",
+    "mul": "mul",
+    "and": "and",
+    "or": "or",
+    "xor": "xor",
+    "minsi": "min",
+    "maxsi": "max",
+    "minui": "umin",
+    "maxui": "umax",
+    "minnumf": "minnum",
+    "maxnumf": "maxnum",
+    "minimumf": "min",
+    "maximumf": "max",
+}
+"""`gpu.all_reduce`'s kinds as `gpu.workgroup_reduce`'s, whose min and max are signed, and whose
+float min and max propagate NaNs (`minimumf`, `maximumf`): `umin` and `umax` reduce with the top
+bit flipped (the unsigned order is the signed order of the flipped values); `minnum` and `maxnum`
+(`minnumf`, `maxnumf`: a NaN loses to a number) reduce the floats' bits as ordered integers, a
+NaN as the integer that loses (`KernelImporter.num_reduce`)."""
+
+
+SUBGROUP_KINDS: dict[str, Callable[[SSAValue, SSAValue], Operation]] = {
+    "add": lambda x, y: arith.AddfOp(x, y) if isinstance(x.type, AnyFloat) else arith.AddiOp(x, y),
+    "mul": lambda x, y: arith.MulfOp(x, y) if isinstance(x.type, AnyFloat) else arith.MuliOp(x, y),
+    "minui": arith.MinUIOp,
+    "minsi": arith.MinSIOp,
+    "maxui": arith.MaxUIOp,
+    "maxsi": arith.MaxSIOp,
+    "minnumf": arith.MinnumfOp,
+    "maxnumf": arith.MaxnumfOp,
+    "minimumf": arith.MinimumfOp,
+    "maximumf": arith.MaximumfOp,
+    "and": arith.AndIOp,
+    "or": arith.OrIOp,
+    "xor": arith.XOrIOp,
+}
+"""`gpu.subgroup_reduce`'s kinds: the op that combines two lanes' values."""
+
+
+REGION_KINDS = {
+    "arith.addf": "add",
+    "arith.addi": "add",
+    "arith.mulf": "mul",
+    "arith.muli": "mul",
+    "arith.andi": "and",
+    "arith.ori": "or",
+    "arith.xori": "xor",
+    "arith.maxsi": "max",
+    "arith.maxnumf": "maxnum",
+    "arith.maximumf": "max",
+    "arith.minsi": "min",
+    "arith.minui": "umin",
+    "arith.maxui": "umax",
+    "arith.minnumf": "minnum",
+    "arith.minimumf": "min",
+}
+"""The one op of a `gpu.all_reduce` region that gpuir's kinds cover."""
+
+
+def assert_place(where: Attribute, function: str) -> tuple[str, int, str]:
+    """The file, line and function a failed `cf.assert` names, as MLIR's NVVM lowering finds
+    them in its location: the callee of a call site (innermost first), a name location's name
+    and place, a file location's place; `(unknown)`, 0 and the kernel's name otherwise."""
+    while isinstance(where, CallSiteLoc):
+        where = where.callee
+    if isinstance(where, NameLoc):
+        function, where = where.desc.data, where.location
+    if isinstance(where, FileLineColLoc):
+        return where.filename.data, where.line.data, function
+    return "(unknown)", 0, function
+
+
+def inner_extents(pointer: PtrType) -> list[int]:
+    """The static extents below the outermost of a memref's pointer (`pointee_of`'s arrays)."""
+    extents = []
+    inner = pointer.pointee
+    if isinstance(inner, ArrayType):
+        inner = inner.element_type
+        while isinstance(inner, ArrayType):
+            extents.append(inner.size.data)
+            inner = inner.element_type
+    return extents
+
+
+def space_of(type_: MemRefType, default: int, op: Operation) -> int:
+    found = type_.memory_space
+    if isinstance(found, NoneAttr):
+        return default
+    if isinstance(found, gpu_ops.AddressSpaceAttr):
+        return gpu_ops.ADDRESS_SPACES[found.space.data]
+    if isinstance(found, IntegerAttr) and found.value.data in (0, 1, 3, 5):
+        return found.value.data
+    raise unsupported(op, f"of memory space {found}")
+
+
+def region_kind(op: gpu_ops.AllReduceOp) -> str | None:
+    """The kind of a `gpu.all_reduce` whose region combines its two arguments with one op of
+    `REGION_KINDS` and yields the result; None for any other region."""
+    if len(op.body.blocks) != 1:
+        return None
+    block = op.body.blocks[0]
+    ops = list(block.ops)
+    if len(block.args) != 2 or len(ops) != 2 or not isinstance(ops[1], gpu_ops.YieldOp):
+        return None
+    combine, done = ops
+    if set(combine.operands) != set(block.args) or len(combine.operands) != 2:
+        return None
+    if list(done.operands) != list(combine.results):
+        return None
+    return REGION_KINDS.get(combine.name)
+
+
+class KernelImporter(SharedImporter):
+    """The importer's kernels (module docstring)."""
+
+    def __init__(self, source: builtin.ModuleOp):
+        super().__init__(source)
+        self.kernel_names: dict[tuple[str, str], str] = {}
+        """Each kernel's name in the program made, by its gpu.module's name and its own."""
+        self.device_functions: dict[str, Operation] = {}
+        """The functions of the gpu.module being read that are not kernels: inlined too."""
+        self.main_op: func.FuncOp | None = None
+        """@main once it is made: an outlined gpu.launch's kernel goes before it."""
+
+    def kernel(
+        self,
+        body: Region,
+        params: Sequence[SSAValue],
+        name: str,
+        op: Operation,
+        region_ids: bool = False,
+        pointers: dict[SSAValue, Attribute] | None = None,
+    ) -> None:
+        """A kernel `name` from `body`, whose values `params` become its arguments (its entry
+        block's arguments for a gpu.func; the captured values of a gpu.launch, whose entry
+        arguments are then its ids and sizes)."""
+        entry = body.blocks[0]
+        index_t = IndexType()
+        inputs: list[Attribute] = [*KERNEL_TOKENS, index_t, index_t, *[index_t] * 6]
+        kinds: list[tuple[SSAValue, PtrType | None]] = []
+        workgroup = private = 0
+        if isinstance(op, gpu_ops.FuncOp):
+            workgroup, private = op.n_workgroup.data, op.n_private.data
+            params = list(entry.args[: len(entry.args) - workgroup - private])
+        for param in params:
+            type_ = param.type
+            if isinstance(type_, MemRefType):
+                found = (pointers or {}).get(param)
+                pointer = found if isinstance(found, PtrType) else PtrType(pointee_of(type_, op), 1)
+                inputs += [pointer, index_t]
+                kinds.append((param, pointer))
+            elif isinstance(type_, UnrankedMemRefType):
+                raise unsupported(op, "taking an unranked memref is not supported")
+            else:
+                inputs.append(type_)
+                kinds.append((param, None))
+        block = Block(arg_types=inputs)
+        b = Builder(InsertPoint.at_end(block))
+        args = list(block.args)
+        hints = ["m1", "m3", "m4", "m5", "group", "item"]
+        hints += [f"{k}_{d}" for k in ("grid", "block") for d in gpu_ops.DIMENSIONS]
+        for param, type_ in kinds:
+            hint = param.name_hint or "arg"
+            hints += [hint, f"{hint}_extent"] if type_ is not None else [hint]
+        for arg, hint in zip(args, hints, strict=True):
+            arg.name_hint = hint
+        s = Scope(KERNEL_SPACES, dict(zip(KERNEL_SPACES, args[:4], strict=True)))
+        group, item = args[4], args[5]
+        grid, dims = args[6:9], args[9:12]
+        rest = iter(args[12:])
+        for param, type_ in kinds:
+            if type_ is None:
+                s.values[param] = next(rest)
+                continue
+            ptr, extent = next(rest), next(rest)
+            inner = inner_extents(type_)
+            made = (
+                [extent, *(index(b, d) for d in inner)]
+                if isinstance(type_.pointee, ArrayType)
+                else []
+            )
+            s.refs[param] = Ref(ptr, made, 1)
+        for d in range(3):
+            s.ids[("grid", d)], s.ids[("block", d)] = grid[d], dims[d]
+        s.ids.update(self.ids(b, group, grid, "group"))
+        s.ids.update(self.ids(b, item, dims, "thread"))
+        if region_ids:  # gpu.launch: block ids, thread ids, grid sizes, block sizes
+            order = [("group", 0), ("group", 1), ("group", 2), ("thread", 0), ("thread", 1)]
+            order += [("thread", 2), *(("grid", d) for d in range(3))]
+            order += [("block", d) for d in range(3)]
+            for arg, key in zip(entry.args, order, strict=True):
+                s.values[arg] = s.ids[key]
+        for k, arg in enumerate(entry.args[len(params) : len(params) + workgroup + private]):
+            space = 3 if k < workgroup else 5
+            self.slot(op, arg, space, b, s)
+        function = func.FuncOp(
+            name, FunctionType.from_lists(inputs, list(KERNEL_TOKENS)), Region(block)
+        )
+        function.location = op.location
+        s.function = function
+        if self.main_op is None:
+            self.out.body.block.add_op(function)
+        else:  # an outlined gpu.launch: before @main, as the kernels of gpu.modules are
+            self.out.body.block.insert_op_before(function, self.main_op)
+        self.blocks(body, block, b, s, self.kernel_op)
+
+    def ids(self, b: Builder, flat: SSAValue, sizes: Sequence[SSAValue], kind: str):
+        x = b.insert(arith.RemUIOp(flat, sizes[0])).result
+        rest = b.insert(arith.DivUIOp(flat, sizes[0])).result
+        y = b.insert(arith.RemUIOp(rest, sizes[1])).result
+        z = b.insert(arith.DivUIOp(rest, sizes[1])).result
+        return {(kind, 0): x, (kind, 1): y, (kind, 2): z}
+
+    def slot(self, op: Operation, value: SSAValue, space: int, b: Builder, s: Scope) -> None:
+        type_ = value.type
+        if not isinstance(type_, MemRefType) or DYNAMIC_INDEX in type_.get_shape():
+            raise unsupported(op, f"with an attribution of type {type_}")
+        shape = list(type_.get_shape())
+        pointee: Attribute = type_.element_type
+        for extent in reversed(shape):
+            pointee = ArrayType(extent, pointee)
+        made = b.insert(mem.SlotOp(s.tokens[space], PtrType(pointee, space)))
+        s.tokens[space] = made.results[0]
+        ptr = made.results[1]  # its static type: a slot is never a launch's argument
+        ptr.name_hint = value.name_hint
+        s.refs[value] = Ref(ptr, [index(b, d) for d in shape], space)
+
+    def kernel_op(self, op: Operation, b: Builder, s: Scope) -> None:
+        if isinstance(op, gpu_ops.ReturnOp | func.ReturnOp) and self.inlined:
+            self.return_from_inlined(op, s)
+        elif isinstance(op, func.CallOp):
+            callee = self.device_functions.get(op.callee.root_reference.data)
+            if callee is None:
+                raise unsupported(
+                    op, f"of @{op.callee.root_reference.data} in a kernel is not supported (yet)"
+                )
+            self.inline(op, callee, b, s, self.kernel_op)
+        elif isinstance(op, gpu_ops.ReturnOp | gpu_ops.TerminatorOp):
+            if op.operands:
+                raise unsupported(op, "with values is not supported")
+            b.insert(func.ReturnOp(*(s.tokens[t] for t in KERNEL_SPACES)))
+        elif isinstance(op, gpu_ops.IdOp):
+            kind = {
+                "gpu.thread_id": "thread",
+                "gpu.block_id": "group",
+                "gpu.block_dim": "block",
+                "gpu.grid_dim": "grid",
+            }.get(op.name)
+            d = gpu_ops.id_dimension(op)
+            if kind is not None:
+                s.values[op.results[0]] = s.ids[(kind, d)]
+            else:  # gpu.global_id
+                base = b.insert(arith.MuliOp(s.ids[("group", d)], s.ids[("block", d)])).result
+                s.values[op.results[0]] = b.insert(arith.AddiOp(base, s.ids[("thread", d)])).result
+        elif isinstance(op, gpu_ops.LaneIdOp):
+            s.values[op.results[0]] = b.insert(gpu.LaneIdOp()).results[0]
+        elif isinstance(op, gpu_ops.BarrierOp):
+            done = b.insert(gpu.SyncWorkItemsOp(s.tokens[1], s.tokens[3]))
+            s.tokens[1], s.tokens[3] = done.results
+        elif isinstance(op, gpu_ops.AllReduceOp):
+            self.all_reduce(op, b, s)
+        elif isinstance(op, gpu_ops.ShuffleOp):
+            value, offset, width = self.mapped(op, op.operands, s)
+            made = gpu.ShuffleOp(op.mode.data, s.tokens[1], s.tokens[3], value, offset, width)
+            s.tokens[1], s.tokens[3], result, valid = b.insert(made).results
+            result.name_hint, valid.name_hint = op.results[0].name_hint, op.results[1].name_hint
+            s.values[op.results[0]], s.values[op.results[1]] = result, valid
+        elif isinstance(op, gpu_ops.SubgroupReduceOp):
+            self.subgroup_reduce(op, b, s)
+        elif isinstance(op, gpu_ops.PrintfOp):
+            self.printf(op, b, s)
+        elif isinstance(op, cf.AssertOp):
+            self.kernel_assert(op, b, s)
+        elif isinstance(op, memref.AllocaOp):
+            if op.dynamic_sizes:
+                raise unsupported(op, "of a dynamic size in a kernel is not supported (yet)")
+            type_ = op.memref.type
+            assert isinstance(type_, MemRefType)
+            self.slot(op, op.memref, space_of(type_, 5, op), b, s)
+        else:
+            self.common_op(op, b, s, self.kernel_op)
+
+    def all_reduce(self, op: gpu_ops.AllReduceOp, b: Builder, s: Scope) -> None:
+        """`gpu.all_reduce` of a kind of `REDUCE_KINDS`, or of a region of `REGION_KINDS`: a
+        `gpu.workgroup_reduce`."""
+        kind = REDUCE_KINDS.get(op.kind.data) if op.kind.data else region_kind(op)
+        if kind is None:
+            why = "in this region form" if not op.kind.data else f"of kind {op.kind.data}"
+            raise unsupported(op, f"{why} is not supported (yet)")
+        (value,) = self.mapped(op, op.operands, s)
+        if kind in ("minnum", "maxnum"):
+            if not isinstance(value.type, AnyFloat):
+                raise unsupported(op, f"of kind {kind}f on {value.type}: only on floats")
+            result = self.num_reduce("min" if kind == "minnum" else "max", value, b, s)
+            result.name_hint = op.results[0].name_hint
+            s.values[op.results[0]] = result
+            return
+        flip = None
+        if kind in ("umin", "umax"):  # unsigned order: signed order with the top bit flipped
+            width = 64 if isinstance(value.type, IndexType) else value.type.width.data  # type: ignore[attr-defined]
+            top = IntegerAttr(-(1 << (width - 1)), value.type)  # type: ignore[arg-type]
+            flip = b.insert(arith.ConstantOp(top)).result
+            value = b.insert(arith.XOrIOp(value, flip)).result
+            kind = kind[1:]
+        done = b.insert(gpu.WorkgroupReduceOp(kind, s.tokens[1], s.tokens[3], value))
+        s.tokens[1], s.tokens[3], result = done.results
+        if flip is not None:
+            result = b.insert(arith.XOrIOp(result, flip)).result
+        s.values[op.results[0]] = result
+
+    def num_reduce(self, kind: str, value: SSAValue, b: Builder, s: Scope) -> SSAValue:
+        """`minnumf` / `maxnumf` (`kind` "min" / "max") over the work-group, whose NaNs lose to
+        any number: one `gpu.workgroup_reduce` of signed integer keys. A float's key is its bits
+        with the magnitude bits flipped when the sign is set (`bits ^ ((bits >> (w - 1)) &
+        (2^(w-1) - 1))`: -inf < … < -0 < +0 < … < +inf in the signed order, the map its own
+        inverse); a NaN's is the largest integer for min, the smallest for max, so that it wins
+        only when every item's value is a NaN, when the result is the type's quiet NaN."""
+        type_ = value.type
+        assert isinstance(type_, AnyFloat)
+        width = type_.bitwidth
+        int_type = IntegerType(width)
+
+        def constant(n: int) -> SSAValue:
+            return b.insert(arith.ConstantOp(IntegerAttr(n, int_type))).result
+
+        shift, low = constant(width - 1), constant((1 << (width - 1)) - 1)
+
+        def flip(bits: SSAValue) -> SSAValue:
+            sign = b.insert(arith.ShRSIOp(bits, shift)).result
+            magnitude = b.insert(arith.AndIOp(sign, low)).result
+            return b.insert(arith.XOrIOp(bits, magnitude)).result
+
+        key = flip(b.insert(arith.BitcastOp(value, int_type)).result)
+        nan_key = constant((1 << (width - 1)) - 1 if kind == "min" else -(1 << (width - 1)))
+        is_nan = b.insert(arith.CmpfOp(value, value, "uno")).result
+        key = b.insert(arith.SelectOp(is_nan, nan_key, key)).result
+        done = b.insert(gpu.WorkgroupReduceOp(kind, s.tokens[1], s.tokens[3], key))
+        s.tokens[1], s.tokens[3], total = done.results
+        number = b.insert(arith.BitcastOp(flip(total), type_)).result
+        all_nan = b.insert(arith.CmpiOp(total, nan_key, "eq")).result
+        nan = b.insert(arith.ConstantOp(FloatAttr(math.nan, type_))).result
+        return b.insert(arith.SelectOp(all_nan, nan, number)).result
+
+    def subgroup_reduce(self, op: gpu_ops.SubgroupReduceOp, b: Builder, s: Scope) -> None:
+        """`gpu.subgroup_reduce`: a tree of `gpu.shuffle down` within the cluster (the warp,
+        or `cluster(size = n)` lanes of it) that combines into its first lane, skipping the
+        lanes that do not exist (a group's last warp may be partial), then `gpu.shuffle idx`
+        of that lane to every lane. A value of fewer than 32 or 64 bits (`f16`, `i8`, …) is
+        shuffled as its bits zero-extended to `i32` or `i64`, as MLIR's lowering does."""
+        combine = SUBGROUP_KINDS.get(op.kind.data)
+        if combine is None:
+            raise unsupported(op, f"of kind {op.kind.data} is not supported (yet)")
+        if op.cluster_stride is not None and op.cluster_stride.value.data != 1:
+            raise unsupported(op, "with a cluster stride is not supported (yet)")
+        size = WARP if op.cluster_size is None else op.cluster_size.value.data
+        if size < 1 or size > WARP or size & (size - 1):
+            raise unsupported(op, f"of clusters of {size} lanes: a power of 2 up to {WARP}")
+        (value,) = self.mapped(op, [op.value], s)
+        type_ = value.type
+        if not isinstance(type_, IntegerType | IndexType | AnyFloat):
+            raise unsupported(op, f"of {type_}: only of a scalar")
+        bits = None if isinstance(type_, IndexType) else type_.bitwidth
+        if bits is not None and bits > 64:
+            raise unsupported(op, f"of {type_}: only of a scalar of 64 bits or fewer")
+        bits_type = None if bits is None else IntegerType(bits)
+        word = None if bits in (None, 32, 64) else IntegerType(32 if bits < 32 else 64)
+
+        def i32(n: int) -> SSAValue:
+            return b.insert(arith.ConstantOp(IntegerAttr(n, 32))).result
+
+        def shuffle(mode: str, value: SSAValue, offset: int) -> tuple[SSAValue, SSAValue]:
+            """The shuffled value and whether it is valid."""
+            if word is not None and bits_type is not None:
+                if isinstance(type_, AnyFloat):
+                    value = b.insert(arith.BitcastOp(value, bits_type)).result
+                value = b.insert(arith.ExtUIOp(value, word)).result
+            made = gpu.ShuffleOp(mode, s.tokens[1], s.tokens[3], value, i32(offset), width)
+            s.tokens[1], s.tokens[3], other, valid = b.insert(made).results
+            if word is not None and bits_type is not None:
+                other = b.insert(arith.TruncIOp(other, bits_type)).result
+                if isinstance(type_, AnyFloat):
+                    other = b.insert(arith.BitcastOp(other, type_)).result
+            return other, valid
+
+        width, offset = i32(size), size // 2
+        while offset:
+            other, valid = shuffle("down", value, offset)
+            both = b.insert(combine(value, other)).results[0]
+            value = b.insert(arith.SelectOp(valid, both, value)).result
+            offset //= 2
+        result, _ = shuffle("idx", value, 0)
+        result.name_hint = op.result.name_hint
+        s.values[op.result] = result
+
+    def kernel_assert(self, op: cf.AssertOp, b: Builder, s: Scope) -> None:
+        """`cf.assert` in a kernel, as CUDA's `assert`: a work-item whose condition is false
+        prints `file:line: kernel: block: [x,y,z], thread: [x,y,z] Assertion `msg` failed.` and
+        returns; the others go on (in a new block)."""
+        here = b.insertion_point.block
+        assert s.function is not None
+        if here.parent is not s.function.body:
+            raise unsupported(op, "inside an scf region of a kernel is not supported (yet)")
+        (cond,) = self.mapped(op, [op.arg], s)
+        tokens = self.token_list(s)
+        types = [MemType(t) for t in s.spaces]
+        failed, going = Block(arg_types=types), Block(arg_types=types)
+        s.function.body.add_block(failed)
+        s.function.body.add_block(going)
+        b.insert(cf.ConditionalBranchOp(cond, going, tokens, failed, tokens))
+        fb = Builder(InsertPoint.at_end(failed))
+        file, line, name = assert_place(op.location, s.function.sym_name.data)
+        message = op.msg.data.replace("{", "{{").replace("}", "}}")
+        text = (
+            f"{file}:{line}: {name}: block: [{{}},{{}},{{}}], "
+            f"thread: [{{}},{{}},{{}}] Assertion `{message}` failed.\n"
+        )
+        ids = [s.ids[("group", d)] for d in range(3)] + [s.ids[("thread", d)] for d in range(3)]
+        for made in (
+            fb.insert(printf.PrintFormatOp(text, *ids)),
+            fb.insert(func.ReturnOp(*failed.args)),
+        ):
+            made.location = op.location
+        b.insertion_point = InsertPoint.at_end(going)
+        s.tokens = dict(zip(s.spaces, going.args, strict=True))
+
+    def printf(self, op: gpu_ops.PrintfOp, b: Builder, s: Scope) -> None:
+        """`gpu.printf`'s C format as `printf.print_format`'s: each integer conversion a `{}`,
+        each `%f`, `%e`, `%g` a `{}` whose value has that C conversion (`gpu.printf_specs`)."""
+        text: list[str] = []
+        specs: list[str] = []
+        source, at = op.format.data, 0
+        for found in PRINTF_FIELD.finditer(source):
+            text.append(source[at : found.start()].replace("{", "{{").replace("}", "}}"))
+            at = found.end()
+            conversion = found.group(1)
+            if conversion == "%":
+                text.append("%")
+                continue
+            text.append("{}")
+            specs.append(conversion if conversion in "feg" else "")
+        text.append(source[at:].replace("{", "{{").replace("}", "}}"))
+        if "%" in PRINTF_FIELD.sub("", source):
+            raise unsupported(
+                op,
+                "with a conversion other than %d, %i, %u, %f, %e, %g (and their l, ll) is not "
+                "supported (yet)",
+            )
+        values = self.mapped(op, op.operands, s)
+        if len(values) != len(specs):
+            raise unsupported(op, f"with {len(specs)} conversions for {len(values)} values")
+        for value, spec in zip(values, specs, strict=True):
+            if spec and not isinstance(
+                value.type, builtin.Float16Type | builtin.Float32Type | builtin.Float64Type
+            ):
+                raise unsupported(op, f"%{spec} of a value of type {value.type}")
+        made = b.insert(printf.PrintFormatOp("".join(text), *values))
+        if any(specs):
+            made.attributes[gpu.PRINTF_SPECS_ATTR] = ArrayAttr([StringAttr(x) for x in specs])
