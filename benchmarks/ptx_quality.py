@@ -8,7 +8,8 @@ the table shows what ptxas reports (registers, spilled bytes) and the number of 
 instructions of each entry (a proxy: the CUDA wheel ships no cuobjdump/nvdisasm to count SASS
 instructions), as ratios ours / nvcc. The goal is a ratio of at most 1.0. Nothing is asserted.
 Ours is measured twice: with 64-bit `index` values (the default) and with
-`index-bitwidth=32` (32-bit index arithmetic, as nvcc's `int`; `gpuir.lowering.nvptx.device_to_llvm`).
+`index-bitwidth=32` (32-bit index arithmetic, as nvcc's `int`;
+`gpuir.lowering.nvptx.device_to_llvm`).
 What still differs with 32-bit index (sm_80): shared-memory addresses are 64-bit in our PTX where
 nvcc's are 32-bit (LLVM's `--nvptx-short-ptr`, which gpuir does not set: with it block_sum has
 nvcc's 12 registers and transpose 36 instructions); map_reduce_kernel_0's reference is 64-bit C

@@ -1,6 +1,6 @@
 """The PTX back end's API: `PtxOptions` validation, `compile_ptx`, and the ptxas step
-(`gpuir.lowering.nvptx.ptxas`): its error carries ptxas's log and a command that repeats the failure;
-`resource_usage` reports ptxas -v's figures per kernel."""
+(`gpuir.lowering.nvptx.ptxas`): its error carries ptxas's log and a command that repeats the
+failure; `resource_usage` reports ptxas -v's figures per kernel."""
 
 from __future__ import annotations
 

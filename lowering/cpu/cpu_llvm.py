@@ -8,9 +8,10 @@ left alone):
    its error kept (`HostProgram.errors`), so that only its launches fail;
 2. `CPU_TO_LLVM`: device-to-llvm's stages without `convert-gpu-to-nvvm` (no NVVM: ids come
    from the loops, shared memory from parameters, and no barrier is left);
-3. the translation of `gpuir.lowering.llvm.llvm_ir`, retargeted to the host (`translate_for_host`:
-   its triple and data layout, no `convergent`), with libdevice's `__nv_*` math as libm calls (`__nv_expf` →
-   `expf`; `rsqrt` is `1 / sqrt`, `powi` LLVM's `llvm.powi`), and per kernel a launch entry:
+3. the translation of `gpuir.lowering.llvm.llvm_ir`, retargeted to the host
+   (`translate_for_host`: its triple and data layout, no `convergent`), with libdevice's
+   `__nv_*` math as libm calls (`__nv_expf` → `expf`; `rsqrt` is `1 / sqrt`, `powi` LLVM's
+   `llvm.powi`), and per kernel a launch entry:
 
        void @__gpuir_launch_<k>(i64 first_group, i64 end_group, i64 n_items,
                                 ptr shared, ptr smem, ptr args, ptr progress)

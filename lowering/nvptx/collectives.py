@@ -56,8 +56,8 @@ Item 0 folds at most 32 values instead of `n`; three barriers either way.
 Each collective ends with a barrier, so the next one may overwrite the scratch. `⊕` is
 `gpuir.lowering.llvm.combine` (the cpu provider's too): integers wrap and compare signed, float
 min/max are `arith.minimumf`/`maximumf` (LLVM's `llvm.minimum`/`llvm.maximum`: a NaN wins,
--0 < +0), as interp. With `fast-math=true` the additions get LLVM's `fast` flags like any other, and the
-bit-exactness is the user's to give up.
+-0 < +0), as interp. With `fast-math=true` the additions get LLVM's `fast` flags like any
+other, and the bit-exactness is the user's to give up.
 """
 
 from __future__ import annotations
