@@ -328,24 +328,47 @@ class Fission:
     def __init__(self, kernel: func.FuncOp, helpers: Helpers, per_item_slots: bool = True):
         self.kernel = kernel
         self.helpers = helpers
+        self.per_item_slots = per_item_slots
+        self.entry = kernel.body.blocks[0]
+        self.n_params = len(kernel.function_type.inputs.data)
+        self.item_id = self.entry.args[5]
+        self.reset()
+
+    def placement(self) -> BarrierPlacement | None:
+        """Where this kernel's barriers keep `Fission` from taking it (the kernel then runs in
+        the resumable form): a barrier in a `cf` block other than the entry, or inside an
+        `scf.for` / `scf.if` whose bounds or condition vary between the work-items. An
+        analysis of the kernel as it is; nothing is rewritten."""
+        kernel = self.kernel
         if len(kernel.body.blocks) != 1:
             blocks = list(kernel.body.blocks)
             barrier = next((b for block in blocks[1:] if (b := first_barrier_in(block))), None)
             barrier = barrier or first_barrier(kernel)
             assert barrier is not None
-            raise BarrierPlacement(
+            return BarrierPlacement(
                 barrier,
                 f"a barrier ('{barrier.name}') in a cf block other than the kernel's entry "
                 f"block {NOT_HERE} {HOW}",
             )
-        self.entry = kernel.body.blocks[0]
-        self.n_params = len(kernel.function_type.inputs.data)
-        self.item_id = self.entry.args[5]
+        try:
+            self.analyze_block(self.entry)
+        except BarrierPlacement as e:
+            return e
+        finally:
+            self.reset()
+        return None
+
+    def prepare(self) -> None:
+        """The kernel's shared slots become offsets into the group's shared bytes (a new entry
+        argument), its local slots each item's part of an array."""
         self.shared = self.entry.insert_arg(SHARED_BYTES, len(self.entry.args))
-        self.shared_bytes = lower_shared_slots(kernel, self.shared)
-        self.locals: list[tuple[BlockArgument, int]] = (
-            self.lower_local_slots() if per_item_slots else []
+        self.shared_bytes = lower_shared_slots(self.kernel, self.shared)
+        self.locals: list[tuple[BlockArgument, int | RuntimeSlot]] = (
+            self.lower_local_slots() if self.per_item_slots else []
         )
+
+    def reset(self) -> None:
+        """The analysis' state, empty."""
         self.varying: dict[SSAValue, str] = {self.item_id: "the work-item id"}
         self.steps: dict[Block, list[Step]] = {}
         self.storage_of: dict[SSAValue, int] = {}
@@ -410,6 +433,8 @@ class Fission:
             return
         elif isinstance(op, gpu.WorkgroupReduceOp | gpu.SyncWorkItemsOp):
             return  # a reduction's result is the group's
+        elif isinstance(op, mem.SlotOp | mem.MslotOp) and space_of(op) == SHARED:
+            return  # the group's memory (before `prepare`): one pointer for every item
         elif isinstance(op, gpu.WorkgroupScanOp):
             self.mark([op.res], "the result of a work-group scan")
         elif is_pure(op):
@@ -616,6 +641,8 @@ class Fission:
     # -- the work-group function --
 
     def run(self) -> func.FuncOp:
+        """The work-group function (`placement` found nothing in the way)."""
+        self.prepare()
         self.analyze_block(self.entry)
         self.steps[self.entry] = self.partition(self.entry)
         self.find_storage()
@@ -1169,24 +1196,17 @@ def workgroup_loops(
 
 
 def with_barriers(kernel: func.FuncOp, helpers: Helpers) -> bool:
-    """A kernel with barriers: `Fission`'s item loops where it can take its barriers, else
-    the resumable form (`gpuir.lowering.cpu.resume`); True for the resumable form."""
-    attempt = kernel.clone()
-    Rewriter.insert_op(attempt, InsertPoint.before(kernel))
-    try:
-        new = Fission(attempt, helpers).run()
-    except BarrierPlacement:
-        if attempt.parent is not None:
-            Rewriter.erase_op(attempt, safe_erase=False)
+    """A kernel with barriers: `Fission`'s item loops when `Fission.placement` finds its
+    barriers where it can take them, else the resumable form (`gpuir.lowering.cpu.resume`),
+    chosen before either rewrites anything (as pocl's `WorkitemHandlerChooser`); True for
+    the resumable form."""
+    fission = Fission(kernel, helpers)
+    if fission.placement() is not None:
         new = resumable(kernel, helpers)
         Rewriter.insert_op(new, InsertPoint.before(kernel))
         return True
-    except OpError:
-        if attempt.parent is not None:
-            Rewriter.erase_op(attempt, safe_erase=False)
-        raise
-    Rewriter.insert_op(new, InsertPoint.before(attempt))
-    Rewriter.erase_op(attempt, safe_erase=False)
+    new = fission.run()
+    Rewriter.insert_op(new, InsertPoint.before(kernel))
     Rewriter.erase_op(kernel, safe_erase=False)
     return False
 
