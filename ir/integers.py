@@ -1,5 +1,5 @@
 """The integer semantics of `arith`, for every layer that computes with integers: interp and
-its fast forms (`runtime/semantics.py`) and `check-barrier-divergence`'s evaluation of a
+its fast forms (`runtime/engine/arith.py`) and `check-barrier-divergence`'s evaluation of a
 kernel's ids (`passes/check_barrier_divergence.py`).
 
 A value is a Python int that stands for its bits modulo `2**width`: the functions read their

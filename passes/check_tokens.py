@@ -478,7 +478,7 @@ def tokens(module: ModuleOp) -> Iterable[SSAValue]:
 def forked_spaces(module: ModuleOp) -> frozenset[int]:
     """The address spaces of the tokens of `module` that are consumed twice for one value: two
     uses that can both run, or a use that runs again (interp tracks the chains of these spaces,
-    `gpuir.runtime.token_order`)."""
+    `gpuir.runtime.engine.token_order`)."""
     found: set[int] = set()
     for token in tokens(module):
         assert isinstance(token.type, MemType)

@@ -3,7 +3,8 @@
 - `provider`: the interface every provider implements (`Provider`, `ProviderError`, `Stream`);
 - `memory`: the memory model they share (layout, `Allocation`, `Pointer`);
 - `scalars`: run-time values (Python ints, numpy floats), parsing and printing;
-- `semantics`: the standard dialects and `mem` on xDSL's interpreter;
+- `engine/`: the interpreter that runs host code and `interp`'s kernels (the standard
+  dialects, `mem`, the token-order check, on xDSL's interpreter);
 - `host`: the host executor (runs `@host`'s `main`, calls the provider);
 - `interp`: the reference provider; `cpu` and `cuda` join it as `cpu.py` and `cuda.py`.
 

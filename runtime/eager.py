@@ -30,7 +30,7 @@ class EagerHostProvider(Provider):
         self.live: list[Allocation] = []
         self.launched_by: tuple[Any, Operation] | None = None
         """The host machine that runs the launch now and its op, when that machine checks
-        token order (`gpuir.runtime.token_order`): the kernel's accesses are the launch's."""
+        token order (`gpuir.runtime.engine.token_order`): the kernel's accesses are the launch's."""
 
     # session
 

@@ -2,7 +2,7 @@
 
 After the default pipeline the program is `builtin.module { @host, @device }`; a program that
 was not split is both its own host and device module. Host code runs on a `HostMachine`:
-- `arith`, `math`, `scf`, `cf`, `func`, `printf` as everywhere (`gpuir.runtime.semantics`);
+- `arith`, `math`, `scf`, `cf`, `func`, `printf` as everywhere (`gpuir.runtime.engine`);
   `printf` and `buffer.print` write to one output stream (`out`, default `sys.stdout`), in
   program order;
 - `mem` in space 0 on host allocations (checked: `out of bounds`, `use after free`); a host
@@ -49,10 +49,11 @@ from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, MemType, PtrType
 from gpuir.passes.device_code import launched_name
 from gpuir.runtime import memory
 from gpuir.runtime.eager import EagerHostProvider
+from gpuir.runtime.engine import STANDARD_FUNCTIONS, Machine, fail, make_machine
+from gpuir.runtime.engine.token_order import entry_tokens, region_tokens
 from gpuir.runtime.memory import Allocation, Pointer, alloc_size, size_of, space_name, store_size
 from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream
 from gpuir.runtime.scalars import TOKEN, float_dtype, format_fixed2, from_attr
-from gpuir.runtime.semantics import STANDARD_FUNCTIONS, Machine, fail, make_machine
 from gpuir.runtime.session import (  # noqa: F401  # split_modules: re-exported
     DeviceSession,
     called_function,
@@ -62,7 +63,6 @@ from gpuir.runtime.session import (  # noqa: F401  # split_modules: re-exported
     scalar_params,
     split_modules,
 )
-from gpuir.runtime.token_order import entry_tokens, region_tokens
 
 # --- the machine ---------------------------------------------------------------------------------
 

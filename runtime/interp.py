@@ -62,6 +62,8 @@ from gpuir.dialects.traits import is_warp_op, waits
 from gpuir.ir.diagnostics import describe_op, item_ranges
 from gpuir.runtime import memory
 from gpuir.runtime.eager import EagerHostProvider
+from gpuir.runtime.engine import STANDARD_FUNCTIONS, Machine, make_machine
+from gpuir.runtime.engine.token_order import TokenOrder, entry_tokens, region_tokens
 from gpuir.runtime.memory import Allocation, Pointer, size_of, space_name, store_size
 from gpuir.runtime.provider import (
     LoadedModule,
@@ -72,8 +74,6 @@ from gpuir.runtime.provider import (
     warp_divergence_message,
 )
 from gpuir.runtime.scalars import TOKEN, float_dtype, int_width, signed, wrap
-from gpuir.runtime.semantics import STANDARD_FUNCTIONS, Machine, make_machine
-from gpuir.runtime.token_order import TokenOrder, entry_tokens, region_tokens
 
 
 class _Abort(BaseException):

@@ -13,7 +13,7 @@ but this file holds together (issue 29):
   `size_of` / `align_of` / `alloc_size` (`runtime/memory.py`, every provider) on random nested
   types with a fixed seed; and the layout of struct arguments (`runtime/structs.py`) against
   gcc's;
-- interp's fast forms (`@fast` in `runtime/semantics.py`, compiled by `runtime/closures.py`)
+- interp's fast forms (`@fast` in `runtime/engine/`, compiled by `runtime/engine/closures.py`)
   against the impls of the same ops (`Machine._run_op`) on edge and random inputs: the same
   results bit for bit (floats by their bits, the same Python type) and the same errors.
 
@@ -59,12 +59,12 @@ from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.cpu import check_accesses
 from gpuir.lowering.llvm.conversion import size_and_align
 from gpuir.runtime import structs
-from gpuir.runtime.closures import FAST, Compiler, internal_error
+from gpuir.runtime.engine import STANDARD_FUNCTIONS, make_machine
+from gpuir.runtime.engine.closures import FAST, Compiler, internal_error
 from gpuir.runtime.host import HostMachine
 from gpuir.runtime.memory import Allocation, LayoutError, Pointer, align_of, alloc_size, size_of
 from gpuir.runtime.provider import ProviderError
 from gpuir.runtime.scalars import TOKEN
-from gpuir.runtime.semantics import STANDARD_FUNCTIONS, make_machine
 
 ROOT = Path(__file__).resolve().parents[1]
 CPU_CHECK_C = ROOT / "runtime" / "cpu_check.c"

@@ -1,4 +1,4 @@
-"""interp's token-order check (`gpuir.runtime.token_order`): the order the chains give, which
+"""interp's token-order check (`gpuir.runtime.engine.token_order`): the order the chains give, which
 modules are tracked, and the conflicts found while a program runs. The lit programs
 `tests/lit/run/token-order-*.mlir` check the diagnostics of whole programs."""
 
@@ -13,10 +13,10 @@ from xdsl.parser import Parser
 
 from gpuir.dialects import make_context
 from gpuir.passes.check_tokens import forked_spaces
+from gpuir.runtime.engine.token_order import consume, fork_of, ordered, root
 from gpuir.runtime.host import HostExecutor
 from gpuir.runtime.interp import InterpProvider
 from gpuir.runtime.provider import ProviderError
-from gpuir.runtime.token_order import consume, fork_of, ordered, root
 
 OPS = [test.TestOp() for _ in range(6)]
 

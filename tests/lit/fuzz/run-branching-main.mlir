@@ -1,8 +1,9 @@
 // RUN: gpu-run %s --provider interp 3 2>&1 | filecheck %s
 //
 // Found by the fuzzer (tests/fuzz): a function of more than one block (here @main, with a
-// branch) could not be called by gpuir/runtime/semantics.py: its check for a body asked for
-// the region's single block, an internal error ("'block' property of Region class is only
+// branch) could not be called by the interpreter (`Machine.call`, now in
+// gpuir/runtime/engine/machine.py): its check for a body asked for the region's single
+// block, an internal error ("'block' property of Region class is only
 // available for single-block regions"). It runs now.
 
 func.func @main(%m: !mem.M<0>, %x: i32) -> (!mem.M<0>, i32) {

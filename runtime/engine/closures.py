@@ -1,23 +1,6 @@
-"""Compiled interpretation: each function's body turned once into Python closures over a frame.
-
-xDSL's interpreter walks the IR at every op it runs: it finds the op's impl in a table, reads
-the operands from a stack of scoped dictionaries, checks the result count and stores the
-results back. A `Code` does that work once per function and module:
-- every SSA value of a function (block arguments and op results, nested regions included) gets
-  a slot of a Python list, the function's *frame* (one per call);
-- every block becomes a list of *steps*, `step(machine, frame)`, and a terminator,
-  `terminator(machine, frame) -> (block index, values)` (`RETURN` as the index: the region
-  ends with `values`).
-
-An op's step is its *fast form* where one is registered (`fast`: arith, the memory ops,
-`scf.for`/`if`, `cf` branches), else its impl called with its operands read from the frame.
-Both run the same semantics (`gpuir.runtime.semantics`): the same values and the same
-diagnostics at the same ops, only without the walk. An op with regions and no fast form runs
-them through the machine's `run_ssacfg_region`, which runs the compiled region in the current
-frame (`Machine.frame`), so impls written for xDSL's interpreter keep working.
-
-An exception in a step that is not a `ProviderError` is reported as xDSL's interpreter reported
-it through `Machine._run_op`: an `internal error` (or `stack overflow`) at the op.
+"""Compiled interpretation: each function's body turned once into Python closures over a frame
+(`Code`, `Compiler`), and the registry of the ops' fast forms (`fast`, `FAST`), which each
+dialect's module of the engine fills. docs/interp.md, "Compiled interpretation", says how.
 """
 
 from __future__ import annotations
@@ -267,7 +250,7 @@ class Code:
     ):
         self.impls = impls
         self.wrap = wrap
-        """Wraps every op's step (interp's token tracking, `gpuir.runtime.token_order`)."""
+        """Wraps every op's step (the token-order check, `gpuir.runtime.engine.token_order`)."""
         self.functions: dict[int, FunctionCode] = {}
         self.regions: dict[int, CompiledRegion] = {}
 

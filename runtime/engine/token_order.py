@@ -1,21 +1,7 @@
-"""interp's token-order check: two accesses that no token chain orders, to the same bytes, one
-of them a write.
-
-The token chain is the only ordering of memory effects (`docs/ir-extensions.md`, "Consumed-twice
-tokens"). Where a module consumes a token twice (`check_tokens.forks`), interp runs it with
-token values that remember their place in the chains (`Token`), and every access to memory is
-recorded per byte with the token its op consumed:
-- an op that consumes a token for the first time continues its chain; one that consumes it
-  again starts a new chain that branches off at that token (`consume`);
-- access `a` is ordered before access `b` when `a`'s token lies on the way from `b`'s token back
-  to the root (`ordered`);
-- a read conflicts with the last write of its bytes, and a write with the last write and every
-  read since, when they are not ordered. The first conflict ends the run with a diagnostic that
-  names both ops and where the chain forks.
-
-Work-items are checked each against itself (the race check orders them against each other);
-host code against itself. Modules whose chains never fork run with the plain `TOKEN` and are
-not tracked.
+"""The token-order check: two accesses that no token chain orders, to the same bytes, one of
+them a write. Tokens that remember their place in the chains (`Token`, `consume`, `ordered`),
+each machine's accesses (`TokenOrder`), and the step wrapper that tracks them
+(`tracking_step`). docs/interp.md, "Token order", says how.
 """
 
 from __future__ import annotations
@@ -254,7 +240,7 @@ PASSES_ON = (
 def tracking_step(
     c: Any, op: Operation, step: Callable[[Any, list[Any]], None], spaces: frozenset[int]
 ):
-    """`step` (op's compiled step, `gpuir.runtime.closures`) with its tokens of `spaces`
+    """`step` (op's compiled step, `gpuir.runtime.engine.closures`) with its tokens of `spaces`
     tracked: each such token operand consumed (`consume`) into `machine.events` by space, for
     the op's accesses, and its token results (made `TOKEN` by the op's semantics) replaced by
     them. A token result of a space the op takes no token of (`gpu.init`'s device tokens)
