@@ -1,8 +1,8 @@
 """The importer's shared parts, the same on the host and in kernels: memrefs as it makes them
-(`Ref`, with a `memref.subview`'s `View`), the state of a function being made (`Scope`), its
-blocks and the memory tokens they pass, and `SharedImporter`'s ops: memref loads, stores, dims,
-casts, subviews, copies and atomics, `scf.for` / `scf.if`, `cf` branches, `arith` and `math`
-(cloned), and inlined calls.
+(`Ref`, with a `memref.subview`'s `View`), the state of a function being made (`Scope`, with the
+dispatch table of its ops), its blocks and the memory tokens they pass, and the ops of
+`SHARED_OPS`: memref loads, stores, dims, casts, subviews, copies and atomics, `scf.for` /
+`scf.if`, `cf` branches; and `arith` and `math` (cloned) and inlined calls.
 """
 
 from __future__ import annotations
@@ -28,6 +28,10 @@ from gpuir.dialects import mem
 from gpuir.dialects.mem import ArrayType, MemType
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.upstream import memref_ops
+
+OpTable = dict[type[Operation], Callable[..., None]]
+"""A dispatch table: an op's type (exactly) → the importer's method that imports it, called as
+`method(importer, op, b, s)` (as xDSL's interpreter finds an op's implementation)."""
 
 ATOMIC_KINDS = {
     "addi": "add",
@@ -174,10 +178,12 @@ def each_element(
 
 @dataclass
 class Scope:
-    """The state of one function being made: its tokens by space, and the values and memrefs
-    of the upstream values it has made."""
+    """The state of one function being made: the ops it may hold, its tokens by space, and the
+    values and memrefs of the upstream values it has made."""
 
     spaces: tuple[int, ...]
+    table: OpTable
+    """The ops this code may hold: host code's (`HOST_OPS`) or a kernel's (`KERNEL_OPS`)."""
     tokens: dict[int, SSAValue] = field(default_factory=dict)
     values: dict[SSAValue, SSAValue] = field(default_factory=dict)
     refs: dict[SSAValue, Ref] = field(default_factory=dict)
@@ -193,6 +199,7 @@ class Scope:
         """The scope of a region inside: what is made there stays there."""
         return Scope(
             self.spaces,
+            self.table,
             dict(self.tokens),
             dict(self.values),
             dict(self.refs),
@@ -203,7 +210,8 @@ class Scope:
 
 
 class SharedImporter:
-    """The parts of the importer that host code and kernels share (module docstring)."""
+    """The parts of the importer that host code and kernels share (module docstring); each op
+    is imported by its method in its scope's table (`import_op`)."""
 
     def __init__(self, source: builtin.ModuleOp):
         self.source = source
@@ -223,14 +231,7 @@ class SharedImporter:
 
     # -- blocks, and inlined calls --
 
-    def blocks(
-        self,
-        region: Region,
-        entry: Block,
-        b: Builder,
-        s: Scope,
-        each: Callable[[Operation, Builder, Scope], None],
-    ) -> None:
+    def blocks(self, region: Region, entry: Block, b: Builder, s: Scope) -> None:
         """The blocks of a function's `region`: its entry's ops at `b` (in `entry`), each other
         block a new block after it, which takes the block's arguments and then the tokens (every
         branch passes them)."""
@@ -250,21 +251,19 @@ class SharedImporter:
             s.blocks[source] = made
             for old, new in zip(source.args, made.args, strict=False):
                 s.values[old] = new
-        self.block(sources[0], b, s, each)
+        self.block(sources[0], b, s)
         for source in sources[1:]:
             made = s.blocks[source]
             count = len(source.args)
             s.tokens = {t: made.args[count + k] for k, t in enumerate(s.spaces)}
-            self.block(source, Builder(InsertPoint.at_end(made)), s, each)
+            self.block(source, Builder(InsertPoint.at_end(made)), s)
 
-    def block(
-        self, block: Block, b: Builder, s: Scope, each: Callable[[Operation, Builder, Scope], None]
-    ) -> None:
+    def block(self, block: Block, b: Builder, s: Scope) -> None:
         """Each op of `block` made at `b`, the ops made for it at its location."""
         for op in block.ops:
             target = b.insertion_point.block
             last = target.last_op
-            each(op, b, s)
+            self.import_op(op, b, s)
             made = target.first_op if last is None else last.next_op
             while made is not None:
                 for inner in made.walk():
@@ -278,16 +277,9 @@ class SharedImporter:
         for old, new in zip(call.results, self.mapped(op, op.operands, s), strict=True):
             s.values[old] = new
 
-    def inline(
-        self,
-        op: func.CallOp,
-        callee: Operation,
-        b: Builder,
-        s: Scope,
-        each: Callable[[Operation, Builder, Scope], None],
-    ) -> None:
+    def inline(self, op: func.CallOp, callee: Operation, b: Builder, s: Scope) -> None:
         """A call: the callee's body, made here with its arguments the call's (on the host, so
-        registered memory stays registered, and launches inside copy it), each op by `each`."""
+        registered memory stays registered, and launches inside copy it)."""
         name = callee.sym_name.data  # type: ignore[attr-defined]
         body = callee.regions[0]
         if len(body.blocks) != 1:
@@ -302,64 +294,66 @@ class SharedImporter:
                 s.values[param] = self.mapped(op, [arg], s)[0]
         self.inlined.append(op)
         try:
-            self.block(entry, b, s, each)
+            self.block(entry, b, s)
         finally:
             self.inlined.pop()
 
     # -- the ops --
 
-    def common_op(
-        self, op: Operation, b: Builder, s: Scope, each: Callable[[Operation, Builder, Scope], None]
-    ) -> None:
-        if isinstance(op, memref.LoadOp | memref.StoreOp):
-            self.access(op, b, s)
-        elif isinstance(op, memref.DimOp):
-            ref = self.ref(op, op.source, s, view=True)
-            found = op.index.owner
-            if not isinstance(found, arith.ConstantOp):
-                raise unsupported(op, "of a dimension that is not a constant")
-            dim = found.value.value.data  # type: ignore[attr-defined]
-            if not 0 <= dim < len(ref.dims):
-                raise unsupported(op, f"of dimension {dim} of a memref of rank {len(ref.dims)}")
-            s.values[op.result] = ref.dims[dim]
-        elif isinstance(op, memref_ops.CastOp):
-            s.refs[op.results[0]] = self.ref(op, op.operands[0], s, view=True)
-        elif isinstance(op, memref.SubviewOp):
-            self.subview(op, b, s)
-        elif isinstance(op, memref_ops.CopyOp):
-            try:
-                op.verify_()
-            except VerifyException as e:
-                raise unsupported(op, str(e)) from None
-            src = self.ref(op, op.source, s, view=True)
-            self.copy(op, src, self.ref(op, op.destination, s, view=True), b, s)
-        elif isinstance(op, memref_ops.AtomicRmwOp):
-            self.atomic(op, b, s)
-        elif isinstance(op, scf.ForOp):
-            self.for_op(op, b, s, each)
-        elif isinstance(op, scf.IfOp):
-            self.if_op(op, b, s, each)
-        elif isinstance(op, cf.BranchOp):
-            args = [*self.mapped(op, op.arguments, s), *self.token_list(s)]
-            b.insert(cf.BranchOp(self.successor(op, op.successor, s), *args))
-        elif isinstance(op, cf.ConditionalBranchOp):
-            (cond,) = self.mapped(op, [op.cond], s)
-            then_args = [*self.mapped(op, op.then_arguments, s), *self.token_list(s)]
-            else_args = [*self.mapped(op, op.else_arguments, s), *self.token_list(s)]
-            then_block = self.successor(op, op.then_block, s)
-            else_block = self.successor(op, op.else_block, s)
-            b.insert(cf.ConditionalBranchOp(cond, then_block, then_args, else_block, else_args))
-        elif isinstance(op, scf.YieldOp):
-            b.insert(scf.YieldOp(*self.mapped(op, op.operands, s), *self.token_list(s)))
+    def import_op(self, op: Operation, b: Builder, s: Scope) -> None:
+        """`op` made at `b` by its method in the scope's table; an `arith` or `math` op (without
+        regions) cloned; any other an error."""
+        method = s.table.get(type(op))
+        if method is not None:
+            method(self, op, b, s)
         elif op.dialect_name() in ("arith", "math") and not op.regions:
-            operands = self.mapped(op, op.operands, s)
-            mapping = dict(zip(op.operands, operands, strict=True))
-            clone = op.clone(value_mapper=mapping)
-            b.insert(clone)
-            for old, new in zip(op.results, clone.results, strict=True):
-                s.values[old] = new
+            self.clone(op, b, s)
         else:
             raise unsupported(op)
+
+    def clone(self, op: Operation, b: Builder, s: Scope) -> None:
+        operands = self.mapped(op, op.operands, s)
+        mapping = dict(zip(op.operands, operands, strict=True))
+        clone = op.clone(value_mapper=mapping)
+        b.insert(clone)
+        for old, new in zip(op.results, clone.results, strict=True):
+            s.values[old] = new
+
+    def dim(self, op: memref.DimOp, b: Builder, s: Scope) -> None:
+        ref = self.ref(op, op.source, s, view=True)
+        found = op.index.owner
+        if not isinstance(found, arith.ConstantOp):
+            raise unsupported(op, "of a dimension that is not a constant")
+        dim = found.value.value.data  # type: ignore[attr-defined]
+        if not 0 <= dim < len(ref.dims):
+            raise unsupported(op, f"of dimension {dim} of a memref of rank {len(ref.dims)}")
+        s.values[op.result] = ref.dims[dim]
+
+    def cast(self, op: memref_ops.CastOp, b: Builder, s: Scope) -> None:
+        s.refs[op.results[0]] = self.ref(op, op.operands[0], s, view=True)
+
+    def memref_copy(self, op: memref_ops.CopyOp, b: Builder, s: Scope) -> None:
+        try:
+            op.verify_()
+        except VerifyException as e:
+            raise unsupported(op, str(e)) from None
+        src = self.ref(op, op.source, s, view=True)
+        self.copy(op, src, self.ref(op, op.destination, s, view=True), b, s)
+
+    def branch(self, op: cf.BranchOp, b: Builder, s: Scope) -> None:
+        args = [*self.mapped(op, op.arguments, s), *self.token_list(s)]
+        b.insert(cf.BranchOp(self.successor(op, op.successor, s), *args))
+
+    def cond_branch(self, op: cf.ConditionalBranchOp, b: Builder, s: Scope) -> None:
+        (cond,) = self.mapped(op, [op.cond], s)
+        then_args = [*self.mapped(op, op.then_arguments, s), *self.token_list(s)]
+        else_args = [*self.mapped(op, op.else_arguments, s), *self.token_list(s)]
+        then_block = self.successor(op, op.then_block, s)
+        else_block = self.successor(op, op.else_block, s)
+        b.insert(cf.ConditionalBranchOp(cond, then_block, then_args, else_block, else_args))
+
+    def scf_yield(self, op: scf.YieldOp, b: Builder, s: Scope) -> None:
+        b.insert(scf.YieldOp(*self.mapped(op, op.operands, s), *self.token_list(s)))
 
     def mapped(self, op: Operation, values: Sequence[SSAValue], s: Scope) -> list[SSAValue]:
         out = []
@@ -487,7 +481,7 @@ class SharedImporter:
             value = self.mapped(op, [op.value], s)[0]
             s.tokens[ref.space] = b.insert(mem.StoreOp(s.tokens[ref.space], ptr, value)).results[0]
 
-    def for_op(self, op: scf.ForOp, b: Builder, s: Scope, each) -> None:  # noqa: ANN001
+    def for_op(self, op: scf.ForOp, b: Builder, s: Scope) -> None:
         lb, ub, step = self.mapped(op, [op.lb, op.ub, op.step], s)
         inits = self.mapped(op, list(op.iter_args), s)
         old = op.body.blocks[0]
@@ -499,14 +493,14 @@ class SharedImporter:
         n = len(inits) + 1
         for k, space in enumerate(s.spaces):
             inner.tokens[space] = body.args[n + k]
-        self.block(old, Builder(InsertPoint.at_end(body)), inner, each)
+        self.block(old, Builder(InsertPoint.at_end(body)), inner)
         made = b.insert(scf.ForOp(lb, ub, step, [*inits, *self.token_list(s)], body))
         for old_result, new in zip(op.results, made.results, strict=False):
             s.values[old_result] = new
         for k, space in enumerate(s.spaces):
             s.tokens[space] = made.results[len(inits) + k]
 
-    def if_op(self, op: scf.IfOp, b: Builder, s: Scope, each) -> None:  # noqa: ANN001
+    def if_op(self, op: scf.IfOp, b: Builder, s: Scope) -> None:
         (cond,) = self.mapped(op, [op.cond], s)
         types = [*(r.type for r in op.results), *(MemType(t) for t in s.spaces)]
         regions = []
@@ -515,7 +509,7 @@ class SharedImporter:
             inner = s.inner()
             ib = Builder(InsertPoint.at_end(block))
             if region.blocks:
-                self.block(region.blocks[0], ib, inner, each)
+                self.block(region.blocks[0], ib, inner)
             else:
                 ib.insert(scf.YieldOp(*self.token_list(inner)))
             regions.append(Region(block))
@@ -524,3 +518,20 @@ class SharedImporter:
             s.values[old_result] = new
         for k, space in enumerate(s.spaces):
             s.tokens[space] = made.results[len(op.results) + k]
+
+
+SHARED_OPS: OpTable = {
+    memref.LoadOp: SharedImporter.access,
+    memref.StoreOp: SharedImporter.access,
+    memref.DimOp: SharedImporter.dim,
+    memref_ops.CastOp: SharedImporter.cast,
+    memref.SubviewOp: SharedImporter.subview,
+    memref_ops.CopyOp: SharedImporter.memref_copy,
+    memref_ops.AtomicRmwOp: SharedImporter.atomic,
+    scf.ForOp: SharedImporter.for_op,
+    scf.IfOp: SharedImporter.if_op,
+    scf.YieldOp: SharedImporter.scf_yield,
+    cf.BranchOp: SharedImporter.branch,
+    cf.ConditionalBranchOp: SharedImporter.cond_branch,
+}
+"""The ops host code and kernels import alike (and `arith` and `math`: `import_op`)."""

@@ -1,7 +1,8 @@
 """The importer's host code: `@main` (the device opened first, closed last), memref.globals,
-host and device allocation, `gpu.memset` and `gpu.memcpy`, `gpu.host_register` (a device
-copy), `vector.print` and the runner's print functions, calls of host functions (inlined), and
-launches: `gpu.launch_func`, and `gpu.launch` with its body outlined as a kernel.
+and the ops host code imports (`HOST_OPS`: the shared ones and host and device allocation,
+`gpu.memset` and `gpu.memcpy`, `gpu.host_register` (a device copy), `vector.print` and the
+runner's print functions, calls of host functions (inlined), and launches: `gpu.launch_func`,
+and `gpu.launch` with its body outlined as a kernel).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from gpuir.dialects.mem import MemType, PtrType
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.upstream import gpu_ops, memref_ops
 from gpuir.ir.upstream.common import (
+    SHARED_OPS,
+    OpTable,
     Ref,
     Scope,
     each_element,
@@ -46,21 +49,11 @@ from gpuir.ir.upstream.common import (
 from gpuir.ir.upstream.kernel import KernelImporter
 
 HOST_SPACES = (0, 1, 4)
-
-
 MAX_GLOBAL_ELEMENTS = 1 << 16
 """A memref.global's elements are stored one by one at @main's start: at most this many."""
-
-
 PRINT_MEMREF = {"printMemrefF32", "printMemrefF64", "printMemrefI32", "printMemrefI64"}
-
-
 PRINT_TEXT = {"printNewline": "\n", "printComma": ", ", "printOpen": "( ", "printClose": " )"}
-
-
 PRINT_VALUE = {"printI64", "printU64"}
-
-
 PRINT_FLOAT = {"printF32", "printF64"}
 
 
@@ -86,7 +79,7 @@ class HostImporter(KernelImporter):
         body.args[0].name_hint = "m"
         b = Builder(InsertPoint.at_end(body))
         init = b.insert(gpu.InitOp(body.args[0]))
-        scope = Scope(HOST_SPACES, dict(zip(HOST_SPACES, init.results, strict=True)))
+        scope = Scope(HOST_SPACES, HOST_OPS, dict(zip(HOST_SPACES, init.results, strict=True)))
         self.stream = b.insert(gpu.DefaultStreamOp()).results[0]
         new = func.FuncOp("main", FunctionType.from_lists([m0], [m0]), Region(body))
         new.location = op.location
@@ -94,59 +87,53 @@ class HostImporter(KernelImporter):
         self.main_op = new
         for made in self.globals.values():
             self.make_global(made, b, scope)
-        self.blocks(op.body, body, b, scope, self.host_op)
+        self.blocks(op.body, body, b, scope)
 
-    def host_op(self, op: Operation, b: Builder, s: Scope) -> None:
-        if isinstance(op, func.ReturnOp) and self.inlined:
+    def host_return(self, op: func.ReturnOp, b: Builder, s: Scope) -> None:
+        """`return`: the end of a host function being inlined, or of @main (registered memory's
+        device copies freed, the device closed)."""
+        if self.inlined:
             self.return_from_inlined(op, s)
-        elif isinstance(op, func.ReturnOp):
-            for ref in self.registered:
-                assert ref.mirror is not None
-                s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.mirror.ptr)).results[0]
-            done = b.insert(gpu.DeinitOp(s.tokens[0], s.tokens[1], s.tokens[4])).results[0]
-            b.insert(func.ReturnOp(done))
-        elif isinstance(op, memref.AllocOp | memref.AllocaOp):
-            self.allocate(op, op.memref, list(op.dynamic_sizes), 0, b, s)
-        elif isinstance(op, memref_ops.VectorPrintOp):
-            self.vector_print(op, b, s)
-        elif isinstance(op, gpu_ops.AllocOp) and op.host_shared is not None:
+            return
+        for ref in self.registered:
+            assert ref.mirror is not None
+            s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.mirror.ptr)).results[0]
+        done = b.insert(gpu.DeinitOp(s.tokens[0], s.tokens[1], s.tokens[4])).results[0]
+        b.insert(func.ReturnOp(done))
+
+    def host_alloc(self, op: memref.AllocOp | memref.AllocaOp, b: Builder, s: Scope) -> None:
+        self.allocate(op, op.memref, list(op.dynamic_sizes), 0, b, s)
+
+    def gpu_alloc(self, op: gpu_ops.AllocOp, b: Builder, s: Scope) -> None:
+        """`gpu.alloc`: device memory; `host_shared`: host memory and its device copy."""
+        if op.host_shared is not None:
             self.allocate(op, op.results[0], list(op.rest), 0, b, s)  # the host's, and a copy
             self.mirror(s.refs[op.results[0]], b, s)
-        elif isinstance(op, gpu_ops.AllocOp):
-            self.allocate(op, op.results[0], list(op.rest), 1, b, s)
-        elif isinstance(op, memref.DeallocOp):
-            ref = self.ref(op, op.memref, s)
-            if ref.space != 0:
-                raise unsupported(op, "of device memory (gpu.dealloc frees it)")
-            if ref.mirror is not None:  # registered: its device copy goes with it
-                s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.mirror.ptr)).results[0]
-                self.registered.remove(ref)
-                ref.mirror = None
-            s.tokens[0] = b.insert(mem.FreeOp(s.tokens[0], ref.ptr)).results[0]
-        elif isinstance(op, gpu_ops.DeallocOp):
-            ref = self.ref(op, op.rest[0], s)
-            s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.ptr)).results[0]
-        elif isinstance(op, gpu_ops.MemcpyOp):
-            self.memcpy(op, b, s)
-        elif isinstance(op, gpu_ops.MemsetOp):
-            self.memset(op, b, s)
-        elif isinstance(op, gpu_ops.WaitOp):
-            pass  # every op ran to its end already
-        elif isinstance(op, gpu_ops.HostRegisterOp):
-            self.register(op, b, s)
-        elif isinstance(op, gpu_ops.LaunchFuncOp):
-            self.launch_func(op, b, s)
-        elif isinstance(op, gpu_ops.LaunchOp):
-            self.launch_region(op, b, s)
-        elif isinstance(op, func.CallOp):
-            self.call(op, b, s)
-        elif isinstance(op, memref.GetGlobalOp):
-            found = self.global_refs.get(op.name_.root_reference.data)
-            if found is None:
-                raise OpError(op, f"importing upstream MLIR: no memref.global {op.name_}")
-            s.refs[op.memref] = found
         else:
-            self.common_op(op, b, s, self.host_op)
+            self.allocate(op, op.results[0], list(op.rest), 1, b, s)
+
+    def dealloc(self, op: memref.DeallocOp, b: Builder, s: Scope) -> None:
+        ref = self.ref(op, op.memref, s)
+        if ref.space != 0:
+            raise unsupported(op, "of device memory (gpu.dealloc frees it)")
+        if ref.mirror is not None:  # registered: its device copy goes with it
+            s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.mirror.ptr)).results[0]
+            self.registered.remove(ref)
+            ref.mirror = None
+        s.tokens[0] = b.insert(mem.FreeOp(s.tokens[0], ref.ptr)).results[0]
+
+    def gpu_dealloc(self, op: gpu_ops.DeallocOp, b: Builder, s: Scope) -> None:
+        ref = self.ref(op, op.rest[0], s)
+        s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.ptr)).results[0]
+
+    def wait(self, op: gpu_ops.WaitOp, b: Builder, s: Scope) -> None:
+        pass  # every op ran to its end already
+
+    def get_global(self, op: memref.GetGlobalOp, b: Builder, s: Scope) -> None:
+        found = self.global_refs.get(op.name_.root_reference.data)
+        if found is None:
+            raise OpError(op, f"importing upstream MLIR: no memref.global {op.name_}")
+        s.refs[op.memref] = found
 
     def make_global(self, op: memref_ops.GlobalOp, b: Builder, s: Scope) -> None:
         """A memref.global in host memory, its elements stored one by one (`get_global` gives
@@ -302,7 +289,7 @@ class HostImporter(KernelImporter):
             made = b.insert(printf.PrintFormatOp("{}", *self.mapped(op, op.arguments[:1], s)))
             made.attributes[gpu.PRINTF_SPECS_ATTR] = ArrayAttr([StringAttr("g")])
         elif callee in self.host_functions:
-            self.inline(op, self.host_functions[callee], b, s, self.host_op)
+            self.inline(op, self.host_functions[callee], b, s)
         else:
             raise unsupported(op, f"of @{callee} is not supported (yet)")
 
@@ -391,3 +378,24 @@ class HostImporter(KernelImporter):
 
     def extent(self, ref: Ref, b: Builder) -> SSAValue:
         return ref.dims[0] if ref.dims else index(b, 1)
+
+
+HOST_OPS: OpTable = {
+    **SHARED_OPS,
+    func.ReturnOp: HostImporter.host_return,
+    func.CallOp: HostImporter.call,
+    memref.AllocOp: HostImporter.host_alloc,
+    memref.AllocaOp: HostImporter.host_alloc,
+    memref.DeallocOp: HostImporter.dealloc,
+    memref.GetGlobalOp: HostImporter.get_global,
+    memref_ops.VectorPrintOp: HostImporter.vector_print,
+    gpu_ops.AllocOp: HostImporter.gpu_alloc,
+    gpu_ops.DeallocOp: HostImporter.gpu_dealloc,
+    gpu_ops.MemcpyOp: HostImporter.memcpy,
+    gpu_ops.MemsetOp: HostImporter.memset,
+    gpu_ops.WaitOp: HostImporter.wait,
+    gpu_ops.HostRegisterOp: HostImporter.register,
+    gpu_ops.LaunchFuncOp: HostImporter.launch_func,
+    gpu_ops.LaunchOp: HostImporter.launch_region,
+}
+"""The ops host code imports, by type (`SharedImporter.import_op`)."""

@@ -1,8 +1,9 @@
 """The importer's kernels: each `gpu.func … kernel`, and each `gpu.launch` body outlined, as a
 gpuir kernel (its parameters, ids and sizes, workgroup and private attributions:
-`KernelImporter.kernel`), and the ops only kernels hold: ids, `gpu.barrier`, `memref.alloca`
-(a slot), `gpu.all_reduce`, `gpu.shuffle`, `gpu.subgroup_reduce`, `cf.assert`, `gpu.printf`, and
-calls of the gpu.module's other functions (inlined).
+`KernelImporter.kernel`), and the ops a kernel imports (`KERNEL_OPS`: the shared ones and ids,
+`gpu.barrier`, `memref.alloca` as a slot, `gpu.all_reduce`, `gpu.shuffle`,
+`gpu.subgroup_reduce`, `cf.assert`, `gpu.printf`, calls of the gpu.module's other functions,
+inlined).
 """
 
 from __future__ import annotations
@@ -37,11 +38,18 @@ from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS, WARP
 from gpuir.dialects.mem import ArrayType, MemType, PtrType
 from gpuir.ir.upstream import gpu_ops
-from gpuir.ir.upstream.common import Ref, Scope, SharedImporter, index, pointee_of, unsupported
+from gpuir.ir.upstream.common import (
+    SHARED_OPS,
+    OpTable,
+    Ref,
+    Scope,
+    SharedImporter,
+    index,
+    pointee_of,
+    unsupported,
+)
 
 KERNEL_SPACES = (1, 3, 4, 5)
-
-
 PRINTF_FIELD = re.compile(r"%(?:l|ll|h|hh|z)?([diufeg%])")
 
 
@@ -212,7 +220,7 @@ class KernelImporter(SharedImporter):
             hints += [hint, f"{hint}_extent"] if type_ is not None else [hint]
         for arg, hint in zip(args, hints, strict=True):
             arg.name_hint = hint
-        s = Scope(KERNEL_SPACES, dict(zip(KERNEL_SPACES, args[:4], strict=True)))
+        s = Scope(KERNEL_SPACES, KERNEL_OPS, dict(zip(KERNEL_SPACES, args[:4], strict=True)))
         group, item = args[4], args[5]
         grid, dims = args[6:9], args[9:12]
         rest = iter(args[12:])
@@ -250,7 +258,7 @@ class KernelImporter(SharedImporter):
             self.out.body.block.add_op(function)
         else:  # an outlined gpu.launch: before @main, as the kernels of gpu.modules are
             self.out.body.block.insert_op_before(function, self.main_op)
-        self.blocks(body, block, b, s, self.kernel_op)
+        self.blocks(body, block, b, s)
 
     def ids(self, b: Builder, flat: SSAValue, sizes: Sequence[SSAValue], kind: str):
         x = b.insert(arith.RemUIOp(flat, sizes[0])).result
@@ -273,60 +281,70 @@ class KernelImporter(SharedImporter):
         ptr.name_hint = value.name_hint
         s.refs[value] = Ref(ptr, [index(b, d) for d in shape], space)
 
-    def kernel_op(self, op: Operation, b: Builder, s: Scope) -> None:
-        if isinstance(op, gpu_ops.ReturnOp | func.ReturnOp) and self.inlined:
+    def kernel_return(self, op: gpu_ops.ReturnOp, b: Builder, s: Scope) -> None:
+        """`gpu.return`: the end of a device function being inlined, or of the kernel."""
+        if self.inlined:
             self.return_from_inlined(op, s)
-        elif isinstance(op, func.CallOp):
-            callee = self.device_functions.get(op.callee.root_reference.data)
-            if callee is None:
-                raise unsupported(
-                    op, f"of @{op.callee.root_reference.data} in a kernel is not supported (yet)"
-                )
-            self.inline(op, callee, b, s, self.kernel_op)
-        elif isinstance(op, gpu_ops.ReturnOp | gpu_ops.TerminatorOp):
-            if op.operands:
-                raise unsupported(op, "with values is not supported")
-            b.insert(func.ReturnOp(*(s.tokens[t] for t in KERNEL_SPACES)))
-        elif isinstance(op, gpu_ops.IdOp):
-            kind = {
-                "gpu.thread_id": "thread",
-                "gpu.block_id": "group",
-                "gpu.block_dim": "block",
-                "gpu.grid_dim": "grid",
-            }.get(op.name)
-            d = gpu_ops.id_dimension(op)
-            if kind is not None:
-                s.values[op.results[0]] = s.ids[(kind, d)]
-            else:  # gpu.global_id
-                base = b.insert(arith.MuliOp(s.ids[("group", d)], s.ids[("block", d)])).result
-                s.values[op.results[0]] = b.insert(arith.AddiOp(base, s.ids[("thread", d)])).result
-        elif isinstance(op, gpu_ops.LaneIdOp):
-            s.values[op.results[0]] = b.insert(gpu.LaneIdOp()).results[0]
-        elif isinstance(op, gpu_ops.BarrierOp):
-            done = b.insert(gpu.SyncWorkItemsOp(s.tokens[1], s.tokens[3]))
-            s.tokens[1], s.tokens[3] = done.results
-        elif isinstance(op, gpu_ops.AllReduceOp):
-            self.all_reduce(op, b, s)
-        elif isinstance(op, gpu_ops.ShuffleOp):
-            value, offset, width = self.mapped(op, op.operands, s)
-            made = gpu.ShuffleOp(op.mode.data, s.tokens[1], s.tokens[3], value, offset, width)
-            s.tokens[1], s.tokens[3], result, valid = b.insert(made).results
-            result.name_hint, valid.name_hint = op.results[0].name_hint, op.results[1].name_hint
-            s.values[op.results[0]], s.values[op.results[1]] = result, valid
-        elif isinstance(op, gpu_ops.SubgroupReduceOp):
-            self.subgroup_reduce(op, b, s)
-        elif isinstance(op, gpu_ops.PrintfOp):
-            self.printf(op, b, s)
-        elif isinstance(op, cf.AssertOp):
-            self.kernel_assert(op, b, s)
-        elif isinstance(op, memref.AllocaOp):
-            if op.dynamic_sizes:
-                raise unsupported(op, "of a dynamic size in a kernel is not supported (yet)")
-            type_ = op.memref.type
-            assert isinstance(type_, MemRefType)
-            self.slot(op, op.memref, space_of(type_, 5, op), b, s)
         else:
-            self.common_op(op, b, s, self.kernel_op)
+            self.end_kernel(op, b, s)
+
+    def end_kernel(self, op: Operation, b: Builder, s: Scope) -> None:
+        """`gpu.return` or `gpu.terminator` (of a gpu.launch): the kernel returns its tokens."""
+        if op.operands:
+            raise unsupported(op, "with values is not supported")
+        b.insert(func.ReturnOp(*(s.tokens[t] for t in KERNEL_SPACES)))
+
+    def inlined_return(self, op: func.ReturnOp, b: Builder, s: Scope) -> None:
+        """`return`: the end of a device function being inlined (a kernel ends with
+        `gpu.return`)."""
+        if not self.inlined:
+            raise unsupported(op)
+        self.return_from_inlined(op, s)
+
+    def kernel_call(self, op: func.CallOp, b: Builder, s: Scope) -> None:
+        """A call of another function of the gpu.module: its body, inlined."""
+        callee = self.device_functions.get(op.callee.root_reference.data)
+        if callee is None:
+            raise unsupported(
+                op, f"of @{op.callee.root_reference.data} in a kernel is not supported (yet)"
+            )
+        self.inline(op, callee, b, s)
+
+    def id_op(self, op: gpu_ops.IdOp, b: Builder, s: Scope) -> None:
+        kind = {
+            "gpu.thread_id": "thread",
+            "gpu.block_id": "group",
+            "gpu.block_dim": "block",
+            "gpu.grid_dim": "grid",
+        }.get(op.name)
+        d = gpu_ops.id_dimension(op)
+        if kind is not None:
+            s.values[op.results[0]] = s.ids[(kind, d)]
+        else:  # gpu.global_id
+            base = b.insert(arith.MuliOp(s.ids[("group", d)], s.ids[("block", d)])).result
+            s.values[op.results[0]] = b.insert(arith.AddiOp(base, s.ids[("thread", d)])).result
+
+    def lane_id(self, op: gpu_ops.LaneIdOp, b: Builder, s: Scope) -> None:
+        s.values[op.results[0]] = b.insert(gpu.LaneIdOp()).results[0]
+
+    def barrier(self, op: gpu_ops.BarrierOp, b: Builder, s: Scope) -> None:
+        done = b.insert(gpu.SyncWorkItemsOp(s.tokens[1], s.tokens[3]))
+        s.tokens[1], s.tokens[3] = done.results
+
+    def shuffle(self, op: gpu_ops.ShuffleOp, b: Builder, s: Scope) -> None:
+        value, offset, width = self.mapped(op, op.operands, s)
+        made = gpu.ShuffleOp(op.mode.data, s.tokens[1], s.tokens[3], value, offset, width)
+        s.tokens[1], s.tokens[3], result, valid = b.insert(made).results
+        result.name_hint, valid.name_hint = op.results[0].name_hint, op.results[1].name_hint
+        s.values[op.results[0]], s.values[op.results[1]] = result, valid
+
+    def alloca(self, op: memref.AllocaOp, b: Builder, s: Scope) -> None:
+        """`memref.alloca` in a kernel: a slot (private memory unless the memref says)."""
+        if op.dynamic_sizes:
+            raise unsupported(op, "of a dynamic size in a kernel is not supported (yet)")
+        type_ = op.memref.type
+        assert isinstance(type_, MemRefType)
+        self.slot(op, op.memref, space_of(type_, 5, op), b, s)
 
     def all_reduce(self, op: gpu_ops.AllReduceOp, b: Builder, s: Scope) -> None:
         """`gpu.all_reduce` of a kind of `REDUCE_KINDS`, or of a region of `REGION_KINDS`: a
@@ -504,3 +522,26 @@ class KernelImporter(SharedImporter):
         made = b.insert(printf.PrintFormatOp("".join(text), *values))
         if any(specs):
             made.attributes[gpu.PRINTF_SPECS_ATTR] = ArrayAttr([StringAttr(x) for x in specs])
+
+
+KERNEL_OPS: OpTable = {
+    **SHARED_OPS,
+    gpu_ops.ReturnOp: KernelImporter.kernel_return,
+    gpu_ops.TerminatorOp: KernelImporter.end_kernel,
+    func.ReturnOp: KernelImporter.inlined_return,
+    func.CallOp: KernelImporter.kernel_call,
+    gpu_ops.ThreadIdOp: KernelImporter.id_op,
+    gpu_ops.BlockIdOp: KernelImporter.id_op,
+    gpu_ops.BlockDimOp: KernelImporter.id_op,
+    gpu_ops.GridDimOp: KernelImporter.id_op,
+    gpu_ops.GlobalIdOp: KernelImporter.id_op,
+    gpu_ops.LaneIdOp: KernelImporter.lane_id,
+    gpu_ops.BarrierOp: KernelImporter.barrier,
+    gpu_ops.AllReduceOp: KernelImporter.all_reduce,
+    gpu_ops.ShuffleOp: KernelImporter.shuffle,
+    gpu_ops.SubgroupReduceOp: KernelImporter.subgroup_reduce,
+    gpu_ops.PrintfOp: KernelImporter.printf,
+    cf.AssertOp: KernelImporter.kernel_assert,
+    memref.AllocaOp: KernelImporter.alloca,
+}
+"""The ops a kernel imports, by type (`SharedImporter.import_op`)."""
