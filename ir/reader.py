@@ -14,8 +14,8 @@ def parse_program(text: str, name: str, upstream: bool = False) -> ParsedChunk:
     from xdsl.utils.lexer import Span
 
     from gpuir.dialects import make_context
-    from gpuir.ir.upstream import UpstreamImportError, is_upstream, read_upstream_program
     from gpuir.ir.locating_parser import LocatingParser
+    from gpuir.ir.upstream import UpstreamImportError, is_upstream, read_upstream_program
 
     if upstream or is_upstream(text):
         try:
