@@ -8,7 +8,8 @@ from xdsl.dialects.func import FuncOp
 from xdsl.parser import Parser
 
 from gpuir.dialects import make_context
-from gpuir.lowering.cpu.workgroup_loops import Fission, Helpers
+from gpuir.lowering.cpu.fission import Fission
+from gpuir.lowering.cpu.workgroups import Helpers
 
 KERNEL = """
 builtin.module attributes {gpu.device} {

@@ -15,7 +15,7 @@ runs the `n_items` work-items of work-group `group_id`; `shared` is its static s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -340,3 +340,71 @@ class Helpers:
 
 def first_barrier_in(block: Block) -> Operation | None:
     return next((b for op in block.ops if (b := first_barrier(op)) is not None), None)
+
+
+CHEAP_OPS = (mem.LeaOp, UnrealizedConversionCastOp)
+
+
+PURE_OPS = (
+    mem.LeaOp,
+    UnrealizedConversionCastOp,
+    scf.ForOp,
+    scf.IfOp,
+    scf.WhileOp,
+    scf.ConditionOp,
+    scf.IndexSwitchOp,
+    scf.YieldOp,
+)
+"""Ops that are pure when their regions are (besides `arith` and `math`)."""
+
+
+def is_pure(op: Operation) -> bool:
+    """Whether `op` (with everything inside it) computes without memory effects or tokens."""
+    for inner in op.walk():
+        if any(is_token(v) for v in (*inner.operands, *inner.results)):
+            return False
+        if inner.dialect_name() not in ("arith", "math") and not isinstance(inner, PURE_OPS):
+            return False
+    return True
+
+
+def is_cheap(op: Operation) -> bool:
+    """A pure op without regions that costs about what a load costs: `mem.lea`, a cast, or an
+    `arith` op that does not divide."""
+    if op.regions or not is_pure(op):
+        return False
+    if isinstance(op, CHEAP_OPS):
+        return True
+    return op.dialect_name() == "arith" and "div" not in op.name and "rem" not in op.name
+
+
+def external_values(ops: Iterable[Operation]) -> list[SSAValue]:
+    """The values that `ops` (and the ops inside them) use but do not define, in order."""
+    ops = list(ops)
+    inside: set[SSAValue] = set()
+    for op in ops:
+        for inner in op.walk():
+            inside.update(inner.results)
+            for region in inner.regions:
+                for block in region.blocks:
+                    inside.update(block.args)
+    found: dict[SSAValue, None] = {}
+    for op in ops:
+        for inner in op.walk():
+            for value in inner.operands:
+                if value not in inside:
+                    found.setdefault(value)
+    return list(found)
+
+
+def per_item_type(value: SSAValue, op: Operation) -> PtrType:
+    """The type of the array that keeps `value` per work-item."""
+    try:
+        size_and_align(value.type, op)
+    except OpError:
+        raise OpError(
+            op,
+            f"'{op.name}': a value of type {value.type} cannot be kept per work-item across a "
+            f"barrier on the cpu provider",
+        ) from None
+    return PtrType(ArrayType(DYNAMIC_INDEX, value.type), LOCAL)
