@@ -70,7 +70,7 @@ BARRIER_OPS = (gpu.SyncWorkItemsOp, gpu.SyncedScopeOp, gpu.WorkgroupReduceOp, gp
 def check_accesses(module: ModuleOp, kernels: set[str]) -> None:
     """Instrument the kernels named `kernels` of the device module `module` in place (module
     docstring)."""
-    from gpuir.lowering.cpu.resume import inline_calls
+    from gpuir.lowering.cpu.blocks import inline_calls
 
     functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
     accessing = {

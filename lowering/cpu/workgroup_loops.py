@@ -86,8 +86,9 @@ from gpuir.dialects.gpu import KERNEL_TOKENS
 from gpuir.dialects.mem import LOCAL, SHARED
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Counter, Statistic
+from gpuir.lowering.cpu.blocks import inline_calls
 from gpuir.lowering.cpu.fission import Fission
-from gpuir.lowering.cpu.resume import inline_calls, resumable
+from gpuir.lowering.cpu.resume import resumable
 from gpuir.lowering.cpu.workgroups import (
     NOT_HERE,
     SHARED_BYTES,
