@@ -6,7 +6,7 @@
 - `engine/`: the interpreter that runs host code and `interp`'s kernels (the standard
   dialects, `mem`, the token-order check, on xDSL's interpreter);
 - `host`: the host executor (runs `@host`'s `main`, calls the provider);
-- `interp`: the reference provider; `cpu` and `cuda` join it as `cpu.py` and `cuda.py`.
+- `interp/`: the reference provider; `cpu` and `cuda` join it as `cpu.py` and `cuda.py`.
 
 The registry below maps provider names to classes, imported only when asked for. A provider
 module that does not exist yet makes its name report "not available", never an ImportError.

@@ -1,4 +1,4 @@
-"""Run-time semantics of the standard dialects and of host code (gpuir.runtime.semantics, .host):
+"""Run-time semantics of the standard dialects and of host code (gpuir.runtime.engine, .host):
 exact integers, rounded floats, diagnostics for undefined behaviour, output order."""
 
 from __future__ import annotations

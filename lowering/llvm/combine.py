@@ -14,7 +14,7 @@ The kinds are the dialect's (`gpu.COLLECTIVE_KINDS`): `add`, `mul`, `min`, `max`
 | `and`, `or`, `xor` | `arith.andi`, `arith.ori`, `arith.xori` | (none) |
 
 Float `min` / `max` are LLVM's `llvm.minimum` / `llvm.maximum`: a NaN operand wins (the result
-is a NaN) and -0 < +0, as interp's `combine` (`gpuir.runtime.interp`).
+is a NaN) and -0 < +0, as interp's `combine` (`gpuir.runtime.interp.collectives`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,243 @@
+"""interp's group scheduler: each work-item of a kernel with barriers on its own thread
+(`ItemThread`), resumed one at a time by its group's `GroupScheduler`, which checks the
+barriers and warp operations and hands out the collectives' and warp operations' results."""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+import numpy as np
+from xdsl.ir import Operation
+
+from gpuir.dialects import gpu
+from gpuir.dialects.traits import is_warp_op
+from gpuir.ir.diagnostics import describe_op, item_ranges
+from gpuir.runtime.interp.collectives import left_scan, tree_reduce
+from gpuir.runtime.provider import ProviderError, shuffle_source, warp_divergence_message
+from gpuir.runtime.scalars import signed, wrap
+
+if TYPE_CHECKING:
+    from gpuir.runtime.interp.items import GroupState, ItemMachine
+    from gpuir.runtime.interp.provider import KernelRun
+
+
+class _Abort(BaseException):
+    """Unwinds a work-item's thread when the run ends early (not an error of the program)."""
+
+
+class ItemThread:
+    """A work-item on its own thread, run only when its group's scheduler resumes it."""
+
+    def __init__(self, machine: ItemMachine, scheduler: GroupScheduler):
+        self.machine = machine
+        self.scheduler = scheduler
+        self.wake = threading.Semaphore(0)
+        self.thread = threading.Thread(target=self._main, daemon=True, name=machine.who)
+        self.started = False
+        self.state = "new"
+        self.key: tuple[Operation, int, tuple[Operation, ...]] | None = None
+        self.op: Operation | None = None
+        self.value: object = None
+        self.result: object = None
+        self.error: BaseException | None = None
+        machine.thread = self
+
+    def _main(self) -> None:
+        try:
+            with np.errstate(all="ignore"):
+                self.machine.run.run_item(self.machine)
+            self.state = "done"
+        except _Abort:
+            self.state = "aborted"
+            return
+        except BaseException as e:  # handed to the scheduler's thread, which raises it
+            self.error = e
+            self.state = "error"
+        self.scheduler.handback.release()
+
+    def resume(self) -> None:
+        """Run this item until it reaches a barrier or ends (called by the scheduler)."""
+        self.state = "running"
+        if self.started:
+            self.wake.release()
+        else:
+            self.started = True
+            self.thread.start()
+        self.scheduler.handback.acquire()
+
+    def arrive(self, op: Operation, key: tuple, value: object) -> object:
+        """At a barrier (in this item's thread): hand control back, wait to be resumed."""
+        self.state, self.op, self.key, self.value = "barrier", op, key, value
+        self.scheduler.handback.release()
+        self.wake.acquire()
+        if self.scheduler.aborting:
+            raise _Abort
+        return self.result
+
+    def abort(self) -> None:
+        """End the thread: one waiting at a barrier unwinds; one still running (the run was
+        interrupted) is left to finish on its own (it is a daemon)."""
+        if self.state == "barrier":
+            self.wake.release()
+        if self.started and self.state != "running":
+            self.thread.join()
+
+
+class GroupScheduler:
+    """Runs the work-items of one group as coroutines (docs/interp.md)."""
+
+    def __init__(self, run: KernelRun, group: GroupState, machines: list[ItemMachine]):
+        self.run = run
+        self.group = group
+        self.handback = threading.Semaphore(0)
+        self.aborting = False
+        self.threads = [ItemThread(m, self) for m in machines]
+
+    def run_group(self) -> None:
+        try:
+            self._rounds()
+        finally:
+            self.aborting = True
+            for thread in self.threads:
+                thread.abort()
+
+    def _rounds(self) -> None:
+        """Run the items to their next stops; release the warps whose lanes all wait at one
+        warp operation (and run those lanes on), until every item waits at a barrier of the
+        group or has returned; then check the barrier and release the group."""
+        live = runnable = self.threads
+        while True:
+            for thread in runnable:
+                thread.resume()
+                if thread.state == "error":
+                    assert thread.error is not None
+                    raise thread.error
+            runnable = self._warp_round()
+            if runnable:
+                continue
+            waiting = [t for t in live if t.state == "barrier"]
+            if not waiting:
+                return
+            returned = [t for t in live if t.state == "done"]
+            if returned:
+                self._returned_early(waiting, returned)
+            keys = {t.key for t in waiting}
+            if len(keys) > 1:
+                self._different_barriers(waiting)
+            self._release(waiting)
+            live = runnable = waiting
+
+    def _warp_round(self) -> list[ItemThread]:
+        """The lanes of every warp that waits at a warp operation, its results handed out;
+        barrier divergence when a warp's lanes are not all there."""
+        threads = self.threads
+        released: list[ItemThread] = []
+        for start in range(0, len(threads), gpu.WARP):
+            lanes = threads[start : start + gpu.WARP]
+            at_warp_op = [t for t in lanes if t.state == "barrier" and is_warp_op(t.op)]
+            if not at_warp_op:
+                continue
+            first = at_warp_op[0]
+            other = next((t for t in lanes if t.state != "barrier" or t.key != first.key), None)
+            if other is not None:
+                self._warp_divergence(lanes, first, other)
+            warp_results(first.op, [t.value for t in lanes], lanes)
+            released += lanes
+        return released
+
+    def _warp_divergence(
+        self, lanes: list[ItemThread], first: ItemThread, other: ItemThread
+    ) -> None:
+        same = [t.machine.item_id for t in lanes if t.state == "barrier" and t.key == first.key]
+        if other.state == "barrier":
+            assert other.op is not None
+            rest = [
+                t.machine.item_id for t in lanes if t.state == other.state and t.key == other.key
+            ]
+            where = f"wait at {describe_op(other.op)}"
+        else:
+            rest = [t.machine.item_id for t in lanes if t.state != "barrier"]
+            where = "returned from the kernel"
+        assert first.op is not None
+        raise ProviderError(
+            first.op,
+            warp_divergence_message(
+                self.group.group_id,
+                same,
+                describe_op(first.op),
+                rest,
+                where,
+                lanes[0].machine.item_id,
+                lanes[-1].machine.item_id,
+            ),
+            "barrier divergence",
+        )
+
+    def _returned_early(self, waiting: list[ItemThread], returned: list[ItemThread]) -> None:
+        op = waiting[0].op
+        assert op is not None
+        passed = self.group.epoch
+        group = self.group.group_id
+        raise ProviderError(
+            op,
+            f"barrier divergence in group {group}: work-item(s) "
+            f"{item_ranges([t.machine.item_id for t in waiting])} wait at {describe_op(op)} "
+            f"(barrier {passed + 1} of the group), but work-item(s) "
+            f"{item_ranges([t.machine.item_id for t in returned])} returned from the kernel after "
+            f"{passed} barrier(s), without reaching it",
+            "barrier divergence",
+        )
+
+    def _different_barriers(self, waiting: list[ItemThread]) -> None:
+        first = waiting[0]
+        other = next(t for t in waiting if t.key != first.key)
+        same = [t.machine.item_id for t in waiting if t.key == first.key]
+        rest = [t.machine.item_id for t in waiting if t.key == other.key]
+        assert first.op is not None and other.op is not None
+        assert first.key is not None and other.key is not None
+        if first.op is not other.op:
+            where = ""
+        elif first.key[1] != other.key[1]:
+            where = " (the entry and the exit of one synced scope)"
+        else:
+            where = " (reached through different calls)"
+        raise ProviderError(
+            first.op,
+            f"barrier divergence in group {self.group.group_id}: work-item(s) {item_ranges(same)} "
+            f"wait at {describe_op(first.op)}, but work-item(s) {item_ranges(rest)} wait at "
+            f"{describe_op(other.op)}{where}; every work-item of a group must reach the same "
+            "barriers",
+            "barrier divergence",
+            [(other.op, f"where work-item {other.machine.item_id} waits")],
+        )
+
+    def _release(self, waiting: list[ItemThread]) -> None:
+        op = waiting[0].op
+        if isinstance(op, gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp):
+            kind, type_ = op.kind.data, op.value.type
+            values = [t.value for t in waiting]
+            if isinstance(op, gpu.WorkgroupReduceOp):
+                total = tree_reduce(kind, values, type_)
+                results: list[object] = [total] * len(waiting)
+            else:
+                results = left_scan(kind, values, type_)
+            for thread, result in zip(waiting, results, strict=True):
+                thread.result = result
+        self.group.epoch += 1
+
+
+def warp_results(op: Operation, values: list[object], lanes: list[ItemThread]) -> None:
+    """Each lane's result of the warp operation `op`, from the lanes' `values`."""
+    if isinstance(op, gpu.BallotOp):
+        mask = sum(1 << lane for lane, pred in enumerate(values) if pred)
+        for thread in lanes:
+            thread.result = wrap(mask, 32)
+        return
+    assert isinstance(op, gpu.ShuffleOp)
+    for lane, thread in enumerate(lanes):
+        own, offset, width = thread.value  # type: ignore[misc]
+        source = shuffle_source(
+            op.mode.data, lane, signed(offset, 32), signed(width, 32), len(lanes)
+        )
+        thread.result = (own, 0) if source is None else (values[source][0], 1)  # type: ignore[index]
