@@ -49,11 +49,11 @@ from gpuir.lowering.cpu.workgroups import (
     space_of,
     takes_smem,
 )
-from gpuir.lowering.llvm.combine import combine
 from gpuir.lowering.llvm.conversion import (
     index_type,
     size_and_align,
 )
+from gpuir.lowering.llvm.rules import combine
 
 SLT, SLE, SGT, SGE, ULT, ULE, UGT, UGE = 2, 3, 4, 5, 6, 7, 8, 9
 """`arith.cmpi` predicates."""

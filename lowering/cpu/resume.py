@@ -91,8 +91,8 @@ from gpuir.lowering.cpu.workgroups import (
     space_of,
     takes_smem,
 )
-from gpuir.lowering.llvm.combine import combine
 from gpuir.lowering.llvm.conversion import KERNEL_ATTR, size_and_align
+from gpuir.lowering.llvm.rules import combine, shuffle_source
 
 MAX_ITEMS = 1024
 """The most work-items of a group (CUDA's): the length of the stops and collective arrays."""
@@ -691,40 +691,7 @@ class Resumable:
             offset = inner.insert(arith.IndexCastOp(load(inner, offsets, item), IndexType())).result
             width = inner.insert(arith.IndexCastOp(load(inner, widths, item), IndexType())).result
             one, warp = index_constant(inner, 1), index_constant(inner, gpu.WARP)
-            fits = inner.insert(
-                arith.AndIOp(
-                    inner.insert(arith.CmpiOp(width, one, "sge")).result,
-                    inner.insert(arith.CmpiOp(width, warp, "sle")).result,
-                )
-            ).result
-            safe = inner.insert(arith.SelectOp(fits, width, one)).result
-            start = inner.insert(
-                arith.MuliOp(inner.insert(arith.DivUIOp(lane, safe)).result, safe)
-            ).result
-            mode = point.kind
-            if mode == "xor":
-                source = inner.insert(arith.XOrIOp(lane, offset)).result
-            elif mode == "up":
-                source = inner.insert(arith.SubiOp(lane, offset)).result
-            elif mode == "down":
-                source = inner.insert(arith.AddiOp(lane, offset)).result
-            else:
-                source = inner.insert(arith.AddiOp(start, offset)).result
-            end = inner.insert(
-                arith.MinSIOp(inner.insert(arith.AddiOp(start, safe)).result, count)
-            ).result
-            valid = inner.insert(
-                arith.AndIOp(
-                    fits,
-                    inner.insert(
-                        arith.AndIOp(
-                            inner.insert(arith.CmpiOp(source, start, "sge")).result,
-                            inner.insert(arith.CmpiOp(source, end, "slt")).result,
-                        )
-                    ).result,
-                )
-            ).result
-            read = inner.insert(arith.SelectOp(valid, source, lane)).result
+            read, valid = shuffle_source(inner, point.kind, lane, offset, width, count, one, warp)
             value = load(inner, values, inner.insert(arith.AddiOp(lo, read)).result)
             store(inner, results, item, value)
             store(inner, valids, item, inner.insert(arith.ExtUIOp(valid, i32)).result)

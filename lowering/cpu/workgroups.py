@@ -36,8 +36,8 @@ from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS, WORKGROUP_FUNCTION_ATTR, smem_param
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
-from gpuir.lowering.llvm.combine import combine
 from gpuir.lowering.llvm.conversion import index_type, size_and_align
+from gpuir.lowering.llvm.rules import combine
 
 WORKGROUP_ATTR = WORKGROUP_FUNCTION_ATTR
 """The unit attribute of a work-group function (the launch verifier knows it)."""

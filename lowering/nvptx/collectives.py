@@ -54,7 +54,7 @@ the warp's last lane stores the warp's total at `scratch[warp]`; a barrier; item
 Item 0 folds at most 32 values instead of `n`; three barriers either way.
 
 Each collective ends with a barrier, so the next one may overwrite the scratch. `⊕` is
-`gpuir.lowering.llvm.combine` (the cpu provider's too): integers wrap and compare signed, float
+`gpuir.lowering.llvm.rules` (the cpu provider's too): integers wrap and compare signed, float
 min/max are `arith.minimumf`/`maximumf` (LLVM's `llvm.minimum`/`llvm.maximum`: a NaN wins,
 -0 < +0), as interp. With `fast-math=true` the additions get LLVM's `fast` flags like any
 other, and the bit-exactness is the user's to give up.
@@ -74,8 +74,8 @@ from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering
 from gpuir.dialects import gpu
 from gpuir.dialects.mem import SHARED
 from gpuir.ir.diagnostics import OpError
-from gpuir.lowering.llvm.combine import combine
 from gpuir.lowering.llvm.conversion import constant, from_llvm, llvm_type, ptr_type
+from gpuir.lowering.llvm.rules import combine
 from gpuir.passes.locations import KeepLocations
 
 MAX_ITEMS = 1024

@@ -63,6 +63,7 @@ from gpuir.lowering.llvm.conversion import (
     index_type,
     ptr_type,
 )
+from gpuir.lowering.llvm.rules import shuffle_source
 from gpuir.lowering.nvptx.collectives import Collectives
 from gpuir.passes.locations import KeepLocations
 
@@ -139,8 +140,7 @@ def warp_lanes(b: PatternRewriter) -> tuple[SSAValue, SSAValue, SSAValue]:
 
 
 class ShuffleToShfl(RewritePattern):
-    """`gpu.shuffle` → the source lane and `valid` computed as IR.md defines them (segments of
-    any width from 1 to 32, the warp's existing lanes), then `shfl.sync.idx` from that lane
+    """`gpu.shuffle` → the source lane and `valid` (`gpuir.lowering.llvm.rules`), then `shfl.sync.idx` from that lane
     (twice, for the two halves of a 64-bit value) under the mask of the existing lanes; a lane
     whose source is not valid keeps its value."""
 
@@ -148,32 +148,8 @@ class ShuffleToShfl(RewritePattern):
     def match_and_rewrite(self, op: gpu.ShuffleOp, rewriter: PatternRewriter):
         b = rewriter
         lane, count, mask = warp_lanes(b)
-        one = constant(b, 1, i32)
-        width, offset = op.width, op.offset
-        fits = b.insert(
-            arith.AndIOp(
-                b.insert(arith.CmpiOp(width, one, "sge")).result,
-                b.insert(arith.CmpiOp(width, constant(b, gpu.WARP, i32), "sle")).result,
-            )
-        ).result
-        safe = b.insert(arith.SelectOp(fits, width, one)).result
-        start = b.insert(arith.MuliOp(b.insert(arith.DivUIOp(lane, safe)).result, safe)).result
-        mode = op.mode.data
-        source = {
-            "xor": lambda: b.insert(arith.XOrIOp(lane, offset)).result,
-            "up": lambda: b.insert(arith.SubiOp(lane, offset)).result,
-            "down": lambda: b.insert(arith.AddiOp(lane, offset)).result,
-            "idx": lambda: b.insert(arith.AddiOp(start, offset)).result,
-        }[mode]()
-        end = b.insert(arith.MinSIOp(b.insert(arith.AddiOp(start, safe)).result, count)).result
-        inside = b.insert(
-            arith.AndIOp(
-                b.insert(arith.CmpiOp(source, start, "sge")).result,
-                b.insert(arith.CmpiOp(source, end, "slt")).result,
-            )
-        ).result
-        valid = b.insert(arith.AndIOp(fits, inside)).result
-        read = b.insert(arith.SelectOp(valid, source, lane)).result
+        one, warp = constant(b, 1, i32), constant(b, gpu.WARP, i32)
+        read, valid = shuffle_source(b, op.mode.data, lane, op.offset, op.width, count, one, warp)
         clamp = constant(b, gpu.WARP - 1, i32)
         value, type_ = op.value, op.value.type
         if isinstance(type_, IndexType):
