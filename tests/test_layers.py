@@ -128,6 +128,58 @@ def test_lowering_targets_do_not_import_each_other():
     )
 
 
+RUNTIME_ROOMS = {
+    "engine": set(),
+    "interp": {"engine"},
+    "cpu": {"engine", "interp"},
+    "cuda": {"engine"},
+}
+"""Each provider's folder of `runtime/` and the folders it may import: the engine none, no
+provider another (the cpu provider reruns a launch it suspects under interp). Everyone may
+import the shared modules at the top of `runtime/`."""
+
+
+def runtime_room(module: str) -> str | None:
+    """The room of `runtime/` that `module` is in (a folder, or the provider's module at the top
+    before it had one: `gpuir.runtime.cpu_pool` is `cpu`), None for the shared modules."""
+    parts = module.split(".")
+    if parts[:2] != ["gpuir", "runtime"] or len(parts) < 3:
+        return None
+    name = parts[2]
+    for room in RUNTIME_ROOMS:
+        if name == room or name.startswith(room + "_"):
+            return room
+    return None
+
+
+def test_runtime_providers_do_not_import_each_other():
+    edges = graph()
+    assert any(t.startswith("gpuir.runtime.engine") for t in edges["gpuir.runtime.interp.items"])
+    offending = sorted(
+        f"{source} imports {target}"
+        for source, targets in edges.items()
+        if (here := runtime_room(source)) is not None
+        for target in targets
+        if runtime_room(target) not in (None, here, *RUNTIME_ROOMS[here])
+    )
+    allowed = "; ".join(
+        f"{room} imports {', '.join(sorted(others)) or 'no other room'}"
+        for room, others in RUNTIME_ROOMS.items()
+    )
+    assert offending == [], (
+        f"runtime/: a room imports one it may not ({allowed}). Move what both need to the "
+        "top of runtime/:\n  " + "\n  ".join(offending)
+    )
+    shared = sorted(
+        f"{source} imports {target}"
+        for source, targets in edges.items()
+        if source.startswith("gpuir.runtime.") and runtime_room(source) is None
+        for target in targets
+        if runtime_room(target) in ("cpu", "cuda")
+    )
+    assert shared == [], "runtime/: a shared module imports a provider:\n  " + "\n  ".join(shared)
+
+
 def test_no_two_modules_import_each_other():
     edges = graph()
     edges.pop("gpuir", None)  # the package's lazy `gpuir.compile` & co. are its front
