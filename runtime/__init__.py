@@ -6,7 +6,9 @@
 - `engine/`: the interpreter that runs host code and `interp`'s kernels (the standard
   dialects, `mem`, the token-order check, on xDSL's interpreter);
 - `host`: the host executor (runs `@host`'s `main`, calls the provider);
-- `interp/`: the reference provider; `cpu` and `cuda` join it as `cpu.py` and `cuda.py`.
+- `interp/`: the reference provider; `cpu/` (compiled for this CPU, docs/cpu-provider.md) and
+  `cuda/` (PyCUDA) the others, each in a folder of its own;
+- `compiled_host`, `device_print`, `disk_cache`, `gpuir_runtime.h`: what several providers share.
 
 The registry below maps provider names to classes, imported only when asked for. A provider
 module that does not exist yet makes its name report "not available", never an ImportError.

@@ -13,8 +13,7 @@ import pytest
 
 import gpuir
 from gpuir.api import Buffer, Device
-from gpuir.runtime import cuda
-from gpuir.runtime.cuda import CudaProvider
+from gpuir.runtime.cuda import CudaProvider, driver_api
 from gpuir.runtime.layout import Layout
 from gpuir.runtime.provider import ProviderError
 
@@ -345,7 +344,7 @@ def fake_cuda(monkeypatch):
     from test_cuda_provider import FakeDriver
 
     driver = FakeDriver()
-    monkeypatch.setattr(cuda, "driver", lambda: driver)
+    monkeypatch.setattr(driver_api, "driver", lambda: driver)
     return driver
 
 

@@ -415,7 +415,7 @@ def test_a_full_table_of_records_makes_an_access_suspect_and_never_hangs(tmp_pat
     import subprocess
     import sys
 
-    from gpuir.runtime import cpu_check
+    from gpuir.runtime.cpu import check as cpu_check
 
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is None:

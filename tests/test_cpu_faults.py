@@ -1,4 +1,4 @@
-"""Kernel faults on the cpu provider (`gpuir.runtime.cpu_faults`, `gpuir.runtime.cpu_arena`):
+"""Kernel faults on the cpu provider (`gpuir.runtime.cpu.faults`, `gpuir.runtime.cpu.arena`):
 a wild store, an overrun, a wild load and an integer division by zero each end in a located
 error (the launch, the kernel, the address next to its allocation, the work-group), never a
 dead process; the next launch works, device memory is given back, the interpreter's heap is
@@ -17,11 +17,12 @@ import pytest
 
 import gpuir
 from gpuir.api import ProviderError
-from gpuir.runtime import cpu_arena, cpu_faults
+from gpuir.runtime.cpu import arena as cpu_arena
+from gpuir.runtime.cpu import faults
 from gpuir.tools.gpu_run import main as gpu_run
 
 pytestmark = pytest.mark.skipif(
-    cpu_faults.install() is None or cpu_arena.arena() is None,
+    faults.install() is None or cpu_arena.arena() is None,
     reason="no fault guard or device arena on this system (Linux only)",
 )
 
@@ -191,8 +192,8 @@ def test_a_fault_outside_a_kernel_still_kills_the_process():
     script = textwrap.dedent(
         """
         import ctypes
-        from gpuir.runtime import cpu_faults
-        assert cpu_faults.install() is not None
+        from gpuir.runtime.cpu import faults
+        assert faults.install() is not None
         ctypes.string_at(0)
         """
     )

@@ -1,4 +1,4 @@
-"""The cpu provider's native threads (`gpuir.runtime.cpu_pool`): every work-group of every
+"""The cpu provider's native threads (`gpuir.runtime.cpu.pool`): every work-group of every
 launch runs exactly once, whatever the number of groups and threads; faults on any thread are
 caught launch after launch and name the lowest faulting group; launches from several Python
 threads at once; a child process after `fork` still launches.
@@ -16,10 +16,9 @@ import pytest
 
 import gpuir
 from gpuir.api import ProviderError
-from gpuir.runtime import cpu_faults, cpu_pool
-from gpuir.runtime.cpu import THREADS_ENV
+from gpuir.runtime.cpu import THREADS_ENV, faults, pool
 
-pytestmark = pytest.mark.skipif(cpu_pool.pool(2) is None, reason="no native threads here")
+pytestmark = pytest.mark.skipif(pool.pool(2) is None, reason="no native threads here")
 
 COUNT = """
 func.func @count(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
@@ -76,7 +75,7 @@ def test_every_group_of_every_launch_runs_once(workers):
     assert np.array_equal(got, expected)
 
 
-@pytest.mark.skipif(cpu_faults.install() is None, reason="no fault guard here")
+@pytest.mark.skipif(faults.install() is None, reason="no fault guard here")
 @pytest.mark.parametrize("workers", [2, 4])
 def test_faults_on_every_thread_are_caught_launch_after_launch(workers):
     with gpuir.Device("cpu") as device:

@@ -34,13 +34,14 @@ from xdsl.parser import Parser
 import gpuir
 from gpuir.dialects import make_context
 from gpuir.dialects.mem import ArrayType, PtrType
-from gpuir.runtime import cuda, get_provider
+from gpuir.runtime import get_provider
 from gpuir.runtime.cuda import (
     CudaProvider,
     DriverError,
     arg_format,
     arg_value,
     choose_target,
+    driver_api,
     driver_ptx,
     min_smem_bytes,
 )
@@ -320,7 +321,7 @@ def test_a_pycuda_that_cannot_load_the_driver_is_unavailable(monkeypatch):
     def broken():
         raise ImportError("libcuda.so.1: cannot open shared object file: No such file")
 
-    monkeypatch.setattr(cuda, "driver", broken)
+    monkeypatch.setattr(driver_api, "driver", broken)
     assert CudaProvider.unavailable_reason() == (
         "PyCUDA cannot load the CUDA driver: libcuda.so.1: cannot open shared object file: "
         "No such file"
@@ -334,7 +335,7 @@ def test_no_device_is_unavailable(monkeypatch):
         raise fake.Error("cuInit failed: no CUDA-capable device is detected")
 
     fake.init = init
-    monkeypatch.setattr(cuda, "driver", lambda: fake)
+    monkeypatch.setattr(driver_api, "driver", lambda: fake)
     assert CudaProvider.unavailable_reason() == (
         "no CUDA device (cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected))"
     )
@@ -561,7 +562,7 @@ class FakeDriver:
 @pytest.fixture
 def fake(monkeypatch) -> FakeDriver:
     driver = FakeDriver()
-    monkeypatch.setattr(cuda, "driver", lambda: driver)
+    monkeypatch.setattr(driver_api, "driver", lambda: driver)
     return driver
 
 

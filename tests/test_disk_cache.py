@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 from test_compiled_host import FAULTS, PROGRAMS, fault_program, lit_arguments
 
-from gpuir.runtime import compiled_host, cpu, disk_cache
+from gpuir.runtime import compiled_host, disk_cache
+from gpuir.runtime.cpu import compiled as cpu_compiled
 from gpuir.tools.gpu_run import main as gpu_run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,7 +32,7 @@ VADD_1000 = "1498500.0\n"  # sum over k < 1000 of 3k, in f64
 def forget_in_memory() -> None:
     """As a new process starts: no machine code in memory."""
     compiled_host._cache.clear()
-    cpu._cache.clear()
+    cpu_compiled._cache.clear()
 
 
 @pytest.fixture

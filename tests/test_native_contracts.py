@@ -1,7 +1,7 @@
 """Contracts between two pieces of code that must agree on bytes or values, and that nothing
 but this file holds together (issue 29):
 
-- `Fast`, the checker's state in `runtime/cpu_check.c`, and the byte offsets at which the
+- `Fast`, the checker's state in `runtime/cpu/check.c`, and the byte offsets at which the
   checker's inline fast path (`check_accesses.FAST_PATH`, LLVM IR) reads it: a C program built
   with `gcc` around the real struct prints `offsetof` / `sizeof` of every field, which must be
   the offsets of the IR's `getelementptr i8, ptr @gpuir_check_fast, i64 N`, the widths of its
@@ -67,7 +67,7 @@ from gpuir.runtime.provider import ProviderError
 from gpuir.runtime.scalars import TOKEN
 
 ROOT = Path(__file__).resolve().parents[1]
-CPU_CHECK_C = ROOT / "runtime" / "cpu_check.c"
+CPU_CHECK_C = ROOT / "runtime" / "cpu" / "check.c"
 SEED = 29
 
 
@@ -91,7 +91,7 @@ def run_c(program: str, folder: Path, name: str) -> str:
     return subprocess.run([str(binary)], capture_output=True, text=True, check=True).stdout
 
 
-# --- the checker's `Fast` state: cpu_check.c against FAST_PATH ----------------------------------
+# --- the checker's `Fast` state: check.c against FAST_PATH ----------------------------------
 
 
 @dataclass
@@ -109,7 +109,7 @@ def fast_fields(source: str) -> list[CField]:
     """The fields of `typedef struct {…} Fast;` in `source`, in order, one declaration a line
     (`uint64_t lo, span; /* 0, 8 */`)."""
     found = re.search(r"typedef struct \{(.*?)\} Fast;", source, re.S)
-    assert found, "runtime/cpu_check.c defines no `typedef struct {…} Fast;`"
+    assert found, "runtime/cpu/check.c defines no `typedef struct {…} Fast;`"
     fields = []
     for line in found.group(1).splitlines():
         comment = re.search(r"/\*(.*?)\*/", line)
@@ -139,7 +139,7 @@ class FastLayout:
 
 
 def measure_fast(source_path: Path, folder: Path) -> FastLayout:
-    """`Fast` as gcc lays it out: cpu_check.c itself, included into a program that prints it."""
+    """`Fast` as gcc lays it out: check.c itself, included into a program that prints it."""
     source = source_path.read_text()
     fields = fast_fields(source)
     enums = ["READ", "WRITE", "ATOMIC", "UNKNOWN_VALUE", "BOUNDS_ONLY"]
@@ -338,7 +338,7 @@ def test_checker_functions_have_the_arity_the_instrumentation_calls_them_with():
     for name, params in {**declared, **fast_declared}.items():
         c = c_parameters(source, name)
         if c is None:
-            assert name in defined, f"neither cpu_check.c nor FAST_PATH defines {name}"
+            assert name in defined, f"neither check.c nor FAST_PATH defines {name}"
             assert (name, defined[name]) == (name, params)
             continue
         assert all(p in ("int64_t", "uint64_t") for p in c), (name, c)

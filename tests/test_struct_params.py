@@ -230,9 +230,10 @@ def test_cuda_packs_a_struct_into_the_kernels_argument_buffer(monkeypatch):
     from test_cuda_provider import FakeDriver
 
     from gpuir.runtime import cuda
+    from gpuir.runtime.cuda import driver_api
 
     fake = FakeDriver()
-    monkeypatch.setattr(cuda, "driver", lambda: fake)
+    monkeypatch.setattr(driver_api, "driver", lambda: fake)
     real = fake.Module.get_function
     buffers: list[bytearray] = []
 

@@ -20,7 +20,7 @@ Before the cpu lowering (`cpu-workgroup-loops`), in every kernel of a device mod
 - the kernel is marked `gpu.checked`: `cpu-workgroup-loops` leaves a red zone after each of its
   shared arrays and local slots, so that an overrun of one is not an access to the next.
 
-The calls go to the checker (`runtime/cpu_check.c`), which finds the suspect accesses (the cpu
+The calls go to the checker (`runtime/cpu/check.c`), which finds the suspect accesses (the cpu
 lowering defines `@__gpuir_check_access` as `FAST_PATH`, the checker's common case inline, which
 calls the checker's `__gpuir_check_slow` for the rest); the
 provider runs a launch with one again under `interp` (`gpuir.runtime.cpu`). The calls are
@@ -240,11 +240,11 @@ class CpuCheckAccessesPass(ModulePass):
             check_accesses(module, set(kernels(module)))
 
 
-# The owners' bits (runtime/cpu_check.c), in the high 16 bits of an owner.
+# The owners' bits (runtime/cpu/check.c), in the high 16 bits of an owner.
 _OWN_READ, _OWN_WRITE, _OWN_VALUES, _OWN_SLOW, _OWN_LIVE = (b << 48 for b in (1, 2, 4, 8, 16))
 
 FAST_PATH = f"""
-; `@{ACCESS}` with the checker's common case inline (runtime/cpu_check.c, "owners"): a plain
+; `@{ACCESS}` with the checker's common case inline (runtime/cpu/check.c, "owners"): a plain
 ; read or write of one or two aligned 4-byte words, each a live arena word that no other item
 ; touched in this launch (or only this item, in this stamp), updates the word's owner; a first
 ; write also logs the word's old value. Anything else calls the checker. `@gpuir_check_fast` is its `Fast` state.

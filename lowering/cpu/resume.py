@@ -23,7 +23,7 @@ next stop; then all must have stopped at the same place. Their stops are kept in
 shared memory (one `i32` per item, at `gpu.resume_state`), and a group whose items stopped at
 different barriers, or some at a barrier and some at the end of the kernel, calls
 `__gpuir_barrier_divergence(group, barriers passed)`, which does not return
-(`gpuir.runtime.cpu_faults`): the runtime reads the stops and reports `barrier divergence` in
+(`gpuir.runtime.cpu.faults`): the runtime reads the stops and reports `barrier divergence` in
 `interp`'s words, with the barriers of `gpu.resume_barriers` (per barrier its op's name and
 location). A group ends when every item has returned.
 

@@ -1,7 +1,7 @@
 // RUN: not gpu-run %s --provider cpu 2>&1 | filecheck %s
 //
 // Found by the fuzzer: on the cpu provider an allocation larger than numpy can make was an
-// internal error ("Maximum allowed dimension exceeded") in runtime/cpu.py; like interp's
+// internal error ("Maximum allowed dimension exceeded") in runtime/cpu/; like interp's
 // (run-out-of-memory.mlir), it is now an `out of memory` diagnostic at the op.
 
 // CHECK-NOT: Traceback

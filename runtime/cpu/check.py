@@ -1,4 +1,4 @@
-"""The checker of `--provider cpu --check`: `cpu_check.c`, built with the system's C compiler on
+"""The checker of `--provider cpu --check`: `check.c`, built with the system's C compiler on
 first use and kept in the disk cache's folder (next to the cpu provider's machine code).
 
 `checker()` gives the loaded library (None, with `unavailable()` saying why, where it cannot be
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-SOURCE = Path(__file__).with_name("cpu_check.c")
+SOURCE = Path(__file__).with_name("check.c")
 SYMBOLS = (
     "__gpuir_check_slow",
     "__gpuir_check_barrier",
@@ -109,9 +109,9 @@ def _shadow_the_arena(library: ctypes.CDLL) -> None:
     fast path of checked kernels reads (`check_accesses.FAST_PATH`). Without an
     arena, or where the system refuses the array's address space, every access takes the
     checker's own path (the same checks, slower)."""
-    from gpuir.runtime import cpu_arena
+    from gpuir.runtime.cpu import arena
 
-    found = cpu_arena.arena()
+    found = arena.arena()
     if found is not None:
         library.gpuir_check_arena(ctypes.c_uint64(found.base), ctypes.c_uint64(found.size))
 

@@ -1,4 +1,4 @@
-/* cpu_check.c: the checks of `--provider cpu --check`, called by instrumented kernels.
+/* check.c: the checks of `--provider cpu --check`, called by instrumented kernels.
  *
  * Every access of an instrumented kernel to global or shared memory calls
  * `__gpuir_check_access` first, and every work-item calls `__gpuir_check_barrier` at each
@@ -10,7 +10,7 @@
  * allocation, or when it may race with an earlier access of the launch: then the launch stops
  * (the abort function jumps back like a fault) and the provider runs it again under `interp`,
  * from the device memory it had before, which names the first bad access exactly
- * (gpuir/runtime/cpu.py). Suspicion may be wrong, never the other way round: every race that
+ * (gpuir/runtime/cpu/). Suspicion may be wrong, never the other way round: every race that
  * interp reports is suspect here. Before the first write of a launch to some bytes, what they
  * held goes into an undo log, which puts the memory back for that second run.
  *

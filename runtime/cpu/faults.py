@@ -16,7 +16,7 @@ the work-items of a group stopped at different barriers (`gpuir.lowering.cpu.res
 the same way, with `DIVERGENCE` in place of a signal.
 
 The cpu provider's device memory lives in its own arena with guard pages
-(`gpuir.runtime.cpu_arena`), so the usual overrun faults before it touches anything but device
+(`gpuir.runtime.cpu.arena`), so the usual overrun faults before it touches anything but device
 memory; a kernel that jumps out of the middle of its work leaves device memory as it was at the
 fault, and the process, its heap and the provider as they were.
 
@@ -284,7 +284,7 @@ class Context:
 
 
 def new_context() -> Context:
-    """A fault context of its own (a native thread's: `gpuir.runtime.cpu_pool`)."""
+    """A fault context of its own (a native thread's: `gpuir.runtime.cpu.pool`)."""
     array = (ctypes.c_uint64 * (CONTEXT_BYTES // 8))()
     return Context(array, ctypes.addressof(array))
 

@@ -8,7 +8,7 @@ Each allocation takes whole pages of it, made readable and writable, followed by
 that stays `PROT_NONE`; its bytes end at the end of its pages (rounded up to `ALIGNMENT`), so
 that a kernel that runs past the end of an array touches the guard page, and faults, within
 `ALIGNMENT` bytes. Everything around the allocations is inaccessible, so a wild address near
-device memory faults too (`gpuir.runtime.cpu_faults` turns the fault into a located error);
+device memory faults too (`gpuir.runtime.cpu.faults` turns the fault into a located error);
 an overrun can corrupt only device memory, never the interpreter's.
 
 Large allocations ask for transparent huge pages (`HUGE`). A freed allocation's pages are given back to the system (`MADV_DONTNEED`: they read as zeros
@@ -217,3 +217,28 @@ def arena() -> Arena | None:
             _arena = Arena.make()
             _made = True
         return _arena
+
+
+def device_bytes(nbytes: int) -> tuple[int, np.ndarray]:
+    """`nbytes` zeroed bytes of device memory, `ALIGNMENT`-aligned: in the device arena
+    , or where there is none in a numpy array; their address and a view."""
+    found = arena()
+    if found is not None:
+        return found.allocate(nbytes)
+    data = aligned_bytes(nbytes)
+    return data.ctypes.data, data
+
+
+def release_device_bytes(address: int) -> None:
+    """Give back what `device_bytes` made at `address` to the arena (numpy bytes go with
+    their array)."""
+    found = arena()
+    if found is not None and found.contains(address):
+        found.release(address)
+
+
+def aligned_bytes(nbytes: int) -> np.ndarray:
+    """`nbytes` zeroed bytes whose address is a multiple of `ALIGNMENT`."""
+    raw = np.zeros(nbytes + ALIGNMENT, np.uint8)
+    start = -raw.ctypes.data % ALIGNMENT
+    return raw[start : start + nbytes]

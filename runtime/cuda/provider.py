@@ -1,7 +1,7 @@
 """The `cuda` provider: gpuir programs on an NVIDIA GPU, through PyCUDA (the CUDA driver API).
 
 tinygrad's split (STYLE.md): `gpuir.lowering` renders the device module to PTX (the compiler),
-and this file is the device: a session, global memory, copies, streams, module loading and
+and this provider is the device: a session, global memory, copies, streams, module loading and
 launches, every driver call made through the one status-check helper `check`.
 
 What each host op becomes (as MimIR's `ll_nvptx` back end emits it, reference §7):
@@ -46,15 +46,11 @@ but its entry in `pending`, until the next sync.
 from __future__ import annotations
 
 import atexit
-import ctypes
-import importlib
 import struct
 import sys
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from types import ModuleType
 from typing import IO, Any
 
 import numpy as np
@@ -62,11 +58,19 @@ from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import DiagnosticException
 
-from gpuir.dialects.gpu import smem_param
-from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, PtrType
+from gpuir.dialects.mem import GLOBAL, HOST
 from gpuir.lowering.llvm import print_abi
 from gpuir.runtime import device_print, memory, structs
-from gpuir.runtime.memory import Allocation, Pointer, size_of
+from gpuir.runtime.cuda import driver_api
+from gpuir.runtime.cuda.arguments import arg_format, arg_value, min_smem_bytes, smem_pointee
+from gpuir.runtime.cuda.driver_api import (
+    FAULTS,
+    DriverError,
+    check,
+    first_line,
+)
+from gpuir.runtime.cuda.targets import PTX_REJECTED, choose_target
+from gpuir.runtime.memory import Allocation, Pointer
 from gpuir.runtime.provider import (
     LoadedModule,
     Provider,
@@ -75,271 +79,6 @@ from gpuir.runtime.provider import (
     check_launch,
     kernels_of,
 )
-from gpuir.runtime.scalars import float_dtype, int_width, unsigned
-
-PREFERRED_PTX = 80
-"""The PTX ISA version (times ten) to emit when the driver accepts it: 8.0, the lowering's
-default (CUDA 12.0); older drivers get the newest version they accept, newer `sm`s the version
-that introduced them."""
-
-DRIVER_PTX: tuple[tuple[int, int], ...] = (
-    (10000, 63), (10010, 64), (10020, 65),
-    (11000, 70), (11010, 71), (11020, 72), (11030, 73), (11040, 74), (11050, 75), (11060, 76),
-    (11070, 77), (11080, 78),
-    (12000, 80), (12010, 81), (12020, 82), (12030, 83), (12040, 84), (12050, 85), (12070, 86),
-    (12080, 87), (12090, 88),
-    (13000, 90),
-)  # fmt: skip
-"""(`cuDriverGetVersion`, the newest PTX ISA version times ten that it accepts)."""
-
-FAULTS = frozenset(
-    {
-        "CUDA_ERROR_ILLEGAL_ADDRESS",
-        "CUDA_ERROR_LAUNCH_FAILED",
-        "CUDA_ERROR_MISALIGNED_ADDRESS",
-        "CUDA_ERROR_ILLEGAL_INSTRUCTION",
-        "CUDA_ERROR_INVALID_ADDRESS_SPACE",
-        "CUDA_ERROR_INVALID_PC",
-        "CUDA_ERROR_HARDWARE_STACK_ERROR",
-        "CUDA_ERROR_ASSERT",
-        "CUDA_ERROR_LAUNCH_TIMEOUT",
-        "CUDA_ERROR_TRAP",
-    }
-)
-"""Errors that a kernel causes: the context is unusable afterwards."""
-
-PTX_REJECTED = frozenset({"CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "CUDA_ERROR_INVALID_PTX"})
-
-KNOWN_ERRORS: dict[str, str] = {
-    "invalid argument": "CUDA_ERROR_INVALID_VALUE",
-    "out of memory": "CUDA_ERROR_OUT_OF_MEMORY",
-    "initialization error": "CUDA_ERROR_NOT_INITIALIZED",
-    "driver shutting down": "CUDA_ERROR_DEINITIALIZED",
-    "no CUDA-capable device is detected": "CUDA_ERROR_NO_DEVICE",
-    "invalid device ordinal": "CUDA_ERROR_INVALID_DEVICE",
-    "CUDA driver is a stub library": "CUDA_ERROR_STUB_LIBRARY",
-    "device kernel image is invalid": "CUDA_ERROR_INVALID_IMAGE",
-    "invalid device context": "CUDA_ERROR_INVALID_CONTEXT",
-    "no kernel image is available for execution on the device": "CUDA_ERROR_NO_BINARY_FOR_GPU",
-    "a PTX JIT compilation failed": "CUDA_ERROR_INVALID_PTX",
-    "the provided PTX was compiled with an unsupported toolchain.": (
-        "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"
-    ),
-    "invalid resource handle": "CUDA_ERROR_INVALID_HANDLE",
-    "named symbol not found": "CUDA_ERROR_NOT_FOUND",
-    "device not ready": "CUDA_ERROR_NOT_READY",
-    "an illegal memory access was encountered": "CUDA_ERROR_ILLEGAL_ADDRESS",
-    "too many resources requested for launch": "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
-    "the launch timed out and was terminated": "CUDA_ERROR_LAUNCH_TIMEOUT",
-    "unspecified launch failure": "CUDA_ERROR_LAUNCH_FAILED",
-    "misaligned address": "CUDA_ERROR_MISALIGNED_ADDRESS",
-    "an illegal instruction was encountered": "CUDA_ERROR_ILLEGAL_INSTRUCTION",
-    "device-side assert triggered": "CUDA_ERROR_ASSERT",
-    "hardware stack error": "CUDA_ERROR_HARDWARE_STACK_ERROR",
-    "invalid program counter": "CUDA_ERROR_INVALID_PC",
-    "operation not supported on global/shared address space": "CUDA_ERROR_INVALID_ADDRESS_SPACE",
-    "operation not supported": "CUDA_ERROR_NOT_SUPPORTED",
-    "context is destroyed": "CUDA_ERROR_CONTEXT_IS_DESTROYED",
-    "unknown error": "CUDA_ERROR_UNKNOWN",
-}
-"""`cuGetErrorString` → `cuGetErrorName` for the errors a program meets, for when the driver
-cannot be asked (`error_names` asks it)."""
-
-
-# --- PyCUDA, imported on first use ----------------------------------------------------------------
-
-
-def driver() -> ModuleType:
-    """`pycuda.driver`; an `ImportError` when PyCUDA is missing or cannot load the driver."""
-    return importlib.import_module("pycuda.driver")
-
-
-def _first_line(error: BaseException) -> str:
-    return (str(error).strip().splitlines() or [type(error).__name__])[0]
-
-
-# --- errors ----------------------------------------------------------------------------------------
-
-
-@cache
-def error_names() -> dict[str, str]:
-    """Every `cuGetErrorString` text of this driver → its `cuGetErrorName` (asked through
-    ctypes; PyCUDA's exceptions carry only the text); `KNOWN_ERRORS` where the driver cannot
-    be asked."""
-    names = dict(KNOWN_ERRORS)
-    try:
-        libcuda = ctypes.CDLL("libcuda.so.1")
-    except OSError:
-        return names
-    text, name = ctypes.c_char_p(), ctypes.c_char_p()
-    for code in range(1000):
-        if libcuda.cuGetErrorString(code, ctypes.byref(text)) != 0 or not text.value:
-            continue
-        if libcuda.cuGetErrorName(code, ctypes.byref(name)) != 0 or not name.value:
-            continue
-        names[text.value.decode(errors="replace")] = name.value.decode(errors="replace")
-    return names
-
-
-@dataclass(frozen=True)
-class DriverError:
-    """A PyCUDA error message taken apart: `cuMemcpyDtoH failed: an illegal memory access was
-    encountered` (the routine, the driver's text, its CUDA error name, and what follows ` - `:
-    a JIT log, a PyCUDA remark)."""
-
-    routine: str
-    text: str
-    name: str
-    detail: str = ""
-
-    @classmethod
-    def parse(cls, message: str) -> DriverError:
-        routine, found, rest = message.partition(" failed: ")
-        if not found:
-            return cls("", message.strip(), "CUDA error")
-        names = error_names()
-        # The driver's text may itself contain ' - ': the longest known text that starts the
-        # rest wins, and what follows it is the detail.
-        for text in sorted(names, key=len, reverse=True):
-            if rest == text or rest.startswith(text + " - "):
-                return cls(routine, text, names[text], rest[len(text) + 3 :].strip())
-        text, _, detail = rest.partition(" - ")
-        return cls(routine, text.strip(), "CUDA error", detail.strip())
-
-    def describe(self) -> str:
-        where = f"{self.routine} failed: " if self.routine else ""
-        detail = f"\n{self.detail}" if self.detail else ""
-        return f"{where}{self.name} ({self.text}){detail}"
-
-
-def cuda_error(op: Operation | None, error: BaseException, context: str = "") -> ProviderError:
-    """The `ProviderError` of a PyCUDA error at `op`."""
-    parsed = DriverError.parse(str(error))
-    prefix = f"cuda: {context}: " if context else "cuda: "
-    return ProviderError(op, prefix + parsed.describe(), parsed.name)
-
-
-def check(op: Operation | None, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Call the PyCUDA function `fn`; a driver error becomes a `ProviderError` at `op`, named
-    after the CUDA error. The one status check of this provider."""
-    try:
-        return fn(*args, **kwargs)
-    except driver().Error as e:
-        raise cuda_error(op, e) from None
-
-
-# --- targets and arguments: pure functions, tested without a GPU -----------------------------------
-
-
-def driver_ptx(driver_version: int) -> int:
-    """The newest PTX ISA version (times ten) that a driver of `cuDriverGetVersion` accepts (and
-    that LLVM can emit); 0 for a driver older than CUDA 10."""
-    found = 0
-    for version, ptx in DRIVER_PTX:
-        if driver_version >= version:
-            found = ptx
-    return found
-
-
-def choose_target(capability: tuple[int, int], driver_version: int) -> tuple[int, float]:
-    """`(sm, ptx)` for a device of compute `capability` under a driver of `driver_version`:
-    the device's own `sm` when LLVM knows it, else the newest one LLVM knows below it (PTX is
-    forward compatible: the driver compiles it for the device); `PREFERRED_PTX` when the driver
-    accepts it and it is new enough for `sm`. A `ValueError` says why there is none."""
-    from gpuir.lowering.nvptx.ptx import MIN_PTX_FOR_SM
-
-    sm = capability[0] * 10 + capability[1]
-    supported = [known for known in sorted(MIN_PTX_FOR_SM) if known <= sm]
-    if not supported:
-        raise ValueError(
-            f"the device (compute capability {capability[0]}.{capability[1]}) is older than "
-            f"sm_{min(MIN_PTX_FOR_SM)}, the oldest architecture the lowering supports"
-        )
-    sm = supported[-1]
-    needed = MIN_PTX_FOR_SM[sm]
-    newest = driver_ptx(driver_version)
-    if newest < needed:
-        raise ValueError(
-            f"the CUDA driver ({driver_version // 1000}.{driver_version % 1000 // 10}) accepts "
-            f"PTX ISA up to {newest // 10}.{newest % 10}; sm_{sm} needs {needed // 10}."
-            f"{needed % 10}: update the driver"
-        )
-    chosen = max(PREFERRED_PTX, needed) if max(PREFERRED_PTX, needed) <= newest else newest
-    return sm, chosen / 10
-
-
-def arg_format(types: Sequence[Attribute]) -> str:
-    """The `struct` format (native alignment, as PyCUDA's `Function.prepare` takes it) of a
-    kernel's parameters: `P` for pointers, `Q` for `index`, `B`/`H`/`I`/`Q` for `i1`/`i8`,
-    `i16`, `i32`, `i64`, `H` for `f16` (its bits), `f`, `d`; a struct is its bytes (`12s`),
-    after `x` pad bytes up to its alignment (`gpuir.runtime.structs.layout`: the
-    `.param .align A .b8 name[size]` of the PTX). A `ValueError` names a type that cannot be
-    passed."""
-    fmt = ""
-    for type_ in types:
-        if structs.is_struct(type_):
-            shape = structs.layout(type_)
-            fmt += "x" * (-struct.calcsize(fmt) % shape.align) + f"{shape.size}s"
-        else:
-            fmt += _arg_char(type_)
-    return fmt
-
-
-def _arg_char(type_: Attribute) -> str:
-    if isinstance(type_, PtrType):
-        return "P"
-    if (width := int_width(type_)) is not None:
-        chars = {1: "B", 8: "B", 16: "H", 32: "I", 64: "Q"}
-        if width not in chars:
-            raise ValueError(
-                f"the cuda provider passes integer kernel arguments of 1, 8, 16, 32 or 64 bits, "
-                f"not {type_}"
-            )
-        return chars[width]
-    dtype = float_dtype(type_)
-    if dtype is np.float16:
-        return "H"
-    if dtype is np.float32:
-        return "f"
-    if dtype is np.float64:
-        return "d"
-    raise ValueError(f"a value of type {type_} cannot be a kernel argument")
-
-
-def arg_value(
-    value: object, type_: Attribute, address: Callable[[object, int], int] | None = None
-) -> int | float | bytes:
-    """`value` (a run-time value of `type_`) as PyCUDA packs it by `arg_format`; a struct's
-    bytes (`address(pointer, field)`: the device address of a pointer field, checked)."""
-    if structs.is_struct(type_):
-        assert isinstance(value, tuple)
-        return structs.pack(value, type_, address or (lambda ptr, _: ptr.address))  # type: ignore[attr-defined]
-    if isinstance(type_, PtrType):
-        assert isinstance(value, Pointer)
-        return value.address & (2**64 - 1)
-    if (width := int_width(type_)) is not None:
-        assert isinstance(value, int)
-        return unsigned(value, width)
-    if float_dtype(type_) is np.float16:
-        return int(np.float16(value).view(np.uint16))
-    return float(value)  # type: ignore[arg-type]  # a numpy float32 / float64
-
-
-def smem_pointee(func_inputs: Sequence[Attribute]) -> Attribute | None:
-    """The pointee of a kernel's shared-memory parameter (`gpu.smem_param`), or None."""
-    found = smem_param(func_inputs)
-    return None if found is None else found.pointee
-
-
-def min_smem_bytes(pointee: Attribute) -> int:
-    """The least dynamic shared memory a kernel whose shared pointer points to `pointee` can be
-    launched with: `sizeof(T)` for a static type, one element for `!mem.array<? x T>`."""
-    if isinstance(pointee, ArrayType) and pointee.is_dynamic:
-        return 0
-    return size_of(pointee)
-
-
-# --- the provider ------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -403,13 +142,13 @@ class CudaProvider(Provider):
     @classmethod
     def unavailable_reason(cls) -> str | None:
         try:
-            drv = driver()
+            drv = driver_api.driver()
         except ModuleNotFoundError as e:
             if e.name is not None and e.name.split(".")[0] == "pycuda":
                 return "PyCUDA is not installed (pip install pycuda; see scripts/gpu_check.sh)"
-            return f"PyCUDA cannot be imported: {_first_line(e)}"
+            return f"PyCUDA cannot be imported: {first_line(e)}"
         except Exception as e:  # ImportError of libcuda.so.1, a broken build, …
-            return f"PyCUDA cannot load the CUDA driver: {_first_line(e)}"
+            return f"PyCUDA cannot load the CUDA driver: {first_line(e)}"
         try:
             drv.init()
             count = drv.Device.count()
@@ -442,9 +181,9 @@ class CudaProvider(Provider):
         if self.is_open:
             raise ProviderError(op, "cuda: the device is open already", "already open")
         try:
-            drv = driver()
+            drv = driver_api.driver()
         except Exception as e:
-            reason = self.unavailable_reason() or _first_line(e)
+            reason = self.unavailable_reason() or first_line(e)
             raise ProviderError(op, f"cuda: {reason}", "not available") from None
         check(op, drv.init)
         self.device = check(op, drv.Device, 0)
@@ -470,7 +209,7 @@ class CudaProvider(Provider):
 
     def close(self, *, op: Operation | None = None) -> None:
         self.check_open(op)
-        drv = driver()
+        drv = driver_api.driver()
         error: ProviderError | None = None
         if not self.faulted:
             try:
@@ -531,7 +270,7 @@ class CudaProvider(Provider):
         self._stream(stream, op)
         if nbytes < 0:
             raise ProviderError(op, f"cuda: cannot allocate {nbytes} bytes", "invalid value")
-        device_allocation = self._call(op, driver().mem_alloc, max(nbytes, 1))
+        device_allocation = self._call(op, driver_api.driver().mem_alloc, max(nbytes, 1))
         allocation = Allocation(
             GLOBAL,
             nbytes,
@@ -553,7 +292,9 @@ class CudaProvider(Provider):
         allocation = memory.free(ptr, op, GLOBAL)
         _, device_allocation = self.live.pop(allocation.serial)
         if stream is not None:  # stream-ordered: after the work queued on the stream
-            self._call(op, cu_stream.synchronize if cu_stream else driver().Context.synchronize)
+            self._call(
+                op, cu_stream.synchronize if cu_stream else driver_api.driver().Context.synchronize
+            )
             self._forget_launches(stream)
         self._call(op, device_allocation.free)
 
@@ -591,7 +332,7 @@ class CudaProvider(Provider):
         address, data = self._check_copy(dst, src, nbytes, op, to_device=True)
         if nbytes == 0:
             return
-        drv = driver()
+        drv = driver_api.driver()
         if stream is None:
             self._call(op, drv.memcpy_htod, address, data)
         else:
@@ -603,7 +344,7 @@ class CudaProvider(Provider):
         address, data = self._check_copy(src, dst, nbytes, op, to_device=False)
         if nbytes == 0:
             return
-        drv = driver()
+        drv = driver_api.driver()
         if stream is None:
             self._call(op, drv.memcpy_dtoh, data, address)
         else:
@@ -628,7 +369,7 @@ class CudaProvider(Provider):
 
     def create_stream(self, *, op=None) -> Stream:
         self._usable(op)
-        cu_stream = self._call(op, driver().Stream)
+        cu_stream = self._call(op, driver_api.driver().Stream)
         self.streams[cu_stream.handle] = cu_stream
         return Stream(cu_stream.handle)
 
@@ -636,7 +377,7 @@ class CudaProvider(Provider):
         self._usable(op)
         cu_stream = self._stream(stream, op)
         if cu_stream is None:
-            self._call(op, driver().Context.synchronize)
+            self._call(op, driver_api.driver().Context.synchronize)
             self.pending = []
             return
         self._call(op, cu_stream.synchronize)
@@ -658,7 +399,7 @@ class CudaProvider(Provider):
 
     def synchronize(self, *, op=None) -> None:
         self._usable(op)
-        self._call(op, driver().Context.synchronize)
+        self._call(op, driver_api.driver().Context.synchronize)
         self.pending = []
 
     # --- code ---------------------------------------------------------------------------------
@@ -672,7 +413,7 @@ class CudaProvider(Provider):
             raise ProviderError(op, f"cuda: {e}", "unsupported device") from None
         ptx, formats = self.compile(module, sm, ptx_version, op)
         try:
-            cu_module = check(op, driver().module_from_buffer, ptx.encode() + b"\0")
+            cu_module = check(op, driver_api.driver().module_from_buffer, ptx.encode() + b"\0")
         except ProviderError as e:
             from gpuir.lowering.nvptx.ptx import MIN_PTX_FOR_SM
 
@@ -681,7 +422,7 @@ class CudaProvider(Provider):
                 raise
             ptx_version = lowest  # the driver knows less than its version says: the oldest
             ptx, formats = self.compile(module, sm, ptx_version, op)
-            cu_module = self._call(op, driver().module_from_buffer, ptx.encode() + b"\0")
+            cu_module = self._call(op, driver_api.driver().module_from_buffer, ptx.encode() + b"\0")
         payload = CudaModule(cu_module, ptx, sm, ptx_version, self.session)
         if formats:
             names = (print_abi.BUFFER, print_abi.CAPACITY_GLOBAL, print_abi.CURSOR)
@@ -726,7 +467,7 @@ class CudaProvider(Provider):
             fmt = arg_format(inputs[fixed:])
         except ValueError as e:
             raise ProviderError(op, f"cuda: @{kernel}: {e}", "invalid kernel arguments") from None
-        drv = driver()
+        drv = driver_api.driver()
         function = self._call(op, payload.module.get_function, kernel)
         function.prepare(fmt)
         attribute = drv.function_attribute
@@ -821,7 +562,7 @@ class CudaProvider(Provider):
 
     def _start_printing(self, printing: CudaPrinting, op: Operation | None) -> None:
         """Wait for earlier work (and its output), then give the launch an empty buffer."""
-        drv = driver()
+        drv = driver_api.driver()
         self.synchronize(op=op)
         if printing.buffer is None:
             size = device_print.CAPACITY
@@ -837,7 +578,7 @@ class CudaProvider(Provider):
 
     def _finish_printing(self, printing: CudaPrinting, kernel: str, op: Operation | None) -> None:
         """Wait for the launch; write its output."""
-        drv = driver()
+        drv = driver_api.driver()
         self.synchronize(op=op)
         cursor = np.zeros(8, np.uint8)
         self._call(op, drv.memcpy_dtoh, cursor, printing.globals_[print_abi.CURSOR])
@@ -874,7 +615,7 @@ class CudaProvider(Provider):
                 "invalid launch configuration",
             )
         if smem_bytes > prepared.dynamic_smem_allowed:  # above 48 KiB: opt in, once per kernel
-            attribute = driver().function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES
+            attribute = driver_api.driver().function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES
             self._call(op, prepared.function.set_attribute, attribute, smem_bytes)
             prepared.dynamic_smem_allowed = smem_bytes
 
@@ -906,12 +647,4 @@ class CudaProvider(Provider):
         return f"<CudaProvider {state}{', faulted' if self.faulted else ''}>"
 
 
-__all__ = [
-    "CudaProvider",
-    "DriverError",
-    "arg_format",
-    "arg_value",
-    "check",
-    "choose_target",
-    "driver_ptx",
-]
+__all__ = ["CudaProvider"]

@@ -15,7 +15,7 @@ Waiting spins first (`SPIN_SECONDS`, with the CPU's pause hint), then sleeps on 
 variable: a helper that finished a launch a moment ago starts the next one at once, as
 OpenMP's threads do, and an idle pool costs nothing.
 
-Each thread runs its chunks under the fault guard (`gpuir.runtime.cpu_faults`, where there is
+Each thread runs its chunks under the fault guard (`gpuir.runtime.cpu.faults`, where there is
 one) with a fault context of its own (`Pool.contexts[w]`, `w` = 0 for the calling thread); a
 chunk that faults stops its thread's work and the launch's claims, and leaves in its context
 the guard's result (`RESULT`), the signal's address and the group (`PROGRESS`). `run` returns
@@ -39,7 +39,7 @@ import threading
 from dataclasses import dataclass, field
 from functools import cache
 
-from gpuir.runtime import cpu_faults
+from gpuir.runtime.cpu import faults
 
 SPIN_SECONDS = 0.001
 """How long a waiting thread spins before it sleeps."""
@@ -59,7 +59,7 @@ MUTEX, WORK, DONE = 256, 320, 384
 """Byte offsets of the mutex and the two condition variables (64 bytes each: glibc's are 40 and
 48 bytes)."""
 POOL_BYTES = 512
-RESULT = cpu_faults.JMPBUF_BYTES + 24
+RESULT = faults.JMPBUF_BYTES + 24
 """The slot of a fault context where a thread's chunk leaves the guard's result (0: none)."""
 CHUNK_MASK = 0xFFFFFFFF
 
@@ -220,7 +220,7 @@ run:
   %unguarded = icmp eq ptr %guarded, null
   br i1 %unguarded, label %plain, label %guard
 plain:
-  %pprogress = getelementptr i8, ptr %ctx, i64 {cpu_faults.PROGRESS}
+  %pprogress = getelementptr i8, ptr %ctx, i64 {faults.PROGRESS}
   call void %entryfn(i64 %first, i64 %end, i64 %n_items, ptr %shared, ptr %smem, ptr %args,
                      ptr %pprogress)
   br label %ran
@@ -355,7 +355,7 @@ class Pool:
     engine: object
     workers: int
     words: ctypes.Array  # type: ignore[type-arg]
-    contexts: list[cpu_faults.Context]
+    contexts: list[faults.Context]
     run_code: ctypes._CFuncPtr  # type: ignore[name-defined]
     stop_code: ctypes._CFuncPtr  # type: ignore[name-defined]
     context_table: ctypes.Array  # type: ignore[type-arg]
@@ -377,7 +377,7 @@ class Pool:
         argv: int,
         n_chunks: int,
         shared: list[int],
-    ) -> list[tuple[int, cpu_faults.Fault]]:
+    ) -> list[tuple[int, faults.Fault]]:
         """Run the launch entry at `entry` over `n_groups` groups in `n_chunks` chunks (at most
         2^32 - 1); thread `w` uses the shared-memory buffer at `shared[w]` (static shared
         memory, then dynamic from `static` bytes on; a list that is not changed afterwards,
@@ -393,7 +393,7 @@ class Pool:
             if not self.run_code(words):
                 return []
             return [
-                (w, cpu_faults.fault_of(context.array))
+                (w, faults.fault_of(context.array))
                 for w, context in enumerate(self.contexts)
                 if context.array[RESULT // 8]
             ]
@@ -456,10 +456,10 @@ def _make(workers: int) -> Pool | None:
     for offset in (WORK, DONE):
         if libc.pthread_cond_init(ctypes.c_void_p(base + offset), None) != 0:
             return None
-    contexts = [cpu_faults.new_context() for _ in range(workers)]
+    contexts = [faults.new_context() for _ in range(workers)]
     context_table = (ctypes.c_void_p * workers)(*(c.address for c in contexts))
     shared_table = (ctypes.c_void_p * workers)()
-    guard = cpu_faults.install()
+    guard = faults.install()
     words[CONTEXTS] = ctypes.addressof(context_table)
     words[SHARED] = ctypes.addressof(shared_table)
     words[WORKERS] = workers
