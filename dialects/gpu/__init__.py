@@ -41,6 +41,7 @@ from gpuir.dialects.gpu.common import (
 from gpuir.dialects.gpu.device import (
     BITWISE_KINDS,
     COLLECTIVE_KINDS,
+    COMBINE_OPS,
     FENCE_SCOPES,
     SHUFFLE_MODES,
     WARP,
@@ -121,6 +122,7 @@ __all__ = [
     "BufAllocCopyOp",
     "BufCopyToHostOp",
     "COLLECTIVE_KINDS",
+    "COMBINE_OPS",
     "C_SPECS",
     "CollectiveOp",
     "CopyOp",

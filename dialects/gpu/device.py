@@ -3,6 +3,7 @@ collectives, fences, and the warp operations."""
 
 from __future__ import annotations
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
     Float32Type,
@@ -11,7 +12,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     StringAttr,
 )
-from xdsl.ir import Region, SSAValue
+from xdsl.ir import Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -89,8 +90,21 @@ class SyncedScopeOp(IRDLOperation):
         printer.print_region(self.body, print_entry_block_args=True)
 
 
-COLLECTIVE_KINDS = ("add", "mul", "min", "max", "and", "or", "xor")
-BITWISE_KINDS = ("and", "or", "xor")
+COMBINE_OPS: dict[str, tuple[type[Operation], type[Operation] | None]] = {
+    "add": (arith.AddiOp, arith.AddfOp),
+    "mul": (arith.MuliOp, arith.MulfOp),
+    "min": (arith.MinSIOp, arith.MinimumfOp),
+    "max": (arith.MaxSIOp, arith.MaximumfOp),
+    "and": (arith.AndIOp, None),
+    "or": (arith.OrIOp, None),
+    "xor": (arith.XOrIOp, None),
+}
+"""How a collective of each kind combines two values: the `arith` op on integers (they wrap;
+`min`/`max` compare signed) and on floats (`minimumf`/`maximumf`: a NaN wins, -0 < +0; none for
+the bitwise kinds). The one rule: the lowerings build these ops (`gpuir.lowering.llvm.rules`),
+interp runs their semantics (`gpuir.runtime.interp.collectives`)."""
+COLLECTIVE_KINDS = tuple(COMBINE_OPS)
+BITWISE_KINDS = tuple(kind for kind, (_, on_floats) in COMBINE_OPS.items() if on_floats is None)
 
 
 class CollectiveOp(IRDLOperation):

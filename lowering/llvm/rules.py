@@ -40,24 +40,16 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Operation, SSAValue
 
+from gpuir.dialects import gpu
+
 
 def combine(b: Builder, kind: str, x: SSAValue, y: SSAValue) -> SSAValue:
-    """`x ⊕ y` of a collective: integers wrap and compare signed, floats as
-    `arith.minimumf` / `maximumf` (as interp's `combine`)."""
-    is_int = isinstance(x.type, IntegerType | IndexType)
-    ops: dict[str, tuple[type[Operation], type[Operation] | None]] = {
-        "add": (arith.AddiOp, arith.AddfOp),
-        "mul": (arith.MuliOp, arith.MulfOp),
-        "min": (arith.MinSIOp, arith.MinimumfOp),
-        "max": (arith.MaxSIOp, arith.MaximumfOp),
-        "and": (arith.AndIOp, None),
-        "or": (arith.OrIOp, None),
-        "xor": (arith.XOrIOp, None),
-    }
-    int_op, float_op = ops[kind]
-    kind_op = int_op if is_int else float_op
-    assert kind_op is not None
-    return b.insert(kind_op(x, y)).results[0]  # type: ignore[call-arg]
+    """`x ⊕ y` of a collective: the `arith` op `gpu.COMBINE_OPS` gives for `kind` and the
+    values' type."""
+    int_op, float_op = gpu.COMBINE_OPS[kind]
+    op = int_op if isinstance(x.type, IntegerType | IndexType) else float_op
+    assert op is not None  # the verifier allows the bitwise kinds on integers only
+    return b.insert(op(x, y)).results[0]  # type: ignore[call-arg]
 
 
 SOURCES: dict[str, type[Operation]] = {

@@ -9,49 +9,22 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.ir import Attribute
 
-from gpuir.runtime.scalars import float_dtype, int_width, signed, wrap
+from gpuir.dialects.gpu import COMBINE_OPS
+from gpuir.ir import integers
+from gpuir.runtime.engine.arith import FLOAT_BINARY
+from gpuir.runtime.scalars import float_dtype, int_width, wrap
 
 
 def combine(kind: str, x: object, y: object, type_: Attribute) -> object:
-    """`x ⊕ y` for a collective of `kind` on values of `type_`."""
+    """`x ⊕ y` for a collective of `kind` on values of `type_`: the semantics of the `arith`
+    op `gpu.COMBINE_OPS` gives (what the lowerings build)."""
+    int_op, float_op = COMBINE_OPS[kind]
     if (width := int_width(type_)) is not None:
-        a, b = signed(x, width), signed(y, width)  # type: ignore[arg-type]
-        match kind:
-            case "add":
-                return wrap(a + b, width)
-            case "mul":
-                return wrap(a * b, width)
-            case "min":
-                return wrap(min(a, b), width)
-            case "max":
-                return wrap(max(a, b), width)
-            case "and":
-                return wrap(a & b, width)
-            case "or":
-                return wrap(a | b, width)
-            case _:
-                return wrap(a ^ b, width)
+        return wrap(integers.BINARY[int_op](x, y, width), width)  # type: ignore[arg-type]
     dtype = float_dtype(type_)
-    assert dtype is not None
-    fx, fy = dtype(x), dtype(y)
+    assert dtype is not None and float_op is not None
     with np.errstate(all="ignore"):
-        match kind:
-            case "add":
-                return dtype(fx + fy)
-            case "mul":
-                return dtype(fx * fy)
-            case "min":
-                return (
-                    fx + fy
-                    if np.isnan(fx) or np.isnan(fy)
-                    else (fx if (fx < fy or (fx == fy and np.signbit(fx))) else fy)
-                )
-            case _:
-                return (
-                    fx + fy
-                    if np.isnan(fx) or np.isnan(fy)
-                    else (fx if (fx > fy or (fx == fy and not np.signbit(fx))) else fy)
-                )
+        return dtype(FLOAT_BINARY[float_op](dtype(x), dtype(y)))
 
 
 def tree_reduce(kind: str, values: Sequence[object], type_: Attribute) -> object:
