@@ -21,40 +21,8 @@ The stages, each printable (Triton-style named stages):
 `-t llvm` and `-t ptx` take any of the first two stages: a module that is not split yet goes
 through `gpu-pipeline` first, a device module that is not lowered yet through `device-to-llvm`.
 
-`index-bitwidth=32` (an option of `device-to-llvm` and of both targets; `PtxOptions`) lowers
-`index` values in device code to `i32` (index arithmetic, loop counters, the ids without a
-zero-extension), as MLIR's option of that name; index values must fit in 32 bits, and their
-arithmetic wraps there. The default, 64, is `i64`. The kernel ABI below is the same either way.
-
-Kernel ABI (what a runtime relies on to launch a kernel of the PTX):
-
-- every kernel of the device module (a `func.func` marked `gpu.kernel`, i.e. one that a
-  `gpu.launch` names) is a PTX entry (`.visible .entry`) of the same name, returning nothing;
-- its parameters are the launch's `args`, in order, with their lowered types: `index` → `i64`
-  (`.u64`; with `index-bitwidth=32` too, truncated at the kernel's entry), `iN`/`f16`/`f32`/`f64` as they are, `!mem.ptr<T, a>` → `ptr addrspace(a)` (a 64-bit
-  address: for space 1 the device pointer that `cuMemAlloc` returns), a struct
-  `!llvm.struct<(…)>` → one by-value parameter `.param .align A .b8 name[size]` holding its
-  bytes in C's layout (each field aligned to its size, `A` the largest field alignment, `size`
-  rounded up to `A`; `index` and pointer fields 8 bytes; `gpuir.runtime.structs`). There is no parameter
-  for the memory tokens, for `group_id` / `item_id` (read from `%ctaid.x` / `%tid.x`) or for
-  the shared-memory pointer `smem`;
-- the grid is 1-D: `n_groups` blocks (`gridDim.x`) of `n_items` threads (`blockDim.x`);
-- dynamic shared memory: a kernel that takes `smem` finds it at the start of the launch's
-  dynamic shared memory (`@__dynamic_smem`, `.extern .shared .align 16`); the launch passes
-  `sharedMemBytes` = the size of the launch's `smem` type: `sizeof(T)` for a static type,
-  `extent * sizeof(element)` for `!mem.array<? x element>` (sizes as NVPTX lays them out:
-  `i8` 1, `i16`/`f16` 2, `i32`/`f32` 4, `i64`/`f64`/`index`/pointers 8, `array<N x T>` N·sizeof(T));
-- static shared memory (`mem.slot` / `mem.mslot` in space 3) is in the PTX (`.shared`
-  globals), not the launch's business; local memory (space 5) is the thread's stack;
-- the work-group collectives (`gpu.workgroup_reduce` / `gpu.workgroup_scan`) use static shared
-  memory of their own, one `.shared .align 16` array of 1024 elements per element type that a
-  kernel's collectives use (`__gpuir_wg_scratch_<T>`: 4 KiB for `f32`, 8 KiB for `i64`/`index`/
-  `f64`), never the launch's dynamic shared memory; it counts against the block's shared memory
-  with it. They read the group's size from `%ntid.x`, so a block has at most 1024 threads (CUDA's
-  limit) and every thread of the block takes part;
-- device-side `mem.alloc` / `mem.malloc` / `mem.free` in space 1 call CUDA's device `malloc` /
-  `free`, whose heap the runtime may size with `cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, …)`;
-- math functions come from CUDA's libdevice, linked into the PTX (nothing to load at run time).
+The kernel ABI (what a runtime relies on to launch a kernel of the PTX or of the cpu
+provider's code), the index bitwidth, shared memory and the print buffer: `docs/kernel-abi.md`.
 """
 
 from collections.abc import Callable
