@@ -1,0 +1,378 @@
+"""`make bench`, section 2: the cpu provider against Numba and C (OpenMP), each result checked
+against numpy first."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from table import Row, failed, say
+
+LAUNCHES = 1000
+
+
+# --- 2. the cpu provider ------------------------------------------------------------------------------
+
+
+SETTLE_SECONDS = 0.02
+"""The pause before each run's turn in `race`: longer than the spinning of idle threads."""
+
+
+def race(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    """Best wall seconds of each run: `repeats` rounds in turn (ours, numpy, Numba, ours, …),
+    so that a busy moment of the machine hits all alike; in each round a run is timed right
+    after an untimed run of itself, so that each starts with its own data hot in the caches.
+    (A last-level cache can hold all of a measure's arrays; in plain turns the run after numpy
+    would find numpy's inputs hot, which favours a peer that reads the same host arrays over
+    one that reads its own device copies; so Numba, too, reads copies of its own.)
+
+    Each turn starts after a pause (`SETTLE_SECONDS`): a parallel runtime's threads spin for a
+    while after a parallel loop before they sleep (Numba's OpenMP threads about 4 ms, gpuir's
+    pool 1 ms), so that its next loop starts at once. Without the pause the next peer's runs
+    would share the cores with those spinning threads (measured on 2 cores, alternating a 16M
+    saxpy with Numba's and no untimed runs: ours 1.4x slower at the median than Numba's, and
+    1.0x with Numba's OpenMP threads told not to spin, `OMP_WAIT_POLICY=passive`)."""
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(repeats):
+        for name, run in runs.items():
+            time.sleep(SETTLE_SECONDS)
+            run()
+            start = time.perf_counter()
+            run()
+            times[name].append(time.perf_counter() - start)
+    return {name: min(t) for name, t in times.items()}
+
+
+@dataclass
+class Numba:
+    """The peer kernels with `@njit(parallel=True)`, or why there are none."""
+
+    name: str
+    kernels: dict[str, Callable]
+    missing: str | None = None
+
+
+def numba_peer() -> Numba:
+    try:
+        import numba
+        from numba import njit, prange
+    except Exception as e:  # not installed, or a release that does not load with this llvmlite
+        return Numba("", {}, f"Numba unavailable: {type(e).__name__}: {e}")
+    two, one = np.float32(2), np.float32(1)
+
+    @njit(parallel=True)
+    def saxpy(a, x, y):
+        for i in prange(x.size):
+            y[i] = a * x[i] + y[i]
+
+    @njit(parallel=True)
+    def total(x):
+        s = np.float32(0)
+        for i in prange(x.size):
+            s += x[i]
+        return s
+
+    @njit(parallel=True)
+    def chain(x, w):
+        for i in prange(x.size):
+            w[i] = (x[i] * two + one) * x[i]
+
+    return Numba(f"Numba {numba.__version__}", {"saxpy": saxpy, "sum": total, "chain": chain})
+
+
+@cache
+def openmp():
+    """`openmp_peer.py`'s C kernels, built once per run."""
+    from openmp_peer import openmp_peer
+
+    return openmp_peer()
+
+
+def add_openmp(runs: dict, kernel: str, args: tuple, output: np.ndarray, expected: np.ndarray):
+    """The C peer's `kernel(*args)` as `runs["openmp"]`, once its `output` is checked bit for
+    bit against `expected`; the peer (which says why, where it is missing)."""
+    c = openmp()
+    if c.missing is None:
+        c.kernels[kernel](*args)
+        if not np.array_equal(output.view(np.uint32), expected.view(np.uint32)):
+            raise RuntimeError(f"the C peer's {kernel} differs from numpy's")
+        runs["openmp"] = lambda: c.kernels[kernel](*args)
+    return c
+
+
+def openmp_row(label: str, best: dict[str, float], c) -> Row:
+    """Ours against the C loops with OpenMP (for a bandwidth-bound kernel: the memory's
+    ceiling); no goal, the row says how far from the ceiling the figures above are."""
+    name = f"{label} (C, OpenMP)"
+    if c.missing is not None:
+        return Row(name, best["ours"], None, "", "s", note=c.missing)
+    return Row(name, best["ours"], best["openmp"], c.name, "s")
+
+
+def peer_rows(label: str, goal: str, best: dict[str, float], numba: Numba) -> list[Row]:
+    """Ours against numpy (with `goal`) and against Numba."""
+    rows = [
+        Row(f"{label} (numpy)", best["ours"], best["numpy"], f"numpy {np.__version__}", "s", goal)
+    ]
+    if numba.missing is not None:
+        rows.append(Row(f"{label} (Numba)", best["ours"], None, "", "s", note=numba.missing))
+    else:
+        rows.append(Row(f"{label} (Numba)", best["ours"], best["numba"], numba.name, "s", "<= 1.0"))
+    return rows
+
+
+def cpu_section(n: int, repeats: int) -> list[Row]:
+    import gpuir
+    from gpuir.runtime import unavailable_reason
+
+    reason = unavailable_reason("cpu")
+    if reason is not None:
+        return [Row("cpu provider", None, None, "", "", note=reason)]
+    numba = numba_peer()
+    rows: list[Row] = []
+    with gpuir.Device("cpu") as device:
+        measures = (
+            ("saxpy", cpu_saxpy),
+            ("sum", cpu_sum),
+            ("3-map chain", cpu_chain),
+            ("histogram", cpu_histogram),
+            ("launch overhead", cpu_launch),
+            ("launch path (benchmarks/launch.py)", cpu_launch_path),
+        )
+        for name, measure in measures:
+            say(f"cpu provider: {name}")
+            try:
+                rows += measure(device, n, repeats, numba)
+            except Exception as e:
+                rows.append(failed(f"cpu {name}, {n / 2**20:g}M f32", e))
+    return rows
+
+
+def cpu_saxpy(device, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """`y = a * x + y`: `cpu_provider.py`'s kernel in place, numpy's `a * x + y` (a new array),
+    Numba in place."""
+    import cpu_provider
+
+    items = cpu_provider.ITEMS
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    a = np.float32(2.5)
+    saxpy = device.compile(cpu_provider.KERNELS).kernel("saxpy")
+    xs, ys = device.upload(x), device.upload(y)
+    groups = -(-n // items)
+
+    def ours() -> None:
+        saxpy(groups, items, items, n, a, xs, ys)
+        device.synchronize()
+
+    ours()
+    if not np.array_equal(ys.download(), a * x + y):
+        raise RuntimeError("gpuir's saxpy differs from numpy's")
+    runs = {"ours": ours, "numpy": lambda: a * x + y}
+    if numba.missing is None:
+        xn, check = x.copy(), y.copy()
+        numba.kernels["saxpy"](a, xn, check)
+        if not np.array_equal(check, a * x + y):
+            raise RuntimeError("Numba's saxpy differs from numpy's")
+        runs["numba"] = lambda: numba.kernels["saxpy"](a, xn, check)
+    yc = y.copy()
+    c = add_openmp(runs, "saxpy", (a, x.copy(), yc), yc, a * x + y)
+    best = race(runs, repeats)
+    for buffer in (xs, ys):
+        buffer.free()
+    label = f"cpu saxpy, {n / 2**20:g}M f32"
+    return [*peer_rows(label, "<= 1.1", best, numba), openmp_row(label, best, c)]
+
+
+def cpu_sum(device, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """`cpu_provider.py`'s sum (two launches: groups of 256 x 64 values, then their sums)
+    against `np.sum` and Numba's parallel reduction."""
+    import cpu_provider
+
+    items, per_item = cpu_provider.ITEMS, cpu_provider.PER_ITEM
+    chunk = items * per_item
+    n = max(chunk, n // chunk * chunk)
+    x = np.random.default_rng(1).standard_normal(n).astype(np.float32)
+    exact = float(np.sum(x, dtype=np.float64))
+    total = device.compile(cpu_provider.KERNELS).kernel("sum")
+    xs = device.upload(x)
+    groups = n // chunk
+    last = min(groups, 1024)
+    partial, result = device.empty(groups, np.float32), device.empty(1, np.float32)
+
+    def ours() -> None:
+        total(groups, items, items, per_item, xs, partial)
+        total(1, last, last, groups // last, partial, result)
+        device.synchronize()
+
+    ours()
+    check_sum("gpuir's sum", float(result.download()[0]), exact, n)
+    check_sum("numpy's sum", float(np.sum(x)), exact, n)
+    runs = {"ours": ours, "numpy": lambda: np.sum(x)}
+    if numba.missing is None:
+        xn = x.copy()
+        check_sum("Numba's sum", float(numba.kernels["sum"](xn)), exact, n)
+        runs["numba"] = lambda: numba.kernels["sum"](xn)
+    best = race(runs, repeats)
+    for buffer in (xs, partial, result):
+        buffer.free()
+    return peer_rows(f"cpu sum, {n / 2**20:g}M f32", "—", best, numba)
+
+
+def cpu_histogram(device, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """`examples/histogram.mlir`'s kernel (shared-memory atomics per group, then one global
+    atomic per bin and group) on `n` random byte values, against `np.bincount` of the same
+    values (goal: within 1.5x). Checked bin for bin."""
+    text = (Path(__file__).parent.parent / "examples" / "histogram.mlir").read_text()
+    values = np.random.default_rng(3).integers(0, 256, n, dtype=np.int32)
+    kernel = device.compile(text).kernel("histogram")
+    xs, bins = device.upload(values), device.empty(256, np.int32)
+    zeros = np.zeros(256, np.int32)
+
+    def ours() -> None:
+        bins.upload(zeros)
+        kernel(64, 256, 256, n, xs, bins)
+        device.synchronize()
+
+    ours()
+    if not np.array_equal(bins.download(), np.bincount(values, minlength=256)):
+        raise RuntimeError("gpuir's histogram differs from numpy's bincount")
+    best = race({"ours": ours, "numpy": lambda: np.bincount(values, minlength=256)}, repeats)
+    for buffer in (xs, bins):
+        buffer.free()
+    return [
+        Row(
+            f"cpu histogram, 256 bins of {n / 2**20:g}M i32 (numpy: bincount)",
+            best["ours"],
+            best["numpy"],
+            f"numpy {np.__version__}",
+            "s",
+            "<= 1.5",
+        )
+    ]
+
+
+def cpu_launch(device, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """One launch of `cpu_provider.py`'s empty kernel on 1 group of 1 item, against one numpy
+    call on one element: `LAUNCHES` of them, then one `synchronize()`."""
+    import cpu_provider
+
+    empty = device.compile(cpu_provider.KERNELS).kernel("empty")
+    one = np.ones(1, np.float32)
+
+    def ours() -> None:
+        for _ in range(LAUNCHES):
+            empty(1, 1)
+        device.synchronize()
+
+    def numpy() -> None:
+        for _ in range(LAUNCHES):
+            np.multiply(one, one, out=one)
+
+    best = race({"ours": ours, "numpy": numpy}, max(3, repeats // 3))
+    return [
+        Row(
+            "cpu launch overhead, empty kernel (numpy: a one-element multiply)",
+            best["ours"] / LAUNCHES,
+            best["numpy"] / LAUNCHES,
+            f"numpy {np.__version__}",
+            "s",
+        )
+    ]
+
+
+def cpu_launch_path(device, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """`benchmarks/launch.py`: `Kernel.__call__` of a kernel with a buffer and an f32 argument
+    on the cpu provider against a call of a trivial `@njit(parallel=True)` function with a
+    numpy array and a float (time per launch), and the bytes either keeps after its calls
+    (tracemalloc, after a collection: 0 is the goal of both)."""
+    import launch
+
+    found = launch.measure(launch.LAUNCHES, max(3, repeats // 2))
+    ours, peer = found["cpu"], found["numba"]
+    name = str(found["numba_name"])
+    label = "cpu launch, Kernel.__call__ of @tiny(buffer, f32) (Numba: a parallel njit call)"
+    kept = f"bytes kept per {launch.LAUNCHES:,} launches (tracemalloc)"
+    if peer is None:
+        note = str(found["numba_missing"])
+        return [
+            Row(label, ours.seconds, None, "", "s", note=note),
+            Row(kept, ours.kept_bytes * launch.LAUNCHES, None, "", "B", note=note),
+        ]
+    return [
+        Row(label, ours.seconds, peer.seconds, name, "s", "<= 1.5"),
+        Row(kept, ours.kept_bytes * launch.LAUNCHES, peer.kept_bytes * launch.LAUNCHES, name, "B"),
+    ]
+
+
+def check_sum(who: str, found: float, exact: float, n: int) -> None:
+    """A float32 sum of `n` standard normal values, in any order, is off by about sqrt(n) ulps
+    of partial sums of size sqrt(n): well under n * 2^-22. A block of values missing or counted
+    twice is off by far more."""
+    if abs(found - exact) > n * 2**-22:
+        raise RuntimeError(f"{who} is {found}, the float64 sum is {exact}")
+
+
+def cpu_chain(device, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """`fusion.py`'s chain `(x * 2 + 1) * x`: fused into one kernel, and unfused (three
+    kernels, y and z in memory); numpy's three passes, Numba's one loop. Checked bit for bit."""
+    import fusion
+
+    x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+    expected = fusion.numpy_chain(x).view(np.uint32)
+    fused = device.compile(fusion.chain_program(n), pipeline=fusion.PIPELINES["fused"])
+    unfused = device.compile(fusion.chain_program(n), pipeline=fusion.PIPELINES["unfused"])
+    if len(fused.kernels) != 1 or len(unfused.kernels) != 3:
+        raise RuntimeError(f"kernels: fused {fused.kernels}, unfused {unfused.kernels}")
+    one, (k0, k1, k2) = fused.kernel(fused.kernels[0]), map(unfused.kernel, unfused.kernels)
+    grid = (-(-n // min(n, 1024)), min(n, 1024))
+    xs, ys, zs, ws = device.upload(x), *(device.empty(n, np.float32) for _ in range(3))
+
+    def ours() -> None:
+        one(*grid, xs, ws)
+        device.synchronize()
+
+    def unfused_run() -> None:
+        k0(*grid, xs, ys)
+        k1(*grid, ys, zs)
+        k2(*grid, zs, xs, ws)
+        device.synchronize()
+
+    for run in (ours, unfused_run):
+        ws.upload(np.zeros(n, np.float32))
+        run()
+        if not np.array_equal(ws.download().view(np.uint32), expected):
+            raise RuntimeError(f"gpuir's chain ({run.__name__}) differs from numpy's")
+    runs = {"ours": ours, "unfused": unfused_run, "numpy": lambda: fusion.numpy_chain(x)}
+    if numba.missing is None:
+        xn, w = x.copy(), np.empty_like(x)
+        numba.kernels["chain"](xn, w)
+        if not np.array_equal(w.view(np.uint32), expected):
+            raise RuntimeError("Numba's chain differs from numpy's")
+        runs["numba"] = lambda: numba.kernels["chain"](xn, w)
+    wc = np.empty_like(x)
+    c = add_openmp(runs, "chain", (x.copy(), wc), wc, expected)
+    best = race(runs, repeats)
+    for buffer in (xs, ys, zs, ws):
+        buffer.free()
+    label = f"cpu 3-map chain, {n / 2**20:g}M f32"
+    numpy_name = f"numpy {np.__version__}"
+    return [
+        *peer_rows(f"{label}, fused", f"<= {1 / fusion.GOAL:.2f}", best, numba),
+        openmp_row(f"{label}, fused", best, c),
+        Row(
+            f"{label}, unfused: 3 kernels (numpy)", best["unfused"], best["numpy"], numpy_name, "s"
+        ),
+        Row(
+            f"{label}, fused against unfused",
+            best["ours"],
+            best["unfused"],
+            "gpuir unfused",
+            "s",
+            "<= 1.0",
+        ),
+    ]
