@@ -1,6 +1,6 @@
 """The integer semantics of `arith`, for every layer that computes with integers: interp and
 its fast forms (`runtime/engine/arith.py`) and `check-barrier-divergence`'s evaluation of a
-kernel's ids (`passes/check_barrier_divergence.py`).
+kernel's ids (`passes/checks/check_barrier_divergence.py`).
 
 A value is a Python int that stands for its bits modulo `2**width`: the functions read their
 operands with `signed` or `unsigned`, so any representative will do, and return the exact

@@ -12,7 +12,7 @@ from gpuir.ir.registry import register_pass_group
 
 
 def get_check_addr_spaces() -> type[ModulePass]:
-    from gpuir.passes.check_addr_spaces import CheckAddrSpacesPass
+    from gpuir.passes.checks.check_addr_spaces import CheckAddrSpacesPass
 
     return CheckAddrSpacesPass
 
@@ -24,7 +24,7 @@ def get_host_malloc_to_gpualloc() -> type[ModulePass]:
 
 
 def get_mem_checks() -> type[ModulePass]:
-    from gpuir.passes.mem_checks import MemChecksPass
+    from gpuir.passes.checks.mem_checks import MemChecksPass
 
     return MemChecksPass
 
@@ -78,13 +78,13 @@ def get_buffer_lower_ptr() -> type[ModulePass]:
 
 
 def get_check_barrier_divergence() -> type[ModulePass]:
-    from gpuir.passes.check_barrier_divergence import CheckBarrierDivergencePass
+    from gpuir.passes.checks.check_barrier_divergence import CheckBarrierDivergencePass
 
     return CheckBarrierDivergencePass
 
 
 def get_check_tokens() -> type[ModulePass]:
-    from gpuir.passes.check_tokens import CheckTokensPass
+    from gpuir.passes.checks.check_tokens import CheckTokensPass
 
     return CheckTokensPass
 

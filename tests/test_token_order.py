@@ -12,7 +12,7 @@ from xdsl.dialects import test
 from xdsl.parser import Parser
 
 from gpuir.dialects import make_context
-from gpuir.passes.check_tokens import forked_spaces
+from gpuir.passes.checks.check_tokens import forked_spaces
 from gpuir.runtime.engine.token_order import consume, fork_of, ordered, root
 from gpuir.runtime.host import HostExecutor
 from gpuir.runtime.interp import InterpProvider

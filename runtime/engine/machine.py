@@ -175,7 +175,7 @@ def make_machine(
     machine = machine_type(module=module, index_bitwidth=64)
     for functions_type in functions:
         machine.register_implementations(functions_type(), override=True)
-    from gpuir.passes.check_tokens import forked_spaces
+    from gpuir.passes.checks.check_tokens import forked_spaces
     from gpuir.passes.device_code import functions as module_functions
 
     machine.setup(module_functions(module), tokens=forked_spaces(module))
