@@ -57,7 +57,7 @@ barrier that some items miss is found at run time). A barrier in a function that
 calls is an error at the barrier.
 
 `gpu.workgroup_reduce` is a call of a helper, `@__gpuir_workgroup_reduce_<kind>_<T>` (`Helpers`),
-over the items' values in the fixed tree of IR.md (`t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`), and
+over the items' values in the fixed tree of `gpu.workgroup_reduce` (docs/dialects.md: `t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`), and
 `gpu.workgroup_scan` a left fold in item order: the results are bit-identical to `interp`'s.
 Non-kernel device functions stay as they are; one with a barrier or a shared slot is an error
 (for the kernels that call it).

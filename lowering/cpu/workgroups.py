@@ -255,7 +255,7 @@ class Helpers:
     """The tree-reduction functions of a module, made on first use.
 
     `@__gpuir_workgroup_reduce_<kind>_<T>(M5, values, lo, hi, scratch) -> T` is `t(lo, hi)` of
-    IR.md's fixed tree: split at `mid = (lo + hi) // 2` (two recursive calls) until the range's
+    the fixed tree of `gpu.workgroup_reduce` (docs/dialects.md): split at `mid = (lo + hi) // 2` (two recursive calls) until the range's
     size is a power of two, whose tree is the perfect binary tree of neighbours: level by level,
     `scratch[i] = x[2i] ⊕ x[2i + 1]` (the first level from `values`, then in `scratch`, which
     holds at least half of the range)."""

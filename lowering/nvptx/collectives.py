@@ -10,7 +10,7 @@ block), aligned to 16, shared by every collective on `T` of the module (never th
 dynamic shared memory). Barriers are `bar.sync 0`, always reached by the whole group (the
 branches around them and the loops' bounds depend on `%ntid.x` only).
 
-Reduce, IR.md's fixed tree `t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`, `mid = (lo + hi) >> 1`,
+Reduce, the fixed tree of `gpu.workgroup_reduce` (docs/dialects.md) `t(lo, hi) = t(lo, mid) ⊕ t(mid, hi)`, `mid = (lo + hi) >> 1`,
 branches on whether `n` is a power of two (`n & (n - 1) == 0`, the same for the whole group).
 
 Power of two, warp shuffles. For `n = 2^k` every node of the tree is an aligned power-of-two

@@ -14,7 +14,7 @@ In each device module (see `gpuir.lowering` for the kernel ABI):
   its tokens pass through;
 - `gpu.fence` becomes `llvm.fence syncscope("block" / "device" / system) seq_cst`, and
   `gpu.lane_id` a read of `%laneid`;
-- `gpu.shuffle` computes its source lane and `valid` as IR.md defines them and reads the value
+- `gpu.shuffle` computes its source lane and `valid` as `gpuir.lowering.llvm.rules` builds them and reads the value
   with `shfl.sync.idx` (two for 64 bits), `gpu.ballot` is `vote.sync.ballot`, both under the
   mask of the warp's existing lanes;
 - `gpu.workgroup_reduce` / `gpu.workgroup_scan` become calls of device functions made for them
