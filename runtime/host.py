@@ -50,7 +50,7 @@ from gpuir.passes.device_code import launched_name
 from gpuir.runtime import memory
 from gpuir.runtime.eager import EagerHostProvider
 from gpuir.runtime.engine import STANDARD_FUNCTIONS, Machine, fail, make_machine
-from gpuir.runtime.engine.token_order import entry_tokens, region_tokens
+from gpuir.runtime.engine.token_order import Token, entry_tokens, region_tokens
 from gpuir.runtime.memory import Allocation, Pointer, alloc_size, size_of, space_name, store_size
 from gpuir.runtime.provider import LoadedModule, Provider, ProviderError, Stream
 from gpuir.runtime.scalars import TOKEN, float_dtype, format_fixed2, from_attr
@@ -293,7 +293,9 @@ class GpuHostFunctions(InterpreterFunctions):
         values = args[3 + has_extent + 3 :]
         typed = list(zip(values, op.args.types, strict=True))
         provider = executor.provider
-        tracked = machine.order is not None and isinstance(provider, EagerHostProvider)
+        tracked = isinstance(provider, EagerHostProvider) and isinstance(
+            machine.events.get(GLOBAL), Token
+        )  # the launch consumed a tracked token of global memory
         if tracked:
             provider.launched_by = (machine, op)  # the kernel's accesses are the launch's
         try:
