@@ -210,3 +210,30 @@ def test_the_check_sees_the_layers():
     edges = graph()
     assert "gpuir.ir.registry" in edges["gpuir.passes"]
     assert "gpuir.ir.source" in edges["gpuir.api"]
+
+
+def test_attribute_names_have_one_definition():
+    """Each attribute name gpuir gives ops (`NAME_ATTR = "gpu.kernel"`) is defined once, and no
+    other module of the package writes it as a literal (it imports the constant)."""
+    definitions: dict[str, list[str]] = {}
+    literals: dict[str, list[str]] = {}
+    for name, path in package_modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        defining: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+                targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
+                if any(t.endswith("_ATTR") for t in targets) and isinstance(node.value.value, str):
+                    definitions.setdefault(node.value.value, []).append(name)
+                    defining.add(id(node.value))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if id(node) not in defining:
+                    literals.setdefault(node.value, []).append(name)
+    assert "gpu.kernel" in definitions
+    twice = {value: where for value, where in definitions.items() if len(where) > 1}
+    assert twice == {}, f"attribute names defined more than once: {twice}"
+    written = {value: literals[value] for value in definitions if value in literals}
+    assert written == {}, (
+        f"attribute names written as literals instead of their constant: {written}"
+    )
