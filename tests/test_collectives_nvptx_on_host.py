@@ -110,6 +110,12 @@ def host_ir(nvptx_ir: str) -> str:
     return text
 
 
+BARRIER_TIMEOUT = 300
+"""Seconds a thread waits at a barrier or shuffle before the test calls it a hang. Up to 1,024
+threads pass each barrier on two cores: under a loaded machine 30 s was once too little
+(a BrokenBarrierError in a full run, with the test passing alone)."""
+
+
 class Warp:
     """`shfl.sync.down` / `.up` among the `lanes` threads of one warp of the group."""
 
@@ -131,7 +137,7 @@ class Warp:
         slots = self.slots[self.turn[lane]]
         self.turn[lane] ^= 1
         slots[lane] = value
-        self.barrier.wait(timeout=30)  # every lane of the mask runs this shuffle
+        self.barrier.wait(timeout=BARRIER_TIMEOUT)  # every lane of the mask runs this shuffle
         segment, last = (clamp >> 8) & 31, clamp & 31
         bound = (lane & segment) | (last & ~segment)  # PTX's maxLane
         source = lane - (offset & 31) if up else lane + (offset & 31)
@@ -165,7 +171,7 @@ class Group:
 
     def wait(self) -> None:
         try:
-            self.barrier.wait(timeout=30)
+            self.barrier.wait(timeout=BARRIER_TIMEOUT)
         except BaseException as e:  # noqa: BLE001
             self.fail(e)
 
