@@ -1,6 +1,6 @@
 """The sanitizer at the sizes people debug at: `interp` (every access checked) against the
 unchecked `cpu` provider on the same programs, each a process of its own, its wall time and peak
-memory (the whole process: `ru_maxrss`).
+memory (the whole process: `ru_maxrss`, taken by `peak.py`'s launcher).
 
 - `matmul N`: the N x N x N f32 product of two `buffer.lit` inputs through one
   `btensor.map_reduce`, lowered to a kernel launch (`end_to_end.MATMUL`), run by `gpu-run`;
@@ -24,18 +24,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from peak import run as measured_run  # noqa: E402
+
 SAXPY = """
 import sys
-import time
 import numpy as np
 import gpuir
 import cpu_provider
@@ -66,7 +65,6 @@ with gpuir.Device(provider) as device:
 
 SPARSE = """
 import sys
-import time
 import numpy as np
 import gpuir
 import cpu_provider
@@ -101,26 +99,19 @@ func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
 
 
 def run(command: list[str]) -> tuple[float, float, str]:
-    """Wall seconds, peak memory (MB) and stdout of one process."""
+    """Wall seconds, peak memory (MB) and stdout of one process (`peak.run`: measured from a
+    launcher of its own, so the figures are the process's, not this one's)."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        start = time.perf_counter()
-        process = subprocess.Popen(
-            command,
-            stdout=out,
-            stderr=err,
-            text=True,
-            cwd=HERE,
-            env={**os.environ, "PYTHONPATH": str(HERE)},
+        env = {**os.environ, "PYTHONPATH": str(HERE)}
+        seconds, peak_mb, returncode = measured_run(
+            command, cwd=HERE, env=env, stdout=out, stderr=err
         )
-        _, status, usage = os.wait4(process.pid, 0)
-        seconds = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        if process.returncode != 0:
+        if returncode != 0:
             last = err.read().strip().splitlines()[-1:]
             raise RuntimeError(f"{' '.join(command)} failed: {last}")
-        return seconds, usage.ru_maxrss / 1024, out.read()
+        return seconds, peak_mb, out.read()
 
 
 PROVIDERS = ("cpu", "cpu --check", "interp")
