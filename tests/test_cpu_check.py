@@ -9,7 +9,9 @@ import io
 
 import numpy as np
 import pytest
-from differential.generator import CHECKED, find_planted, generate, planted, run, same
+from differential.generator import generate
+from differential.planted import find_planted, planted
+from differential.running import CHECKED, run, same
 from test_cpu_provider import ARGS, PROGRAMS, SAXPY
 
 import gpuir

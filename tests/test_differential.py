@@ -9,15 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from differential.generator import (
-    PLANTS,
-    compare,
-    find_planted,
-    generate,
-    generate_with_shape,
-    planted,
-    same,
-)
+from differential.generator import generate, generate_with_shape
+from differential.planted import PLANTS, find_planted, planted
+from differential.running import compare, same
 
 SAMPLE = range(30)
 

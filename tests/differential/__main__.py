@@ -3,7 +3,7 @@
 results. Each disagreement is written to `DIR/seed-<n>.mlir`; the exit status is 1 when there
 was one.
 
-With `--planted`, each program instead carries each bug of `generator.PLANTS` in turn (where it
+With `--planted`, each program instead carries each bug of `planted.PLANTS` in turn (where it
 can) and runs under `interp` (with `--checked`: under `cpu --check` too), which must end it with
 the error at the first faulty access; a bug missed is written to `DIR/seed-<n>-<bug>.mlir`.
 
@@ -23,7 +23,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
-from differential.generator import CHECKED, PLANTS, compare, find_planted, generate
+from differential.generator import generate
+from differential.planted import PLANTS, find_planted
+from differential.running import CHECKED, compare
 
 T = TypeVar("T")
 
