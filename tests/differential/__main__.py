@@ -19,42 +19,53 @@ import argparse
 import multiprocessing
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
 
 from differential.generator import generate
 from differential.planted import PLANTS, find_planted
 from differential.running import CHECKED, compare
 
-T = TypeVar("T")
+Failure = tuple[str, str, str, str]
+"""What a worker found wrong with one program: the file name to save it as, its text, why (the
+file's `//` comments) and the words before the file's path in the line printed."""
+Checked = tuple[int, list[Failure]]
+"""What a worker did with one seed: how many runs it checked, and the failures among them."""
 
 
-def check(seed: int) -> tuple[int, bool, str, str]:
+def check(seed: int) -> Checked:
     agree, text, found, expected = compare(seed)
-    return seed, agree, text, "" if agree else f"cpu: {found}\ninterp: {expected}"
+    if agree:
+        return 1, []
+    why = f"cpu: {found}\ninterp: {expected}"
+    words = f"seed {seed}: cpu and interp disagree; the program is in"
+    return 1, [(f"seed-{seed}.mlir", text, why, words)]
 
 
 PROVIDERS = ["interp"]
 """Where `--planted` runs the programs (`--checked` adds `cpu --check`)."""
 
 
-def check_planted(seed: int) -> tuple[int, list[tuple[str, bool, str, str]]]:
-    found = []
+def check_planted(seed: int) -> Checked:
+    planted, missed = 0, []
     for plant in PLANTS:
         for provider in PROVIDERS:
             caught, text, outcome = find_planted(seed, plant, provider)
-            if text:
-                found.append((f"{plant} ({provider})", caught, text, outcome))
-    return seed, found
+            if not text:
+                continue
+            planted += 1
+            if not caught:
+                words = f"seed {seed}: the planted {plant} ({provider}) was missed; see"
+                missed.append((f"seed-{seed}-{plant}.mlir", text, outcome, words))
+    return planted, missed
 
 
 PASS: list[str] = []
 """`--pass`: the plugin and the pass name (set before the workers start)."""
 
 
-def check_pass(seed: int) -> tuple[int, str, str]:
-    """The program of `seed` and gpu-opt's diagnostic when the pass changes it, else ''."""
+def check_pass(seed: int) -> Checked:
+    """The program of `seed` with gpu-opt's diagnostic when the pass changes it."""
     import contextlib
     import io
     import tempfile
@@ -71,15 +82,30 @@ def check_pass(seed: int) -> tuple[int, str, str]:
         flags = ["-p", f"{name},gpu-pipeline", "--check-semantics", "-o", "/dev/null"]
         status = gpu_opt([f.name, *plugins, *flags])
     Path(f.name).unlink()
-    changed = status != 0 and "--check-semantics: pass" in err.getvalue()
-    return seed, text, err.getvalue().replace(f.name, f"seed-{seed}.mlir") if changed else ""
+    if status == 0 or "--check-semantics: pass" not in err.getvalue():
+        return 1, []
+    why = err.getvalue().replace(f.name, f"seed-{seed}.mlir")
+    words = f"seed {seed}: {name} changes the program; see"
+    return 1, [(f"seed-{seed}.mlir", text, why, words)]
 
 
-def results(args: argparse.Namespace, worker: Callable[[int], T]) -> Iterator[T]:
-    """`worker(seed)` for each seed of the run, as they finish, on `--jobs` processes."""
+def check_all(
+    args: argparse.Namespace, worker: Callable[[int], Checked], summary: Callable[[int, int], str]
+) -> int:
+    """`worker(seed)` for each seed of the run, on `--jobs` processes: each failure is saved
+    and printed as it comes, then `summary(checked, failed)` and the time. The exit status: 1
+    when anything failed."""
+    start = time.monotonic()
+    checked, failed = 0, 0
     seeds = range(args.seed, args.seed + args.count)
     with multiprocessing.Pool(args.jobs) as pool:
-        yield from pool.imap_unordered(worker, seeds, chunksize=4)
+        for runs, failures in pool.imap_unordered(worker, seeds, chunksize=4):
+            checked += runs
+            for name, text, why, words in failures:
+                failed += 1
+                print(f"{words} {save(args.out, name, text, why)}", flush=True)
+    print(f"{summary(checked, failed)}, {time.monotonic() - start:.1f} s")
+    return 1 if failed else 0
 
 
 def programs(args: argparse.Namespace) -> str:
@@ -93,42 +119,6 @@ def save(out: Path, name: str, text: str, why: str) -> Path:
     path = out / name
     path.write_text(text + "\n" + "".join(f"// {line}\n" for line in why.splitlines()))
     return path
-
-
-def pass_main(args: argparse.Namespace) -> int:
-    start = time.monotonic()
-    changed = 0
-    for seed, text, why in results(args, check_pass):
-        if not why:
-            continue
-        changed += 1
-        path = save(args.out, f"seed-{seed}.mlir", text, why)
-        print(f"seed {seed}: {PASS[1]} changes the program; see {path}", flush=True)
-    elapsed = time.monotonic() - start
-    print(
-        f"{programs(args)} through {PASS[1]}: {args.count - changed} unchanged, "
-        f"{changed} changed, {elapsed:.1f} s"
-    )
-    return 1 if changed else 0
-
-
-def planted_main(args: argparse.Namespace) -> int:
-    start = time.monotonic()
-    planted, missed = 0, 0
-    for seed, found in results(args, check_planted):
-        for plant, caught, text, outcome in found:
-            planted += 1
-            if caught:
-                continue
-            missed += 1
-            path = save(args.out, f"seed-{seed}-{plant.split()[0]}.mlir", text, outcome)
-            print(f"seed {seed}: the planted {plant} was missed; see {path}", flush=True)
-    elapsed = time.monotonic() - start
-    print(
-        f"{planted} planted bugs in {programs(args)} on {', '.join(PROVIDERS)}: "
-        f"{planted - missed} found, {missed} missed, {elapsed:.1f} s"
-    )
-    return 1 if missed else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,25 +143,29 @@ def main(argv: list[str] | None = None) -> int:
         if not name:
             parser.error(f"--pass takes PLUGIN:NAME or a registered pass's NAME: '{args.pass_}'")
         PASS[:] = [plugin, name]
-        return pass_main(args)
+        return check_all(
+            args,
+            check_pass,
+            lambda checked, changed: (
+                f"{programs(args)} through {name}: {checked - changed} unchanged, {changed} changed"
+            ),
+        )
     if args.planted:
         if args.checked:
             PROVIDERS.append(CHECKED)
-        return planted_main(args)
-    start = time.monotonic()
-    failed: list[int] = []
-    for seed, agree, text, why in results(args, check):
-        if agree:
-            continue
-        failed.append(seed)
-        path = save(args.out, f"seed-{seed}.mlir", text, why)
-        print(f"seed {seed}: cpu and interp disagree; the program is in {path}", flush=True)
-    elapsed = time.monotonic() - start
-    print(
-        f"{programs(args)}: {args.count - len(failed)} agree, {len(failed)} disagree, "
-        f"{elapsed:.1f} s"
+        return check_all(
+            args,
+            check_planted,
+            lambda planted, missed: (
+                f"{planted} planted bugs in {programs(args)} on {', '.join(PROVIDERS)}: "
+                f"{planted - missed} found, {missed} missed"
+            ),
+        )
+    return check_all(
+        args,
+        check,
+        lambda checked, failed: f"{programs(args)}: {checked - failed} agree, {failed} disagree",
     )
-    return 1 if failed else 0
 
 
 if __name__ == "__main__":
