@@ -164,21 +164,15 @@ def _deinit(self: object, machine: HostMachine, op: Operation, args: PythonValue
     return (TOKEN,)
 
 
-def _copy_to_device(self: object, machine: HostMachine, op: Operation, args: PythonValues):
+def _copy(self: object, machine: HostMachine, op: Operation, args: PythonValues):
+    """Both directions: `copy_to_device` and `copy_to_host`, blocking or on a stream."""
     stream = _stream_arg(op, args) if len(args) > 4 else None
     src, dst = args[2], args[3]
     nbytes = copy_size(src)
-    machine.executor.provider.copy_to_device(dst, src, nbytes, stream=stream, op=op)
-    machine.touch(op, src, nbytes, False)
-    machine.touch(op, dst, nbytes, True)
-    return (TOKEN, TOKEN)
-
-
-def _copy_to_host(self: object, machine: HostMachine, op: Operation, args: PythonValues):
-    stream = _stream_arg(op, args) if len(args) > 4 else None
-    src, dst = args[2], args[3]
-    nbytes = copy_size(src)
-    machine.executor.provider.copy_to_host(dst, src, nbytes, stream=stream, op=op)
+    provider = machine.executor.provider
+    to_device = isinstance(op, gpu.CopyToDeviceBlockOp | gpu.CopyToDeviceAsynOp)
+    copy = provider.copy_to_device if to_device else provider.copy_to_host
+    copy(dst, src, nbytes, stream=stream, op=op)
     machine.touch(op, src, nbytes, False)
     machine.touch(op, dst, nbytes, True)
     return (TOKEN, TOKEN)
@@ -255,10 +249,10 @@ class GpuHostFunctions(InterpreterFunctions):
             machine.order.free(machine, op, args[1])
         return (TOKEN,)
 
-    run_copy_to_device = impl(gpu.CopyToDeviceBlockOp)(_copy_to_device)
-    run_copy_to_device_asyn = impl(gpu.CopyToDeviceAsynOp)(_copy_to_device)
-    run_copy_to_host = impl(gpu.CopyToHostBlockOp)(_copy_to_host)
-    run_copy_to_host_asyn = impl(gpu.CopyToHostAsynOp)(_copy_to_host)
+    run_copy_to_device = impl(gpu.CopyToDeviceBlockOp)(_copy)
+    run_copy_to_device_asyn = impl(gpu.CopyToDeviceAsynOp)(_copy)
+    run_copy_to_host = impl(gpu.CopyToHostBlockOp)(_copy)
+    run_copy_to_host_asyn = impl(gpu.CopyToHostAsynOp)(_copy)
     run_alloc_copy = impl(gpu.AllocCopyBlockOp)(_alloc_copy_op)
     run_alloc_copy_asyn = impl(gpu.AllocCopyAsynOp)(_alloc_copy_op)
 

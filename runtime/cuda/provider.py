@@ -327,28 +327,25 @@ class CudaProvider(Provider):
         return device_allocation.address + device_offset, data
 
     def copy_to_device(self, dst, src, nbytes, *, stream=None, op=None) -> None:
-        self._usable(op)
-        cu_stream = self._stream(stream, op)
-        address, data = self._check_copy(dst, src, nbytes, op, to_device=True)
-        if nbytes == 0:
-            return
-        drv = driver_api.driver()
-        if stream is None:
-            self._call(op, drv.memcpy_htod, address, data)
-        else:
-            self._call(op, drv.memcpy_htod_async, address, data, cu_stream)
+        self._copy(dst, src, nbytes, stream, op, to_device=True)
 
     def copy_to_host(self, dst, src, nbytes, *, stream=None, op=None) -> None:
+        self._copy(src, dst, nbytes, stream, op, to_device=False)
+
+    def _copy(self, device, host, nbytes, stream, op, *, to_device: bool) -> None:
+        """A copy between `host` memory and `device` memory, blocking or on `stream`."""
         self._usable(op)
         cu_stream = self._stream(stream, op)
-        address, data = self._check_copy(src, dst, nbytes, op, to_device=False)
+        address, data = self._check_copy(device, host, nbytes, op, to_device=to_device)
         if nbytes == 0:
             return
         drv = driver_api.driver()
-        if stream is None:
-            self._call(op, drv.memcpy_dtoh, data, address)
+        if to_device:
+            args = (address, data) if stream is None else (address, data, cu_stream)
+            self._call(op, drv.memcpy_htod if stream is None else drv.memcpy_htod_async, *args)
         else:
-            self._call(op, drv.memcpy_dtoh_async, data, address, cu_stream)
+            args = (data, address) if stream is None else (data, address, cu_stream)
+            self._call(op, drv.memcpy_dtoh if stream is None else drv.memcpy_dtoh_async, *args)
 
     # --- streams ------------------------------------------------------------------------------
 
