@@ -13,7 +13,8 @@ import it in the verifier.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Container
+from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects.builtin import AnyFloat, IntegerAttr, IntegerType, StringAttr
 from xdsl.ir import Attribute, SSAValue
@@ -34,12 +35,23 @@ if TYPE_CHECKING:
 
 
 class CastBase(IRDLOperation):
-    """One value in, one value of another type out."""
+    """One value in, one value of another type out; `EXPECTS`: the kinds of type the operand and
+    the result must have, each with its words for the verifier's message."""
 
     assembly_format = "$arg attr-dict `:` type($arg) `to` type($res)"
+    arg = operand_def()
+    res = result_def()
+    traits = traits_def(Pure())
+
+    EXPECTS: ClassVar[tuple[tuple[type, str], tuple[type, str]]]
 
     def __init__(self, arg: SSAValue, result_type: Attribute):
         super().__init__(operands=[arg], result_types=[result_type])
+
+    def verify_(self) -> None:
+        (arg_kind, arg_what), (res_kind, res_what) = self.EXPECTS
+        expect(self, self.arg.type, arg_kind, arg_what)
+        expect(self, self.res.type, res_kind, res_what)
 
 
 def expect(op: IRDLOperation, value_type: Attribute, kind: type | tuple[type, ...], what: str):
@@ -52,9 +64,6 @@ class AddrSpaceCastOp(CastBase):
     """A pointer in another address space."""
 
     name = "llvm.addrspacecast"
-    arg = operand_def()
-    res = result_def()
-    traits = traits_def(Pure())
 
     def verify_(self) -> None:
         from xdsl.dialects.llvm import LLVMPointerType
@@ -63,40 +72,25 @@ class AddrSpaceCastOp(CastBase):
         expect(self, self.res.type, LLVMPointerType, "an !llvm.ptr result")
 
 
+FLOAT_TO_INT = ((AnyFloat, "a float operand"), (IntegerType, "an integer result"))
+
+
 @irdl_op_definition
 class FPToSIOp(CastBase):
     name = "llvm.fptosi"
-    arg = operand_def()
-    res = result_def()
-    traits = traits_def(Pure())
-
-    def verify_(self) -> None:
-        expect(self, self.arg.type, AnyFloat, "a float operand")
-        expect(self, self.res.type, IntegerType, "an integer result")
+    EXPECTS: ClassVar = FLOAT_TO_INT
 
 
 @irdl_op_definition
 class FPToUIOp(CastBase):
     name = "llvm.fptoui"
-    arg = operand_def()
-    res = result_def()
-    traits = traits_def(Pure())
-
-    def verify_(self) -> None:
-        expect(self, self.arg.type, AnyFloat, "a float operand")
-        expect(self, self.res.type, IntegerType, "an integer result")
+    EXPECTS: ClassVar = FLOAT_TO_INT
 
 
 @irdl_op_definition
 class UIToFPOp(CastBase):
     name = "llvm.uitofp"
-    arg = operand_def()
-    res = result_def()
-    traits = traits_def(Pure())
-
-    def verify_(self) -> None:
-        expect(self, self.arg.type, IntegerType, "an integer operand")
-        expect(self, self.res.type, AnyFloat, "a float result")
+    EXPECTS: ClassVar = ((IntegerType, "an integer operand"), (AnyFloat, "a float result"))
 
 
 ATOMIC_BIN_OPS = (
@@ -119,6 +113,20 @@ ATOMIC_BIN_OPS = (
 """MLIR's `AtomicBinOp` values, in order, as LLVM IR spells them."""
 ATOMIC_ORDERINGS = {"monotonic": 2, "acquire": 4, "release": 5, "acq_rel": 6, "seq_cst": 7}
 """MLIR's `AtomicOrdering` values of the orderings an atomicrmw may have."""
+
+
+def ordering_name(ordering: IntegerAttr) -> str:
+    """The name of an `AtomicOrdering` value (`ATOMIC_ORDERINGS`)."""
+    return {v: k for k, v in ATOMIC_ORDERINGS.items()}[ordering.value.data]
+
+
+def parse_choice(parser: Parser, choices: Container[str], unknown: str) -> str:
+    """An identifier, one of `choices`; another is an error (`unknown` and the identifier)."""
+    pos = parser.pos
+    word = parser.parse_identifier()
+    if word not in choices:
+        parser.raise_error(f"{unknown} '{word}'", pos, parser.pos)
+    return word
 
 
 @irdl_op_definition
@@ -148,10 +156,6 @@ class AtomicRMWOp(IRDLOperation):
     def bin_op_name(self) -> str:
         return ATOMIC_BIN_OPS[self.bin_op.value.data]
 
-    @property
-    def ordering_name(self) -> str:
-        return {v: k for k, v in ATOMIC_ORDERINGS.items()}[self.ordering.value.data]
-
     def verify_(self) -> None:
         from xdsl.dialects.llvm import LLVMPointerType
 
@@ -175,24 +179,19 @@ class AtomicRMWOp(IRDLOperation):
         printer.print_operand(self.ptr)
         printer.print_string(", ")
         printer.print_operand(self.val)
-        printer.print_string(f" {self.ordering_name} : ")
+        printer.print_string(f" {ordering_name(self.ordering)} : ")
         printer.print_attribute(self.ptr.type)
         printer.print_string(", ")
         printer.print_attribute(self.val.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> AtomicRMWOp:
-        pos = parser.pos
-        bin_op = parser.parse_identifier()
-        if bin_op not in ATOMIC_BIN_OPS:
-            parser.raise_error(f"'{cls.name}': unknown operation '{bin_op}'", pos, parser.pos)
+        bin_op = parse_choice(parser, ATOMIC_BIN_OPS, f"'{cls.name}': unknown operation")
         ptr = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         val = parser.parse_unresolved_operand()
         pos = parser.pos
-        ordering = parser.parse_identifier()
-        if ordering not in ATOMIC_ORDERINGS:
-            parser.raise_error(f"'{cls.name}': unknown ordering '{ordering}'", pos, parser.pos)
+        ordering = parse_choice(parser, ATOMIC_ORDERINGS, f"'{cls.name}': unknown ordering")
         parser.parse_punctuation(":")
         ptr_type = parser.parse_type()
         parser.parse_punctuation(",")
@@ -228,9 +227,6 @@ class CmpXchgOp(IRDLOperation):
             },
         )
 
-    def ordering(self, which: IntegerAttr) -> str:
-        return {v: k for k, v in ATOMIC_ORDERINGS.items()}[which.value.data]
-
     def verify_(self) -> None:
         from xdsl.dialects.llvm import LLVMPointerType
 
@@ -242,8 +238,8 @@ class CmpXchgOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list((self.ptr, self.cmp, self.val), printer.print_operand)
-        success = self.ordering(self.success_ordering)
-        failure = self.ordering(self.failure_ordering)
+        success = ordering_name(self.success_ordering)
+        failure = ordering_name(self.failure_ordering)
         printer.print_string(f" {success} {failure} : ")
         printer.print_attribute(self.ptr.type)
         printer.print_string(", ")
@@ -270,14 +266,10 @@ class FenceOp(IRDLOperation):
             }
         )
 
-    @property
-    def ordering_name(self) -> str:
-        return {v: k for k, v in ATOMIC_ORDERINGS.items()}[self.ordering.value.data]
-
     def print(self, printer: Printer) -> None:
         if self.syncscope.data:
             printer.print_string(f' syncscope("{self.syncscope.data}")')
-        printer.print_string(f" {self.ordering_name}")
+        printer.print_string(f" {ordering_name(self.ordering)}")
 
 
 @irdl_op_definition

@@ -39,6 +39,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import llvm
+from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS
 from xdsl.dialects.builtin import IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
@@ -55,6 +56,7 @@ from gpuir.lowering.llvm.llvm_ext import (
     FPToUIOp,
     PoisonOp,
     UIToFPOp,
+    ordering_name,
 )
 
 if TYPE_CHECKING:
@@ -66,24 +68,8 @@ TRIPLE = "nvptx64-nvidia-cuda"
 NOT_CONVERGENT = ("malloc", "free", "__nv_")
 """Callees that never synchronize: the device heap and libdevice."""
 FLOAT_OPCODES = {"fadd", "fsub", "fmul", "fdiv", "frem", "fneg", "fcmp"}
-FCMP_PREDICATES = (
-    "false",
-    "oeq",
-    "ogt",
-    "oge",
-    "olt",
-    "ole",
-    "one",
-    "ord",
-    "ueq",
-    "ugt",
-    "uge",
-    "ult",
-    "ule",
-    "une",
-    "uno",
-    "true",
-)
+FCMP_PREDICATES = tuple(CMPF_COMPARISON_OPERATIONS)
+"""LLVM's `fcmp` predicates by number: the numbers of MLIR's `arith.cmpf` predicates."""
 
 
 class LlvmIrError(DiagnosticException):
@@ -349,18 +335,18 @@ class FunctionTranslation:
                 op.bin_op_name,
                 self.values[op.ptr],
                 self.values[op.val],
-                self.scope + op.ordering_name,
+                self.scope + ordering_name(op.ordering),
             )
         elif isinstance(op, CmpXchgOp):
             self.values[op.res] = builder.cmpxchg(
                 self.values[op.ptr],
                 self.values[op.cmp],
                 self.values[op.val],
-                self.scope + op.ordering(op.success_ordering),
-                op.ordering(op.failure_ordering),
+                self.scope + ordering_name(op.success_ordering),
+                ordering_name(op.failure_ordering),
             )
         elif isinstance(op, FenceOp):
-            builder.fence(op.ordering_name, op.syncscope.data or None)
+            builder.fence(ordering_name(op.ordering), op.syncscope.data or None)
         elif isinstance(op, PoisonOp):
             from llvmlite import ir as llvm_ir
             from xdsl.backend.llvm.convert_type import convert_type
