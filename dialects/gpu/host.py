@@ -61,6 +61,11 @@ class DefaultStreamOp(IRDLOperation):
 class SessionOpenOp(IRDLOperation):
     """`M<0>` in, `M<0>, M<1>, M<4>` out: open the device."""
 
+    mem = operand_def(M0)
+    res_m0 = result_def(M0)
+    res_m1 = result_def(M1)
+    res_m4 = result_def(M4)
+
     assembly_format = "$mem attr-dict"
 
     def __init__(self, mem: SSAValue):
@@ -70,10 +75,6 @@ class SessionOpenOp(IRDLOperation):
 @irdl_op_definition
 class InitOp(SessionOpenOp):
     name = "gpu.init"
-    mem = operand_def(M0)
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
-    res_m4 = result_def(M4)
 
 
 @irdl_op_definition
@@ -81,14 +82,15 @@ class AutoInitOp(SessionOpenOp):
     """A compiler-inserted `gpu.init`; a backend may merge such sessions."""
 
     name = "gpu.auto_init"
-    mem = operand_def(M0)
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
-    res_m4 = result_def(M4)
 
 
 class SessionCloseOp(IRDLOperation):
     """`M<0>, M<1>, M<4>` in, `M<0>` out: finish all pending work, close the device."""
+
+    m0 = operand_def(M0)
+    m1 = operand_def(M1)
+    m4 = operand_def(M4)
+    res_m0 = result_def(M0)
 
     assembly_format = "$m0 `,` $m1 `,` $m4 attr-dict"
 
@@ -99,10 +101,6 @@ class SessionCloseOp(IRDLOperation):
 @irdl_op_definition
 class DeinitOp(SessionCloseOp):
     name = "gpu.deinit"
-    m0 = operand_def(M0)
-    m1 = operand_def(M1)
-    m4 = operand_def(M4)
-    res_m0 = result_def(M0)
 
 
 @irdl_op_definition
@@ -110,10 +108,6 @@ class AutoDeinitOp(SessionCloseOp):
     """A compiler-inserted `gpu.deinit`."""
 
     name = "gpu.auto_deinit"
-    m0 = operand_def(M0)
-    m1 = operand_def(M1)
-    m4 = operand_def(M4)
-    res_m0 = result_def(M0)
 
 
 @irdl_op_definition
@@ -136,6 +130,12 @@ class StreamInitOp(IRDLOperation):
 class StreamUseOp(IRDLOperation):
     """`M<0>, M<1>, stream` in, `M<0>, M<1>` out."""
 
+    m0 = operand_def(M0)
+    m1 = operand_def(M1)
+    stream = operand_def(STREAM)
+    res_m0 = result_def(M0)
+    res_m1 = result_def(M1)
+
     assembly_format = "$m0 `,` $m1 `,` $stream attr-dict"
 
     def __init__(self, m0: SSAValue, m1: SSAValue, stream: SSAValue):
@@ -147,11 +147,6 @@ class StreamDeinitOp(StreamUseOp):
     """Finish the stream's pending work, then destroy it."""
 
     name = "gpu.stream_deinit"
-    m0 = operand_def(M0)
-    m1 = operand_def(M1)
-    stream = operand_def(STREAM)
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
 
 
 @irdl_op_definition
@@ -159,11 +154,6 @@ class StreamSyncOp(StreamUseOp):
     """Wait for all work on the stream."""
 
     name = "gpu.stream_sync"
-    m0 = operand_def(M0)
-    m1 = operand_def(M1)
-    stream = operand_def(STREAM)
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
 
 
 @irdl_op_definition
@@ -220,7 +210,21 @@ class WithStreamsOp(IRDLOperation):
 # --- device memory --------------------------------------------------------------------------
 
 
+class OnStream(IRDLOperation):
+    """The `stream` operand of an `.asyn` op, after the operands of its `.block` form: list it
+    after that base (`class FreeAsynOp(DeviceFreeOp, OnStream)`), since IRDL collects fields
+    along the MRO, each class's before its bases'."""
+
+    stream = operand_def(STREAM)
+
+
 class DeviceAllocOp(IRDLOperation):
+    """A device allocation: the next `M<1>` and the pointer out (each op declares its
+    operands)."""
+
+    res_mem = result_def(M1)
+    res = result_def(PtrType)
+
     def verify_(self) -> None:
         ptr = expect_ptr(self, self.res, GLOBAL, "result")
         static_extent_ok(ptr.pointee, self.extent, self)
@@ -239,8 +243,6 @@ class AllocBlockOp(DeviceAllocOp):
     name = "gpu.alloc.block"
     mem = operand_def(M1)
     extent = opt_operand_def(IndexType)
-    res_mem = result_def(M1)
-    res = result_def(PtrType)
 
     assembly_format = "$mem (`,` $extent^)? attr-dict `:` type($res)"
 
@@ -253,48 +255,49 @@ class AllocAsynOp(DeviceAllocOp):
     mem = operand_def(M1)
     stream = operand_def(STREAM)
     extent = opt_operand_def(IndexType)
-    res_mem = result_def(M1)
-    res = result_def(PtrType)
 
     assembly_format = "$mem (`,` $extent^)? `on` $stream attr-dict `:` type($res)"
 
 
 class DeviceFreeOp(IRDLOperation):
-    def verify_(self) -> None:
-        expect_ptr(self, self.ptr, GLOBAL, "freed pointer")
-
-
-@irdl_op_definition
-class FreeBlockOp(DeviceFreeOp):
-    name = "gpu.free.block"
     mem = operand_def(M1)
     ptr = operand_def(PtrType)
     res_mem = result_def(M1)
 
     assembly_format = "$mem `,` $ptr attr-dict `:` type($ptr)"
 
-    def __init__(self, m1: SSAValue, ptr: SSAValue):
-        super().__init__(operands=[m1, ptr], result_types=[M1])
+    def verify_(self) -> None:
+        expect_ptr(self, self.ptr, GLOBAL, "freed pointer")
+
+    def __init__(self, m1: SSAValue, ptr: SSAValue, stream: SSAValue | None = None):
+        operands = [m1, ptr] + ([stream] if stream is not None else [])
+        super().__init__(operands=operands, result_types=[M1])
 
 
 @irdl_op_definition
-class FreeAsynOp(DeviceFreeOp):
+class FreeBlockOp(DeviceFreeOp):
+    name = "gpu.free.block"
+
+
+@irdl_op_definition
+class FreeAsynOp(DeviceFreeOp, OnStream):
     name = "gpu.free.asyn"
-    mem = operand_def(M1)
-    ptr = operand_def(PtrType)
-    stream = operand_def(STREAM)
-    res_mem = result_def(M1)
 
     assembly_format = "$mem `,` $ptr `on` $stream attr-dict `:` type($ptr)"
-
-    def __init__(self, m1: SSAValue, ptr: SSAValue, stream: SSAValue):
-        super().__init__(operands=[m1, ptr, stream], result_types=[M1])
 
 
 class CopyOp(IRDLOperation):
     """Copies between host and device memory: `src` in `SRC_SPACE`, `dst` in the other."""
 
     SRC_SPACE: ClassVar[int]
+    m0 = operand_def(M0)
+    m1 = operand_def(M1)
+    src = operand_def(PtrType)
+    dst = operand_def(PtrType)
+    res_m0 = result_def(M0)
+    res_m1 = result_def(M1)
+
+    assembly_format = "$m0 `,` $m1 `,` $src `->` $dst attr-dict `:` type($src) `->` type($dst)"
 
     def verify_(self) -> None:
         dst_space = GLOBAL if self.SRC_SPACE == HOST else HOST
@@ -307,70 +310,49 @@ class CopyOp(IRDLOperation):
         super().__init__(operands=operands, result_types=[M0, M1])
 
 
-@irdl_op_definition
-class CopyToDeviceBlockOp(CopyOp):
-    name = "gpu.copy_to_device.block"
-    SRC_SPACE: ClassVar[int] = HOST
-    m0 = operand_def(M0)
-    m1 = operand_def(M1)
-    src = operand_def(PtrType)
-    dst = operand_def(PtrType)
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
-
-    assembly_format = "$m0 `,` $m1 `,` $src `->` $dst attr-dict `:` type($src) `->` type($dst)"
-
-
-@irdl_op_definition
-class CopyToDeviceAsynOp(CopyOp):
-    name = "gpu.copy_to_device.asyn"
-    SRC_SPACE: ClassVar[int] = HOST
-    m0 = operand_def(M0)
-    m1 = operand_def(M1)
-    src = operand_def(PtrType)
-    dst = operand_def(PtrType)
-    stream = operand_def(STREAM)
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
+class CopyAsynOp(CopyOp, OnStream):
+    """A stream-ordered copy."""
 
     assembly_format = (
         "$m0 `,` $m1 `,` $src `->` $dst `on` $stream attr-dict `:` type($src) `->` type($dst)"
     )
+
+
+@irdl_op_definition
+class CopyToDeviceBlockOp(CopyOp):
+    name = "gpu.copy_to_device.block"
+    SRC_SPACE: ClassVar[int] = HOST
+
+
+@irdl_op_definition
+class CopyToDeviceAsynOp(CopyAsynOp):
+    name = "gpu.copy_to_device.asyn"
+    SRC_SPACE: ClassVar[int] = HOST
 
 
 @irdl_op_definition
 class CopyToHostBlockOp(CopyOp):
     name = "gpu.copy_to_host.block"
     SRC_SPACE: ClassVar[int] = GLOBAL
-    m0 = operand_def(M0)
-    m1 = operand_def(M1)
-    src = operand_def(PtrType)
-    dst = operand_def(PtrType)
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
-
-    assembly_format = "$m0 `,` $m1 `,` $src `->` $dst attr-dict `:` type($src) `->` type($dst)"
 
 
 @irdl_op_definition
-class CopyToHostAsynOp(CopyOp):
+class CopyToHostAsynOp(CopyAsynOp):
     name = "gpu.copy_to_host.asyn"
     SRC_SPACE: ClassVar[int] = GLOBAL
-    m0 = operand_def(M0)
-    m1 = operand_def(M1)
-    src = operand_def(PtrType)
-    dst = operand_def(PtrType)
-    stream = operand_def(STREAM)
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
-
-    assembly_format = (
-        "$m0 `,` $m1 `,` $src `->` $dst `on` $stream attr-dict `:` type($src) `->` type($dst)"
-    )
 
 
 class AllocCopyOp(IRDLOperation):
     """Allocate a device copy of a host `T` and copy it over (composite)."""
+
+    m0 = operand_def(M0)
+    m1 = operand_def(M1)
+    src = operand_def(PtrType)
+    res_m0 = result_def(M0)
+    res_m1 = result_def(M1)
+    res = result_def(PtrType)
+
+    assembly_format = "$m0 `,` $m1 `,` $src attr-dict `:` type($src) `->` type($res)"
 
     def verify_(self) -> None:
         src = expect_ptr(self, self.src, HOST, "source")
@@ -389,26 +371,11 @@ class AllocCopyOp(IRDLOperation):
 @irdl_op_definition
 class AllocCopyBlockOp(AllocCopyOp):
     name = "gpu.alloc_copy.block"
-    m0 = operand_def(M0)
-    m1 = operand_def(M1)
-    src = operand_def(PtrType)
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
-    res = result_def(PtrType)
-
-    assembly_format = "$m0 `,` $m1 `,` $src attr-dict `:` type($src) `->` type($res)"
 
 
 @irdl_op_definition
-class AllocCopyAsynOp(AllocCopyOp):
+class AllocCopyAsynOp(AllocCopyOp, OnStream):
     name = "gpu.alloc_copy.asyn"
-    m0 = operand_def(M0)
-    m1 = operand_def(M1)
-    src = operand_def(PtrType)
-    stream = operand_def(STREAM)
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
-    res = result_def(PtrType)
 
     assembly_format = "$m0 `,` $m1 `,` $src `on` $stream attr-dict `:` type($src) `->` type($res)"
 
