@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+from kernels import SAXPY
 
 import gpuir
 from gpuir.api import Device
@@ -32,29 +33,7 @@ ITEMS = 256
 PER_ITEM = 64
 """Elements each work-item of the sum adds before the group's reduction."""
 
-KERNELS = """
-func.func @saxpy(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                 %group: index, %item: index, %n_items: index, %n: index, %a: f32,
-                 %x: !mem.ptr<!mem.array<? x f32>, 1>, %y: !mem.ptr<!mem.array<? x f32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
-  %base = arith.muli %group, %n_items : index
-  %i = arith.addi %base, %item : index
-  %inside = arith.cmpi ult, %i, %n : index
-  %r1 = scf.if %inside -> (!mem.M<1>) {
-    %px = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
-    %py = mem.lea %y, %i : !mem.ptr<!mem.array<? x f32>, 1>
-    %a1, %vx = mem.load %m1, %px : !mem.ptr<f32, 1>
-    %b1, %vy = mem.load %a1, %py : !mem.ptr<f32, 1>
-    %ax = arith.mulf %a, %vx : f32
-    %s = arith.addf %ax, %vy : f32
-    %c1 = mem.store %b1, %py, %s : !mem.ptr<f32, 1>
-    scf.yield %c1 : !mem.M<1>
-  } else {
-    scf.yield %m1 : !mem.M<1>
-  }
-  func.return %r1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-
+SUM_AND_EMPTY = """
 // Each item adds `per_item` elements, `n_items` apart (the GPU's coalesced pattern); the group
 // reduces the items' sums in the fixed tree, and item 0 writes it to sums[group].
 func.func @sum(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
@@ -94,6 +73,8 @@ func.func @empty(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
   func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 }
 """
+KERNELS = SAXPY + SUM_AND_EMPTY
+"""`@saxpy` (`kernels.SAXPY`), `@sum` and `@empty`."""
 
 
 def timed(fn: Callable[[], object], repeats: int) -> tuple[float, float]:

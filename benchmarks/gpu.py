@@ -30,32 +30,19 @@ import time
 from pathlib import Path
 
 import numpy as np
+from kernels import SAXPY_UNGUARDED
 
 ROOT = Path(__file__).resolve().parent.parent
 
 PARAMS = "%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %g: index, %i: index"
 RESULTS = "(!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>)"
-KERNELS = f"""
-func.func @saxpy({PARAMS}, %block: index, %a: f32,
-                 %x: !mem.ptr<!mem.array<? x f32>, 1>, %y: !mem.ptr<!mem.array<? x f32>, 1>)
-    -> {RESULTS} attributes {{gpu.kernel}} {{
-  %base = arith.muli %g, %block : index
-  %k = arith.addi %base, %i : index
-  %px = mem.lea %x, %k : !mem.ptr<!mem.array<? x f32>, 1>
-  %py = mem.lea %y, %k : !mem.ptr<!mem.array<? x f32>, 1>
-  %a1, %vx = mem.load %m1, %px : !mem.ptr<f32, 1>
-  %b1, %vy = mem.load %a1, %py : !mem.ptr<f32, 1>
-  %ax = arith.mulf %a, %vx : f32
-  %r = arith.addf %ax, %vy : f32
-  %c1 = mem.store %b1, %py, %r : !mem.ptr<f32, 1>
-  func.return %c1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}}
-
+EMPTY = f"""
 func.func @empty({PARAMS}, %p: !mem.ptr<!mem.array<? x f32>, 1>, %n: index)
     -> {RESULTS} attributes {{gpu.kernel}} {{
   func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 }}
 """
+KERNELS = SAXPY_UNGUARDED + EMPTY
 
 RAW_EMPTY = """//
 // The empty kernel by hand: the same parameters as gpuir's @empty (a pointer, an index).

@@ -26,17 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from kernels import TINY
 
 LAUNCHES = 10_000
-KERNEL = """
-func.func @tiny(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                %group: index, %item: index, %x: !mem.ptr<!mem.array<? x f32>, 1>, %a: f32)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
-  %p = mem.lea %x, %item : !mem.ptr<!mem.array<? x f32>, 1>
-  %n1 = mem.store %m1, %p, %a : !mem.ptr<f32, 1>
-  func.return %n1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
 
 
 @dataclass
@@ -75,7 +67,7 @@ def ours(provider: str, launches: int, repeats: int) -> Figures:
     import gpuir
 
     with gpuir.Device(provider) as device:
-        tiny = device.compile(KERNEL).kernel("tiny")
+        tiny = device.compile(TINY).kernel("tiny")
         x = device.upload(np.zeros(1, np.float32))
         a = np.float32(2.5)
 

@@ -38,6 +38,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 
+import kernels
 from xdsl.parser import Parser
 
 from gpuir.dialects import make_context
@@ -60,27 +61,7 @@ class Kernel:
 
 SAXPY = Kernel(
     "saxpy",
-    f"""
-func.func @saxpy({PARAMS}, %block: index, %n: index, %a: f32,
-                 %x: !mem.ptr<!mem.array<? x f32>, 1>, %y: !mem.ptr<!mem.array<? x f32>, 1>)
-    -> ({TOKENS}) attributes {{gpu.kernel}} {{
-  %base = arith.muli %g, %block : index
-  %k = arith.addi %base, %i : index
-  %inside = arith.cmpi ult, %k, %n : index
-  %r1 = scf.if %inside -> (!mem.M<1>) {{
-    %px = mem.lea %x, %k : !mem.ptr<!mem.array<? x f32>, 1>
-    %py = mem.lea %y, %k : !mem.ptr<!mem.array<? x f32>, 1>
-    %a1, %vx = mem.load %m1, %px : !mem.ptr<f32, 1>
-    %b1, %vy = mem.load %a1, %py : !mem.ptr<f32, 1>
-    %ax = arith.mulf %a, %vx : f32
-    %s = arith.addf %ax, %vy : f32
-    %c1 = mem.store %b1, %py, %s : !mem.ptr<f32, 1>
-    scf.yield %c1 : !mem.M<1>
-  }} else {{
-    scf.yield %m1 : !mem.M<1>
-  }}
-  func.return %r1, %m3, %m4, %m5 : {TOKENS}
-}}""",
+    kernels.SAXPY,
     """
 extern "C" __global__ void saxpy(int n, float a, const float* x, float* y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kernels import SAXPY
+from kernels import SAXPY_UNGUARDED
 
 import gpuir
 from gpuir.api import CompileError, KernelNotFound
@@ -40,7 +40,7 @@ func.func @block_sum(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M
   func.return %r1, %b3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 }
 """
-KERNELS = SAXPY + BLOCK_SUM
+KERNELS = SAXPY_UNGUARDED + BLOCK_SUM
 
 
 # --- compile and main ----------------------------------------------------------------------------

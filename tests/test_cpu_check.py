@@ -12,7 +12,8 @@ import pytest
 from differential.generator import generate
 from differential.planted import find_planted, planted
 from differential.running import CHECKED, run, same
-from test_cpu_provider import ARGS, PROGRAMS, SAXPY
+from kernels import SAXPY
+from test_cpu_provider import ARGS, PROGRAMS
 
 import gpuir
 from gpuir.api import Device

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from example_args import EXAMPLE_ARGS
-from kernels import SAXPY
+from kernels import SAXPY_UNGUARDED
 from test_cuda_provider import WILD, FakeDriver, examples, gpu_run_command
 
 import gpuir
@@ -138,7 +138,7 @@ def test_gpu_compiled_host_faults_are_those_of_the_interpreted_host(gpu, name, t
 
 def test_gpu_launch_errors(gpu):
     with gpuir.Device("cuda") as device:
-        program = device.compile(SAXPY)
+        program = device.compile(SAXPY_UNGUARDED)
         saxpy = program.kernel("saxpy")
         x = device.upload(np.arange(8, dtype=np.float32))
         with pytest.raises(ProviderError, match="invalid launch configuration") as error:
@@ -193,7 +193,7 @@ def test_gpu_a_device_fault_is_a_diagnostic(gpu, tmp_path):
 
 def test_gpu_resident_buffers_and_the_cuda_array_interface(gpu):
     with gpuir.Device("cuda") as device:
-        program = device.compile(SAXPY)
+        program = device.compile(SAXPY_UNGUARDED)
         x = device.upload(np.arange(1024, dtype=np.float32))
         y = device.upload(np.ones(1024, dtype=np.float32))
         program.kernel("saxpy")(8, 128, 128, 3.0, x, y)

@@ -25,7 +25,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from kernels import SAXPY
+from kernels import SAXPY_UNGUARDED
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType, f16, f32, f64, i1, i8, i32
 from xdsl.parser import Parser
 
@@ -554,7 +554,7 @@ def test_fake_streams(fake):
 def test_fake_a_launch_packs_its_arguments_by_the_kernel_abi(fake):
     provider = CudaProvider()
     provider.open()
-    loaded = provider.load_module(parse(PARAMS_KERNEL + SAXPY + SHARED))
+    loaded = provider.load_module(parse(PARAMS_KERNEL + SAXPY_UNGUARDED + SHARED))
     assert ".target sm_90" in fake.ptx[0] and ".version 8.0" in fake.ptx[0]
     x = provider.alloc(64, ArrayType(DYNAMIC_INDEX, f32), 16)
     q = provider.alloc(4, i32)
@@ -578,11 +578,11 @@ def test_fake_a_launch_packs_its_arguments_by_the_kernel_abi(fake):
 
 
 def open_saxpy() -> tuple[CudaProvider, LoadedModule, Pointer, list]:
-    """A session on the fake driver with SAXPY and SHARED loaded, a 64-byte `y` and the
+    """A session on the fake driver with SAXPY_UNGUARDED and SHARED loaded, a 64-byte `y` and the
     arguments of `saxpy` over it (n = 4, a = 2, x = y = `y`) with their types."""
     provider = CudaProvider()
     provider.open()
-    loaded = provider.load_module(parse(SAXPY + SHARED))
+    loaded = provider.load_module(parse(SAXPY_UNGUARDED + SHARED))
     y = provider.alloc(64, ArrayType(DYNAMIC_INDEX, f32), 16)
     ptr_type = PtrType(ArrayType(DYNAMIC_INDEX, f32), 1)
     args = [(4, IndexType()), (np.float32(2), f32), (y, ptr_type), (y, ptr_type)]

@@ -11,6 +11,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from kernels import TINY
 from providers import PROVIDERS_WITHOUT_GPU
 
 import gpuir
@@ -20,16 +21,8 @@ LAUNCHES = 2000
 KEPT_BYTES = 512
 """What 2,000 launches may leave allocated, in all (not per launch): tracemalloc's own noise."""
 
-KERNELS = """
+WITH_STRUCT = """
 !params = !llvm.struct<(f32, i32)>
-
-func.func @tiny(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                %group: index, %item: index, %x: !mem.ptr<!mem.array<? x f32>, 1>, %a: f32)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
-  %p = mem.lea %x, %item : !mem.ptr<!mem.array<? x f32>, 1>
-  %n1 = mem.store %m1, %p, %a : !mem.ptr<f32, 1>
-  func.return %n1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
 
 func.func @with_struct(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                        %group: index, %item: index, %x: !mem.ptr<!mem.array<? x f32>, 1>,
@@ -41,6 +34,7 @@ func.func @with_struct(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem
   func.return %n1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 }
 """
+KERNELS = TINY + WITH_STRUCT
 
 
 def next_allocation_serial() -> int:

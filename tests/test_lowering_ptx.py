@@ -10,7 +10,7 @@ import shlex
 import subprocess
 
 import pytest
-from kernels import SAXPY
+from kernels import SAXPY_UNGUARDED
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
@@ -63,7 +63,7 @@ def test_bad_options_are_rejected_on_construction(kwargs: dict[str, object], mes
 
 
 def test_compile_ptx_emits_an_entry_per_kernel():
-    ptx = compile_ptx(device(SAXPY), PtxOptions(sm=90))
+    ptx = compile_ptx(device(SAXPY_UNGUARDED), PtxOptions(sm=90))
     assert ".version 8.0" in ptx and ".target sm_90" in ptx
     assert ".visible .entry saxpy(" in ptx
     assert "ld.global" in ptx and "st.global" in ptx
@@ -72,13 +72,13 @@ def test_compile_ptx_emits_an_entry_per_kernel():
 def test_no_contraction_unless_fast_math():
     """a * x + y stays a rounded multiply and a rounded add (as the CPU computes it), unless
     fast math allows the fused multiply-add."""
-    precise = compile_ptx(device(SAXPY), PtxOptions())
+    precise = compile_ptx(device(SAXPY_UNGUARDED), PtxOptions())
     assert "mul.rn.f32" in precise and "add.rn.f32" in precise and "fma" not in precise
-    assert "fma.rn.f32" in compile_ptx(device(SAXPY), PtxOptions(fast_math=True))
+    assert "fma.rn.f32" in compile_ptx(device(SAXPY_UNGUARDED), PtxOptions(fast_math=True))
 
 
 def test_fast_math_changes_the_code():
-    divide = SAXPY.replace("arith.mulf %a, %vx", "arith.divf %vx, %a")
+    divide = SAXPY_UNGUARDED.replace("arith.mulf %a, %vx", "arith.divf %vx, %a")
     precise = compile_ptx(device(divide), PtxOptions())
     fast = compile_ptx(device(divide), PtxOptions(fast_math=True))
     assert "div.rn.f32" in precise
@@ -129,13 +129,13 @@ def test_missing_ptxas_is_a_clear_error(monkeypatch: pytest.MonkeyPatch):
 @needs_ptxas
 @pytest.mark.parametrize("sm", [80, 90])
 def test_assemble_gives_a_cubin(sm: int):
-    cubin = ptxas.assemble(compile_ptx(device(SAXPY), PtxOptions(sm=sm)), sm)
+    cubin = ptxas.assemble(compile_ptx(device(SAXPY_UNGUARDED), PtxOptions(sm=sm)), sm)
     assert cubin[:4] == b"\x7fELF"
 
 
 @needs_ptxas
 def test_broken_ptx_error_carries_the_log_and_a_repro_command():
-    ptx = compile_ptx(device(SAXPY)).replace("ld.global.b32", "ld.global.bogus32", 1)
+    ptx = compile_ptx(device(SAXPY_UNGUARDED)).replace("ld.global.b32", "ld.global.bogus32", 1)
     with pytest.raises(ptxas.PtxasError) as caught:
         ptxas.assemble(ptx, 80)
     error = caught.value
@@ -156,7 +156,7 @@ def test_broken_ptx_error_carries_the_log_and_a_repro_command():
 
 @needs_ptxas
 def test_resource_usage_per_kernel():
-    usage = ptxas.resource_usage(compile_ptx(device(SAXPY), PtxOptions(sm=90)), 90)
+    usage = ptxas.resource_usage(compile_ptx(device(SAXPY_UNGUARDED), PtxOptions(sm=90)), 90)
     assert set(usage) == {"saxpy"}
     figures = usage["saxpy"]
     assert 0 < figures["registers"] < 32

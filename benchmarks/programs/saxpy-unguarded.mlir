@@ -1,0 +1,18 @@
+// `y[i] = a * x[i] + y[i]` for `i = group * n + item`, unguarded: a launch covers `y` exactly.
+// Its arguments after the ids: `n` (the work-items per group), `a`, `x`, `y`. Shared as it is by
+// the benchmarks (benchmarks/kernels.py) and the tests (tests/kernels.py).
+func.func @saxpy(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                 %group: index, %item: index, %n: index, %a: f32,
+                 %x: !mem.ptr<!mem.array<? x f32>, 1>, %y: !mem.ptr<!mem.array<? x f32>, 1>)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+  %base = arith.muli %group, %n : index
+  %i = arith.addi %base, %item : index
+  %px = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
+  %py = mem.lea %y, %i : !mem.ptr<!mem.array<? x f32>, 1>
+  %a1, %vx = mem.load %m1, %px : !mem.ptr<f32, 1>
+  %b1, %vy = mem.load %a1, %py : !mem.ptr<f32, 1>
+  %ax = arith.mulf %a, %vx : f32
+  %r = arith.addf %ax, %vy : f32
+  %c1 = mem.store %b1, %py, %r : !mem.ptr<f32, 1>
+  func.return %c1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
