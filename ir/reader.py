@@ -15,9 +15,11 @@ def parse_program(text: str, name: str, upstream: bool = False) -> ParsedChunk:
 
     from gpuir.dialects import make_context
     from gpuir.ir.locating_parser import LocatingParser
-    from gpuir.ir.upstream import UpstreamImportError, is_upstream, read_upstream_program
+    from gpuir.ir.upstream import is_upstream
 
     if upstream or is_upstream(text):
+        from gpuir.ir.upstream.importer import UpstreamImportError, read_upstream_program
+
         try:
             return read_upstream_program(text, name)
         except UpstreamImportError as e:

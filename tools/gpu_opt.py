@@ -566,9 +566,11 @@ class GpuOptMain(xDSLOptMain):
         text = without_reproducer_block(text, name)
         if is_blank(text, name) and not self.args.no_implicit_module:
             return ParsedChunk(ModuleOp([]), name, text, chunk.line_offset, {})
-        from gpuir.ir.upstream import is_upstream, read_upstream
+        from gpuir.ir.upstream import is_upstream
 
         if self.args.upstream or is_upstream(text):
+            from gpuir.ir.upstream.importer import read_upstream
+
             return read_upstream(text, name, chunk.line_offset)
         from gpuir.ir.locating_parser import LocatingParser  # lazily: --help needs no parser
 

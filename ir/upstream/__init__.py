@@ -4,8 +4,10 @@ says whether a text is one; `read_upstream` and `read_upstream_program` read and
 
 The package: `gpu_ops` and `memref_ops` declare the upstream ops it reads, with their custom
 syntax; the importer is `common` (what host code and kernels share), `kernel` (kernels and
-their ops), `host` (@main, its memory and its launches) and `Importer` here (the program's
-top level: its gpu.modules, host functions and memref.globals).
+their ops), `host` (@main, its memory and its launches) and `importer` (the program's top
+level: its gpu.modules, host functions and memref.globals; the readers). This file holds only
+`is_upstream`, so that a tool asks it without importing the importer (nor numpy); the
+importer's names are imported from here when first asked for.
 
 What it makes:
 - **Host functions** other than `@main` are inlined where they are called (one block each, no
@@ -41,18 +43,7 @@ Anything else is an error at the op that says it is not supported (yet).
 from __future__ import annotations
 
 import re
-import warnings
-
-from xdsl.context import Context
-from xdsl.dialects import arith, builtin, cf, func, math, scf
-from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.lexer import Span
-
-from gpuir.ir.diagnostics import OpError
-from gpuir.ir.source import ParsedChunk, SourceError, format_diagnostic, format_parse_error
-from gpuir.ir.upstream import gpu_ops, memref_ops
-from gpuir.ir.upstream.common import unsupported
-from gpuir.ir.upstream.host import HostImporter
+from typing import Any
 
 __all__ = [
     "UpstreamImportError",
@@ -80,96 +71,10 @@ def is_upstream(text: str) -> bool:
     return bool(UPSTREAM_MARKERS.search(code)) and not GPUIR_MARKERS.search(code)
 
 
-class Importer(HostImporter):
-    """The importer: a program's gpu.modules (their kernels), its host functions and @main."""
+def __getattr__(name: str) -> Any:
+    """The importer's names (`__all__`), imported when first asked for."""
+    if name in __all__:
+        from gpuir.ir.upstream import importer
 
-    def run(self) -> builtin.ModuleOp:
-        main: func.FuncOp | None = None
-        for op in self.source.body.block.ops:
-            if isinstance(op, gpu_ops.ModuleOp):
-                if len(op.body.blocks) != 1:
-                    raise unsupported(op, "with several blocks")
-                self.device_functions = {}
-                for inner in op.body.block.ops:
-                    if not (isinstance(inner, gpu_ops.FuncOp) and inner.kernel is not None):
-                        if isinstance(inner, gpu_ops.FuncOp | func.FuncOp):
-                            self.device_functions[inner.sym_name.data] = inner
-                for inner in op.body.block.ops:
-                    if isinstance(inner, gpu_ops.FuncOp) and inner.kernel is not None:
-                        name = self.fresh(inner.sym_name.data)
-                        self.kernel_names[(op.sym_name.data, inner.sym_name.data)] = name
-                        self.kernel(inner.body, list(inner.body.blocks[0].args), name, inner)
-            elif isinstance(op, func.FuncOp):
-                if op.is_declaration:
-                    continue
-                if op.sym_name.data != "main":
-                    self.host_functions[op.sym_name.data] = op  # inlined where it is called
-                    continue
-                main = op
-            elif isinstance(op, memref_ops.GlobalOp):
-                self.globals[op.sym_name.data] = op
-            else:
-                raise unsupported(op, "at the top level is not supported")
-        if main is None:
-            raise OpError(self.source, "importing upstream MLIR: the program has no @main")
-        self.main(main)
-        return self.out
-
-
-def import_upstream(module: builtin.ModuleOp) -> builtin.ModuleOp:
-    """A gpuir program from an upstream MLIR GPU program (module docstring); an `OpError` at
-    the first op it cannot import."""
-    return Importer(module).run()
-
-
-def upstream_context() -> Context:
-    """A context that reads upstream MLIR GPU programs (`gpu_ops`' docstring)."""
-    ctx = Context()
-    for dialect in (
-        builtin.Builtin,
-        func.Func,
-        arith.Arith,
-        math.Math,
-        scf.Scf,
-        cf.Cf,
-        memref_ops.UpstreamMemref,
-        gpu_ops.UpstreamGpu,
-        memref_ops.UpstreamVector,
-    ):
-        ctx.load_dialect(dialect)
-    return ctx
-
-
-class UpstreamImportError(SourceError):
-    """An upstream program that cannot be imported: the diagnostic, at its op, as text."""
-
-
-def read_upstream(text: str, name: str, line_offset: int = 0) -> ParsedChunk:
-    """An upstream program's text, read and imported, as a parsed chunk whose ops have the
-    locations of the upstream ops they come from. A `ParseError` as the parser raises it; an
-    `UpstreamImportError` where an op cannot be imported."""
-    from gpuir.ir.locating_parser import LocatingParser
-
-    parser = LocatingParser(upstream_context(), text, name)
-    with warnings.catch_warnings():  # xDSL's: an operand parsed before its type is known
-        warnings.simplefilter("ignore", DeprecationWarning)
-        try:
-            source = parser.parse_module()
-        except VerifyException as e:  # an op's format checked a type as it read it
-            raise ParseError(Span(parser.pos, parser.pos, parser.lexer.input), str(e)) from e
-    parsed = ParsedChunk(source, name, text, line_offset, parser.op_starts)
-    parsed.set_locations()
-    try:
-        module = import_upstream(source)
-    except OpError as e:
-        raise UpstreamImportError(format_diagnostic(e, parsed)) from e
-    return ParsedChunk(module, name, text, line_offset, {})
-
-
-def read_upstream_program(text: str, name: str) -> ParsedChunk:
-    """`read_upstream`, with a parse error too as an `UpstreamImportError` (its diagnostic as
-    text): what gpu-run and the API read a whole upstream program with."""
-    try:
-        return read_upstream(text, name)
-    except ParseError as e:
-        raise UpstreamImportError(format_parse_error(e, 0)) from e
+        return getattr(importer, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
