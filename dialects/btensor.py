@@ -54,13 +54,10 @@ from xdsl.utils.exceptions import VerifyException
 
 from gpuir.dialects.buffer import BufType
 from gpuir.dialects.mem import HOST, MemType
+from gpuir.dialects.regions import YieldingOp, expect_block_args
 
 M0 = MemType(HOST)
 PROPERTY_NAMES = ("out_rank", "shape", "maps", "post_maps", "out_map")
-
-
-def _types(types: Sequence[Attribute]) -> str:
-    return f"({', '.join(map(str, types))})"
 
 
 def _verify_maps(
@@ -100,11 +97,7 @@ def _verify_region(
 ) -> Attribute:
     """The region takes `args` and yields one value (of type `result` when given)."""
     block = region.block
-    found = tuple(a.type for a in block.args)
-    if found != tuple(args):
-        raise VerifyException(
-            f"'{op.name}' expects its {what} to take {_types(args)}, found {_types(found)}"
-        )
+    expect_block_args(op, what, block, args)
     last = block.last_op
     if not isinstance(last, YieldOp) or len(last.values) != 1:
         raise VerifyException(
@@ -306,17 +299,11 @@ class MapReducePostOp(MapReduceBase):
 
 
 @irdl_op_definition
-class YieldOp(IRDLOperation):
+class YieldOp(YieldingOp):
     """Terminator of the combiner and the epilogue."""
 
     name = "btensor.yield"
-    values = var_operand_def()
-
-    assembly_format = "attr-dict ($values^ `:` type($values))?"
     traits = traits_def(IsTerminator(), HasParent(MapReduceOp, MapReducePostOp))
-
-    def __init__(self, *values: SSAValue):
-        super().__init__(operands=[values])
 
 
 BTensor = Dialect("btensor", [MapReduceOp, MapReducePostOp, YieldOp], [])

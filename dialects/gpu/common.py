@@ -28,6 +28,7 @@ from gpuir.dialects.mem import (
     MemType,
     PtrType,
 )
+from gpuir.dialects.regions import expect_block_args, types_text
 
 
 @irdl_attr_definition
@@ -84,20 +85,15 @@ def expect_region_signature(
 ) -> None:
     """Check a single-block region's arguments and the types its `gpu.yield` returns."""
     block = region.block
-    found = tuple(arg.type for arg in block.args)
-    if found != tuple(arg_types):
-        raise VerifyException(
-            f"'{op.name}' expects its region to take ({', '.join(map(str, arg_types))}), "
-            f"found ({', '.join(map(str, found))})"
-        )
+    expect_block_args(op, "region", block, arg_types)
     last = block.last_op
     if last is None or last.name != "gpu.yield":  # YieldOp (device.py) names both holders
         raise VerifyException(f"'{op.name}' expects its region to end in gpu.yield")
     yielded = tuple(last.operand_types)
     if yielded != tuple(yield_types):
         raise VerifyException(
-            f"'{op.name}' expects its region to yield ({', '.join(map(str, yield_types))}), "
-            f"found ({', '.join(map(str, yielded))})"
+            f"'{op.name}' expects its region to yield {types_text(yield_types)}, "
+            f"found {types_text(yielded)}"
         )
 
 

@@ -21,7 +21,6 @@ from xdsl.irdl import (
     region_def,
     result_def,
     traits_def,
-    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -30,6 +29,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from gpuir.dialects.gpu.common import M1, M3, constant_int, expect_region_signature
 from gpuir.dialects.gpu.host import WithStreamsOp
+from gpuir.dialects.regions import YieldingOp
 from gpuir.dialects.traits import WarpCollective, WorkgroupBarrier
 
 
@@ -113,6 +113,15 @@ class CollectiveOp(IRDLOperation):
     `%a, %b, %r = gpu.workgroup_reduce "add" %m1, %m3, %v : f32`
     """
 
+    traits = traits_def(WorkgroupBarrier())
+    m1 = operand_def(M1)
+    m3 = operand_def(M3)
+    value = operand_def()
+    kind = prop_def(StringAttr)
+    res_m1 = result_def(M1)
+    res_m3 = result_def(M3)
+    res = result_def()
+
     def __init__(self, kind: str, m1: SSAValue, m3: SSAValue, value: SSAValue):
         super().__init__(
             operands=[m1, m3, value],
@@ -172,14 +181,6 @@ class WorkgroupReduceOp(CollectiveOp):
     `t(lo, hi) = t(lo, mid) op t(mid, hi)`, `mid = (lo + hi) // 2`."""
 
     name = "gpu.workgroup_reduce"
-    traits = traits_def(WorkgroupBarrier())
-    m1 = operand_def(M1)
-    m3 = operand_def(M3)
-    value = operand_def()
-    kind = prop_def(StringAttr)
-    res_m1 = result_def(M1)
-    res_m3 = result_def(M3)
-    res = result_def()
 
 
 @irdl_op_definition
@@ -187,28 +188,14 @@ class WorkgroupScanOp(CollectiveOp):
     """Inclusive scan over the item indices, in a fixed order."""
 
     name = "gpu.workgroup_scan"
-    traits = traits_def(WorkgroupBarrier())
-    m1 = operand_def(M1)
-    m3 = operand_def(M3)
-    value = operand_def()
-    kind = prop_def(StringAttr)
-    res_m1 = result_def(M1)
-    res_m3 = result_def(M3)
-    res = result_def()
 
 
 @irdl_op_definition
-class YieldOp(IRDLOperation):
+class YieldOp(YieldingOp):
     """Terminator of `gpu.with_streams` and `gpu.synced_scope`."""
 
     name = "gpu.yield"
-    values = var_operand_def()
-
-    assembly_format = "attr-dict ($values^ `:` type($values))?"
     traits = traits_def(IsTerminator(), HasParent(WithStreamsOp, SyncedScopeOp))
-
-    def __init__(self, *values: SSAValue):
-        super().__init__(operands=[values])
 
 
 FENCE_SCOPES = ("workgroup", "device", "system")

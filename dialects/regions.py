@@ -1,0 +1,39 @@
+"""What the region-holding ops of gpuir's dialects share: the terminator that yields a region's
+values (`gpu.yield`, `btensor.yield`) and the check of a region's arguments."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.ir import Attribute, Block, SSAValue
+from xdsl.irdl import IRDLOperation, var_operand_def
+from xdsl.utils.exceptions import VerifyException
+
+
+class YieldingOp(IRDLOperation):
+    """A terminator that yields its operands, `… %a, %b : T1, T2`; each dialect's op gives
+    its name and traits (`IsTerminator`, the ops it may end)."""
+
+    values = var_operand_def()
+
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[values])
+
+
+def types_text(types: Sequence[Attribute]) -> str:
+    """`(T1, T2)`."""
+    return f"({', '.join(map(str, types))})"
+
+
+def expect_block_args(
+    op: IRDLOperation, what: str, block: Block, arg_types: Sequence[Attribute]
+) -> None:
+    """Check that `block` (of `op`'s region `what`) takes arguments of `arg_types`."""
+    found = tuple(arg.type for arg in block.args)
+    if found != tuple(arg_types):
+        raise VerifyException(
+            f"'{op.name}' expects its {what} to take {types_text(arg_types)}, "
+            f"found {types_text(found)}"
+        )
