@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kernels import SAXPY_UNGUARDED
+from kernels import SAXPY_UNGUARDED, if_then, kernel
 
 import gpuir
 from gpuir.api import CompileError, KernelNotFound
@@ -15,11 +15,11 @@ from gpuir.runtime.provider import ProviderError
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
-BLOCK_SUM = """
-func.func @block_sum(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                     %group: index, %item: index, %smem: !mem.ptr<!mem.array<? x i32>, 3>,
-                     %x: !mem.ptr<!mem.array<? x i32>, 1>, %out: !mem.ptr<!mem.array<? x i32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+BLOCK_SUM = kernel(
+    "block_sum",
+    "%group: index, %item: index, %smem: !mem.ptr<!mem.array<? x i32>, 3>,"
+    " %x: !mem.ptr<!mem.array<? x i32>, 1>, %out: !mem.ptr<!mem.array<? x i32>, 1>",
+    """
   %n = arith.constant 4 : index
   %base = arith.muli %group, %n : index
   %i = arith.addi %base, %item : index
@@ -31,15 +31,10 @@ func.func @block_sum(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M
   %po = mem.lea %out, %group : !mem.ptr<!mem.array<? x i32>, 1>
   %zero = arith.constant 0 : index
   %first = arith.cmpi eq, %item, %zero : index
-  %r1 = scf.if %first -> (!mem.M<1>) {
-    %c1 = mem.store %b1, %po, %s : !mem.ptr<i32, 1>
-    scf.yield %c1 : !mem.M<1>
-  } else {
-    scf.yield %b1 : !mem.M<1>
-  }
-  func.return %r1, %b3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
 """
+    + if_then("%r1", "%first", "    %c1 = mem.store %b1, %po, %s : !mem.ptr<i32, 1>", "%c1", "%b1"),
+    "%r1, %b3, %m4, %m5",
+)
 KERNELS = SAXPY_UNGUARDED + BLOCK_SUM
 
 

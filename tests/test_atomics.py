@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from kernels import if_then, kernel
 
 import gpuir
 
@@ -78,24 +79,37 @@ def test_every_integer_kind_folds_every_items_value(provider: str, type_: str, k
         assert cell.download().view(dtype)[0] == expected.view(dtype)[0]
 
 
-FOLD_SHARED = """
-func.func @fold(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                %group: index, %item: index, %n_items: index,
-                %values: !mem.ptr<!mem.array<? x T>, 1>, %start: T,
-                %out: !mem.ptr<!mem.array<? x T>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
-  %a3, %cell = mem.slot %m3 : !mem.ptr<T, 3>
+def shared_cell(type_: str, start: str) -> str:
+    """The group's shared cell `%cell` of `type_`, which item 0 (`%first`) sets to `start`
+    before a barrier (its tokens `%s1`, `%s3`); and the item's global index `%i`."""
+    return (
+        f"""
+  %a3, %cell = mem.slot %m3 : !mem.ptr<{type_}, 3>
   %c0 = arith.constant 0 : index
   %first = arith.cmpi eq, %item, %c0 : index
-  %b3 = scf.if %first -> (!mem.M<3>) {
-    %s3 = mem.store %a3, %cell, %start : !mem.ptr<T, 3>
-    scf.yield %s3 : !mem.M<3>
-  } else {
-    scf.yield %a3 : !mem.M<3>
-  }
+"""
+        + if_then(
+            "%b3",
+            "%first",
+            f"    %s3 = mem.store %a3, %cell, {start} : !mem.ptr<{type_}, 3>",
+            "%s3",
+            "%a3",
+            space=3,
+        )
+        + """
   %s1, %s3 = gpu.sync_work_items %m1, %b3
   %base = arith.muli %group, %n_items : index
   %i = arith.addi %base, %item : index
+"""
+    )
+
+
+FOLD_SHARED = kernel(
+    "fold",
+    "%group: index, %item: index, %n_items: index, %values: !mem.ptr<!mem.array<? x T>, 1>,"
+    " %start: T, %out: !mem.ptr<!mem.array<? x T>, 1>",
+    shared_cell("T", "%start")
+    + """
   %p = mem.lea %values, %i : !mem.ptr<!mem.array<? x T>, 1>
   %t1, %v = mem.load %s1, %p : !mem.ptr<T, 1>
   %u3, %old = mem.atomic_rmw "KIND" %s3, %cell, %v : !mem.ptr<T, 3>
@@ -107,10 +121,9 @@ func.func @fold(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
     scf.yield %w1, %f3 : !mem.M<1>, !mem.M<3>
   } else {
     scf.yield %e1, %e3 : !mem.M<1>, !mem.M<3>
-  }
-  func.return %r1, %r3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
+  }""",
+    "%r1, %r3, %m4, %m5",
+)
 FLOAT_REFERENCE = {
     "add": lambda start, x: start + np.add.reduce(x),
     "max": lambda start, x: max(start, x.max()),
@@ -159,24 +172,13 @@ def test_every_float_kind_on_shared_memory_folds_each_groups_values(type_: str, 
     assert got.tolist() == fold_shared("interp", type_, kind, values, start, 4).tolist()
 
 
-FIRST_COMES = """
-func.func @first(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                 %group: index, %item: index, %n_items: index,
-                 %olds: !mem.ptr<!mem.array<? x i32>, 1>, %won: !mem.ptr<!mem.array<? x i32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
-  %a3, %cell = mem.slot %m3 : !mem.ptr<i32, 3>
-  %c0 = arith.constant 0 : index
-  %zero = arith.constant 0 : i32
-  %first = arith.cmpi eq, %item, %c0 : index
-  %b3 = scf.if %first -> (!mem.M<3>) {
-    %s3 = mem.store %a3, %cell, %zero : !mem.ptr<i32, 3>
-    scf.yield %s3 : !mem.M<3>
-  } else {
-    scf.yield %a3 : !mem.M<3>
-  }
-  %s1, %s3 = gpu.sync_work_items %m1, %b3
-  %base = arith.muli %group, %n_items : index
-  %i = arith.addi %base, %item : index
+FIRST_COMES = kernel(
+    "first",
+    "%group: index, %item: index, %n_items: index,"
+    " %olds: !mem.ptr<!mem.array<? x i32>, 1>, %won: !mem.ptr<!mem.array<? x i32>, 1>",
+    "  %zero = arith.constant 0 : i32"
+    + shared_cell("i32", "%zero")
+    + """
   %i32 = arith.index_cast %i : index to i32
   %one = arith.constant 1 : i32
   %mine = arith.addi %i32, %one : i32
@@ -185,10 +187,9 @@ func.func @first(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
   %t1 = mem.store %s1, %po, %old : !mem.ptr<i32, 1>
   %ok32 = arith.extui %ok : i1 to i32
   %pw = mem.lea %won, %i : !mem.ptr<!mem.array<? x i32>, 1>
-  %w1 = mem.store %t1, %pw, %ok32 : !mem.ptr<i32, 1>
-  func.return %w1, %u3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
+  %w1 = mem.store %t1, %pw, %ok32 : !mem.ptr<i32, 1>""",
+    "%w1, %u3, %m4, %m5",
+)
 
 
 def test_cmpxchg_on_shared_memory_lets_one_item_per_group_win():

@@ -12,7 +12,7 @@ import pytest
 from differential.generator import generate
 from differential.planted import find_planted, planted
 from differential.running import CHECKED, run, same
-from kernels import SAXPY
+from kernels import SAXPY, if_then, kernel, launching_main
 from test_cpu_provider import ARGS, PROGRAMS
 
 import gpuir
@@ -20,15 +20,14 @@ from gpuir.api import Device
 from gpuir.runtime.cpu import CpuProvider
 from gpuir.runtime.provider import ProviderError
 
-FLAG = """
-func.func @flag(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                %group: index, %item: index, %out: !mem.ptr<i32, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+FLAG = kernel(
+    "flag",
+    "%group: index, %item: index, %out: !mem.ptr<i32, 1>",
+    """
   %one = arith.constant 1 : i32
-  %s1 = mem.store %m1, %out, %one : !mem.ptr<i32, 1>
-  func.return %s1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
+  %s1 = mem.store %m1, %out, %one : !mem.ptr<i32, 1>""",
+    "%s1, %m3, %m4, %m5",
+)
 KERNELS = SAXPY + FLAG
 
 
@@ -164,25 +163,17 @@ def test_device_heap_cells_are_allocations_of_their_own():
     assert provider.replayed == 0
 
 
-HEAP_AFTER_FREE = """
-func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-             %group: index, %item: index) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+HEAP_AFTER_FREE = kernel(
+    "k",
+    "%group: index, %item: index",
+    """
   %a1, %cell = mem.alloc %m1 : !mem.ptr<i32, 1>
   %b1 = mem.free %a1, %cell : !mem.ptr<i32, 1>
   %v = arith.constant 7 : i32
-  %c1 = mem.store %b1, %cell, %v : !mem.ptr<i32, 1>
-  func.return %c1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-
-func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
-  %m0, %m1, %m4 = gpu.init %m
-  %stream = gpu.default_stream
-  %one = arith.constant 1 : index
-  %l0, %l1, %l4 = gpu.launch @k grid(%one, %one) stream(%stream) mems(%m0, %m1, %m4)
-  %done = gpu.deinit %l0, %l1, %l4
-  func.return %done : !mem.M<0>
-}
-"""
+  %c1 = mem.store %b1, %cell, %v : !mem.ptr<i32, 1>""",
+    "%c1, %m3, %m4, %m5",
+    marked=False,
+) + launching_main("%one, %one", "  %one = arith.constant 1 : index")
 
 
 def test_a_freed_device_heap_cell_is_a_use_after_free():
@@ -194,11 +185,11 @@ def test_a_freed_device_heap_cell_is_a_use_after_free():
     assert str(checked.value) == str(interp.value)
 
 
-UNDONE = """
-func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-             %group: index, %item: index, %n: index,
-             %count: !mem.ptr<i32, 1>, %y: !mem.ptr<!mem.array<? x i32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+UNDONE = kernel(
+    "k",
+    "%group: index, %item: index, %n: index,"
+    " %count: !mem.ptr<i32, 1>, %y: !mem.ptr<!mem.array<? x i32>, 1>",
+    """
   %one = arith.constant 1 : i32
   %a1, %old = mem.atomic_rmw "add" %m1, %count, %one : !mem.ptr<i32, 1>
   %p = mem.lea %y, %item : !mem.ptr<!mem.array<? x i32>, 1>
@@ -207,16 +198,18 @@ func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
   %w = arith.addi %v, %one : i32
   %d1 = mem.store %c1, %p, %w : !mem.ptr<i32, 1>
   %last = arith.cmpi eq, %item, %n : index
-  %r1 = scf.if %last -> (!mem.M<1>) {
-    %q = mem.lea %y, %n : !mem.ptr<!mem.array<? x i32>, 1>
-    %e1 = mem.store %d1, %q, %one : !mem.ptr<i32, 1>
-    scf.yield %e1 : !mem.M<1>
-  } else {
-    scf.yield %d1 : !mem.M<1>
-  }
-  func.return %r1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
 """
+    + if_then(
+        "%r1",
+        "%last",
+        """
+    %q = mem.lea %y, %n : !mem.ptr<!mem.array<? x i32>, 1>
+    %e1 = mem.store %d1, %q, %one : !mem.ptr<i32, 1>""",
+        "%e1",
+        "%d1",
+    ),
+    "%r1, %m3, %m4, %m5",
+)
 
 
 def test_a_stopped_launch_leaves_the_memory_interp_leaves():
@@ -238,32 +231,28 @@ def test_a_stopped_launch_leaves_the_memory_interp_leaves():
     assert list(found["interp"][1]) == [6 + i for i in range(16)]
 
 
-HANDOVER = """
-func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-             %group: index, %item: index, %n: index, %second: i32, %sync: i1,
-             %y: !mem.ptr<!mem.array<? x i32>, 1>, %out: !mem.ptr<!mem.array<? x i32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+HANDOVER = kernel(
+    "k",
+    "%group: index, %item: index, %n: index, %second: i32, %sync: i1,"
+    " %y: !mem.ptr<!mem.array<? x i32>, 1>, %out: !mem.ptr<!mem.array<? x i32>, 1>",
+    """
   %one = arith.constant 1 : index
   %seven = arith.constant 7 : i32
   %p = mem.lea %y, %item : !mem.ptr<!mem.array<? x i32>, 1>
   %a1, %v = mem.load %m1, %p : !mem.ptr<i32, 1>
   %b1 = mem.store %a1, %p, %seven : !mem.ptr<i32, 1>
   %c1 = mem.store %b1, %p, %second : !mem.ptr<i32, 1>
-  %d1 = scf.if %sync -> (!mem.M<1>) {
-    %s1, %s3 = gpu.sync_work_items %c1, %m3
-    scf.yield %s1 : !mem.M<1>
-  } else {
-    scf.yield %c1 : !mem.M<1>
-  }
+"""
+    + if_then("%d1", "%sync", "    %s1, %s3 = gpu.sync_work_items %c1, %m3", "%s1", "%c1")
+    + """
   %next = arith.addi %item, %one : index
   %wrap = arith.remui %next, %n : index
   %q = mem.lea %y, %wrap : !mem.ptr<!mem.array<? x i32>, 1>
   %e1, %w = mem.load %d1, %q : !mem.ptr<i32, 1>
   %r = mem.lea %out, %item : !mem.ptr<!mem.array<? x i32>, 1>
-  %f1 = mem.store %e1, %r, %w : !mem.ptr<i32, 1>
-  func.return %f1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
+  %f1 = mem.store %e1, %r, %w : !mem.ptr<i32, 1>""",
+    "%f1, %m3, %m4, %m5",
+)
 
 
 @pytest.mark.parametrize(("second", "dtype"), [(7, np.int32), (9, np.int32), (9, np.int64)])
@@ -298,11 +287,11 @@ def test_a_word_one_item_wrote_is_checked_against_every_write_when_another_reads
     assert str(checked.value) == str(interp.value)
 
 
-BEFORE = """
-func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-             %group: index, %item: index, %back: index,
-             %y: !mem.ptr<!mem.array<? x f32>, 1>, %out: !mem.ptr<!mem.array<? x f32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+BEFORE = kernel(
+    "k",
+    "%group: index, %item: index, %back: index,"
+    " %y: !mem.ptr<!mem.array<? x f32>, 1>, %out: !mem.ptr<!mem.array<? x f32>, 1>",
+    """
   %zero = arith.constant 0 : index
   %three = arith.constant 3 : index
   %nothing = arith.constant 0.0 : f32
@@ -313,10 +302,9 @@ func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
   %i = arith.subi %item, %d : index
   %p = mem.lea %y, %i : !mem.ptr<!mem.array<? x f32>, 1>
   %b1, %v = mem.load %a1, %p : !mem.ptr<f32, 1>
-  %c1 = mem.store %b1, %q, %v : !mem.ptr<f32, 1>
-  func.return %c1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
+  %c1 = mem.store %b1, %q, %v : !mem.ptr<f32, 1>""",
+    "%c1, %m3, %m4, %m5",
+)
 
 
 @pytest.mark.parametrize(

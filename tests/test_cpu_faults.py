@@ -14,6 +14,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from kernels import if_then, kernel
 
 import gpuir
 from gpuir.api import ProviderError
@@ -26,17 +27,16 @@ pytestmark = pytest.mark.skipif(
     reason="no fault guard or device arena on this system (Linux only)",
 )
 
-HEADER = """func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-             %group: index, %item: index, %at: index, %d: i32, %n: index,
-             %p: !mem.ptr<!mem.array<? x i32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+PARAMS = (
+    "%group: index, %item: index, %at: index, %d: i32, %n: index,"
+    " %p: !mem.ptr<!mem.array<? x i32>, 1>"
+)
+PROLOGUE = """
   %size = arith.constant 256 : index
   %base = arith.muli %group, %size : index
   %k = arith.addi %base, %item : index
 """
-FOOTER = """  func.return %t, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-
+MAIN = """
 func.func @main(%m: !mem.M<0>, %groups: index, %at: index, %div: i32) -> (!mem.M<0>, i32) {
   %m0, %m1, %m4 = gpu.init %m
   %n = arith.constant 1000 : index
@@ -57,6 +57,10 @@ func.func @main(%m: !mem.M<0>, %groups: index, %at: index, %div: i32) -> (!mem.M
   func.return %e, %r : !mem.M<0>, i32
 }
 """
+STORE_AT_K = """
+    %q = mem.lea %p, %k : !mem.ptr<!mem.array<? x i32>, 1>
+    %t1 = mem.store {token}, %q, %v : !mem.ptr<i32, 1>"""
+"""`p[k] = %v` after `token`, in an `if_then`: the token `%t1`."""
 KERNELS = {
     # every item stores k at p[k], with no bounds guard: 4 groups of 256 overrun 1000 elements
     "overrun": """  %v = arith.index_cast %k : index to i32
@@ -75,26 +79,20 @@ KERNELS = {
     "wild-load": """  %a = mem.lea %p, %at : !mem.ptr<!mem.array<? x i32>, 1>
   %t0, %v = mem.load %m1, %a : !mem.ptr<i32, 1>
   %in = arith.cmpi ult, %k, %n : index
-  %t = scf.if %in -> (!mem.M<1>) {
-    %q = mem.lea %p, %k : !mem.ptr<!mem.array<? x i32>, 1>
-    %t1 = mem.store %t0, %q, %v : !mem.ptr<i32, 1>
-    scf.yield %t1 : !mem.M<1>
-  } else {
-    scf.yield %t0 : !mem.M<1>
-  }
-""",
+"""
+    + if_then("%t", "%in", STORE_AT_K.format(token="%t0"), "%t1", "%t0"),
     # every item in bounds stores 1000 / d
     "division": """  %in = arith.cmpi ult, %k, %n : index
-  %t = scf.if %in -> (!mem.M<1>) {
+"""
+    + if_then(
+        "%t",
+        "%in",
+        """
     %thousand = arith.constant 1000 : i32
-    %v = arith.divsi %thousand, %d : i32
-    %q = mem.lea %p, %k : !mem.ptr<!mem.array<? x i32>, 1>
-    %t1 = mem.store %m1, %q, %v : !mem.ptr<i32, 1>
-    scf.yield %t1 : !mem.M<1>
-  } else {
-    scf.yield %m1 : !mem.M<1>
-  }
-""",
+    %v = arith.divsi %thousand, %d : i32"""
+        + STORE_AT_K.format(token="%m1"),
+        "%t1",
+    ),
 }
 
 # (kernel, @main's arguments, the error's words after "error: cpu: ")
@@ -131,8 +129,8 @@ GOOD = {
 EXPECTED = {"overrun": 700, "wild-store": 7, "wild-load": 0, "division": 250}
 
 
-def program(kernel: str) -> str:
-    return HEADER + KERNELS[kernel] + FOOTER
+def program(name: str) -> str:
+    return kernel("k", PARAMS, PROLOGUE + KERNELS[name], "%t, %m3, %m4, %m5", marked=False) + MAIN
 
 
 def line_of(text: str, needle: str) -> int:

@@ -13,6 +13,7 @@ import threading
 
 import numpy as np
 import pytest
+from kernels import if_then, kernel
 
 import gpuir
 from gpuir.api import ProviderError
@@ -20,43 +21,48 @@ from gpuir.runtime.cpu import THREADS_ENV, faults, pool
 
 pytestmark = pytest.mark.skipif(pool.pool(2) is None, reason="no native threads here")
 
-COUNT = """
-func.func @count(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                 %group: index, %item: index, %runs: !mem.ptr<!mem.array<? x i32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+COUNT = kernel(
+    "count",
+    "%group: index, %item: index, %runs: !mem.ptr<!mem.array<? x i32>, 1>",
+    """
   %c0 = arith.constant 0 : index
   %one = arith.constant 1 : i32
   %first = arith.cmpi eq, %item, %c0 : index
-  %r1 = scf.if %first -> (!mem.M<1>) {
+"""
+    + if_then(
+        "%r1",
+        "%first",
+        """
     %p = mem.lea %runs, %group : !mem.ptr<!mem.array<? x i32>, 1>
-    %a1, %old = mem.atomic_rmw "add" %m1, %p, %one : !mem.ptr<i32, 1>
-    scf.yield %a1 : !mem.M<1>
-  } else {
-    scf.yield %m1 : !mem.M<1>
-  }
-  func.return %r1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-
-// Item 0 of each group from `from` on stores 10^11 elements past `p`: a fault.
-func.func @wild(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                %group: index, %item: index, %from: index, %p: !mem.ptr<!mem.array<? x i32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %a1, %old = mem.atomic_rmw "add" %m1, %p, %one : !mem.ptr<i32, 1>""",
+        "%a1",
+    ),
+    "%r1, %m3, %m4, %m5",
+)
+"""`runs[group] += 1` by item 0 of each group."""
+WILD = kernel(
+    "wild",
+    "%group: index, %item: index, %from: index, %p: !mem.ptr<!mem.array<? x i32>, 1>",
+    """
   %c0 = arith.constant 0 : index
   %far = arith.constant 100000000000 : index
   %v = arith.constant 7 : i32
   %first = arith.cmpi eq, %item, %c0 : index
   %late = arith.cmpi uge, %group, %from : index
   %bad = arith.andi %first, %late : i1
-  %r1 = scf.if %bad -> (!mem.M<1>) {
-    %q = mem.lea %p, %far : !mem.ptr<!mem.array<? x i32>, 1>
-    %a1 = mem.store %m1, %q, %v : !mem.ptr<i32, 1>
-    scf.yield %a1 : !mem.M<1>
-  } else {
-    scf.yield %m1 : !mem.M<1>
-  }
-  func.return %r1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
 """
+    + if_then(
+        "%r1",
+        "%bad",
+        """
+    %q = mem.lea %p, %far : !mem.ptr<!mem.array<? x i32>, 1>
+    %a1 = mem.store %m1, %q, %v : !mem.ptr<i32, 1>""",
+        "%a1",
+    ),
+    "%r1, %m3, %m4, %m5",
+)
+"""Item 0 of each group from `from` on stores 10^11 elements past `p`: a fault."""
+KERNELS = COUNT + WILD
 
 
 @pytest.mark.parametrize("workers", [2, 3, 5])
@@ -65,7 +71,7 @@ def test_every_group_of_every_launch_runs_once(workers):
     sizes = rng.integers(2, 3000, size=150)
     with gpuir.Device("cpu") as device:
         device.provider.workers = workers  # more threads than cores, too
-        count = device.compile(COUNT).kernel("count")
+        count = device.compile(KERNELS).kernel("count")
         runs = device.upload(np.zeros(int(sizes.max()), np.int32))
         for n_groups in sizes:
             count(int(n_groups), 4, runs)
@@ -80,7 +86,7 @@ def test_every_group_of_every_launch_runs_once(workers):
 def test_faults_on_every_thread_are_caught_launch_after_launch(workers):
     with gpuir.Device("cpu") as device:
         device.provider.workers = workers
-        program = device.compile(COUNT)
+        program = device.compile(KERNELS)
         wild, count = program.kernel("wild"), program.kernel("count")
         p = device.upload(np.zeros(16, np.int32))
         for launch in range(12):
@@ -97,7 +103,7 @@ def test_faults_on_every_thread_are_caught_launch_after_launch(workers):
 
 def test_launches_from_several_python_threads_at_once():
     with gpuir.Device("cpu") as device:
-        program = device.compile(COUNT)
+        program = device.compile(KERNELS)
         buffers = [device.upload(np.zeros(500, np.int32)) for _ in range(4)]
         errors: list[BaseException] = []
 
@@ -163,7 +169,7 @@ def test_gpuir_cpu_threads_sets_the_threads_of_a_launch(monkeypatch):
     monkeypatch.setenv(THREADS_ENV, "3")
     with gpuir.Device("cpu") as device:
         assert device.provider.workers == 3
-        count = device.compile(COUNT).kernel("count")
+        count = device.compile(KERNELS).kernel("count")
         runs = device.upload(np.zeros(777, np.int32))
         count(777, 4, runs)
         count(500, 4, runs)

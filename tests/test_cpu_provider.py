@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from example_args import EXAMPLE_ARGS
-from kernels import SAXPY
+from kernels import SAXPY, if_then, kernel
 
 import gpuir
 from gpuir.api import Device
@@ -74,12 +74,12 @@ def test_auto_picks_cpu_without_cuda(capsys: pytest.CaptureFixture[str]):
 
 
 def collective_kernels(type_: str, kind: str) -> str:
-    return f"""
-func.func @collect(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                   %group: index, %item: index, %n: index, %x: !mem.ptr<!mem.array<? x {type_}>, 1>,
-                   %sums: !mem.ptr<!mem.array<? x {type_}>, 1>,
-                   %scans: !mem.ptr<!mem.array<? x {type_}>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {{gpu.kernel}} {{
+    return kernel(
+        "collect",
+        f"%group: index, %item: index, %n: index, %x: !mem.ptr<!mem.array<? x {type_}>, 1>,"
+        f" %sums: !mem.ptr<!mem.array<? x {type_}>, 1>,"
+        f" %scans: !mem.ptr<!mem.array<? x {type_}>, 1>",
+        f"""
   %base = arith.muli %group, %n : index
   %i = arith.addi %base, %item : index
   %px = mem.lea %x, %i : !mem.ptr<!mem.array<? x {type_}>, 1>
@@ -89,10 +89,9 @@ func.func @collect(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5
   %ps = mem.lea %scans, %i : !mem.ptr<!mem.array<? x {type_}>, 1>
   %d1 = mem.store %c1, %ps, %s : !mem.ptr<{type_}, 1>
   %pr = mem.lea %sums, %i : !mem.ptr<!mem.array<? x {type_}>, 1>
-  %e1 = mem.store %d1, %pr, %r : !mem.ptr<{type_}, 1>
-  func.return %e1, %c3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}}
-"""
+  %e1 = mem.store %d1, %pr, %r : !mem.ptr<{type_}, 1>""",
+        "%e1, %c3, %m4, %m5",
+    )
 
 
 def run_collectives(provider: str, type_: str, kind: str, x: np.ndarray, groups: int, items: int):
@@ -168,12 +167,12 @@ def test_nan_and_signed_zeros_in_min_and_max():
 
 # --- barriers --------------------------------------------------------------------------------------
 
-TREE_SUM = """
-func.func @tree_sum(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                    %group: index, %item: index, %smem: !mem.ptr<!mem.array<? x f32>, 3>,
-                    %n: index, %rounds: index, %x: !mem.ptr<!mem.array<? x f32>, 1>,
-                    %out: !mem.ptr<!mem.array<? x f32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+TREE_SUM = kernel(
+    "tree_sum",
+    "%group: index, %item: index, %smem: !mem.ptr<!mem.array<? x f32>, 3>, %n: index,"
+    " %rounds: index, %x: !mem.ptr<!mem.array<? x f32>, 1>,"
+    " %out: !mem.ptr<!mem.array<? x f32>, 1>",
+    """
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -188,34 +187,41 @@ func.func @tree_sum(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<
   %r1, %r3, %st = scf.for %k = %c0 to %rounds step %c1
       iter_args(%t1 = %s1, %t3 = %s3, %stride = %half) -> (!mem.M<1>, !mem.M<3>, index) {
     %active = arith.cmpi ult, %item, %stride : index
-    %u3 = scf.if %active -> (!mem.M<3>) {
+"""
+    + if_then(
+        "%u3",
+        "%active",
+        """
       %j = arith.addi %item, %stride : index
       %pj = mem.lea %smem, %j : !mem.ptr<!mem.array<? x f32>, 3>
       %b3, %a = mem.load %t3, %mine : !mem.ptr<f32, 3>
       %c3, %b = mem.load %b3, %pj : !mem.ptr<f32, 3>
       %sum = arith.addf %a, %b : f32
-      %d3 = mem.store %c3, %mine, %sum : !mem.ptr<f32, 3>
-      scf.yield %d3 : !mem.M<3>
-    } else {
-      scf.yield %t3 : !mem.M<3>
-    }
+      %d3 = mem.store %c3, %mine, %sum : !mem.ptr<f32, 3>""",
+        "%d3",
+        "%t3",
+        space=3,
+    )
+    + """
     %y1, %y3 = gpu.sync_work_items %t1, %u3
     %next = arith.divui %stride, %c2 : index
     scf.yield %y1, %y3, %next : !mem.M<1>, !mem.M<3>, index
   }
   %first = arith.cmpi eq, %item, %c0 : index
-  %f1 = scf.if %first -> (!mem.M<1>) {
+"""
+    + if_then(
+        "%f1",
+        "%first",
+        """
     %p0 = mem.lea %smem, %c0 : !mem.ptr<!mem.array<? x f32>, 3>
     %e3, %total = mem.load %r3, %p0 : !mem.ptr<f32, 3>
     %po = mem.lea %out, %group : !mem.ptr<!mem.array<? x f32>, 1>
-    %e1 = mem.store %r1, %po, %total : !mem.ptr<f32, 1>
-    scf.yield %e1 : !mem.M<1>
-  } else {
-    scf.yield %r1 : !mem.M<1>
-  }
-  func.return %f1, %r3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
+    %e1 = mem.store %r1, %po, %total : !mem.ptr<f32, 1>""",
+        "%e1",
+        "%r1",
+    ),
+    "%f1, %r3, %m4, %m5",
+)
 
 
 def tree_sum(provider: str, x: np.ndarray, groups: int, items: int) -> np.ndarray:
@@ -252,10 +258,10 @@ def test_many_groups_run_in_parallel_with_a_shared_buffer_each():
     assert found.tobytes() == expected_tree_sum(x, groups, items).tobytes()
 
 
-DIVERGENT = """
-func.func @divergent(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                     %group: index, %item: index)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+DIVERGENT = kernel(
+    "divergent",
+    "%group: index, %item: index",
+    """
   %two = arith.constant 2 : index
   %low = arith.cmpi ult, %item, %two : index
   %r1, %r3 = scf.if %low -> (!mem.M<1>, !mem.M<3>) {
@@ -264,18 +270,16 @@ func.func @divergent(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M
     scf.yield %s1, %s3 : !mem.M<1>, !mem.M<3>
   } else {
     scf.yield %m1, %m3 : !mem.M<1>, !mem.M<3>
-  }
-  func.return %r1, %r3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-
-func.func @fill(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                %group: index, %item: index, %out: !mem.ptr<!mem.array<? x index>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+  }""",
+    "%r1, %r3, %m4, %m5",
+) + kernel(
+    "fill",
+    "%group: index, %item: index, %out: !mem.ptr<!mem.array<? x index>, 1>",
+    """
   %p = mem.lea %out, %item : !mem.ptr<!mem.array<? x index>, 1>
-  %a1 = mem.store %m1, %p, %item : !mem.ptr<index, 1>
-  func.return %a1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
+  %a1 = mem.store %m1, %p, %item : !mem.ptr<index, 1>""",
+    "%a1, %m3, %m4, %m5",
+)
 
 
 def test_a_divergent_barrier_is_an_error_at_the_barrier_when_it_happens_and_the_rest_runs():
@@ -353,12 +357,12 @@ def test_a_kernel_launches_again_after_its_device_is_closed_and_opened():
     device.close()
 
 
-SCALARS = """
-func.func @scalars(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                   %group: index, %item: index, %b: i1, %c: i8, %s: i16, %i: i32, %l: i64,
-                   %x: index, %h: f16, %f: f32, %d: f64,
-                   %ints: !mem.ptr<!mem.array<6 x i64>, 1>, %floats: !mem.ptr<!mem.array<3 x f64>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+SCALARS = kernel(
+    "scalars",
+    "%group: index, %item: index, %b: i1, %c: i8, %s: i16, %i: i32, %l: i64, %x: index,"
+    " %h: f16, %f: f32, %d: f64,"
+    " %ints: !mem.ptr<!mem.array<6 x i64>, 1>, %floats: !mem.ptr<!mem.array<3 x f64>, 1>",
+    """
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -389,10 +393,9 @@ func.func @scalars(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5
   %q2 = mem.lea %floats, %c2 : !mem.ptr<!mem.array<3 x f64>, 1>
   %h1 = mem.store %g1, %q0, %h64 : !mem.ptr<f64, 1>
   %i1 = mem.store %h1, %q1, %f64 : !mem.ptr<f64, 1>
-  %j1 = mem.store %i1, %q2, %d : !mem.ptr<f64, 1>
-  func.return %j1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
+  %j1 = mem.store %i1, %q2, %d : !mem.ptr<f64, 1>""",
+    "%j1, %m3, %m4, %m5",
+)
 
 
 @pytest.mark.parametrize("provider", ["cpu", "interp"])
@@ -423,11 +426,11 @@ def test_a_module_compiles_once():
     assert compile_module(program.device_module) is compile_module(program.device_module.clone())
 
 
-MATH = """
-func.func @math(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                %group: index, %item: index, %x: !mem.ptr<!mem.array<? x f32>, 1>,
-                %y: !mem.ptr<!mem.array<? x f64>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+MATH = kernel(
+    "math",
+    "%group: index, %item: index, %x: !mem.ptr<!mem.array<? x f32>, 1>,"
+    " %y: !mem.ptr<!mem.array<? x f64>, 1>",
+    """
   %px = mem.lea %x, %item : !mem.ptr<!mem.array<? x f32>, 1>
   %py = mem.lea %y, %item : !mem.ptr<!mem.array<? x f64>, 1>
   %a1, %u = mem.load %m1, %px : !mem.ptr<f32, 1>
@@ -437,10 +440,9 @@ func.func @math(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
   %s = math.sqrt %r : f32
   %t = math.tanh %v : f64
   %c1 = mem.store %b1, %px, %s : !mem.ptr<f32, 1>
-  %d1 = mem.store %c1, %py, %t : !mem.ptr<f64, 1>
-  func.return %d1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
+  %d1 = mem.store %c1, %py, %t : !mem.ptr<f64, 1>""",
+    "%d1, %m3, %m4, %m5",
+)
 
 
 def test_math_calls_libm():
@@ -483,24 +485,26 @@ def test_a_kernel_without_barriers_may_branch_freely():
 
 def add_if(condition: str, token: str, addend: str, result: str) -> str:
     """`if (condition) *%p += addend` on an i32 in global memory, from `token` to `result`."""
-    return f"""{result} = scf.if {condition} -> (!mem.M<1>) {{
+    return if_then(
+        result,
+        condition,
+        f"""
     %r1, %v = mem.load {token}, %p : !mem.ptr<i32, 1>
     %w = arith.addi %v, {addend} : i32
-    %s1 = mem.store %r1, %p, %w : !mem.ptr<i32, 1>
-    scf.yield %s1 : !mem.M<1>
-  }} else {{
-    scf.yield {token} : !mem.M<1>
-  }}"""
+    %s1 = mem.store %r1, %p, %w : !mem.ptr<i32, 1>""",
+        "%s1",
+        token,
+    )
 
 
-GUARDS = f"""
-// `if (u + item < n)`-style guards become item-loop bounds (each predicate, either side): each
-// guarded branch is alone between barriers. The last one, `item - 1 <u shift`, wraps at item 0:
-// it keeps its test.
-func.func @guards(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                  %group: index, %item: index, %n_items: index, %n: index, %shift: index,
-                  %out: !mem.ptr<!mem.array<? x i32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {{gpu.kernel}} {{
+# `if (u + item < n)`-style guards become item-loop bounds (each predicate, either side): each
+# guarded branch is alone between barriers. The last one, `item - 1 <u shift`, wraps at item 0:
+# it keeps its test.
+GUARDS = kernel(
+    "guards",
+    "%group: index, %item: index, %n_items: index, %n: index, %shift: index,"
+    " %out: !mem.ptr<!mem.array<? x i32>, 1>",
+    """
   %base = arith.muli %group, %n_items : index
   %i = arith.addi %item, %base : index
   %p = mem.lea %out, %i : !mem.ptr<!mem.array<? x i32>, 1>
@@ -510,33 +514,37 @@ func.func @guards(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>
   %eight = arith.constant 8 : i32
   %j = arith.subi %i, %shift : index
   %c1 = arith.cmpi slt, %j, %n : index
-  {add_if("%c1", "%m1", "%one", "%a1")}
-  %ax1, %ax3 = gpu.sync_work_items %a1, %m3
+"""
+    + add_if("%c1", "%m1", "%one", "%a1")
+    + """  %ax1, %ax3 = gpu.sync_work_items %a1, %m3
   %c2 = arith.cmpi uge, %n, %i : index
-  {add_if("%c2", "%ax1", "%two", "%b1")}
-  %bx1, %bx3 = gpu.sync_work_items %b1, %ax3
+"""
+    + add_if("%c2", "%ax1", "%two", "%b1")
+    + """  %bx1, %bx3 = gpu.sync_work_items %b1, %ax3
   %c3 = arith.cmpi sle, %item, %shift : index
-  {add_if("%c3", "%bx1", "%four", "%d1")}
-  %dx1, %dx3 = gpu.sync_work_items %d1, %bx3
+"""
+    + add_if("%c3", "%bx1", "%four", "%d1")
+    + """  %dx1, %dx3 = gpu.sync_work_items %d1, %bx3
   %c4 = arith.cmpi ult, %i, %n : index
-  {add_if("%c4", "%dx1", "%eight", "%e1")}
-  %ex1, %ex3 = gpu.sync_work_items %e1, %dx3
+"""
+    + add_if("%c4", "%dx1", "%eight", "%e1")
+    + """  %ex1, %ex3 = gpu.sync_work_items %e1, %dx3
   %minus_one = arith.constant -1 : index
   %sixteen = arith.constant 16 : i32
   %previous = arith.addi %item, %minus_one : index
   %c5 = arith.cmpi ult, %previous, %shift : index
-  {add_if("%c5", "%ex1", "%sixteen", "%f1")}
-  func.return %f1, %ex3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}}
 """
+    + add_if("%c5", "%ex1", "%sixteen", "%f1"),
+    "%f1, %ex3, %m4, %m5",
+)
 
-CARRY = """
-// A loop that carries two per-item values, swapped each iteration, and a uniform one; the
-// old value is read after the next one is made. It runs at group level (interchanged).
-func.func @carry(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                 %group: index, %item: index, %n_items: index, %rounds: index,
-                 %x: !mem.ptr<!mem.array<? x f32>, 1>, %out: !mem.ptr<!mem.array<? x f32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+# A loop that carries two per-item values, swapped each iteration, and a uniform one; the old
+# value is read after the next one is made. It runs at group level (interchanged).
+CARRY = kernel(
+    "carry",
+    "%group: index, %item: index, %n_items: index, %rounds: index,"
+    " %x: !mem.ptr<!mem.array<? x f32>, 1>, %out: !mem.ptr<!mem.array<? x f32>, 1>",
+    """
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %half = arith.constant 0.5 : f32
@@ -557,10 +565,9 @@ func.func @carry(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
   %sum = arith.addf %a, %b : f32
   %total = arith.addf %sum, %u : f32
   %q = mem.lea %out, %i : !mem.ptr<!mem.array<? x f32>, 1>
-  %b1 = mem.store %r1, %q, %total : !mem.ptr<f32, 1>
-  func.return %b1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
+  %b1 = mem.store %r1, %q, %total : !mem.ptr<f32, 1>""",
+    "%b1, %m3, %m4, %m5",
+)
 SHAPES = GUARDS + CARRY
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from example_args import EXAMPLE_ARGS
+from kernels import if_then, kernel
 
 from gpuir.runtime import ProviderUnavailable, unavailable_reason
 from gpuir.runtime.cpu import INDEX_BITWIDTH_ENV, CpuProvider
@@ -64,11 +65,35 @@ def test_cpu_with_32_bit_index_prints_what_interp_prints(
     assert found[0] == 0 and found[2] == ""
 
 
-WRAPS = r"""
-func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-             %group: index, %item: index, %u: index, %n: index,
-             %out: !mem.ptr<!mem.array<32 x i64>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+PARAMS = (
+    "%group: index, %item: index, %u: index, %n: index, %out: !mem.ptr<!mem.array<32 x i64>, 1>"
+)
+
+
+def store_shifted(token: str, at: str) -> str:
+    """`out[%s] = item + u` where `item + u < n` (signed), after `token`; the token after it is
+    `%g1`. `at`: the lines that compute `%s`."""
+    return """
+  %shiftu = arith.addi %item, %u : index
+  %inside = arith.cmpi slt, %shiftu, %n : index
+""" + if_then(
+        "%g1",
+        "%inside",
+        at
+        + f"""
+    %p = mem.lea %out, %s : !mem.ptr<!mem.array<32 x i64>, 1>
+    %v = arith.index_cast %shiftu : index to i64
+    %h1 = mem.store {token}, %p, %v : !mem.ptr<i64, 1>""",
+        "%h1",
+        token,
+    )
+
+
+WRAPS = (
+    kernel(
+        "k",
+        PARAMS,
+        """
   %c4 = arith.constant 4 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -92,40 +117,24 @@ func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
   %p2 = mem.lea %out, %s2 : !mem.ptr<!mem.array<32 x i64>, 1>
   %mix = arith.muli %max, %scan : index
   %mix64 = arith.index_cast %mix : index to i64
-  %f1 = mem.store %e1, %p2, %mix64 : !mem.ptr<i64, 1>
-  %shiftu = arith.addi %item, %u : index
-  %inside = arith.cmpi slt, %shiftu, %n : index
-  %g1 = scf.if %inside -> (!mem.M<1>) {
-    %s3 = arith.addi %slot, %c3 : index
-    %p3 = mem.lea %out, %s3 : !mem.ptr<!mem.array<32 x i64>, 1>
-    %v = arith.index_cast %shiftu : index to i64
-    %h1 = mem.store %f1, %p3, %v : !mem.ptr<i64, 1>
-    scf.yield %h1 : !mem.M<1>
-  } else {
-    scf.yield %f1 : !mem.M<1>
-  }
-  func.return %g1, %d3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-
-func.func @guard(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                 %group: index, %item: index, %u: index, %n: index,
-                 %out: !mem.ptr<!mem.array<32 x i64>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
-  %shiftu = arith.addi %item, %u : index
-  %inside = arith.cmpi slt, %shiftu, %n : index
-  %g1 = scf.if %inside -> (!mem.M<1>) {
+  %f1 = mem.store %e1, %p2, %mix64 : !mem.ptr<i64, 1>"""
+        + store_shifted("%f1", "    %s = arith.addi %slot, %c3 : index"),
+        "%g1, %d3, %m4, %m5",
+        marked=False,
+    )
+    + kernel(
+        "guard",
+        PARAMS,
+        store_shifted(
+            "%m1",
+            """
     %c24 = arith.constant 24 : index
-    %s = arith.addi %item, %c24 : index
-    %p = mem.lea %out, %s : !mem.ptr<!mem.array<32 x i64>, 1>
-    %v = arith.index_cast %shiftu : index to i64
-    %h1 = mem.store %m1, %p, %v : !mem.ptr<i64, 1>
-    scf.yield %h1 : !mem.M<1>
-  } else {
-    scf.yield %m1 : !mem.M<1>
-  }
-  func.return %g1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-
+    %s = arith.addi %item, %c24 : index""",
+        ),
+        "%g1, %m3, %m4, %m5",
+        marked=False,
+    )
+    + r"""
 func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
   %m0, %m1, %m4 = gpu.init %m
   %a0, %host = mem.alloc %m0 : !mem.ptr<!mem.array<32 x i64>, 0>
@@ -163,6 +172,7 @@ func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
   func.return %done : !mem.M<0>
 }
 """
+)
 """Kernel @k, 8 items, writes per item 4 i64 slots: item * 2^31 * 2 (2^32 * item with 64-bit
 index, 0 with 32-bit), the group's index sum (28), max(item - 4) * scan(item - 4), and, where
 item + u < n (u = -3, n = 4, signed), item + u. Kernel @guard (no barrier: the guarded-loop

@@ -1,6 +1,7 @@
 """gpu.launch resolves its kernel through a per-block symbol cache; it must never go stale."""
 
 import pytest
+from kernels import kernel, launching_main
 from xdsl.dialects.builtin import StringAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.parser import Parser
@@ -9,20 +10,9 @@ from xdsl.utils.exceptions import VerifyException
 from gpuir.dialects import make_context
 from gpuir.dialects.gpu import LaunchOp
 
-PROGRAM = """
-func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %g: index, %i: index)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
-  func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
-  %m0, %m1, %m4 = gpu.init %m
-  %s = gpu.default_stream
-  %one = arith.constant 1 : index
-  %a, %b, %c = gpu.launch @k grid(%one, %one) stream(%s) mems(%m0, %m1, %m4)
-  %end = gpu.deinit %a, %b, %c
-  func.return %end : !mem.M<0>
-}
-"""
+PROGRAM = kernel("k", "%g: index, %i: index", "", marked=False) + launching_main(
+    "%one, %one", "  %one = arith.constant 1 : index"
+)
 
 
 def parse():

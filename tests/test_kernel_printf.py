@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
+from kernels import kernel, launching_main
 from xdsl.dialects.builtin import IndexType, f16, f32, f64, i1, i8, i64
 
 import gpuir
@@ -19,16 +20,19 @@ from gpuir.ir.diagnostics import OpWarning
 from gpuir.runtime import device_print
 from gpuir.tools.gpu_run import main as gpu_run
 
-TYPES = """
+TYPES = (
+    """
 func.func @show(%m1: !mem.M<1>, %a: i1, %b: i8, %c: i16, %d: i64, %e: index, %f: f16, %g: f64)
     -> !mem.M<1> {
   printf.print_format "{} {} {} {} {} {} {}\\n", %a : i1, %b : i8, %c : i16, %d : i64, %e : index, %f : f16, %g : f64
   func.return %m1 : !mem.M<1>
 }
 
-func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-             %group: index, %item: index, %x: f32)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+"""
+    + kernel(
+        "k",
+        "%group: index, %item: index, %x: f32",
+        """
   %ii = arith.index_cast %item : index to i64
   %c1 = arith.constant 1 : index
   %odd = arith.andi %item, %c1 : index
@@ -43,22 +47,19 @@ func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
   %h = arith.truncf %y : f32 to f16
   %g = arith.extf %y : f32 to f64
   %t = func.call @show(%m1, %a, %b, %k, %d, %group, %h, %g)
-      : (!mem.M<1>, i1, i8, i16, i64, index, f16, f64) -> !mem.M<1>
-  func.return %t, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-
-func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
-  %m0, %m1, %m4 = gpu.init %m
-  %s = gpu.default_stream
+      : (!mem.M<1>, i1, i8, i16, i64, index, f16, f64) -> !mem.M<1>""",
+        "%t, %m3, %m4, %m5",
+        marked=False,
+    )
+    + launching_main(
+        "%groups, %items",
+        """
   %groups = arith.constant 5 : index
   %items = arith.constant 4 : index
-  %x = arith.constant 1.0 : f32
-  %l0, %l1, %l4 = gpu.launch @k grid(%groups, %items) stream(%s) mems(%m0, %m1, %m4)
-      args(%x) : (f32)
-  %e = gpu.deinit %l0, %l1, %l4
-  func.return %e : !mem.M<0>
-}
-"""
+  %x = arith.constant 1.0 : f32""",
+        "\n      args(%x) : (f32)",
+    )
+)
 
 
 def run(text: str, provider: str, tmp_path, capsys) -> tuple[int, str, str]:
@@ -79,29 +80,24 @@ def test_cpu_prints_what_interp_prints_for_every_scalar_type(tmp_path, capsys):
     assert lines[7] == "1 3 -3000 -9223372036854775805 1 0.3333 0.3333333432674408"
 
 
-FLOOD = """
-func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-             %group: index, %item: index, %n: index)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+FLOOD = kernel(
+    "k",
+    "%group: index, %item: index, %n: index",
+    """
   %zero = arith.constant 0 : index
   %one = arith.constant 1 : index
   scf.for %j = %zero to %n step %one {
     printf.print_format "{}\\n", %j : index
-  }
-  func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-
-func.func @main(%m: !mem.M<0>, %n: index) -> !mem.M<0> {
-  %m0, %m1, %m4 = gpu.init %m
-  %s = gpu.default_stream
+  }""",
+    marked=False,
+) + launching_main(
+    "%one, %items",
+    """
   %one = arith.constant 1 : index
-  %items = arith.constant 8 : index
-  %l0, %l1, %l4 = gpu.launch @k grid(%one, %items) stream(%s) mems(%m0, %m1, %m4)
-      args(%n) : (index)
-  %e = gpu.deinit %l0, %l1, %l4
-  func.return %e : !mem.M<0>
-}
-"""
+  %items = arith.constant 8 : index""",
+    "\n      args(%n) : (index)",
+    ", %n: index",
+)
 
 
 def test_a_launch_that_prints_more_than_the_buffer_holds_is_cut_with_a_warning(capsys):

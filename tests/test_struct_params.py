@@ -10,6 +10,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from kernels import if_then, kernel
 from providers import PROVIDERS_WITHOUT_GPU
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IndexType, f16, f32, f64, i1, i8, i16, i32, i64
@@ -123,38 +124,41 @@ def test_from_python_names_the_argument_and_field():
 
 # --- through the Python API ----------------------------------------------------------------------
 
-KERNELS = """
+ALIASES = """
 !params = !llvm.struct<(f32, f32, i32)>
 !inner = !llvm.struct<(i8, f64)>
 !mixed = !llvm.struct<(i32, index, !mem.ptr<!mem.array<? x f64>, 1>, !inner)>
-
-func.func @affine(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                  %group: index, %item: index, %p: !params,
-                  %a: !mem.ptr<!mem.array<? x f32>, 1>, %out: !mem.ptr<!mem.array<? x f32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+"""
+AFFINE = kernel(
+    "affine",
+    "%group: index, %item: index, %p: !params,"
+    " %a: !mem.ptr<!mem.array<? x f32>, 1>, %out: !mem.ptr<!mem.array<? x f32>, 1>",
+    """
   %scale = llvm.extractvalue %p[0] : !params
   %bias = llvm.extractvalue %p[1] : !params
   %n32 = llvm.extractvalue %p[2] : !params
   %n = arith.index_cast %n32 : i32 to index
   %inside = arith.cmpi slt, %item, %n : index
-  %r1 = scf.if %inside -> (!mem.M<1>) {
+"""
+    + if_then(
+        "%r1",
+        "%inside",
+        """
     %pa = mem.lea %a, %item : !mem.ptr<!mem.array<? x f32>, 1>
     %x1, %x = mem.load %m1, %pa : !mem.ptr<f32, 1>
     %ax = arith.mulf %x, %scale : f32
     %y = arith.addf %ax, %bias : f32
     %po = mem.lea %out, %item : !mem.ptr<!mem.array<? x f32>, 1>
-    %y1 = mem.store %x1, %po, %y : !mem.ptr<f32, 1>
-    scf.yield %y1 : !mem.M<1>
-  } else {
-    scf.yield %m1 : !mem.M<1>
-  }
-  func.return %r1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-
-// out[item + offset] = k * item + inner.1 + inner.0, through the pointer field
-func.func @mixed(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                 %group: index, %item: index, %p: !mixed)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %y1 = mem.store %x1, %po, %y : !mem.ptr<f32, 1>""",
+        "%y1",
+    ),
+    "%r1, %m3, %m4, %m5",
+)
+"""`out[item] = scale * a[item] + bias` for `item < n`: the fields of `%p`."""
+MIXED = kernel(
+    "mixed",
+    "%group: index, %item: index, %p: !mixed",
+    """
   %k32 = llvm.extractvalue %p[0] : !mixed
   %offset = llvm.extractvalue %p[1] : !mixed
   %out = llvm.extractvalue %p[2] : !mixed
@@ -169,10 +173,11 @@ func.func @mixed(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
   %v = arith.addf %v1, %smallf : f64
   %at = arith.addi %item, %offset : index
   %po = mem.lea %out, %at : !mem.ptr<!mem.array<? x f64>, 1>
-  %n1 = mem.store %m1, %po, %v : !mem.ptr<f64, 1>
-  func.return %n1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
+  %n1 = mem.store %m1, %po, %v : !mem.ptr<f64, 1>""",
+    "%n1, %m3, %m4, %m5",
+)
+"""`out[item + offset] = k * item + inner.1 + inner.0`, through the pointer field."""
+KERNELS = ALIASES + AFFINE + MIXED
 
 
 @pytest.mark.parametrize("provider", PROVIDERS_WITHOUT_GPU)
