@@ -74,12 +74,29 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
 @cache
 def xdsl_universe() -> Universe:
-    """xDSL's dialects, passes, targets and frontends (and its plugins'), looked up once per
-    process: each look-up reads the metadata of every installed package (gpu-opt's start-up
-    looked four times)."""
+    """xDSL's dialects, passes, targets and frontends (and its plugins'): the universes that
+    installed packages name in the `xdsl.universe` entry-point group, merged as xDSL's
+    `Universe.get_multiverse` merges them (a name defined twice is a ValueError), looked up
+    once per process and without `importlib.metadata` (`gpuir.ir.entry_points`)."""
+    from importlib import import_module
+
     from xdsl.universe import Universe
 
-    return Universe.get_multiverse()
+    from gpuir.ir.entry_points import entry_points
+
+    merged = Universe()
+    for name, value in sorted(entry_points("xdsl.universe")):
+        module, _, attr = value.partition(":")
+        universe = getattr(import_module(module.strip()), attr.strip())
+        if not isinstance(universe, Universe):
+            raise ValueError(f"the entry point {value} of '{name}' is not an xDSL Universe")
+        for field in ("all_dialects", "all_passes", "all_targets", "all_frontends"):
+            ours, theirs = getattr(merged, field), getattr(universe, field)
+            twice = sorted(ours.keys() & theirs.keys())
+            if twice:
+                raise ValueError(f"'{twice[0]}' is defined twice ({field}; '{name}' again)")
+            ours.update(theirs)
+    return merged
 
 
 def make_context(

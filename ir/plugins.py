@@ -139,11 +139,11 @@ def import_plugin(spec: str) -> ModuleType:
 @cache
 def installed_plugins() -> tuple[str, ...]:
     """The modules that installed packages name in the `gpuir.plugins` entry-point group
-    (read once per process: it reads every package's metadata; the API asks at each
-    compile with a pipeline)."""
-    from importlib.metadata import entry_points
+    (read once per process, `gpuir.ir.entry_points`: the API asks at each compile with a
+    pipeline)."""
+    from gpuir.ir.entry_points import entry_points
 
-    return tuple(sorted({e.value.split(":")[0] for e in entry_points(group=ENTRY_POINTS)}))
+    return tuple(sorted({value.split(":")[0].strip() for _, value in entry_points(ENTRY_POINTS)}))
 
 
 def load_plugins(specs: list[str] | None = None) -> None:
