@@ -16,16 +16,22 @@ Made ops are those the pattern inserted through the rewriter and those it left w
 (a `Builder` of its own), with what they nest; an op that was inside the rewritten op before
 (a region the pattern moved) keeps its location, and so does what it nests. Ops made elsewhere
 with a `Builder` of its own (a declaration at the top of the module) stay at `loc(unknown)`.
-A pass that builds ops without a pattern calls `locate` where it builds them.
+A pass that builds ops without a pattern calls `locate` where it builds them. `rewrite_once` is
+the walk that most lowerings make: each pattern kept in `KeepLocations`, each op visited once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Sequence
 
-from xdsl.dialects.builtin import UnknownLoc
+from xdsl.dialects.builtin import ModuleOp, UnknownLoc
 from xdsl.ir import Attribute, Operation
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
 
 from gpuir.ir.pass_manager import Counter
 
@@ -87,3 +93,16 @@ class KeepLocations(RewritePattern):
                 break  # an op that was after op (the pattern moved or erased `after`)
             locate([new], location, kept)
             new = new.next_op
+
+
+def rewrite_once(
+    module: ModuleOp, patterns: Sequence[RewritePattern], rewritten: Counter | None = None
+) -> None:
+    """One walk over the ops of `module`: each op that is trivially dead is erased (xDSL's
+    greedy applier), any other is rewritten by the first of `patterns` that matches it, each
+    pattern in `KeepLocations` (counting in `rewritten`). The ops the rewrites make are not
+    visited."""
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier([KeepLocations(p, rewritten) for p in patterns]),
+        apply_recursively=False,
+    ).rewrite_module(module)

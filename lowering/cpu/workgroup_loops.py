@@ -78,7 +78,6 @@ from xdsl.dialects.builtin import (
     StringAttr,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.dialects import gpu, mem
@@ -106,8 +105,8 @@ from gpuir.lowering.cpu.workgroups import (
 )
 from gpuir.lowering.llvm.conversion import (
     KERNEL_ATTR,
+    DeviceModulePass,
     check_kernel_signature,
-    device_modules,
 )
 
 # --- the reduction helpers -------------------------------------------------------------------------
@@ -400,7 +399,7 @@ def with_barriers(kernel: func.FuncOp, helpers: Helpers) -> bool:
 
 
 @dataclass(frozen=True)
-class CpuWorkgroupLoopsPass(ModulePass):
+class CpuWorkgroupLoopsPass(DeviceModulePass):
     """Kernels → work-group functions with item loops (module docstring); the first kernel that
     cannot run on the cpu provider is an error."""
 
@@ -413,8 +412,7 @@ class CpuWorkgroupLoopsPass(ModulePass):
         "num-resumable-kernels", "Number of kernels made resumable work-group functions"
     )
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for module in device_modules(op, self.name):
-            errors = workgroup_loops(module, self.item_loops, self.resumables)
-            if errors:
-                raise next(iter(errors.values()))
+    def lower_module(self, module: ModuleOp) -> None:
+        errors = workgroup_loops(module, self.item_loops, self.resumables)
+        if errors:
+            raise next(iter(errors.values()))

@@ -35,9 +35,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, f64, i8, i3
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -63,7 +61,7 @@ from gpuir.lowering.llvm.conversion import (
     to_memory,
 )
 from gpuir.lowering.llvm.mem_to_llvm import entry_alloca, space_cast, wide
-from gpuir.passes.locations import KeepLocations
+from gpuir.passes.locations import rewrite_once
 
 ABI_TYPES: dict[str, Attribute] = {"i64": i64, "i32": i32, "f64": f64, "ptr": ptr_type(HOST)}
 
@@ -331,21 +329,19 @@ class ConvertGpuHostToLlvmPass(ModulePass):
     launches = Statistic("num-launches-lowered", "Number of gpu.launch ops made gpuirLaunchKernel")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        patterns = GreedyRewritePatternApplier(
-            [
-                KeepLocations(InitLowering(), self.lowered),
-                KeepLocations(StreamLowering(), self.lowered),
-                KeepLocations(DeviceMemoryLowering(), self.lowered),
-                KeepLocations(CopyLowering(), self.lowered),
-                KeepLocations(LaunchLowering(self.launches), self.lowered),
-                KeepLocations(HostHeapLowering(), self.lowered),
-            ]
-        )
+        patterns = [
+            InitLowering(),
+            StreamLowering(),
+            DeviceMemoryLowering(),
+            CopyLowering(),
+            LaunchLowering(self.launches),
+            HostHeapLowering(),
+        ]
         with lowering_host(host_module(op, self.name)) as module:
             check_host_code(module)
             if not any(OP_ID_ATTR in o.attributes for o in runtime_ops(module)):
                 number_ops(module)
-            PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)
+            rewrite_once(module, patterns, self.lowered)
             check_lowered_host(module)
             for inner in module.walk():
                 inner.attributes.pop(OP_ID_ATTR, None)

@@ -37,9 +37,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -57,7 +55,7 @@ from gpuir.lowering.llvm.conversion import (
     ptr_type,
     to_llvm,
 )
-from gpuir.passes.locations import KeepLocations
+from gpuir.passes.locations import rewrite_once
 
 
 class Strings:
@@ -149,10 +147,7 @@ class ConvertPrintfToLlvmPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with lowering_host(host_module(op, self.name)) as module:
             patterns = [PrintFormatLowering(Strings(module)), PrintIntLowering()]
-            PatternRewriteWalker(
-                GreedyRewritePatternApplier([KeepLocations(p, self.lowered) for p in patterns]),
-                apply_recursively=False,
-            ).rewrite_module(module)
+            rewrite_once(module, patterns, self.lowered)
             for left in module.walk():
                 if left.name.startswith("printf."):
                     raise OpError(left, f"'{left.name}' cannot be compiled for the host")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.context import Context
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
     FloatAttr,
@@ -27,26 +26,20 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
 from gpuir.lowering.llvm.conversion import (
+    DeviceModulePass,
     all_to_llvm,
     constant,
-    device_modules,
     from_llvm,
     index_type,
     llvm_type,
 )
 from gpuir.lowering.llvm.llvm_ext import FPToSIOp, FPToUIOp, UIToFPOp
-from gpuir.passes.locations import KeepLocations
+from gpuir.passes.locations import rewrite_once
 
 INT_BINARY: dict[type[Operation], type[Operation]] = {
     arith.AddiOp: llvm.AddOp,
@@ -269,16 +262,12 @@ class ArithLowering(RewritePattern):
 
 
 @dataclass(frozen=True)
-class ConvertArithToLlvmPass(ModulePass):
+class ConvertArithToLlvmPass(DeviceModulePass):
     """`arith` ops to their llvm dialect equivalents."""
 
     name = "convert-arith-to-llvm"
 
     lowered = Statistic("num-ops-lowered", "Number of arith ops lowered to the llvm dialect")
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for module in device_modules(op, self.name):
-            PatternRewriteWalker(
-                GreedyRewritePatternApplier([KeepLocations(ArithLowering(), self.lowered)]),
-                apply_recursively=False,
-            ).rewrite_module(module)
+    def lower_module(self, module: ModuleOp) -> None:
+        rewrite_once(module, [ArithLowering()], self.lowered)

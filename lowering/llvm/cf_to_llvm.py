@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.context import Context
 from xdsl.dialects import cf, llvm
 from xdsl.dialects.builtin import (
     IntegerAttr,
@@ -21,27 +20,20 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Block, Operation
-from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
 from gpuir.lowering.llvm.conversion import (
+    DeviceModulePass,
     all_to_llvm,
     constant,
-    device_modules,
     index_type,
     llvm_type,
     to_llvm,
 )
-from gpuir.passes.locations import KeepLocations
+from gpuir.passes.locations import rewrite_once
 
 
 def convert_block_arguments(block: Block, index: IntegerType) -> None:
@@ -125,24 +117,18 @@ class AssertRejection(RewritePattern):
 
 
 @dataclass(frozen=True)
-class ConvertCfToLlvmPass(ModulePass):
+class ConvertCfToLlvmPass(DeviceModulePass):
     """`cf` branches to `llvm` branches; block arguments to llvm types."""
 
     name = "convert-cf-to-llvm"
 
     lowered = Statistic("num-branches-lowered", "Number of cf branches lowered to llvm branches")
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for module in device_modules(op, self.name):
-            index = index_type(module)
-            for inner in module.walk():
-                for region in inner.regions:
-                    for block in list(region.blocks)[1:]:
-                        convert_block_arguments(block, index)
-            patterns = [BranchLowering(), CondBranchLowering(), SwitchLowering()]
-            PatternRewriteWalker(
-                GreedyRewritePatternApplier(
-                    [*(KeepLocations(p, self.lowered) for p in patterns), AssertRejection()]
-                ),
-                apply_recursively=False,
-            ).rewrite_module(module)
+    def lower_module(self, module: ModuleOp) -> None:
+        index = index_type(module)
+        for inner in module.walk():
+            for region in inner.regions:
+                for block in list(region.blocks)[1:]:
+                    convert_block_arguments(block, index)
+        patterns = [BranchLowering(), CondBranchLowering(), SwitchLowering(), AssertRejection()]
+        rewrite_once(module, patterns, self.lowered)

@@ -1,9 +1,10 @@
-"""What the lowering passes share: the device and host modules, the type conversion and the
-casts, the index width, running a list of stages and checking that all is lowered (`stage_passes`,
-`check_lowered`: `device-to-llvm`, the cpu provider's lowering and `host-to-llvm`), and which
-`printf` formats compile (`pieces`: the device's and the host's printf lowering).
-(`KeepLocations`, which carries each rewritten op's location to the ops that replace it, is
-`gpuir.passes.locations`: the passes and the lowerings share it.)
+"""What the lowering passes share: the device and host modules (`DeviceModulePass`, a pass that
+lowers each device module), the type conversion and the casts, the index width, running a list
+of stages and checking that all is lowered (`stage_passes`, `check_lowered`: `device-to-llvm`,
+the cpu provider's lowering and `host-to-llvm`), and which `printf` formats compile (`pieces`:
+the device's and the host's printf lowering). (`KeepLocations`, which carries each rewritten
+op's location to the ops that replace it, and `rewrite_once`, the walk with it, are
+`gpuir.passes.locations`: the passes and the lowerings share them.)
 
 The passes convert one dialect each, in the style of MLIR's `convert-*-to-llvm`: an op whose
 operands or results change type is rebuilt on converted values, and
@@ -36,6 +37,7 @@ is the llvm type of `index` values where `op` is.
 from __future__ import annotations
 
 import string
+from abc import abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -61,6 +63,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
@@ -73,8 +76,8 @@ from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pipelines import DEVICE_TO_LLVM
 
 if TYPE_CHECKING:
+    from xdsl.context import Context
     from xdsl.dialects import printf
-    from xdsl.passes import ModulePass
 
 """The unit attribute of the device module that `split-apply` makes."""
 HOST_LOWERING_ATTR = "gpu.host_lowering"
@@ -128,6 +131,17 @@ def device_modules(op: ModuleOp, pass_name: str) -> list[ModuleOp]:
             "attribute); run split-apply (or gpu-pipeline) first",
         )
     return found
+
+
+class DeviceModulePass(ModulePass):
+    """A pass that lowers each device module (`device_modules`) by itself: `lower_module`."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for module in device_modules(op, self.name):
+            self.lower_module(module)
+
+    @abstractmethod
+    def lower_module(self, module: ModuleOp) -> None: ...
 
 
 def host_module(op: ModuleOp, pass_name: str) -> ModuleOp:

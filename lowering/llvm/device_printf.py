@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.context import Context
 from xdsl.dialects import llvm, printf
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -48,20 +47,13 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.dialects.gpu import format_text
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
-from gpuir.lowering.llvm.conversion import constant, device_modules, pieces, ptr_type, to_llvm
+from gpuir.lowering.llvm.conversion import DeviceModulePass, constant, pieces, ptr_type, to_llvm
 from gpuir.lowering.llvm.llvm_ext import AtomicRMWOp
 from gpuir.lowering.llvm.print_abi import (
     BUFFER,
@@ -72,7 +64,7 @@ from gpuir.lowering.llvm.print_abi import (
     SPILL,
     record_header,
 )
-from gpuir.passes.locations import KeepLocations
+from gpuir.passes.locations import rewrite_once
 
 SLOT = 8
 
@@ -182,23 +174,20 @@ class PrintOneLowering(RewritePattern):
 
 
 @dataclass(frozen=True)
-class ConvertDevicePrintfToLlvmPass(ModulePass):
+class ConvertDevicePrintfToLlvmPass(DeviceModulePass):
     """Device `printf` ops to print-buffer records (module docstring)."""
 
     name = "convert-device-printf-to-llvm"
 
     lowered = Statistic("num-printf-lowered", "Number of printf ops made print-buffer records")
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for module in device_modules(op, self.name):
-            formats = Formats(module)
-            patterns = [PrintFormatLowering(formats), PrintOneLowering(formats)]
-            PatternRewriteWalker(
-                GreedyRewritePatternApplier([KeepLocations(p, self.lowered) for p in patterns]),
-                apply_recursively=False,
-            ).rewrite_module(module)
-            if formats.entries:
-                module.attributes[FORMATS_ATTR] = ArrayAttr(formats.entries)
-            for left in module.walk():
-                if left.name.startswith("printf."):
-                    raise OpError(left, f"'{left.name}' cannot be compiled for the device")
+    def lower_module(self, module: ModuleOp) -> None:
+        formats = Formats(module)
+        rewrite_once(
+            module, [PrintFormatLowering(formats), PrintOneLowering(formats)], self.lowered
+        )
+        if formats.entries:
+            module.attributes[FORMATS_ATTR] = ArrayAttr(formats.entries)
+        for left in module.walk():
+            if left.name.startswith("printf."):
+                raise OpError(left, f"'{left.name}' cannot be compiled for the device")

@@ -12,18 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.context import Context
 from xdsl.dialects import arith, cf
 from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.dialects.mem import MemType, RememOp
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
-from gpuir.lowering.llvm.conversion import device_modules
+from gpuir.lowering.llvm.conversion import DeviceModulePass
 
 TOKEN_ONLY_OPS = (RememOp, arith.SelectOp, UnrealizedConversionCastOp)
 """Ops that are dropped when all their results are unused tokens."""
@@ -134,7 +132,7 @@ def erase_token_arguments(block: Block) -> int:
 
 
 @dataclass(frozen=True)
-class EraseMemTokensPass(ModulePass):
+class EraseMemTokensPass(DeviceModulePass):
     """Remove `!mem.M` values from device functions, their signatures and their calls."""
 
     name = "erase-mem-tokens"
@@ -146,8 +144,7 @@ class EraseMemTokensPass(ModulePass):
     ops = Statistic("num-token-ops-erased", "Number of ops that only passed tokens on, erased")
     arguments = Statistic("num-token-arguments-erased", "Number of token block arguments erased")
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for module in device_modules(op, self.name):
-            for function in module.ops:
-                if isinstance(function, FuncOp):
-                    erase_tokens(function, self)
+    def lower_module(self, module: ModuleOp) -> None:
+        for function in module.ops:
+            if isinstance(function, FuncOp):
+                erase_tokens(function, self)

@@ -26,7 +26,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.context import Context
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -38,14 +37,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.ir.diagnostics import OpError
@@ -54,8 +46,8 @@ from gpuir.lowering.llvm.cf_to_llvm import convert_block_arguments
 from gpuir.lowering.llvm.conversion import (
     KERNEL_ATTR,
     NVVM_KERNEL_ATTR,
+    DeviceModulePass,
     all_to_llvm,
-    device_modules,
     from_llvm,
     from_memory,
     index_type,
@@ -64,7 +56,7 @@ from gpuir.lowering.llvm.conversion import (
     to_llvm,
     to_memory,
 )
-from gpuir.passes.locations import KeepLocations
+from gpuir.passes.locations import rewrite_once
 
 
 def result_type(op: func.FuncOp | func.CallOp, types: tuple[Attribute, ...]) -> Attribute:
@@ -209,7 +201,7 @@ def converted_type(op: Operation, type_: Attribute) -> Attribute:
 
 
 @dataclass(frozen=True)
-class ConvertFuncToLlvmPass(ModulePass):
+class ConvertFuncToLlvmPass(DeviceModulePass):
     """`func` functions, calls and returns to their llvm dialect forms."""
 
     name = "convert-func-to-llvm"
@@ -219,13 +211,8 @@ class ConvertFuncToLlvmPass(ModulePass):
         "num-ops-lowered", "Number of calls, returns and struct ops lowered to the llvm dialect"
     )
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for module in device_modules(op, self.name):
-            for function in [f for f in module.ops if isinstance(f, func.FuncOp)]:
-                convert_function(function)
-                self.functions.add()
-            patterns = [CallLowering(), ReturnLowering(), StructOpLowering()]
-            PatternRewriteWalker(
-                GreedyRewritePatternApplier([KeepLocations(p, self.lowered) for p in patterns]),
-                apply_recursively=False,
-            ).rewrite_module(module)
+    def lower_module(self, module: ModuleOp) -> None:
+        for function in [f for f in module.ops if isinstance(f, func.FuncOp)]:
+            convert_function(function)
+            self.functions.add()
+        rewrite_once(module, [CallLowering(), ReturnLowering(), StructOpLowering()], self.lowered)

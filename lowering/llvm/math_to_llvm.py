@@ -12,29 +12,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.context import Context
 from xdsl.dialects import llvm, math
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float64Type, ModuleOp, f32, i1
 from xdsl.ir import Operation, SSAValue
-from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.lowering.llvm.arith_to_llvm import type_suffix
 from gpuir.lowering.llvm.conversion import (
+    DeviceModulePass,
     all_to_llvm,
     constant,
     declare_function,
-    device_modules,
     from_llvm,
     parent_module,
 )
-from gpuir.passes.locations import KeepLocations
+from gpuir.passes.locations import rewrite_once
 
 INTRINSICS: dict[type[Operation], str] = {
     math.AbsFOp: "llvm.fabs",
@@ -134,7 +127,7 @@ class MathLowering(RewritePattern):
 
 
 @dataclass(frozen=True)
-class ConvertMathToLlvmPass(ModulePass):
+class ConvertMathToLlvmPass(DeviceModulePass):
     """`math` ops to LLVM intrinsics and libdevice calls."""
 
     name = "convert-math-to-llvm"
@@ -142,10 +135,5 @@ class ConvertMathToLlvmPass(ModulePass):
     intrinsics = Statistic("num-intrinsic-calls", "Number of math ops lowered to LLVM intrinsics")
     libdevice = Statistic("num-libdevice-calls", "Number of math ops lowered to libdevice calls")
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        lowering = MathLowering(self.intrinsics, self.libdevice)
-        for module in device_modules(op, self.name):
-            PatternRewriteWalker(
-                GreedyRewritePatternApplier([KeepLocations(lowering)]),
-                apply_recursively=False,
-            ).rewrite_module(module)
+    def lower_module(self, module: ModuleOp) -> None:
+        rewrite_once(module, [MathLowering(self.intrinsics, self.libdevice)])

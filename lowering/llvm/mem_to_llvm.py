@@ -22,19 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.context import Context
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IntegerAttr, ModuleOp, i1, i8, i64
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
@@ -43,9 +35,9 @@ from gpuir.dialects.mem import GLOBAL, HOST, LOCAL, SHARED, SPACE_NAMES, ArrayTy
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.lowering.llvm.conversion import (
+    DeviceModulePass,
     constant,
     declare_function,
-    device_modules,
     element_type,
     from_llvm,
     from_memory,
@@ -57,7 +49,7 @@ from gpuir.lowering.llvm.conversion import (
     to_memory,
 )
 from gpuir.lowering.llvm.llvm_ext import AddrSpaceCastOp
-from gpuir.passes.locations import KeepLocations
+from gpuir.passes.locations import rewrite_once
 
 INBOUNDS_FLAGS = 3
 """MLIR's `GEPNoWrapFlags::inbounds` (inboundsFlag | nusw); xDSL spells it as a unit property."""
@@ -311,7 +303,7 @@ class RememLowering(RewritePattern):
 
 
 @dataclass(frozen=True)
-class ConvertMemToLlvmPass(ModulePass):
+class ConvertMemToLlvmPass(DeviceModulePass):
     """`mem` ops to loads, stores, GEPs, globals, allocas and malloc/free calls."""
 
     name = "convert-mem-to-llvm"
@@ -319,7 +311,7 @@ class ConvertMemToLlvmPass(ModulePass):
     lowered = Statistic("num-ops-lowered", "Number of mem ops lowered to the llvm dialect")
     shared = Statistic("num-shared-globals", "Number of shared-memory slots made globals")
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def lower_module(self, module: ModuleOp) -> None:
         patterns = [
             LoadLowering(),
             StoreLowering(),
@@ -333,6 +325,4 @@ class ConvertMemToLlvmPass(ModulePass):
             FreeLowering(),
             RememLowering(),
         ]
-        applier = GreedyRewritePatternApplier([KeepLocations(p, self.lowered) for p in patterns])
-        for module in device_modules(op, self.name):
-            PatternRewriteWalker(applier, apply_recursively=False).rewrite_module(module)
+        rewrite_once(module, patterns, self.lowered)

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.context import Context
 from xdsl.dialects import cf, scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriteWalker,
@@ -27,7 +25,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
 
 from gpuir.ir.pass_manager import Statistic
-from gpuir.lowering.llvm.conversion import device_modules
+from gpuir.lowering.llvm.conversion import DeviceModulePass
 from gpuir.passes.locations import KeepLocations
 
 
@@ -81,15 +79,12 @@ class ExecuteRegionLowering(RewritePattern):
 
 
 @dataclass(frozen=True)
-class ConvertScfWhileToCfPass(ModulePass):
+class ConvertScfWhileToCfPass(DeviceModulePass):
     """`scf.while` to a loop of blocks and branches."""
 
     name = "convert-scf-while-to-cf"
 
     lowered = Statistic("num-loops-lowered", "Number of scf.while loops lowered to blocks")
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for module in device_modules(op, self.name):
-            PatternRewriteWalker(KeepLocations(WhileLowering(), self.lowered)).rewrite_module(
-                module
-            )
+    def lower_module(self, module: ModuleOp) -> None:
+        PatternRewriteWalker(KeepLocations(WhileLowering(), self.lowered)).rewrite_module(module)

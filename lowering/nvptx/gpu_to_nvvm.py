@@ -33,12 +33,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.context import Context
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp, UnitAttr, f32, i8, i32, i64
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -56,9 +54,9 @@ from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
 from gpuir.lowering.llvm.conversion import (
     KERNEL_ATTR,
+    DeviceModulePass,
     check_kernel_signature,
     constant,
-    device_modules,
     from_llvm,
     index_type,
     ptr_type,
@@ -307,7 +305,7 @@ class NvvmToIntrinsics(RewritePattern):
             rewriter.replace_op(op, llvm.CallIntrinsicOp(BARRIER, [zero], []))
 
 
-class ConvertGpuToNvvmPass(ModulePass):
+class ConvertGpuToNvvmPass(DeviceModulePass):
     """Kernel ids and dynamic shared memory from NVVM, barriers to the NVVM intrinsic, the
     collectives to calls of functions made for them."""
 
@@ -326,31 +324,30 @@ class ConvertGpuToNvvmPass(ModulePass):
     )
     nvvm_ops = Statistic("num-nvvm-ops-lowered", "Number of nvvm ops made intrinsic calls")
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for module in device_modules(op, self.name):
-            reject_unlowerable(module)
-            kernels: list[Operation] = [
-                f for f in module.ops if isinstance(f, FuncOp) and KERNEL_ATTR in f.attributes
-            ]
-            calls = first_calls(module)
-            for kernel in kernels:
-                assert isinstance(kernel, FuncOp)
-                lower_kernel_parameters(kernel, module, calls)
-                self.kernels.add()
-            collectives = Collectives(module)
-            PatternRewriteWalker(
-                GreedyRewritePatternApplier(
-                    [
-                        KeepLocations(SyncWorkItemsToBarrier(), self.barriers),
-                        KeepLocations(
-                            CollectiveToCall(collectives, index_type(module)), self.collectives
-                        ),
-                        KeepLocations(FenceToLlvm(), self.fences),
-                        KeepLocations(LaneIdToSreg(index_type(module)), self.warp_ops),
-                        KeepLocations(ShuffleToShfl(), self.warp_ops),
-                        KeepLocations(BallotToVote(), self.warp_ops),
-                        KeepLocations(NvvmToIntrinsics(), self.nvvm_ops),
-                    ]
-                ),
-                apply_recursively=False,
-            ).rewrite_module(module)
+    def lower_module(self, module: ModuleOp) -> None:
+        reject_unlowerable(module)
+        kernels: list[Operation] = [
+            f for f in module.ops if isinstance(f, FuncOp) and KERNEL_ATTR in f.attributes
+        ]
+        calls = first_calls(module)
+        for kernel in kernels:
+            assert isinstance(kernel, FuncOp)
+            lower_kernel_parameters(kernel, module, calls)
+            self.kernels.add()
+        collectives = Collectives(module)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(
+                [
+                    KeepLocations(SyncWorkItemsToBarrier(), self.barriers),
+                    KeepLocations(
+                        CollectiveToCall(collectives, index_type(module)), self.collectives
+                    ),
+                    KeepLocations(FenceToLlvm(), self.fences),
+                    KeepLocations(LaneIdToSreg(index_type(module)), self.warp_ops),
+                    KeepLocations(ShuffleToShfl(), self.warp_ops),
+                    KeepLocations(BallotToVote(), self.warp_ops),
+                    KeepLocations(NvvmToIntrinsics(), self.nvvm_ops),
+                ]
+            ),
+            apply_recursively=False,
+        ).rewrite_module(module)
