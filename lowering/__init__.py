@@ -3,8 +3,9 @@ LLVM IR for this CPU. `get_all_targets()` is the registry of gpu-opt's `-t` targ
 `get_all_lowering_passes()` lists the lowering passes, which importing this package adds to the
 one registry of passes (`gpuir.ir.registry`).
 
-Each entry imports its module on first use, so that gpu-opt starts fast (llvmlite is imported
-only by the translation and the PTX back end).
+Each entry (`TARGETS`, `LOWERING_PASSES`: name → `module:Class`) imports its module on first use
+(`gpuir.ir.lazy`), so that gpu-opt starts fast (llvmlite is imported only by the translation and
+the PTX back end).
 
 The stages, each printable (Triton-style named stages):
 
@@ -31,152 +32,44 @@ from xdsl.passes import ModulePass
 from xdsl.utils.target import Target
 
 import gpuir.passes  # noqa: F401  # the lowering's stages name gpuir's passes too
+from gpuir.ir.lazy import lazy
 from gpuir.ir.registry import register_pass_group, register_target_group
 
-
-def get_llvm() -> type[Target]:
-    from gpuir.lowering.targets import LlvmTarget
-
-    return LlvmTarget
-
-
-def get_ptx() -> type[Target]:
-    from gpuir.lowering.targets import PtxTarget
-
-    return PtxTarget
-
-
-def get_host_llvm() -> type[Target]:
-    from gpuir.lowering.targets import HostLlvmTarget
-
-    return HostLlvmTarget
-
-
-def get_mlir_gpu() -> type[Target]:
-    from gpuir.lowering.targets import MlirGpuTarget
-
-    return MlirGpuTarget
+TARGETS: dict[str, str] = {
+    "llvm": "gpuir.lowering.targets:LlvmTarget",
+    "ptx": "gpuir.lowering.targets:PtxTarget",
+    "host-llvm": "gpuir.lowering.targets:HostLlvmTarget",
+    "mlir-gpu": "gpuir.lowering.targets:MlirGpuTarget",
+}
 
 
 def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
     """Our targets by `-t` name; each value imports and returns the target class."""
-    return {
-        "llvm": get_llvm,
-        "ptx": get_ptx,
-        "host-llvm": get_host_llvm,
-        "mlir-gpu": get_mlir_gpu,
-    }
+    return {name: lazy(path) for name, path in TARGETS.items()}
 
 
-def get_convert_scf_while_to_cf() -> type[ModulePass]:
-    from gpuir.lowering.llvm.scf_while_to_cf import ConvertScfWhileToCfPass
-
-    return ConvertScfWhileToCfPass
-
-
-def get_convert_gpu_to_nvvm() -> type[ModulePass]:
-    from gpuir.lowering.nvptx.gpu_to_nvvm import ConvertGpuToNvvmPass
-
-    return ConvertGpuToNvvmPass
-
-
-def get_convert_mem_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.llvm.mem_to_llvm import ConvertMemToLlvmPass
-
-    return ConvertMemToLlvmPass
-
-
-def get_erase_mem_tokens() -> type[ModulePass]:
-    from gpuir.lowering.llvm.erase_mem_tokens import EraseMemTokensPass
-
-    return EraseMemTokensPass
-
-
-def get_convert_arith_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.llvm.arith_to_llvm import ConvertArithToLlvmPass
-
-    return ConvertArithToLlvmPass
-
-
-def get_convert_math_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.llvm.math_to_llvm import ConvertMathToLlvmPass
-
-    return ConvertMathToLlvmPass
-
-
-def get_convert_cf_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.llvm.cf_to_llvm import ConvertCfToLlvmPass
-
-    return ConvertCfToLlvmPass
-
-
-def get_convert_func_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.llvm.func_to_llvm import ConvertFuncToLlvmPass
-
-    return ConvertFuncToLlvmPass
-
-
-def get_cpu_check_accesses() -> type[ModulePass]:
-    from gpuir.lowering.cpu.check_accesses import CpuCheckAccessesPass
-
-    return CpuCheckAccessesPass
-
-
-def get_cpu_workgroup_loops() -> type[ModulePass]:
-    from gpuir.lowering.cpu.workgroup_loops import CpuWorkgroupLoopsPass
-
-    return CpuWorkgroupLoopsPass
-
-
-def get_convert_gpu_host_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.host.gpu_host_to_llvm import ConvertGpuHostToLlvmPass
-
-    return ConvertGpuHostToLlvmPass
-
-
-def get_convert_printf_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.host.printf_to_llvm import ConvertPrintfToLlvmPass
-
-    return ConvertPrintfToLlvmPass
-
-
-def get_convert_device_printf_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.llvm.device_printf import ConvertDevicePrintfToLlvmPass
-
-    return ConvertDevicePrintfToLlvmPass
-
-
-def get_host_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.host.host_to_llvm import HostToLlvmPass
-
-    return HostToLlvmPass
-
-
-def get_device_to_llvm() -> type[ModulePass]:
-    from gpuir.lowering.nvptx.device_to_llvm import DeviceToLlvmPass
-
-    return DeviceToLlvmPass
+LOWERING_PASSES: dict[str, str] = {
+    "convert-scf-while-to-cf": "gpuir.lowering.llvm.scf_while_to_cf:ConvertScfWhileToCfPass",
+    "convert-gpu-to-nvvm": "gpuir.lowering.nvptx.gpu_to_nvvm:ConvertGpuToNvvmPass",
+    "convert-mem-to-llvm": "gpuir.lowering.llvm.mem_to_llvm:ConvertMemToLlvmPass",
+    "erase-mem-tokens": "gpuir.lowering.llvm.erase_mem_tokens:EraseMemTokensPass",
+    "convert-arith-to-llvm": "gpuir.lowering.llvm.arith_to_llvm:ConvertArithToLlvmPass",
+    "convert-math-to-llvm": "gpuir.lowering.llvm.math_to_llvm:ConvertMathToLlvmPass",
+    "convert-cf-to-llvm": "gpuir.lowering.llvm.cf_to_llvm:ConvertCfToLlvmPass",
+    "convert-func-to-llvm": "gpuir.lowering.llvm.func_to_llvm:ConvertFuncToLlvmPass",
+    "device-to-llvm": "gpuir.lowering.nvptx.device_to_llvm:DeviceToLlvmPass",
+    "convert-gpu-host-to-llvm": "gpuir.lowering.host.gpu_host_to_llvm:ConvertGpuHostToLlvmPass",
+    "convert-printf-to-llvm": "gpuir.lowering.host.printf_to_llvm:ConvertPrintfToLlvmPass",
+    "convert-device-printf-to-llvm": "gpuir.lowering.llvm.device_printf:ConvertDevicePrintfToLlvmPass",
+    "host-to-llvm": "gpuir.lowering.host.host_to_llvm:HostToLlvmPass",
+    "cpu-workgroup-loops": "gpuir.lowering.cpu.workgroup_loops:CpuWorkgroupLoopsPass",
+    "cpu-check-accesses": "gpuir.lowering.cpu.check_accesses:CpuCheckAccessesPass",
+}
 
 
 def get_all_lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """The lowering passes by CLI name; each value imports and returns the pass class."""
-    return {
-        "convert-scf-while-to-cf": get_convert_scf_while_to_cf,
-        "convert-gpu-to-nvvm": get_convert_gpu_to_nvvm,
-        "convert-mem-to-llvm": get_convert_mem_to_llvm,
-        "erase-mem-tokens": get_erase_mem_tokens,
-        "convert-arith-to-llvm": get_convert_arith_to_llvm,
-        "convert-math-to-llvm": get_convert_math_to_llvm,
-        "convert-cf-to-llvm": get_convert_cf_to_llvm,
-        "convert-func-to-llvm": get_convert_func_to_llvm,
-        "device-to-llvm": get_device_to_llvm,
-        "convert-gpu-host-to-llvm": get_convert_gpu_host_to_llvm,
-        "convert-printf-to-llvm": get_convert_printf_to_llvm,
-        "convert-device-printf-to-llvm": get_convert_device_printf_to_llvm,
-        "host-to-llvm": get_host_to_llvm,
-        "cpu-workgroup-loops": get_cpu_workgroup_loops,
-        "cpu-check-accesses": get_cpu_check_accesses,
-    }
+    return {name: lazy(path) for name, path in LOWERING_PASSES.items()}
 
 
 register_pass_group("gpuir.lowering", get_all_lowering_passes)
