@@ -20,7 +20,9 @@ array N times its element. An element type of unknown or zero size is an error.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -37,7 +39,6 @@ from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
-    op_type_rewrite_pattern,
 )
 
 from gpuir.dialects.gpu import DEVICE_ATTR, AllocBlockOp, FreeBlockOp
@@ -94,32 +95,40 @@ def global_pointer(op: AllocOp | MallocOp | FreeOp) -> PtrType | None:
 
 
 @dataclass(frozen=True)
-class HostAllocToGpuAlloc(RewritePattern):
+class HostHeapToGpu(RewritePattern):
+    """A heap op (an `OP`) of global memory in host code (not in `device`) becomes the ops of
+    `replacement`, counted in `rewritten`."""
+
     device: frozenset[Operation]
     rewritten: Counter
+    OP: ClassVar[type[AllocOp | MallocOp | FreeOp]]
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: AllocOp, rewriter: PatternRewriter, /):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        if not isinstance(op, self.OP):
+            return
         if (ptr := global_pointer(op)) is None or in_device_code(op, self.device):
             return
-        rewriter.replace(op, AllocBlockOp(op.mem, ptr, op.extent))
+        rewriter.replace(op, self.replacement(op, ptr))
         self.rewritten.add()
 
+    @abstractmethod
+    def replacement(self, op: Any, ptr: PtrType) -> list[Operation]: ...
 
-@dataclass(frozen=True)
-class HostMallocToGpuAlloc(RewritePattern):
-    device: frozenset[Operation]
-    rewritten: Counter
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: MallocOp, rewriter: PatternRewriter, /):
-        if (ptr := global_pointer(op)) is None or in_device_code(op, self.device):
-            return
+class HostAllocToGpuAlloc(HostHeapToGpu):
+    OP = AllocOp
+
+    def replacement(self, op: AllocOp, ptr: PtrType) -> list[Operation]:
+        return [AllocBlockOp(op.mem, ptr, op.extent)]
+
+
+class HostMallocToGpuAlloc(HostHeapToGpu):
+    OP = MallocOp
+
+    def replacement(self, op: MallocOp, ptr: PtrType) -> list[Operation]:
         array = ptr.pointee
         if not (isinstance(array, ArrayType) and array.is_dynamic):
-            rewriter.replace(op, AllocBlockOp(op.mem, ptr))
-            self.rewritten.add()
-            return
+            return [AllocBlockOp(op.mem, ptr)]
         element_size = byte_size(array.element_type)
         if not element_size:
             raise OpError(
@@ -129,22 +138,14 @@ class HostMallocToGpuAlloc(RewritePattern):
             )
         element_bytes = arith.ConstantOp(IntegerAttr(element_size, IndexType()))
         extent = arith.DivUIOp(op.size, element_bytes)
-        alloc = AllocBlockOp(op.mem, ptr, extent.result)
-        rewriter.replace(op, [element_bytes, extent, alloc])
-        self.rewritten.add()
+        return [element_bytes, extent, AllocBlockOp(op.mem, ptr, extent.result)]
 
 
-@dataclass(frozen=True)
-class HostFreeToGpuFree(RewritePattern):
-    device: frozenset[Operation]
-    rewritten: Counter
+class HostFreeToGpuFree(HostHeapToGpu):
+    OP = FreeOp
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: FreeOp, rewriter: PatternRewriter, /):
-        if global_pointer(op) is None or in_device_code(op, self.device):
-            return
-        rewriter.replace(op, FreeBlockOp(op.mem, op.ptr))
-        self.rewritten.add()
+    def replacement(self, op: FreeOp, ptr: PtrType) -> list[Operation]:
+        return [FreeBlockOp(op.mem, op.ptr)]
 
 
 @dataclass(frozen=True)
