@@ -592,22 +592,18 @@ def machine() -> str:
     )
 
 
+def git(*args: str) -> str:
+    """What `git args` prints in this checkout."""
+    root = Path(__file__).resolve().parent.parent
+    command = ["git", "-C", str(root), *args]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+
 def source() -> str:
     """The commit measured, and how many tracked files differ from it."""
-    root = Path(__file__).resolve().parent.parent
     try:
-        head = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.splitlines()
+        head = git("rev-parse", "--short", "HEAD").strip()
+        dirty = git("status", "--porcelain", "--untracked-files=no").splitlines()
     except (OSError, subprocess.CalledProcessError):
         return "not a git checkout"
     return f"commit {head}" + (f" + {len(dirty)} modified file(s)" if dirty else "")

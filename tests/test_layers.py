@@ -10,6 +10,7 @@ other, `host` imports neither, and all three build on `llvm`, which imports none
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,6 +100,28 @@ def test_no_module_imports_a_higher_layer():
     assert upward == []
 
 
+def crossings(
+    edges: dict[str, set[str]], room: Callable[[str], str | None], rooms: dict[str, set[str]]
+) -> list[str]:
+    """`source imports target` for each import from a module in one of `rooms` (`room(module)`)
+    to a module of a room that it may not import (None: outside all rooms, which anyone may)."""
+    return sorted(
+        f"{source} imports {target}"
+        for source, targets in edges.items()
+        if (here := room(source)) in rooms
+        for target in targets
+        if room(target) not in (None, here, *rooms[here])
+    )
+
+
+def allowed_rooms(rooms: dict[str, set[str]], word: str) -> str:
+    """What each of `rooms` may import, in words (a room is a `word`), for an assertion."""
+    return "; ".join(
+        f"{room} imports {', '.join(sorted(others)) or f'no other {word}'}"
+        for room, others in rooms.items()
+    )
+
+
 def lowering_room(module: str) -> str | None:
     """The folder of `lowering/` that `module` is in, `"top"` for a module at the top of
     `lowering/` (`gpuir.lowering.targets`), None outside `lowering/` and for the package itself."""
@@ -111,17 +134,8 @@ def lowering_room(module: str) -> str | None:
 def test_lowering_targets_do_not_import_each_other():
     edges = graph()
     assert "gpuir.lowering.llvm.conversion" in edges["gpuir.lowering.nvptx.gpu_to_nvvm"]
-    offending = sorted(
-        f"{source} imports {target}"
-        for source, targets in edges.items()
-        if (here := lowering_room(source)) in LOWERING_ROOMS
-        for target in targets
-        if lowering_room(target) not in (None, here, *LOWERING_ROOMS[here])
-    )
-    allowed = "; ".join(
-        f"{room} imports {', '.join(sorted(others)) or 'no other folder'}"
-        for room, others in LOWERING_ROOMS.items()
-    )
+    offending = crossings(edges, lowering_room, LOWERING_ROOMS)
+    allowed = allowed_rooms(LOWERING_ROOMS, "folder")
     assert offending == [], (
         f"lowering/: a folder imports one it may not ({allowed}; none imports the top of "
         "lowering/). Move what both need to lowering/llvm/:\n  " + "\n  ".join(offending)
@@ -155,17 +169,8 @@ def runtime_room(module: str) -> str | None:
 def test_runtime_providers_do_not_import_each_other():
     edges = graph()
     assert any(t.startswith("gpuir.runtime.engine") for t in edges["gpuir.runtime.interp.items"])
-    offending = sorted(
-        f"{source} imports {target}"
-        for source, targets in edges.items()
-        if (here := runtime_room(source)) is not None
-        for target in targets
-        if runtime_room(target) not in (None, here, *RUNTIME_ROOMS[here])
-    )
-    allowed = "; ".join(
-        f"{room} imports {', '.join(sorted(others)) or 'no other room'}"
-        for room, others in RUNTIME_ROOMS.items()
-    )
+    offending = crossings(edges, runtime_room, RUNTIME_ROOMS)
+    allowed = allowed_rooms(RUNTIME_ROOMS, "room")
     assert offending == [], (
         f"runtime/: a room imports one it may not ({allowed}). Move what both need to the "
         "top of runtime/:\n  " + "\n  ".join(offending)

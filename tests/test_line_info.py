@@ -69,24 +69,27 @@ def test_ptx_with_line_info_assembles(example: Path, sm: int):
 
 
 @needs_llc
+@pytest.mark.parametrize(
+    ("target", "emission", "flags"),
+    [
+        ("llvm", "DebugDirectivesOnly", ("-mcpu=sm_80", "-mattr=+ptx80")),
+        ("host-llvm", "LineTablesOnly", ("-O2",)),
+    ],
+    ids=["device", "host"],
+)
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
-def test_device_llvm_ir_with_line_info_compiles_with_llc(example: Path):
-    ir = gpu_opt(example, "llvm")
-    assert "emissionKind: DebugDirectivesOnly" in ir
+def test_llvm_ir_with_line_info_compiles_with_llc(
+    example: Path, target: str, emission: str, flags: tuple[str, ...]
+):
+    """Device code (`-t llvm`) to PTX, host code (`-t host-llvm`) to x86 assembly, which also
+    names the example's file."""
+    ir = gpu_opt(example, target)
+    assert f"emissionKind: {emission}" in ir
     assert "!DILocation(line: " in ir
-    ptx = llc(ir, "-mcpu=sm_80", "-mattr=+ptx80")
-    assert "\t.loc\t1 " in ptx
-
-
-@needs_llc
-@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
-def test_host_llvm_ir_with_line_info_compiles_with_llc(example: Path):
-    ir = gpu_opt(example, "host-llvm")
-    assert "emissionKind: LineTablesOnly" in ir
-    assert "!DILocation(line: " in ir
-    assembly = llc(ir, "-O2")
-    assert f'.file\t1 "{example.parent}" "{example.name}"' in assembly
+    assembly = llc(ir, *flags)
     assert "\t.loc\t1 " in assembly
+    if target == "host-llvm":
+        assert f'.file\t1 "{example.parent}" "{example.name}"' in assembly
 
 
 def test_line_info_false_leaves_it_out():

@@ -238,6 +238,15 @@ def _races(
     return device.read(out)
 
 
+def _race_error(
+    body: str, groups: int, items: int, match: str, provider: str = "interp"
+) -> ProviderError:
+    """The error that ends `_races(body, groups, items)`, whose text `match` (a regex) finds."""
+    with pytest.raises(ProviderError, match=match) as caught:
+        _races(body, groups, items, provider=provider)
+    return caught.value
+
+
 SAME_WORD = f"""%zero = arith.constant 0 : index
       %p = mem.lea %out, %zero : {ARRAY16}"""
 
@@ -257,12 +266,9 @@ def test_writes_of_different_values_race_across_groups(provider: str):
       %v = arith.index_cast %g : index to i32
       %r1 = mem.store %m1, %p, %v : !mem.ptr<i32, 1>
       %r3 = mem.remem %m3 : !mem.M<3>"""
-    with pytest.raises(
-        ProviderError,
-        match=r"race on global memory: work-item \(group 1, item 0\) writes byte 0 .* which work-item \(group 0, item 0\) wrote a different value to .*; work-items of different groups are never ordered",
-    ) as e:
-        _races(body, 2, 2, provider=provider)
-    assert e.value.name == "race" and e.value.related[0][1].startswith("the other access")
+    match = r"race on global memory: work-item \(group 1, item 0\) writes byte 0 .* which work-item \(group 0, item 0\) wrote a different value to .*; work-items of different groups are never ordered"
+    error = _race_error(body, 2, 2, match, provider)
+    assert error.name == "race" and error.related[0][1].startswith("the other access")
 
 
 @pytest.mark.parametrize("provider", CHECKERS)
@@ -279,11 +285,10 @@ def test_a_write_and_a_later_groups_read_race(provider: str):
         scf.yield %s : !mem.M<1>
       }}
       %r3 = mem.remem %m3 : !mem.M<3>"""
-    with pytest.raises(
-        ProviderError,
-        match=r"work-item \(group 1, item 0\) reads byte 0 .* which work-item \(group 0, item 0\) wrote",
-    ):
-        _races(body, 2, 1, provider=provider)
+    match = (
+        r"work-item \(group 1, item 0\) reads byte 0 .* which work-item \(group 0, item 0\) wrote"
+    )
+    _race_error(body, 2, 1, match, provider)
 
 
 def test_the_race_state_of_a_byte_does_not_grow_with_its_readers(monkeypatch):
@@ -310,11 +315,10 @@ def test_the_race_state_of_a_byte_does_not_grow_with_its_readers(monkeypatch):
         scf.yield %s1 : !mem.M<1>
       }}
       %r3 = mem.remem %m3 : !mem.M<3>"""
-    with pytest.raises(
-        ProviderError,
-        match=r"work-item \(group 0, item 255\) writes byte 0 .* which work-item \(group 0, item 0\) read",
-    ):
-        _races(body, 1, 256)
+    match = (
+        r"work-item \(group 0, item 255\) writes byte 0 .* which work-item \(group 0, item 0\) read"
+    )
+    _race_error(body, 1, 256, match)
     assert [record[1] for record in kept] == [0, 1]
 
 
@@ -352,11 +356,8 @@ def test_an_item_that_writes_two_values_races_with_one_that_writes_either(provid
         scf.yield %s : !mem.M<1>
       }}
       %r3 = mem.remem %m3 : !mem.M<3>"""
-    with pytest.raises(
-        ProviderError,
-        match=r"work-item \(group 0, item 1\) writes byte 0 .* item 0\) wrote a different value",
-    ):
-        _races(body, 1, 2, provider=provider)
+    match = r"work-item \(group 0, item 1\) writes byte 0 .* item 0\) wrote a different value"
+    _race_error(body, 1, 2, match, provider)
 
 
 @pytest.mark.parametrize("provider", CHECKERS)
@@ -407,11 +408,8 @@ def test_an_error_in_one_item_ends_the_launch_cleanly(provider: str):
       %v = arith.constant 1 : i32
       %r1 = mem.store %b1, %q, %v : !mem.ptr<i32, 1>
       %r3 = mem.remem %b3 : !mem.M<3>"""
-    with pytest.raises(
-        ProviderError,
-        match=r"out of bounds: work-item \(group 0, item 0\) stores 4 bytes to byte offset 400",
-    ):
-        _races(body, 2, 8, provider=provider)
+    match = r"out of bounds: work-item \(group 0, item 0\) stores 4 bytes to byte offset 400"
+    _race_error(body, 2, 8, match, provider)
 
 
 # --- shared memory, the device heap, printf ----------------------------------------------------

@@ -185,8 +185,10 @@ def test_printf_and_buffer_print_share_one_stream_in_program_order():
     assert out.getvalue() == "before\n1.50, -2.00, \n0.12, 3.00, \nafter 0.1\n"
 
 
-def test_host_memory_is_checked_and_slots_die_with_their_function():
-    text = """
+HOST_ERRORS = {
+    # host memory is checked, and a slot dies with its function
+    "slot-after-return": (
+        """
     func.func @leak(%m: !mem.M<0>) -> (!mem.M<0>, !mem.ptr<i32, 0>) {
       %a, %p = mem.slot %m : !mem.ptr<i32, 0>
       func.return %a, %p : !mem.M<0>, !mem.ptr<i32, 0>
@@ -195,34 +197,33 @@ def test_host_memory_is_checked_and_slots_die_with_their_function():
       %a, %p = func.call @leak(%m) : (!mem.M<0>) -> (!mem.M<0>, !mem.ptr<i32, 0>)
       %b, %v = mem.load %a, %p : !mem.ptr<i32, 0>
       func.return %b, %v : !mem.M<0>, i32
-    }"""
-    with pytest.raises(
-        ProviderError, match="use after free: host code loads 4 bytes from a 4-byte host slot"
-    ):
-        run(text)
-
-
-def test_host_code_cannot_touch_device_memory():
-    text = """func.func @main(%m: !mem.M<0>) -> (!mem.M<0>, i32) {
+    }""",
+        "use after free: host code loads 4 bytes from a 4-byte host slot",
+    ),
+    "device-memory": (
+        """func.func @main(%m: !mem.M<0>) -> (!mem.M<0>, i32) {
       %m0, %m1, %m4 = gpu.init %m
       %a1, %d = gpu.alloc.block %m1 : !mem.ptr<i32, 1>
       %b1, %v = mem.load %a1, %d : !mem.ptr<i32, 1>
       %done = gpu.deinit %m0, %b1, %m4
       func.return %done, %v : !mem.M<0>, i32
-    }"""
-    with pytest.raises(
-        ProviderError, match="host code loads from global memory, which it cannot access directly"
-    ):
-        run(text)
-
-
-def test_an_op_without_semantics_is_a_diagnostic():
-    text = """func.func @main(%m: !mem.M<0>, %m1: !mem.M<1>, %m3: !mem.M<3>) -> !mem.M<0> {
+    }""",
+        "host code loads from global memory, which it cannot access directly",
+    ),
+    "op-without-semantics": (
+        """func.func @main(%m: !mem.M<0>, %m1: !mem.M<1>, %m3: !mem.M<3>) -> !mem.M<0> {
       %a, %b = gpu.sync_work_items %m1, %m3
       func.return %m : !mem.M<0>
-    }"""
-    with pytest.raises(
-        ProviderError,
-        match="'gpu.sync_work_items' cannot run here: host code has no semantics for it",
-    ):
+    }""",
+        "'gpu.sync_work_items' cannot run here: host code has no semantics for it",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(HOST_ERRORS))
+def test_host_code_errors_are_diagnostics(case: str):
+    """A slot used after its function returned, device memory loaded by host code, and an op
+    that host code cannot run: each a diagnostic, in these words."""
+    text, message = HOST_ERRORS[case]
+    with pytest.raises(ProviderError, match=message):
         run(text)
