@@ -202,13 +202,20 @@ def static_extent_ok(
         )
 
 
-def token_matches_ptr(op: IRDLOperation, token: SSAValue, ptr_type: Attribute) -> None:
-    """Check that a token's address space is its pointer's."""
-    assert isinstance(ptr_type, PtrType) and isinstance(token.type, MemType)
-    if token.type.space != ptr_type.space:
+def tokens_match_ptr(
+    op: IRDLOperation, mem: SSAValue, res_mem: SSAValue, ptr_type: Attribute
+) -> None:
+    """Check that the token `mem` is of its pointer's address space and the next token
+    `res_mem` of `mem`'s type."""
+    assert isinstance(ptr_type, PtrType) and isinstance(mem.type, MemType)
+    if mem.type.space != ptr_type.space:
         raise VerifyException(
             f"'{op.name}' expects the token of the pointer's address space "
-            f"({ptr_type.token_type}), found {token.type}"
+            f"({ptr_type.token_type}), found {mem.type}"
+        )
+    if res_mem.type != mem.type:
+        raise VerifyException(
+            f"'{op.name}' expects its token result to be {mem.type}, found {res_mem.type}"
         )
 
 
@@ -294,7 +301,10 @@ class PtrSyntaxOp(IRDLOperation):
 class AllocatingOp(PtrSyntaxOp):
     """Shape of `mem.alloc`, `mem.malloc`, `mem.slot`, `mem.mslot`: a token (and a size) in, the
     next token and the new pointer out. (IRDL collects a subclass's fields before its base's, so
-    every concrete op declares all of its operands and results, in order.)"""
+    each op declares its operands, in order, and this base the results.)"""
+
+    res_mem = result_def(MemType)
+    res = result_def(PtrType)
 
     @classmethod
     def _operand_types(cls, ptr: PtrType, count: int) -> list[Attribute]:
@@ -308,13 +318,7 @@ class AllocatingOp(PtrSyntaxOp):
         return self.res.type
 
     def verify_(self) -> None:
-        assert isinstance(self.res.type, PtrType)
-        token_matches_ptr(self, self.mem, self.res.type)
-        if self.res_mem.type != self.mem.type:
-            raise VerifyException(
-                f"'{self.name}' expects its token result to be {self.mem.type}, "
-                f"found {self.res_mem.type}"
-            )
+        tokens_match_ptr(self, self.mem, self.res_mem, self.res.type)
 
 
 @irdl_op_definition
@@ -326,8 +330,6 @@ class AllocOp(AllocatingOp):
     ARITIES: ClassVar[tuple[int, ...]] = (1, 2)
     mem = operand_def(MemType)
     extent = opt_operand_def(IndexType)
-    res_mem = result_def(MemType)
-    res = result_def(PtrType)
 
     def __init__(self, mem: SSAValue, ptr_type: PtrType, extent: SSAValue | None = None):
         super().__init__(
@@ -345,20 +347,23 @@ class AllocOp(AllocatingOp):
         static_extent_ok(self.res.type.pointee, self.extent, self)
 
 
-@irdl_op_definition
-class MallocOp(AllocatingOp):
-    """Allocate `size` bytes."""
+class SizedAllocatingOp(AllocatingOp):
+    """Shape of `mem.malloc` and `mem.mslot`: `size` bytes."""
 
-    name = "mem.malloc"
     traits = traits_def(MemoryAllocEffect())
     ARITIES: ClassVar[tuple[int, ...]] = (2,)
     mem = operand_def(MemType)
     size = operand_def(IndexType)
-    res_mem = result_def(MemType)
-    res = result_def(PtrType)
 
     def __init__(self, mem: SSAValue, size: SSAValue, ptr_type: PtrType):
         super().__init__(operands=[mem, size], result_types=[ptr_type.token_type, ptr_type])
+
+
+@irdl_op_definition
+class MallocOp(SizedAllocatingOp):
+    """Allocate `size` bytes."""
+
+    name = "mem.malloc"
 
 
 @irdl_op_definition
@@ -370,8 +375,6 @@ class SlotOp(AllocatingOp):
     traits = traits_def(MemoryAllocEffect())
     ARITIES: ClassVar[tuple[int, ...]] = (1,)
     mem = operand_def(MemType)
-    res_mem = result_def(MemType)
-    res = result_def(PtrType)
 
     def __init__(self, mem: SSAValue, ptr_type: PtrType):
         super().__init__(operands=[mem], result_types=[ptr_type.token_type, ptr_type])
@@ -383,19 +386,10 @@ class SlotOp(AllocatingOp):
 
 
 @irdl_op_definition
-class MslotOp(AllocatingOp):
+class MslotOp(SizedAllocatingOp):
     """A slot of `size` bytes."""
 
     name = "mem.mslot"
-    traits = traits_def(MemoryAllocEffect())
-    ARITIES: ClassVar[tuple[int, ...]] = (2,)
-    mem = operand_def(MemType)
-    size = operand_def(IndexType)
-    res_mem = result_def(MemType)
-    res = result_def(PtrType)
-
-    def __init__(self, mem: SSAValue, size: SSAValue, ptr_type: PtrType):
-        super().__init__(operands=[mem, size], result_types=[ptr_type.token_type, ptr_type])
 
 
 class AccessOp(PtrSyntaxOp):
@@ -405,12 +399,7 @@ class AccessOp(PtrSyntaxOp):
         return self.ptr.type
 
     def verify_(self) -> None:
-        token_matches_ptr(self, self.mem, self.ptr.type)
-        if self.res_mem.type != self.mem.type:
-            raise VerifyException(
-                f"'{self.name}' expects its token result to be {self.mem.type}, "
-                f"found {self.res_mem.type}"
-            )
+        tokens_match_ptr(self, self.mem, self.res_mem, self.ptr.type)
 
 
 class TokenPtrOp(AccessOp):
