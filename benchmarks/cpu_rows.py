@@ -324,24 +324,8 @@ def cpu_chain(device, n: int, repeats: int, numba: Numba) -> list[Row]:
 
     x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
     expected = fusion.numpy_chain(x).view(np.uint32)
-    fused = device.compile(fusion.chain_program(n), pipeline=fusion.PIPELINES["fused"])
-    unfused = device.compile(fusion.chain_program(n), pipeline=fusion.PIPELINES["unfused"])
-    if len(fused.kernels) != 1 or len(unfused.kernels) != 3:
-        raise RuntimeError(f"kernels: fused {fused.kernels}, unfused {unfused.kernels}")
-    one, (k0, k1, k2) = fused.kernel(fused.kernels[0]), map(unfused.kernel, unfused.kernels)
-    grid = (-(-n // min(n, 1024)), min(n, 1024))
-    xs, ys, zs, ws = device.upload(x), *(device.empty(n, np.float32) for _ in range(3))
-
-    def ours() -> None:
-        one(*grid, xs, ws)
-        device.synchronize()
-
-    def unfused_run() -> None:
-        k0(*grid, xs, ys)
-        k1(*grid, ys, zs)
-        k2(*grid, zs, xs, ws)
-        device.synchronize()
-
+    xs = device.upload(x)
+    ours, unfused_run, (ys, zs, ws) = fusion.chain_runs(device, n, xs)
     for run in (ours, unfused_run):
         ws.upload(np.zeros(n, np.float32))
         run()

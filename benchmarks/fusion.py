@@ -71,6 +71,32 @@ func.func @chain(%m: !mem.M<0>, %x: {buf}) -> (!mem.M<0>, {buf}) {{
 """
 
 
+def chain_runs(device, n: int, x) -> tuple[Callable[[], None], Callable[[], None], tuple]:
+    """The chain on `device` over its buffer `x` of `n` f32, compiled fused (one kernel) and
+    unfused (three, through `y` and `z`): a run of each, which writes `w` and synchronizes, and
+    the buffers it made, `(y, z, w)`."""
+    fused = device.compile(chain_program(n), pipeline=PIPELINES["fused"])
+    unfused = device.compile(chain_program(n), pipeline=PIPELINES["unfused"])
+    if fused.kernels != ("map_reduce_kernel_0",) or len(unfused.kernels) != 3:
+        raise RuntimeError(f"kernels: fused {fused.kernels}, unfused {unfused.kernels}")
+    one, (k0, k1, k2) = fused.kernel(fused.kernels[0]), map(unfused.kernel, unfused.kernels)
+    n_items = min(n, 1024)
+    grid = (-(-n // n_items), n_items)
+    y, z, w = (device.empty(n, np.float32) for _ in range(3))
+
+    def run_fused() -> None:
+        one(*grid, x, w)
+        device.synchronize()
+
+    def run_unfused() -> None:
+        k0(*grid, x, y)
+        k1(*grid, y, z)
+        k2(*grid, z, x, w)
+        device.synchronize()
+
+    return run_fused, run_unfused, (y, z, w)
+
+
 def numpy_chain(x: np.ndarray) -> np.ndarray:
     return (x * np.float32(2) + np.float32(1)) * x
 
@@ -98,28 +124,9 @@ def main() -> int:
     n = args.n
     x_host = np.random.default_rng(0).standard_normal(n).astype(np.float32)
     expected = numpy_chain(x_host)
-    n_items = min(n, 1024)
-    grid = (-(-n // n_items), n_items)
 
     with gpuir.Device(args.provider) as device:
-        fused = device.compile(chain_program(n), pipeline=PIPELINES["fused"])
-        unfused = device.compile(chain_program(n), pipeline=PIPELINES["unfused"])
-        assert fused.kernels == ("map_reduce_kernel_0",), fused.kernels
-        k0, k1, k2 = (unfused.kernel(name) for name in unfused.kernels)
-        fused_kernel = fused.kernel("map_reduce_kernel_0")
-        x = device.upload(x_host)
-        y, z, w = (device.empty(n, np.float32) for _ in range(3))
-
-        def run_fused() -> None:
-            fused_kernel(*grid, x, w)
-            device.synchronize()
-
-        def run_unfused() -> None:
-            k0(*grid, x, y)
-            k1(*grid, y, z)
-            k2(*grid, z, x, w)
-            device.synchronize()
-
+        run_fused, run_unfused, (_, _, w) = chain_runs(device, n, device.upload(x_host))
         measures = {"fused (1 kernel)": run_fused, "unfused (3 kernels)": run_unfused}
         for name, run in measures.items():  # compiles and warms up, checks the bits
             run()

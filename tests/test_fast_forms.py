@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,14 +12,14 @@ import pytest
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    f16,
+    f32,
+    f64,
 )
 from xdsl.ir import Operation
 from xdsl.parser import Parser
@@ -34,8 +33,6 @@ from gpuir.runtime.memory import Allocation, Pointer, size_of
 from gpuir.runtime.provider import ProviderError
 from gpuir.runtime.scalars import TOKEN
 
-ROOT = Path(__file__).resolve().parents[1]
-CPU_CHECK_C = ROOT / "runtime" / "cpu" / "check.c"
 SEED = 29
 
 
@@ -245,7 +242,7 @@ def constants(rng: random.Random) -> list[Operation]:
         values = set(int_values(width, rng)) | ({(1 << width) - 1} if width > 1 else {-1})
         ops += [arith.ConstantOp(IntegerAttr(v, type_)) for v in sorted(values)]
     for t, dtype in FLOAT_DTYPES.items():
-        type_ = {"f16": Float16Type(), "f32": Float32Type(), "f64": Float64Type()}[t]
+        type_ = {"f16": f16, "f32": f32, "f64": f64}[t]
         ops += [arith.ConstantOp(FloatAttr(float(v), type_)) for v in float_values(dtype, rng)]
     return ops
 
