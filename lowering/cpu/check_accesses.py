@@ -34,9 +34,6 @@ from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm
 from xdsl.dialects.builtin import (
-    Float16Type,
-    Float32Type,
-    Float64Type,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -52,7 +49,7 @@ from xdsl.rewriter import InsertPoint
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.mem import GLOBAL, LOCAL, SHARED, PtrType
 from gpuir.lowering.cpu.workgroups import CHECKED_ATTR
-from gpuir.lowering.llvm.conversion import ptr_type, size_and_align
+from gpuir.lowering.llvm.conversion import FLOAT_TYPES, ptr_type, size_and_align
 
 ACCESS = "__gpuir_check_access"
 SLOW_ACCESS = "__gpuir_check_slow"
@@ -93,9 +90,9 @@ def check_accesses(module: ModuleOp, kernels: set[str]) -> None:
             elif isinstance(op, BARRIER_OPS):
                 _check_barrier(op, group, item)
             elif isinstance(op, mem.SlotOp | mem.MslotOp) and _space(op.res) in (SHARED, LOCAL):
-                _check_slot(op)
+                _check_allocation(op)
             elif isinstance(op, mem.AllocOp | mem.MallocOp) and _space(op.res) == GLOBAL:
-                _check_heap_alloc(op)
+                _check_allocation(op)
             elif isinstance(op, mem.FreeOp) and _space(op.ptr) == GLOBAL:
                 b = Builder(InsertPoint.before(op))
                 b.insert(llvm.CallOp(HEAP_FREE, _address(b, op.ptr)))
@@ -132,9 +129,8 @@ def _constant(b: Builder, value: int) -> SSAValue:
 def _bits(b: Builder, value: SSAValue) -> SSAValue | None:
     """The bits of a stored scalar as an `i64` (None: not a scalar of at most 8 bytes)."""
     type_ = value.type
-    widths = {Float16Type: 16, Float32Type: 32, Float64Type: 64}
-    if type(type_) in widths:
-        width = widths[type(type_)]
+    if isinstance(type_, FLOAT_TYPES):
+        width = type_.bitwidth
         bits = b.insert(arith.BitcastOp(value, IntegerType(width))).result
         return bits if width == 64 else b.insert(arith.ExtUIOp(bits, i64)).result
     if isinstance(type_, IndexType):
@@ -188,36 +184,25 @@ def _address(b: Builder, ptr: SSAValue) -> SSAValue:
     return b.insert(llvm.PtrToIntOp(as_llvm.results[0], i64)).results[0]
 
 
-def _check_heap_alloc(op: mem.AllocOp | mem.MallocOp) -> None:
-    """A device-heap allocation a work-item makes is live until a `mem.free` of it."""
+def _check_allocation(op: mem.AllocOp | mem.MallocOp | mem.SlotOp | mem.MslotOp) -> None:
+    """An allocation, its address and bytes: a device-heap one (`mem.alloc`, `mem.malloc`) is
+    live until a `mem.free` of it; a shared array or a local slot is an allocation of its own
+    (as interp has it)."""
     ptr = op.res
     assert isinstance(ptr.type, PtrType)
     b = Builder(InsertPoint.after(op))
     address = _address(b, ptr)
-    if isinstance(op, mem.MallocOp):
+    if isinstance(op, mem.MallocOp | mem.MslotOp):
         nbytes = _to_i64(b, op.size)
-    elif op.extent is not None:
+    elif isinstance(op, mem.AllocOp) and op.extent is not None:
         pointee = ptr.type.pointee
         assert isinstance(pointee, mem.ArrayType)
         element = _constant(b, size_and_align(pointee.element_type, op)[0])
         nbytes = b.insert(arith.MuliOp(_to_i64(b, op.extent), element)).result
     else:
         nbytes = _constant(b, size_and_align(ptr.type.pointee, op)[0])
-    b.insert(llvm.CallOp(HEAP_ALLOC, address, nbytes))
-
-
-def _check_slot(op: mem.SlotOp | mem.MslotOp) -> None:
-    """A shared array or a local slot is an allocation of its own (as interp has it): its
-    address and bytes."""
-    ptr = op.res
-    assert isinstance(ptr.type, PtrType)
-    b = Builder(InsertPoint.after(op))
-    address = _address(b, ptr)
-    if isinstance(op, mem.MslotOp):
-        nbytes = _to_i64(b, op.size)
-    else:
-        nbytes = _constant(b, size_and_align(ptr.type.pointee, op)[0])
-    b.insert(llvm.CallOp(SLOT, address, nbytes))
+    callee = HEAP_ALLOC if isinstance(op, mem.AllocOp | mem.MallocOp) else SLOT
+    b.insert(llvm.CallOp(callee, address, nbytes))
 
 
 def _declare(module: ModuleOp) -> None:

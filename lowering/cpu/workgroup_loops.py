@@ -65,7 +65,9 @@ Non-kernel device functions stay as they are; one with a barrier or a shared slo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from xdsl.builder import Builder
 from xdsl.context import Context
@@ -108,6 +110,8 @@ from gpuir.lowering.llvm.conversion import (
     DeviceModulePass,
     check_kernel_signature,
 )
+
+T = TypeVar("T")
 
 # --- the reduction helpers -------------------------------------------------------------------------
 
@@ -226,18 +230,36 @@ def unsupported_functions(module: ModuleOp, kernel_names: set[str]) -> dict[str,
                     f"call, {NOT_HERE}: only a kernel may make static shared memory here",
                 )
                 break
+    add_callers(bad, functions, kernel_names, lambda name, callee: bad[callee])
+    return bad
+
+
+def add_callers(
+    found: dict[str, T],
+    functions: dict[str, func.FuncOp],
+    skipped: set[str],
+    value: Callable[[str, str], T],
+) -> None:
+    """Add to `found` each function of `functions` (but those of `skipped`) that calls one of
+    `found`, directly or through others: `value(name, callee)`, where `callee` is the first
+    function of `found` it calls."""
     changed = True
     while changed:
         changed = False
         for name, function in functions.items():
-            if name in bad or name in kernel_names:
+            if name in found or name in skipped:
                 continue
-            for op in function.walk():
-                if isinstance(op, func.CallOp) and op.callee.root_reference.data in bad:
-                    bad[name] = bad[op.callee.root_reference.data]
-                    changed = True
-                    break
-    return bad
+            callee = next(
+                (
+                    op.callee.root_reference.data
+                    for op in function.walk()
+                    if isinstance(op, func.CallOp) and op.callee.root_reference.data in found
+                ),
+                None,
+            )
+            if callee is not None:
+                found[name] = value(name, callee)
+                changed = True
 
 
 def lower_fences(module: ModuleOp) -> None:
@@ -278,18 +300,7 @@ def waiting_functions(module: ModuleOp, kernel_names: set[str]) -> dict[str, fun
             or any(isinstance(o, (gpu.LaneIdOp, *gpu.WARP_OPS)) for o in f.walk())
         )
     }
-    changed = True
-    while changed:
-        changed = False
-        for name, function in functions.items():
-            if name in waiting or name in kernel_names:
-                continue
-            if any(
-                isinstance(op, func.CallOp) and op.callee.root_reference.data in waiting
-                for op in function.walk()
-            ):
-                waiting[name] = function
-                changed = True
+    add_callers(waiting, functions, kernel_names, lambda name, callee: functions[name])
     return waiting
 
 
