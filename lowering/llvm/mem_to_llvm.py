@@ -191,48 +191,42 @@ def entry_alloca(op: Operation, pointee: Attribute, align: int, space: int) -> S
     return space_cast(b, alloca.res, space)
 
 
+def slot_pointee(op: mem.SlotOp | mem.MslotOp) -> tuple[Attribute | None, int]:
+    """The llvm type of what a slot holds (bytes for a `mem.mslot` of constant size; None for
+    one of another size) and its alignment."""
+    if isinstance(op, mem.MslotOp):
+        size = constant_index(op.size)
+        return (None if size is None else llvm.LLVMArrayType(size, i8)), 16
+    assert isinstance(op.res.type, PtrType)
+    pointee = llvm_type(op.res.type.pointee)
+    if pointee is None:
+        raise OpError(op, f"'{op.name}': the type {op.res.type.pointee} has no LLVM equivalent")
+    return pointee, size_and_align(pointee, op)[1]
+
+
 @dataclass(frozen=True)
 class SlotLowering(RewritePattern):
+    """`mem.slot` / `mem.mslot`: a shared global (counted in `shared`), or an alloca."""
+
     shared: Counter
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mem.SlotOp, rewriter: PatternRewriter):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if not isinstance(op, mem.SlotOp | mem.MslotOp):
+            return
         assert isinstance(op.res.type, PtrType)
         space = op.res.type.space.data
-        pointee = llvm_type(op.res.type.pointee)
-        if pointee is None:
-            raise OpError(op, f"'{op.name}': the type {op.res.type.pointee} has no LLVM equivalent")
-        _, align = size_and_align(pointee, op)
+        pointee, align = slot_pointee(op)
         if space == SHARED:
+            if pointee is None:
+                raise OpError(op, f"'{op.name}' in shared memory needs a constant size")
             address = rewriter.insert(shared_global(op, pointee, align)).result
             self.shared.add()
-        elif space in (LOCAL, GENERIC):
+        elif space in (LOCAL, GENERIC) and pointee is not None:
             address = entry_alloca(op, pointee, align, space)
-        else:
-            raise space_error(op, space)
-        rewriter.replace(op, [], [op.mem, from_llvm(rewriter, address, op.res.type)])
-
-
-@dataclass(frozen=True)
-class MslotLowering(RewritePattern):
-    shared: Counter
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mem.MslotOp, rewriter: PatternRewriter):
-        assert isinstance(op.res.type, PtrType)
-        space = op.res.type.space.data
-        size = constant_index(op.size)
-        if space == SHARED:
-            if size is None:
-                raise OpError(op, f"'{op.name}' in shared memory needs a constant size")
-            bytes_ = llvm.LLVMArrayType(size, i8)
-            address = rewriter.insert(shared_global(op, bytes_, 16)).result
-            self.shared.add()
-        elif space in (LOCAL, GENERIC) and size is not None:
-            address = entry_alloca(op, llvm.LLVMArrayType(size, i8), 16, space)
         elif space in (LOCAL, GENERIC):
+            assert isinstance(op, mem.MslotOp)
             count = to_llvm(rewriter, op.size, op)
-            alloca = rewriter.insert(llvm.AllocaOp(count, i8, alignment=16))
+            alloca = rewriter.insert(llvm.AllocaOp(count, i8, alignment=align))
             address = space_cast(rewriter, alloca.res, space)
         else:
             raise space_error(op, space)
@@ -319,7 +313,6 @@ class ConvertMemToLlvmPass(DeviceModulePass):
             CmpxchgLowering(),
             LeaLowering(),
             SlotLowering(self.shared),
-            MslotLowering(self.shared),
             AllocLowering(),
             MallocLowering(),
             FreeLowering(),
