@@ -155,8 +155,53 @@ def expect_indices(op: IRDLOperation, buf: Attribute, indices: Sequence[SSAValue
     return buf
 
 
+class ElementOp(IRDLOperation):
+    """Shape of `buffer.read` and `buffer.write`: `%m0, %b[%i, %j]`, with `WRITES` then
+    `, %v`, and `: !buffer.buf<…>`."""
+
+    WRITES: ClassVar[bool] = False
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ElementOp:
+        mem = parser.parse_operand(M0)
+        parser.parse_punctuation(",")
+        buf = parser.parse_unresolved_operand()
+        indices = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
+        )
+        value = None
+        if cls.WRITES:
+            parser.parse_punctuation(",")
+            value = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        buf_type = parser.parse_type()
+        if not isinstance(buf_type, BufType):
+            parser.raise_error(f"expected a !buffer.buf type, found {buf_type}", pos, parser.pos)
+        operands = [mem, parser.resolve_operand(buf, buf_type), indices]
+        if value is not None:
+            operands.append(parser.resolve_operand(value, buf_type.element_type))
+        op = cls(*operands)
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list((self.mem, self.buf), printer.print_operand)
+        printer.print_string("[")
+        printer.print_list(self.indices, printer.print_operand)
+        printer.print_string("]")
+        if self.WRITES:
+            printer.print_string(", ")
+            printer.print_operand(self.value)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.buf.type)
+
+
 @irdl_op_definition
-class ReadOp(IRDLOperation):
+class ReadOp(ElementOp):
     """`%m1, %v = buffer.read %m0, %b[%i, %j] : !buffer.buf<4x4xf32>`"""
 
     name = "buffer.read"
@@ -178,43 +223,16 @@ class ReadOp(IRDLOperation):
                 f"found {self.res.type}"
             )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> ReadOp:
-        mem = parser.parse_operand(M0)
-        parser.parse_punctuation(",")
-        buf = parser.parse_unresolved_operand()
-        indices = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
-        )
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        buf_type = parser.parse_type()
-        if not isinstance(buf_type, BufType):
-            parser.raise_error(f"expected a !buffer.buf type, found {buf_type}", pos, parser.pos)
-        op = cls(mem, parser.resolve_operand(buf, buf_type), indices)
-        op.attributes |= attributes
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list((self.mem, self.buf), printer.print_operand)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.buf.type)
-
 
 @irdl_op_definition
-class WriteOp(IRDLOperation):
+class WriteOp(ElementOp):
     """Write one element in place; the result is the same buffer.
 
     `%m1, %b1 = buffer.write %m0, %b[%i, %j], %v : !buffer.buf<4x4xf32>`
     """
 
     name = "buffer.write"
+    WRITES: ClassVar[bool] = True
     T: ClassVar = VarConstraint("T", base(BufType))
     mem = operand_def(M0)
     buf = operand_def(T)
@@ -233,42 +251,6 @@ class WriteOp(IRDLOperation):
                 f"'{self.name}' expects a value of the element type {buf.element_type}, "
                 f"found {self.value.type}"
             )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> WriteOp:
-        mem = parser.parse_operand(M0)
-        parser.parse_punctuation(",")
-        buf = parser.parse_unresolved_operand()
-        indices = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
-        )
-        parser.parse_punctuation(",")
-        value = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        buf_type = parser.parse_type()
-        if not isinstance(buf_type, BufType):
-            parser.raise_error(f"expected a !buffer.buf type, found {buf_type}", pos, parser.pos)
-        op = cls(
-            mem,
-            parser.resolve_operand(buf, buf_type),
-            indices,
-            parser.resolve_operand(value, buf_type.element_type),
-        )
-        op.attributes |= attributes
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list((self.mem, self.buf), printer.print_operand)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("], ")
-        printer.print_operand(self.value)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.buf.type)
 
 
 @irdl_op_definition
