@@ -77,12 +77,12 @@ def xdsl_universe() -> Universe:
     """xDSL's dialects, passes, targets and frontends (and its plugins'): the universes that
     installed packages name in the `xdsl.universe` entry-point group, merged as xDSL's
     `Universe.get_multiverse` merges them (a name defined twice is a ValueError), looked up
-    once per process and without `importlib.metadata` (`gpuir.ir.entry_points`)."""
+    once per process and without `importlib.metadata` (`gpuir.dialects.entry_points`)."""
     from importlib import import_module
 
     from xdsl.universe import Universe
 
-    from gpuir.ir.entry_points import entry_points
+    from gpuir.dialects.entry_points import entry_points
 
     merged = Universe()
     for name, value in sorted(entry_points("xdsl.universe")):

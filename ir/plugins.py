@@ -139,9 +139,9 @@ def import_plugin(spec: str) -> ModuleType:
 @cache
 def installed_plugins() -> tuple[str, ...]:
     """The modules that installed packages name in the `gpuir.plugins` entry-point group
-    (read once per process, `gpuir.ir.entry_points`: the API asks at each compile with a
+    (read once per process, `gpuir.dialects.entry_points`: the API asks at each compile with a
     pipeline)."""
-    from gpuir.ir.entry_points import entry_points
+    from gpuir.dialects.entry_points import entry_points
 
     return tuple(sorted({value.split(":")[0].strip() for _, value in entry_points(ENTRY_POINTS)}))
 

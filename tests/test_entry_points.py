@@ -1,4 +1,4 @@
-"""`gpuir.ir.entry_points` finds what `importlib.metadata.entry_points` finds, without it."""
+"""`gpuir.dialects.entry_points` finds what `importlib.metadata.entry_points` finds, without it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from importlib.metadata import entry_points as metadata_entry_points
 import pytest
 
 from gpuir.dialects import xdsl_universe
-from gpuir.ir.entry_points import entry_points, normalized, read_group
+from gpuir.dialects.entry_points import entry_points, normalized, read_group
 
 
 @pytest.mark.parametrize("group", ["console_scripts", "xdsl.universe", "gpuir.plugins", "pytest11"])

@@ -6,6 +6,9 @@ tool ~30 ms at each start (a fifth of gpu-opt's start-up on a small file). This 
 a group needs: for each folder of `sys.path`, in order, each `*.dist-info` or `*.egg-info`
 folder's `entry_points.txt`; a package found twice counts where it is found first, as
 `importlib.metadata` has it. Zipped eggs and other importers' packages are not read.
+
+It sits with the dialects, the lowest layer, because the dialect registry
+(`xdsl_universe`) is its first user; `gpuir.ir.plugins` reads gpuir's plugins with it.
 """
 
 from __future__ import annotations
