@@ -16,6 +16,7 @@ from xdsl.rewriter import Rewriter
 from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLowering
 
 from gpuir.ir.diagnostics import OpError
+from gpuir.lowering.cpu.workgroups import defined_values
 from gpuir.lowering.llvm.scf_while_to_cf import ExecuteRegionLowering, WhileLowering
 from gpuir.passes.locations import KeepLocations
 
@@ -124,13 +125,7 @@ def liveness(blocks: list[Block]) -> dict[Block, set[SSAValue]]:
         defined: set[SSAValue] = set(block.args)
         used: set[SSAValue] = set()
         for op in block.ops:
-            inner: set[SSAValue] = set()
-            for nested in op.walk():
-                if nested is not op:
-                    inner.update(nested.results)
-                for region in nested.regions:
-                    for nested_block in region.blocks:
-                        inner.update(nested_block.args)
+            inner = defined_values([op]).difference(op.results)  # op's are defined after it
             for nested in op.walk():
                 for value in nested.operands:
                     if value not in defined and value not in inner:

@@ -30,19 +30,22 @@ from gpuir.lowering.cpu.workgroups import (
     Helpers,
     RuntimeSlot,
     align_up,
-    constant_index,
+    defined_values,
     external_values,
     first_barrier,
     first_barrier_in,
+    has_runtime_size,
     index_constant,
     is_cheap,
     is_pure,
     is_token,
+    items_array,
+    local_slots,
     lower_shared_slots,
     new_workgroup_function,
     per_item_type,
     redzone,
-    replace_slot,
+    replace_slot_by_part,
     runtime_slot,
     slot_bytes,
     slot_stride,
@@ -158,12 +161,11 @@ class Fission:
         a stride the group computes, for a `mem.mslot` of a run-time size)."""
         found: list[tuple[BlockArgument, int | RuntimeSlot]] = []
         gap = redzone(self.kernel)
-        for op in list(self.kernel.walk()):
-            if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != LOCAL:
-                continue
+        for op in local_slots(self.kernel):
             b = Builder(InsertPoint.before(op))
             stride: int | RuntimeSlot
-            if isinstance(op, mem.MslotOp) and constant_index(op.size) is None:
+            if has_runtime_size(op):
+                assert isinstance(op, mem.MslotOp)
                 stride = runtime_slot(op, self.kernel, gap)
                 step = slot_stride(b, op.size, gap)
             else:
@@ -171,7 +173,7 @@ class Fission:
                 stride = align_up(max(size, 1) + gap, SLOT_ALIGN)
                 step = index_constant(b, stride)
             base = self.entry.insert_arg(LOCAL_BYTES, len(self.entry.args))
-            replace_slot(op, base, b.insert(arith.MuliOp(self.item_id, step)).result)
+            replace_slot_by_part(op, base, self.item_id, step)
             found.append((base, stride))
         return found
 
@@ -442,11 +444,10 @@ class Fission:
         for base, stride in self.locals:
             if isinstance(stride, RuntimeSlot):
                 inputs = [self.group_map.get(a) for a in old[: len(stride.recipe.args)]]
-                step = slot_stride(b, stride.size_at(b, inputs), stride.gap)
+                step = stride.stride_at(b, inputs)
             else:
                 step = index_constant(b, stride)
-            size = b.insert(arith.MuliOp(self.n_items, step)).result
-            self.group_map[base] = b.insert(mem.MslotOp(args[3], size, LOCAL_BYTES)).res
+            self.group_map[base] = items_array(b, args[3], self.n_items, step)
         self.zero = index_constant(b, 0)
         self.one = index_constant(b, 1)
         self.emit_steps(b, self.entry)
@@ -775,12 +776,7 @@ def inside(op: Operation | None, members: set[Operation]) -> bool:
 
 def check_closed(function: func.FuncOp) -> None:
     """Every value the new function uses is defined in it (a bug otherwise)."""
-    defined: set[SSAValue] = set()
-    for op in function.walk():
-        defined.update(op.results)
-        for region in op.regions:
-            for block in region.blocks:
-                defined.update(block.args)
+    defined = defined_values([function])
     for op in function.walk():
         for value in op.operands:
             if value not in defined:

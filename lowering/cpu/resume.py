@@ -77,18 +77,20 @@ from gpuir.lowering.cpu.workgroups import (
     RuntimeSlot,
     align_up,
     array_place,
-    constant_index,
     group_inputs,
+    has_runtime_size,
     index_constant,
+    items_array,
+    local_slots,
     lower_shared_slots,
     new_workgroup_function,
     place,
     redzone,
     replace_slot,
+    replace_slot_by_part,
     runtime_slot,
     slot_bytes,
     slot_stride,
-    space_of,
     takes_smem,
 )
 from gpuir.lowering.llvm.conversion import KERNEL_ATTR, size_and_align
@@ -246,16 +248,14 @@ class Resumable:
         the item function before its state."""
         gap = redzone(self.kernel)
         entry = self.kernel.body.blocks[0]
-        for op in list(self.kernel.walk()):
-            if not isinstance(op, mem.SlotOp | mem.MslotOp) or space_of(op) != LOCAL:
-                continue
-            if isinstance(op, mem.MslotOp) and constant_index(op.size) is None:
+        for op in local_slots(self.kernel):
+            if has_runtime_size(op):
+                assert isinstance(op, mem.MslotOp)
                 self.runtime_slots.append(runtime_slot(op, self.kernel, gap))
                 base = entry.insert_arg(LOCAL_BYTES, len(entry.args) - 1)
                 base.name_hint = "slots"
-                b = Builder(InsertPoint.before(op))
-                stride = slot_stride(b, op.size, gap)
-                replace_slot(op, base, b.insert(arith.MuliOp(entry.args[ITEM_ID], stride)).result)
+                stride = slot_stride(Builder(InsertPoint.before(op)), op.size, gap)
+                replace_slot_by_part(op, base, entry.args[ITEM_ID], stride)
                 continue
             size, align = slot_bytes(op, LOCAL_RUNTIME_SIZE.format(name=op.name))
             replace_slot(op, frame, self.frame_place(size, align, gap))
@@ -441,9 +441,8 @@ class Resumable:
         stops = array_place(b, shared, state_offset, i32)
         slots = []
         for slot in self.runtime_slots:
-            step = slot_stride(b, slot.size_at(b, group_inputs(self.inputs, args)), slot.gap)
-            size = b.insert(arith.MuliOp(n_items, step)).result
-            slots.append(b.insert(mem.MslotOp(m5, size, LOCAL_BYTES)).res)
+            step = slot.stride_at(b, group_inputs(self.inputs, args))
+            slots.append(items_array(b, m5, n_items, step))
 
         def stop(b: Builder, item: SSAValue) -> SSAValue:
             return b.insert(mem.LeaOp(stops, item)).res

@@ -143,6 +143,24 @@ class RuntimeSlot:
             b.insert(op.clone(value_mapper=mapping))
         return mapping[self.size]
 
+    def stride_at(self, b: Builder, inputs: Sequence[SSAValue | None]) -> SSAValue:
+        """`slot_stride` of the size made at `b` (`size_at`): the bytes of an item's part."""
+        return slot_stride(b, self.size_at(b, inputs), self.gap)
+
+
+def local_slots(kernel: func.FuncOp) -> list[mem.SlotOp | mem.MslotOp]:
+    """The slots of `kernel` in space 5, in walk order."""
+    return [
+        op
+        for op in kernel.walk()
+        if isinstance(op, mem.SlotOp | mem.MslotOp) and space_of(op) == LOCAL
+    ]
+
+
+def has_runtime_size(op: mem.SlotOp | mem.MslotOp) -> bool:
+    """Whether `op` is a `mem.mslot` whose size is not a constant."""
+    return isinstance(op, mem.MslotOp) and constant_index(op.size) is None
+
 
 def runtime_slot(op: mem.MslotOp, kernel: func.FuncOp, gap: int) -> RuntimeSlot:
     """`op`'s size as a `RuntimeSlot`, or the error `VARYING_SIZE` at `op` when the size may
@@ -222,6 +240,22 @@ def replace_slot(op: mem.SlotOp | mem.MslotOp, base: SSAValue, offset: SSAValue 
     op.res.replace_all_uses_with(place(Builder(InsertPoint.before(op)), base, offset, op.res.type))
     op.res_mem.replace_all_uses_with(op.mem)
     Rewriter.erase_op(op)
+
+
+def replace_slot_by_part(
+    op: mem.SlotOp | mem.MslotOp, base: SSAValue, item: SSAValue, stride: SSAValue
+) -> None:
+    """Put the slot `op` at work-item `item`'s part of `base`, an array of parts of `stride`
+    bytes (`items_array`)."""
+    b = Builder(InsertPoint.before(op))
+    replace_slot(op, base, b.insert(arith.MuliOp(item, stride)).result)
+
+
+def items_array(b: Builder, token: SSAValue, n_items: SSAValue, stride: SSAValue) -> SSAValue:
+    """A local byte array (a `mem.mslot` on `token`) of `n_items` parts of `stride` bytes: the
+    slots of a group's work-items."""
+    size = b.insert(arith.MuliOp(n_items, stride)).result
+    return b.insert(mem.MslotOp(token, size, LOCAL_BYTES)).res
 
 
 CHECKED_ATTR = "gpu.checked"
@@ -378,16 +412,23 @@ def is_cheap(op: Operation) -> bool:
     return op.dialect_name() == "arith" and "div" not in op.name and "rem" not in op.name
 
 
+def defined_values(ops: Iterable[Operation]) -> set[SSAValue]:
+    """The values that `ops` and the ops inside them define: their results and the arguments of
+    their blocks."""
+    found: set[SSAValue] = set()
+    for op in ops:
+        for inner in op.walk():
+            found.update(inner.results)
+            for region in inner.regions:
+                for block in region.blocks:
+                    found.update(block.args)
+    return found
+
+
 def external_values(ops: Iterable[Operation]) -> list[SSAValue]:
     """The values that `ops` (and the ops inside them) use but do not define, in order."""
     ops = list(ops)
-    inside: set[SSAValue] = set()
-    for op in ops:
-        for inner in op.walk():
-            inside.update(inner.results)
-            for region in inner.regions:
-                for block in region.blocks:
-                    inside.update(block.args)
+    inside = defined_values(ops)
     found: dict[SSAValue, None] = {}
     for op in ops:
         for inner in op.walk():
