@@ -26,13 +26,8 @@ The kernel ABI (what a runtime relies on to launch a kernel of the PTX or of the
 provider's code), the index bitwidth, shared memory and the print buffer: `docs/kernel-abi.md`.
 """
 
-from collections.abc import Callable
-
-from xdsl.passes import ModulePass
-from xdsl.utils.target import Target
-
 import gpuir.passes  # noqa: F401  # the lowering's stages name gpuir's passes too
-from gpuir.ir.lazy import lazy
+from gpuir.ir.lazy import lazy_group
 from gpuir.ir.registry import register_pass_group, register_target_group
 
 TARGETS: dict[str, str] = {
@@ -43,9 +38,8 @@ TARGETS: dict[str, str] = {
 }
 
 
-def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
-    """Our targets by `-t` name; each value imports and returns the target class."""
-    return {name: lazy(path) for name, path in TARGETS.items()}
+get_all_targets = lazy_group(TARGETS)
+"""Our targets by `-t` name; each value imports and returns the target class."""
 
 
 LOWERING_PASSES: dict[str, str] = {
@@ -67,9 +61,8 @@ LOWERING_PASSES: dict[str, str] = {
 }
 
 
-def get_all_lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """The lowering passes by CLI name; each value imports and returns the pass class."""
-    return {name: lazy(path) for name, path in LOWERING_PASSES.items()}
+get_all_lowering_passes = lazy_group(LOWERING_PASSES)
+"""The lowering passes by CLI name; each value imports and returns the pass class."""
 
 
 register_pass_group("gpuir.lowering", get_all_lowering_passes)

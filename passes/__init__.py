@@ -5,11 +5,7 @@ Each entry (`PASSES`: name → `module:Class`) imports its pass on first use (`g
 so that gpu-opt starts fast.
 """
 
-from collections.abc import Callable
-
-from xdsl.passes import ModulePass
-
-from gpuir.ir.lazy import lazy
+from gpuir.ir.lazy import lazy_group
 from gpuir.ir.registry import register_pass_group
 
 PASSES: dict[str, str] = {
@@ -30,9 +26,8 @@ PASSES: dict[str, str] = {
 }
 
 
-def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """Our passes by CLI name; each value imports and returns the pass class."""
-    return {name: lazy(path) for name, path in PASSES.items()}
+get_all_passes = lazy_group(PASSES)
+"""Our passes by CLI name; each value imports and returns the pass class."""
 
 
 register_pass_group("gpuir.passes", get_all_passes)
