@@ -50,21 +50,22 @@ def first_device_token(types: Sequence[Attribute]) -> int | None:
     return next(tokens, None)
 
 
+MAIN_SIGNATURE = (
+    ("take", "argument", "come from outside the program; create it with gpu.init"),
+    ("return", "result", "leave the program; consume it with gpu.deinit"),
+)
+"""Per side of `@main`'s signature (inputs, outputs): the words of the error at a device token."""
+
+
 def check_main(op: FuncOp) -> None:
-    inputs = op.function_type.inputs.data
-    if (i := first_device_token(inputs)) is not None:
-        raise OpError(
-            op,
-            f"@main may not take {inputs[i]} (argument #{i}): a !mem.M with a non-zero address "
-            "space cannot come from outside the program; create it with gpu.init",
-        )
-    outputs = op.function_type.outputs.data
-    if (i := first_device_token(outputs)) is not None:
-        raise OpError(
-            op,
-            f"@main may not return {outputs[i]} (result #{i}): a !mem.M with a non-zero address "
-            "space cannot leave the program; consume it with gpu.deinit",
-        )
+    sides = (op.function_type.inputs.data, op.function_type.outputs.data)
+    for types, (verb, what, why) in zip(sides, MAIN_SIGNATURE, strict=True):
+        if (i := first_device_token(types)) is not None:
+            raise OpError(
+                op,
+                f"@main may not {verb} {types[i]} ({what} #{i}): a !mem.M with a non-zero "
+                f"address space cannot {why}",
+            )
 
 
 def is_entry_point(func: FuncOp) -> bool:
