@@ -3,6 +3,8 @@ collectives, fences, and the warp operations."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -107,12 +109,52 @@ COLLECTIVE_KINDS = tuple(COMBINE_OPS)
 BITWISE_KINDS = tuple(kind for kind, (_, on_floats) in COMBINE_OPS.items() if on_floats is None)
 
 
-class CollectiveOp(IRDLOperation):
+class KeyedValueOp(IRDLOperation):
+    """The custom syntax of the ops on one value per work-item (the collectives, `gpu.shuffle`):
+    `"key" %m1, %m3, %value[, %a, …] : T`: the string property `KEY` (the kind, the mode), the
+    tokens, the value, `I32_OPERANDS` more `i32` operands, and `T` the value's type."""
+
+    KEY: ClassVar[str]
+    KEY_WHAT: ClassVar[str]
+    """How the parser's error names the key (` for the collective kind`)."""
+    I32_OPERANDS: ClassVar[int] = 0
+
+    @classmethod
+    def parse(cls, parser: Parser) -> KeyedValueOp:
+        key = parser.parse_str_literal(cls.KEY_WHAT)
+        m1 = parser.parse_operand(M1)
+        parser.parse_punctuation(",")
+        m3 = parser.parse_operand(M3)
+        parser.parse_punctuation(",")
+        value = parser.parse_unresolved_operand()
+        more: list[SSAValue] = []
+        for _ in range(cls.I32_OPERANDS):
+            parser.parse_punctuation(",")
+            more.append(parser.parse_operand(IntegerType(32)))
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls(key, m1, m3, parser.resolve_operand(value, parser.parse_type()), *more)
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(getattr(self, self.KEY).data)
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+
+
+class CollectiveOp(KeyedValueOp):
     """A work-group collective over one value per work-item; acts as a barrier.
 
     `%a, %b, %r = gpu.workgroup_reduce "add" %m1, %m3, %v : f32`
     """
 
+    KEY: ClassVar[str] = "kind"
+    KEY_WHAT: ClassVar[str] = " for the collective kind"
     traits = traits_def(WorkgroupBarrier())
     m1 = operand_def(M1)
     m3 = operand_def(M3)
@@ -150,29 +192,6 @@ class CollectiveOp(IRDLOperation):
             raise VerifyException(
                 f"'{self.name}' expects its result to be {value_type}, found {self.res.type}"
             )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CollectiveOp:
-        kind = parser.parse_str_literal(" for the collective kind")
-        m1 = parser.parse_operand(M1)
-        parser.parse_punctuation(",")
-        m3 = parser.parse_operand(M3)
-        parser.parse_punctuation(",")
-        value = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        op = cls(kind, m1, m3, parser.resolve_operand(value, parser.parse_type()))
-        op.attributes |= attributes
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string_literal(self.kind.data)
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
 
 
 @irdl_op_definition
@@ -250,7 +269,7 @@ SHUFFLE_MODES = ("xor", "up", "down", "idx")
 
 
 @irdl_op_definition
-class ShuffleOp(IRDLOperation):
+class ShuffleOp(KeyedValueOp):
     """`%a1, %a3, %r, %valid = gpu.shuffle "down" %m1, %m3, %v, %offset, %width : f32`: exchange
     within a warp, as MLIR's `gpu.shuffle`: the source lane is `lane ^ offset`,
     `lane - offset`, `lane + offset` or the segment's first lane + `offset`, in segments of
@@ -260,6 +279,9 @@ class ShuffleOp(IRDLOperation):
     gives, the providers any other when it runs."""
 
     name = "gpu.shuffle"
+    KEY: ClassVar[str] = "mode"
+    KEY_WHAT: ClassVar[str] = " for the shuffle's mode"
+    I32_OPERANDS: ClassVar[int] = 2
     traits = traits_def(WarpCollective())
     m1 = operand_def(M1)
     m3 = operand_def(M3)
@@ -286,33 +308,6 @@ class ShuffleOp(IRDLOperation):
             properties={"mode": StringAttr(mode)},
             result_types=[M1, M3, value.type, IntegerType(1)],
         )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ShuffleOp:
-        mode = parser.parse_str_literal(" for the shuffle's mode")
-        m1 = parser.parse_operand(M1)
-        parser.parse_punctuation(",")
-        m3 = parser.parse_operand(M3)
-        parser.parse_punctuation(",")
-        value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        offset = parser.parse_operand(IntegerType(32))
-        parser.parse_punctuation(",")
-        width = parser.parse_operand(IntegerType(32))
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        op = cls(mode, m1, m3, parser.resolve_operand(value, parser.parse_type()), offset, width)
-        op.attributes |= attributes
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string_literal(self.mode.data)
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
 
     def verify_(self) -> None:
         if self.mode.data not in SHUFFLE_MODES:
