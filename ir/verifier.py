@@ -21,8 +21,10 @@ and the interpreter fail on it with internal errors. Each failure is an `OpError
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import Float80Type, Float128Type, FloatAttr, UnregisteredOp
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -93,21 +95,37 @@ def verify_terminators(op: Operation) -> None:
                 )
 
 
+def expect_types(
+    at: Operation, found: Sequence[SSAValue], expected: Sequence[SSAValue], message: str
+) -> None:
+    """An `OpError` at `at` when the values `found` are not of the types of `expected`;
+    `message` names both lists of types as `{found}` and `{expected}`, each as `(T1, T2)`."""
+    found_types = [v.type for v in found]
+    expected_types = [v.type for v in expected]
+    if found_types != expected_types:
+        raise OpError(
+            at,
+            message.format(
+                found=f"({', '.join(map(str, found_types))})",
+                expected=f"({', '.join(map(str, expected_types))})",
+            ),
+        )
+
+
 def verify_if(op: Operation) -> None:
-    results = [r.type for r in op.results]
-    if results and not op.regions[1].blocks:
-        raise OpError(op, f"'scf.if' has {len(results)} result(s), so it needs an else region")
+    if op.results and not op.regions[1].blocks:
+        raise OpError(op, f"'scf.if' has {len(op.results)} result(s), so it needs an else region")
     for which, region in (("then", op.regions[0]), ("else", op.regions[1])):
         last = region.blocks[-1].last_op if region.blocks else None
         if last is None or last.name != "scf.yield":
             continue  # xDSL's verifier reports a missing terminator
-        yielded = [v.type for v in last.operands]
-        if yielded != results:  # a yield the parser made is reported at the scf.if (source.py)
-            raise OpError(
-                last,
-                f"'scf.if' has results ({', '.join(map(str, results))}) but its {which} region "
-                f"yields ({', '.join(map(str, yielded))})",
-            )
+        # a yield the parser made is reported at the scf.if (source.py)
+        expect_types(
+            last,
+            last.operands,
+            op.results,
+            f"'scf.if' has results {{expected}} but its {which} region yields {{found}}",
+        )
 
 
 def verify_while(op: Operation) -> None:
@@ -116,24 +134,21 @@ def verify_while(op: Operation) -> None:
     before, after = op.regions[0].blocks, op.regions[1].blocks
     condition = before[-1].last_op if before else None
     if condition is not None and condition.name == "scf.condition":
-        passed = [v.type for v in condition.operands[1:]]
-        results = [r.type for r in op.results]
-        if passed != results:
-            raise OpError(
-                condition,
-                f"'scf.condition' of 'scf.while' passes ({', '.join(map(str, passed))}) but the "
-                f"loop has results ({', '.join(map(str, results))})",
-            )
+        expect_types(
+            condition,
+            condition.operands[1:],
+            op.results,
+            "'scf.condition' of 'scf.while' passes {found} but the loop has results {expected}",
+        )
     last = after[-1].last_op if after else None
     if last is not None and last.name == "scf.yield":
-        yielded = [v.type for v in last.operands]
-        operands = [v.type for v in op.operands]
-        if yielded != operands:
-            raise OpError(
-                last,
-                f"'scf.yield' of 'scf.while' yields ({', '.join(map(str, yielded))}) but the "
-                f"loop's before region takes ({', '.join(map(str, operands))})",
-            )
+        expect_types(
+            last,
+            last.operands,
+            op.operands,
+            "'scf.yield' of 'scf.while' yields {found} but the loop's before region takes "
+            "{expected}",
+        )
 
 
 def verify_aggregate_access(op: Operation) -> None:
