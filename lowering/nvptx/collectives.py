@@ -62,6 +62,9 @@ other, and the bit-exactness is the user's to give up.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, llvm, math, scf
 from xdsl.dialects.builtin import IntegerType, ModuleOp, UnrealizedConversionCastOp, f32, i32
@@ -178,6 +181,17 @@ class Body:
         return function
 
 
+@contextmanager
+def then(b: Builder, condition: SSAValue) -> Iterator[Builder]:
+    """A builder of the body of an `scf.if` of `condition` with no else; the `scf.if` is
+    inserted at `b`, with the body's yield, when the body is done."""
+    block = Block()
+    inner = Builder(InsertPoint.at_end(block))
+    yield inner
+    inner.insert(scf.YieldOp())
+    b.insert(scf.IfOp(condition, [], Region(block)))
+
+
 def barrier(b: Builder) -> None:
     b.insert(llvm.CallIntrinsicOp(BARRIER, [constant(b, 0, i32)], []))
 
@@ -218,31 +232,21 @@ def warp_reduce(body: Body, b: Builder, kind: str) -> None:
     lane = b.insert(arith.AndIOp(item, i32_constant(b, WARP - 1))).result
     leader = b.insert(arith.CmpiOp(lane, zero, "eq")).result
     warp = b.insert(arith.ShRUIOp(item, i32_constant(b, 5))).result
-    store = Block()
-    body.store(Builder(InsertPoint.at_end(store)), total, warp)
-    store.add_op(scf.YieldOp())
-    b.insert(scf.IfOp(leader, [], Region(store)))
+    with then(b, leader) as sb:
+        body.store(sb, total, warp)
     barrier(b)
 
-    partials = Block()  # n > 32: the n / 32 partials, a power-of-two tree in warp 0
-    pb = Builder(InsertPoint.at_end(partials))
-    first_warp = pb.insert(arith.CmpiOp(item, lanes, "ult")).result
-    in_warp_0 = Block()
-    wb = Builder(InsertPoint.at_end(in_warp_0))
-    count = wb.insert(arith.ShRUIOp(n, i32_constant(wb, 5))).result
-    partial = body.load(wb, item)  # slots count.. 31 hold no partial: never used
-    total = warp_tree(wb, kind, partial, i32_constant(wb, -1), count)
-    first = wb.insert(arith.CmpiOp(item, zero, "eq")).result
-    root = Block()
-    body.store(Builder(InsertPoint.at_end(root)), total, zero)
-    root.add_op(scf.YieldOp())
-    wb.insert(scf.IfOp(first, [], Region(root)))
-    wb.insert(scf.YieldOp())
-    pb.insert(scf.IfOp(first_warp, [], Region(in_warp_0)))
-    barrier(pb)
-    pb.insert(scf.YieldOp())
     many = b.insert(arith.CmpiOp(n, lanes, "ugt")).result
-    b.insert(scf.IfOp(many, [], Region(partials)))
+    with then(b, many) as pb:  # n > 32: the n / 32 partials, a power-of-two tree in warp 0
+        first_warp = pb.insert(arith.CmpiOp(item, lanes, "ult")).result
+        with then(pb, first_warp) as wb:
+            count = wb.insert(arith.ShRUIOp(n, i32_constant(wb, 5))).result
+            partial = body.load(wb, item)  # slots count.. 31 hold no partial: never used
+            total = warp_tree(wb, kind, partial, i32_constant(wb, -1), count)
+            first = wb.insert(arith.CmpiOp(item, zero, "eq")).result
+            with then(wb, first) as rb:
+                body.store(rb, total, zero)
+        barrier(pb)
     b.insert(scf.YieldOp())
 
 
@@ -327,31 +331,25 @@ def tree_reduce(body: Body, b: Builder, kind: str) -> None:
     nodes = lb.insert(arith.ShLIOp(one, d)).result
     active = lb.insert(arith.CmpiOp(item, nodes, "ult")).result
 
-    node = Block()
-    nb = Builder(InsertPoint.at_end(node))
-    walk = Block(arg_types=[i32, i32, i32])  # k = 0 .. d-1, lo, hi
-    wb = Builder(InsertPoint.at_end(walk))
-    k, lo, hi = walk.args
-    mid = wb.insert(arith.ShRUIOp(wb.insert(arith.AddiOp(lo, hi)).result, one)).result
-    shift = wb.insert(arith.SubiOp(wb.insert(arith.SubiOp(d, one)).result, k)).result
-    bit = wb.insert(arith.AndIOp(wb.insert(arith.ShRUIOp(item, shift)).result, one)).result
-    right = wb.insert(arith.CmpiOp(bit, zero, "ne")).result
-    new_lo = wb.insert(arith.SelectOp(right, mid, lo)).result
-    new_hi = wb.insert(arith.SelectOp(right, hi, mid)).result
-    wb.insert(scf.YieldOp(new_lo, new_hi))
-    found = nb.insert(scf.ForOp(zero, d, one, [zero, n], walk)).results
-    lo, hi = found[0], found[1]
-    size = nb.insert(arith.SubiOp(hi, lo)).result
-    pair = nb.insert(arith.CmpiOp(size, one, "ugt")).result
-    step = Block()
-    sb = Builder(InsertPoint.at_end(step))
-    mid = sb.insert(arith.ShRUIOp(sb.insert(arith.AddiOp(lo, hi)).result, one)).result
-    total = combine(sb, kind, body.load(sb, lo), body.load(sb, mid))
-    body.store(sb, total, lo)
-    sb.insert(scf.YieldOp())
-    nb.insert(scf.IfOp(pair, [], Region(step)))
-    nb.insert(scf.YieldOp())
-    lb.insert(scf.IfOp(active, [], Region(node)))
+    with then(lb, active) as nb:
+        walk = Block(arg_types=[i32, i32, i32])  # k = 0 .. d-1, lo, hi
+        wb = Builder(InsertPoint.at_end(walk))
+        k, lo, hi = walk.args
+        mid = wb.insert(arith.ShRUIOp(wb.insert(arith.AddiOp(lo, hi)).result, one)).result
+        shift = wb.insert(arith.SubiOp(wb.insert(arith.SubiOp(d, one)).result, k)).result
+        bit = wb.insert(arith.AndIOp(wb.insert(arith.ShRUIOp(item, shift)).result, one)).result
+        right = wb.insert(arith.CmpiOp(bit, zero, "ne")).result
+        new_lo = wb.insert(arith.SelectOp(right, mid, lo)).result
+        new_hi = wb.insert(arith.SelectOp(right, hi, mid)).result
+        wb.insert(scf.YieldOp(new_lo, new_hi))
+        found = nb.insert(scf.ForOp(zero, d, one, [zero, n], walk)).results
+        lo, hi = found[0], found[1]
+        size = nb.insert(arith.SubiOp(hi, lo)).result
+        pair = nb.insert(arith.CmpiOp(size, one, "ugt")).result
+        with then(nb, pair) as sb:
+            mid = sb.insert(arith.ShRUIOp(sb.insert(arith.AddiOp(lo, hi)).result, one)).result
+            total = combine(sb, kind, body.load(sb, lo), body.load(sb, mid))
+            body.store(sb, total, lo)
     barrier(lb)
     lb.insert(scf.YieldOp())
     b.insert(scf.ForOp(zero, depth, one, [], level))
@@ -369,16 +367,15 @@ def make_scan(
     b, item, n = body.b, body.item, body.n
     body.publish(b)
     first = b.insert(arith.CmpiOp(item, i32_constant(b, 0), "eq")).result
-    fold = Block()
-    fold_in_place(body, Builder(InsertPoint.at_end(fold)), kind, n)
-    b.insert(scf.IfOp(first, [], Region(fold)))
+    with then(b, first) as fb:
+        fold_in_place(body, fb, kind, n)
     barrier(b)
     return body.finish(name, value_type, item)
 
 
 def fold_in_place(body: Body, b: Builder, kind: str, count: SSAValue) -> None:
-    """`scratch[i] = scratch[i - 1] ⊕ scratch[i]` for `i = 1 .. count - 1`, in order: the
-    body of an `scf.if`, which this ends with its yield."""
+    """`scratch[i] = scratch[i - 1] ⊕ scratch[i]` for `i = 1 .. count - 1`, in order (item 0
+    does it, in the body of an `scf.if`)."""
     zero, one = i32_constant(b, 0), i32_constant(b, 1)
     step = Block(arg_types=[i32, body.element])
     sb = Builder(InsertPoint.at_end(step))
@@ -387,7 +384,6 @@ def fold_in_place(body: Body, b: Builder, kind: str, count: SSAValue) -> None:
     body.store(sb, total, i)
     sb.insert(scf.YieldOp(total))
     b.insert(scf.ForOp(one, count, one, [body.load(b, zero)], step))
-    b.insert(scf.YieldOp())
 
 
 def warp_scan(body: Body, kind: str) -> SSAValue:
@@ -414,21 +410,17 @@ def warp_scan(body: Body, kind: str) -> SSAValue:
     levels = i32_constant(b, 5)
     value = b.insert(scf.ForOp(zero, levels, one, [body.value], level)).results[0]
     last = b.insert(arith.CmpiOp(lane, b.insert(arith.SubiOp(width, one)).result, "eq")).result
-    store = Block()
-    body.store(Builder(InsertPoint.at_end(store)), value, warp)
-    store.add_op(scf.YieldOp())
-    b.insert(scf.IfOp(last, [], Region(store)))
+    with then(b, last) as sb:
+        body.store(sb, value, warp)
     barrier(b)
     first = b.insert(arith.CmpiOp(item, zero, "eq")).result
-    fold = Block()
-    fb = Builder(InsertPoint.at_end(fold))
-    warps = fb.insert(
-        arith.ShRUIOp(
-            fb.insert(arith.AddiOp(n, i32_constant(fb, WARP - 1))).result, i32_constant(fb, 5)
-        )
-    ).result
-    fold_in_place(body, fb, kind, warps)
-    b.insert(scf.IfOp(first, [], Region(fold)))
+    with then(b, first) as fb:
+        warps = fb.insert(
+            arith.ShRUIOp(
+                fb.insert(arith.AddiOp(n, i32_constant(fb, WARP - 1))).result, i32_constant(fb, 5)
+            )
+        ).result
+        fold_in_place(body, fb, kind, warps)
     barrier(b)
     later = b.insert(arith.CmpiOp(warp, zero, "ne")).result
     add_before = Block()
