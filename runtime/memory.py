@@ -257,13 +257,17 @@ def check_copy_spaces(
 def use_after_free(op: Operation | None, what: str, allocation: Allocation) -> ProviderError:
     """The error for `what` ("item 3 reads") touching `allocation` after it was freed, with a
     note at the op that freed it."""
-    freed = f" by {describe_op(allocation.freed_by)}" if allocation.freed_by else ""
+    by, notes = freed_by(allocation)
     return ProviderError(
-        op,
-        f"use after free: {what} {allocation.describe()}, freed{freed}",
-        "use after free",
-        [(allocation.freed_by, "freed here")] if allocation.freed_by else [],
+        op, f"use after free: {what} {allocation.describe()}, freed{by}", "use after free", notes
     )
+
+
+def freed_by(allocation: Allocation) -> tuple[str, list[tuple[Operation, str]]]:
+    """` by <the op that freed allocation>` (or nothing, where no op did), and the note at it."""
+    if allocation.freed_by is None:
+        return "", []
+    return f" by {describe_op(allocation.freed_by)}", [(allocation.freed_by, "freed here")]
 
 
 def check_access(
@@ -383,13 +387,9 @@ def free(ptr: Pointer, op: Operation | None, space: int, who: str = "") -> Alloc
             "invalid value",
         )
     if allocation.freed:
-        freed = f" by {describe_op(allocation.freed_by)}" if allocation.freed_by else ""
-        raise ProviderError(
-            op,
-            f"use after free: {subject}frees {allocation.describe()} a second time (freed{freed})",
-            "use after free",
-            [(allocation.freed_by, "freed here")] if allocation.freed_by else [],
-        )
+        by, notes = freed_by(allocation)
+        message = f"use after free: {subject}frees {allocation.describe()} a second time"
+        raise ProviderError(op, f"{message} (freed{by})", "use after free", notes)
     if allocation.space != space:
         raise ProviderError(
             op,

@@ -27,15 +27,12 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     FloatAttr,
-    IndexType,
     IntegerAttr,
-    IntegerType,
 )
 from xdsl.ir import Attribute
 
+from gpuir.ir.data_layout import INDEX_WIDTH, int_width  # noqa: F401  # re-exported
 from gpuir.ir.integers import signed, unsigned, wrap  # noqa: F401  # re-exported
-
-INDEX_WIDTH = 64
 
 
 class Token:
@@ -55,15 +52,6 @@ FLOAT_DTYPES: dict[type[Attribute], type[np.floating]] = {
 }
 FLOAT_MAX = {dtype: float(np.finfo(dtype).max) for dtype in FLOAT_DTYPES.values()}
 """The largest finite value of each float type, as a Python float."""
-
-
-def int_width(type_: Attribute) -> int | None:
-    """The bit width of an integer or `index` type; None for any other type."""
-    if isinstance(type_, IntegerType):
-        return type_.width.data
-    if isinstance(type_, IndexType):
-        return INDEX_WIDTH
-    return None
 
 
 def float_dtype(type_: Attribute) -> type[np.floating] | None:

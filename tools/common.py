@@ -1,6 +1,6 @@
 """What both command-line fronts (gpu-opt, gpu-run) share, without xdsl-opt's machinery: the
-stdin name, the debug knob, how a diagnostic is reported (or kept for `--verify-diagnostics`),
-the hint for a misspelt name. Light on purpose:
+stdin name, the debug knob, how a diagnostic or a warning is reported (or kept for
+`--verify-diagnostics`), the hint for a misspelt name. Light on purpose:
 gpu-run imports it and not gpu-opt."""
 
 from __future__ import annotations
@@ -9,6 +9,10 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gpuir.ir.source import ParsedChunk
 
 STDIN = "-"
 """The input or output file name that means stdin or stdout."""
@@ -45,6 +49,20 @@ def report(message: str, error: BaseException | None = None) -> None:
         import traceback  # lazily, like every import only an error needs: start-up stays fast
 
         traceback.print_exception(error, file=sys.stderr)
+
+
+def show_warning(
+    prog: str, parsed: ParsedChunk, message: Warning | str, *_: object, **__: object
+) -> None:
+    """`warnings.showwarning` while a tool processes `parsed`: an `OpWarning` points at its
+    op; any other warning is `prog: warning: …`."""
+    from gpuir.ir.diagnostics import OpWarning
+    from gpuir.ir.source import format_warning
+
+    if isinstance(message, OpWarning):
+        report(format_warning(message, parsed))
+    else:
+        report(f"{prog}: warning: {message}")
 
 
 def debugging() -> bool:

@@ -73,7 +73,6 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 import gpuir.lowering  # noqa: F401  # its passes and targets join the registry
 from gpuir import __version__
 from gpuir.dialects import make_context, xdsl_universe
-from gpuir.ir.diagnostics import OpWarning
 from gpuir.ir.pass_manager import (
     Execution,
     Failure,
@@ -93,7 +92,6 @@ from gpuir.ir.source import (
     decode_utf8,
     format_diagnostic,
     format_parse_error,
-    format_warning,
     is_blank,
 )
 from gpuir.ir.verifier import verify_input, verify_ops
@@ -105,6 +103,7 @@ from gpuir.tools.common import (
     capturing,
     debugging,
     report,
+    show_warning,
 )
 from gpuir.tools.pass_flags import FlagError, Instruments, instruments
 from gpuir.tools.pass_flags import add_arguments as add_pass_manager_arguments
@@ -523,7 +522,7 @@ class GpuOptMain(xDSLOptMain):
         if parsed is None:
             return ""
         with warnings.catch_warnings():
-            warnings.showwarning = partial(show_warning, parsed)
+            warnings.showwarning = partial(show_warning, PROG, parsed)
             return self.transform(parsed)
 
     def transform(self, parsed: ParsedChunk) -> str | None:
@@ -677,14 +676,6 @@ def llvm_extension_ops() -> Sequence[type[Operation]]:
 
 
 # Diagnostics -----------------------------------------------------------------------------------
-
-
-def show_warning(parsed: ParsedChunk, message: Warning | str, *_: object, **__: object) -> None:
-    """`warnings.showwarning` while a chunk is processed: an `OpWarning` points at its op."""
-    if isinstance(message, OpWarning):
-        report(format_warning(message, parsed))
-    else:
-        report(f"{PROG}: warning: {message}")
 
 
 # Input and output ------------------------------------------------------------------------------

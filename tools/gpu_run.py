@@ -61,7 +61,6 @@ from gpuir.ir.source import (
     SourceError,
     decode_utf8,
     format_diagnostic,
-    format_warning,
     is_blank,
     locate,
 )
@@ -73,6 +72,7 @@ from gpuir.tools.common import (
     STDIN_NAME,
     debugging,
     report,
+    show_warning,
 )
 from gpuir.tools.pass_flags import FlagError, Instruments, instruments, pipeline_from
 from gpuir.tools.pass_flags import add_arguments as add_pass_manager_arguments
@@ -377,13 +377,6 @@ def execute(
     return format_results(results)
 
 
-def show_warning(parsed: ParsedChunk, message: Warning | str, *_: object, **__: object) -> None:
-    if isinstance(message, OpWarning):
-        report(format_warning(message, parsed))
-    else:
-        report(f"{PROG}: warning: {message}")
-
-
 def diagnostic(error: DiagnosticException, parsed: ParsedChunk) -> str:
     """The error at its op, with a note at each op it refers to."""
     return format_diagnostic(error, parsed)
@@ -424,7 +417,7 @@ def run(options: Options) -> int:
         instruments.timing.add("Parser", *phase.elapsed())
     with warnings.catch_warnings():
         warnings.simplefilter("always", OpWarning)
-        warnings.showwarning = partial(show_warning, parsed)
+        warnings.showwarning = partial(show_warning, PROG, parsed)
         try:
             execution = Execution(instruments.all(), verify_each=verify_each(options))
             compile_program(parsed, pm, instruments, execution)
