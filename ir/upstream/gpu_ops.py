@@ -23,6 +23,7 @@ generic form. Memory spaces: `#gpu.address_space<global | workgroup | private>`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     FunctionType,
@@ -70,18 +71,31 @@ class AddressSpaceAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            at = parser.pos
-            found = parser.parse_identifier()
-            if found not in ADDRESS_SPACES:
-                parser.raise_error(
-                    f"'{cls.name}' expects global, workgroup or private, found {found}",
-                    at,
-                    parser.pos,
-                )
-            return (StringAttr(found),)
+            return (StringAttr(parse_one_of(parser, cls.name, tuple(ADDRESS_SPACES))),)
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.space.data}>")
+
+
+def parse_one_of(parser: AttrParser, name: str, choices: Sequence[str]) -> str:
+    """An identifier that is one of `choices`; any other is a parse error at it, saying what
+    `name` (the op or attribute) expects."""
+    at = parser.pos
+    found = parser.parse_identifier()
+    if found not in choices:
+        expected = f"{', '.join(choices[:-1])} or {choices[-1]}"
+        parser.raise_error(f"'{name}' expects {expected}, found {found}", at, parser.pos)
+    return found
+
+
+def parse_operands(parser: Parser, count: int) -> list[SSAValue]:
+    """`%a, %b, …`: exactly `count` operands."""
+    operands: list[SSAValue] = []
+    for i in range(count):
+        if i:
+            parser.parse_punctuation(",")
+        operands.append(parser.parse_operand())
+    return operands
 
 
 def parse_async(parser: Parser) -> tuple[bool, list[SSAValue]]:
@@ -194,16 +208,23 @@ class FuncOp(IRDLOperation):
         return op
 
 
-@irdl_op_definition
-class ReturnOp(IRDLOperation):
-    name = "gpu.return"
-    args = var_operand_def()
+class TypedTerminatorOp(IRDLOperation):
+    """A terminator `op %v, … : T, …` (none at all where `MAY_BE_EMPTY`)."""
+
+    MAY_BE_EMPTY: ClassVar[bool] = False
     traits = traits_def(IsTerminator())
 
     @classmethod
-    def parse(cls, parser: Parser) -> ReturnOp:
-        first = parser.parse_optional_operand()
+    def parse(cls, parser: Parser) -> TypedTerminatorOp:
+        first = parser.parse_optional_operand() if cls.MAY_BE_EMPTY else parser.parse_operand()
         return cls.create(operands=[] if first is None else typed_operands(parser, first))
+
+
+@irdl_op_definition
+class ReturnOp(TypedTerminatorOp):
+    name = "gpu.return"
+    MAY_BE_EMPTY: ClassVar[bool] = True
+    args = var_operand_def()
 
 
 @irdl_op_definition
@@ -326,10 +347,7 @@ class IdOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> IdOp:
-        at = parser.pos
-        dimension = parser.parse_identifier()
-        if dimension not in DIMENSIONS:
-            parser.raise_error(f"'{cls.name}' expects x, y or z, found {dimension}", at, parser.pos)
+        dimension = parse_one_of(parser, cls.name, DIMENSIONS)
         if parser.parse_optional_keyword("upper_bound") is not None:
             parser.parse_attribute()
         return cls.create(
@@ -409,7 +427,8 @@ class AllocOp(AsyncOp):
 
 
 def _memory_op(op_name: str, count: int) -> type[AsyncOp]:
-    """`gpu.<op> [async] [deps] %a[, %b] : t[, u]` with `count` operands after the deps."""
+    """`gpu.<op> [async] [deps] %a[, %b] : t[, u]` with `count` operands after the deps (and
+    with none, `gpu.wait [async] [deps]`)."""
 
     @irdl_op_definition
     class Memory(AsyncOp):
@@ -421,12 +440,10 @@ def _memory_op(op_name: str, count: int) -> type[AsyncOp]:
         @classmethod
         def parse(cls, parser: Parser) -> Memory:
             is_async, deps = parse_async(parser)
-            operands = [parser.parse_operand()]
-            for _ in range(count - 1):
-                parser.parse_punctuation(",")
-                operands.append(parser.parse_operand())
-            parser.parse_punctuation(":")
-            parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            operands = parse_operands(parser, count)
+            if count:
+                parser.parse_punctuation(":")
+                parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
             return cls.create(
                 operands=[*deps, *operands],
                 result_types=token_types(is_async),
@@ -440,23 +457,7 @@ def _memory_op(op_name: str, count: int) -> type[AsyncOp]:
 DeallocOp = _memory_op("gpu.dealloc", 1)
 MemcpyOp = _memory_op("gpu.memcpy", 2)
 MemsetOp = _memory_op("gpu.memset", 2)
-
-
-@irdl_op_definition
-class WaitOp(AsyncOp):
-    name = "gpu.wait"
-    values = var_operand_def()
-    token = var_result_def(AsyncTokenType)
-    n_deps = prop_def(IntAttr)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> WaitOp:
-        is_async, deps = parse_async(parser)
-        return cls.create(
-            operands=deps,
-            result_types=token_types(is_async),
-            properties={"n_deps": IntAttr(len(deps))},
-        )
+WaitOp = _memory_op("gpu.wait", 0)
 
 
 @irdl_op_definition
@@ -526,10 +527,7 @@ class ShuffleOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> ShuffleOp:
         mode = parser.parse_identifier()
-        operands = [parser.parse_operand()]
-        for _ in range(2):
-            parser.parse_punctuation(",")
-            operands.append(parser.parse_operand())
+        operands = parse_operands(parser, 3)
         parser.parse_punctuation(":")
         type_ = parser.parse_type()
         return cls.create(
@@ -575,14 +573,9 @@ class SubgroupReduceOp(IRDLOperation):
 
 
 @irdl_op_definition
-class YieldOp(IRDLOperation):
+class YieldOp(TypedTerminatorOp):
     name = "gpu.yield"
     values = var_operand_def()
-    traits = traits_def(IsTerminator())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> YieldOp:
-        return cls.create(operands=typed_operands(parser, parser.parse_operand()))
 
 
 def id_dimension(op: Operation) -> int:
