@@ -15,19 +15,18 @@ Affine expressions are materialised as `arith` ops on `index` values with MLIR's
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Region, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -36,8 +35,8 @@ from gpuir.dialects import buffer
 from gpuir.dialects.btensor import MapReduceOp, MapReducePostOp, YieldOp
 from gpuir.dialects.buffer import BufType
 from gpuir.ir.builders import Constants, affine_values, for_nest
-from gpuir.ir.pass_manager import Counter, Statistic
-from gpuir.passes.locations import KeepLocations
+from gpuir.ir.pass_manager import Statistic
+from gpuir.passes.locations import rewrite_once
 
 
 def inline_region(
@@ -58,10 +57,38 @@ def inline_region(
     raise ValueError("region without btensor.yield")  # the op's verifier excludes it
 
 
-@dataclass(frozen=True)
-class LowerMapReduce(RewritePattern):
-    lowered: Counter
+Read = Callable[[Builder, SSAValue, SSAValue, list[SSAValue]], tuple[SSAValue, SSAValue]]
+"""`read(b, token, source, indices)`: the token after reading `source` at `indices`, and the
+element read."""
 
+
+def read_each(
+    b: Builder,
+    const: Constants,
+    token: SSAValue,
+    sources: Sequence[SSAValue],
+    maps: Sequence[AffineMap],
+    loop: list[SSAValue],
+    read: Read,
+) -> tuple[SSAValue, list[SSAValue]]:
+    """Read `sources[i]` at `maps[i](loop)`, in order, on the token; the last token and the
+    elements."""
+    elements: list[SSAValue] = []
+    for source, amap in zip(sources, maps, strict=True):
+        token, element = read(b, token, source, affine_values(b, const, amap, loop))
+        elements.append(element)
+    return token, elements
+
+
+def buffer_read(
+    b: Builder, token: SSAValue, buf: SSAValue, indices: list[SSAValue]
+) -> tuple[SSAValue, SSAValue]:
+    """`read_each`'s `Read` of a buffer: `buffer.read`."""
+    read = b.insert(buffer.ReadOp(token, buf, indices))
+    return read.res_mem, read.res
+
+
+class LowerMapReduce(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self, op: MapReduceOp | MapReducePostOp, rewriter: PatternRewriter, /
@@ -71,39 +98,27 @@ class LowerMapReduce(RewritePattern):
         alloc = rewriter.insert(buffer.AllocOp(op.mem, cast(BufType, op.res.type)))
         out_extents = [const(e) for e in op.loop_shape[:rank]]
         reduction_extents = [const(e) for e in op.loop_shape[rank:]]
-
-        def read_all(
-            b: Builder,
-            token: SSAValue,
-            inputs: Sequence[SSAValue],
-            maps: Sequence[AffineMapAttr],
-            loop: list[SSAValue],
-        ) -> tuple[SSAValue, list[SSAValue]]:
-            elements: list[SSAValue] = []
-            for input_, amap in zip(inputs, maps, strict=True):
-                indices = affine_values(b, const, amap.data, loop)
-                read = b.insert(buffer.ReadOp(token, input_, indices))
-                token = read.res_mem
-                elements.append(read.res)
-            return token, elements
+        maps = [amap.data for amap in op.maps.data]
 
         def cell(b: Builder, coords: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
             def step(b: Builder, reduced: list[SSAValue], args: list[SSAValue]):
                 token, acc = args
                 loop = [*coords, *reduced]
-                token, elements = read_all(b, token, op.inputs, op.maps.data, loop)
+                token, elements = read_each(b, const, token, op.inputs, maps, loop, buffer_read)
                 return [token, inline_region(b, op.combiner, [acc, *elements])]
 
             token, acc = for_nest(b, const, reduction_extents, [args[0], op.init], step)
             if isinstance(op, MapReducePostOp):
-                token, elements = read_all(b, token, op.post_inputs, op.post_maps.data, coords)
+                post_maps = [amap.data for amap in op.post_maps.data]
+                token, elements = read_each(
+                    b, const, token, op.post_inputs, post_maps, coords, buffer_read
+                )
                 acc = inline_region(b, op.epilogue, [acc, *elements])
             indices = affine_values(b, const, op.out_map.data, coords)
             return [b.insert(buffer.WriteOp(token, alloc.res, indices, acc)).res_mem]
 
         (token,) = for_nest(rewriter, const, out_extents, [alloc.res_mem], cell)
         rewriter.replace(op, [], [token, alloc.res])
-        self.lowered.add()
 
 
 @dataclass(frozen=True)
@@ -116,8 +131,4 @@ class BTensorLowerMapReducePass(ModulePass):
     lowered = Statistic("num-map-reduces-lowered", "Number of map-reduces lowered to loop nests")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pattern = LowerMapReduce(self.lowered)
-        PatternRewriteWalker(
-            KeepLocations(GreedyRewritePatternApplier([pattern], dce_enabled=False)),
-            apply_recursively=False,
-        ).rewrite_module(op)
+        rewrite_once(op, [LowerMapReduce()], self.lowered, dce=False)

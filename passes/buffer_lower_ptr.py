@@ -67,9 +67,7 @@ from xdsl.dialects.printf import PrintFormatOp
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     TypeConversionPattern,
     op_type_rewrite_pattern,
@@ -85,7 +83,7 @@ from gpuir.ir.builders import Constants, affine_values, element_ptr, for_nest
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.passes.float_text import print_element, print_slot
-from gpuir.passes.locations import KeepLocations
+from gpuir.passes.locations import apply_patterns, keeping, rewrite_once
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -291,11 +289,8 @@ def view_shape(view: SSAValue) -> list[buffer.Mixed]:
     return [buffer.view_extent(view, d) for d in range(cast(BufType, view.type).rank)]
 
 
-@dataclass(frozen=True)
 class ExpandViewCopy(RewritePattern):
     """A copy from or into a view: a loop nest reading the source, writing the destination."""
-
-    expanded: Counter
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.CopyOp, rewriter: PatternRewriter, /) -> None:
@@ -315,14 +310,10 @@ class ExpandViewCopy(RewritePattern):
         rewriter.replace(
             op, [], [view_for_nest(rewriter, Constants(rewriter), shape, op.mem, body)]
         )
-        self.expanded.add()
 
 
-@dataclass(frozen=True)
 class ExpandViewPrint(RewritePattern):
     """Printing a view: the loop nest of `LowerPrint`, reading with `buffer.read`."""
-
-    expanded: Counter
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.PrintOp, rewriter: PatternRewriter, /) -> None:
@@ -344,7 +335,6 @@ class ExpandViewPrint(RewritePattern):
             return token
 
         rewriter.replace(op, [], [view_for_nest(rewriter, const, rows, token, row_body)])
-        self.expanded.add()
 
 
 def root_indices(
@@ -366,35 +356,24 @@ def root_indices(
     return root, affine_values(b, const, amap, indices)
 
 
-@dataclass(frozen=True)
 class FoldViewRead(RewritePattern):
-    folded: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.ReadOp, rewriter: PatternRewriter, /) -> None:
         if buffer.is_view(op.buf):
             root, indices = root_indices(rewriter, op.buf, op.indices)
             rewriter.replace(op, buffer.ReadOp(op.mem, root, indices))
-            self.folded.add()
 
 
-@dataclass(frozen=True)
 class FoldViewWrite(RewritePattern):
-    folded: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.WriteOp, rewriter: PatternRewriter, /) -> None:
         if buffer.is_view(op.buf):
             root, indices = root_indices(rewriter, op.buf, op.indices)
             write = rewriter.insert(buffer.WriteOp(op.mem, root, indices, op.value))
             rewriter.replace(op, [], [write.res_mem, op.buf])
-            self.folded.add()
 
 
-@dataclass(frozen=True)
 class FoldViewShape(RewritePattern):
-    folded: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.ShapeOp, rewriter: PatternRewriter, /) -> None:
         if buffer.is_view(op.buf):
@@ -402,21 +381,14 @@ class FoldViewShape(RewritePattern):
             if not isinstance(extent, SSAValue):
                 extent = Constants(rewriter)(extent)
             rewriter.replace(op, [], [extent])
-            self.folded.add()
 
 
 def lower_views(module: ModuleOp, expanded: Counter, folded: Counter, erased: Counter) -> None:
     """Accesses to views become accesses to the buffers they view; then the view ops, unused
     now (`check_views` made sure), are erased. The counters count the copies and prints of
     views expanded, the accesses folded and the view ops erased."""
-    for patterns in (
-        [ExpandViewCopy(expanded), ExpandViewPrint(expanded)],
-        [FoldViewRead(folded), FoldViewWrite(folded), FoldViewShape(folded)],
-    ):
-        PatternRewriteWalker(
-            KeepLocations(GreedyRewritePatternApplier(patterns, dce_enabled=False)),
-            apply_recursively=False,
-        ).rewrite_module(module)
+    rewrite_once(module, [ExpandViewCopy(), ExpandViewPrint()], expanded, dce=False)
+    rewrite_once(module, [FoldViewRead(), FoldViewWrite(), FoldViewShape()], folded, dce=False)
     views = [op for op in module.walk() if isinstance(op, buffer.ViewOp)]
     for view in reversed(views):
         Rewriter.erase_op(view)
@@ -439,59 +411,40 @@ class LowerBufferType(TypeConversionPattern):
 # --- the ops (their buffer operands are pointers already) --------------------------------------
 
 
-@dataclass(frozen=True)
 class LowerAlloc(RewritePattern):
-    lowered: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.AllocOp, rewriter: PatternRewriter, /) -> None:
         assert isinstance(op.res.type, PtrType)
         extent = op.extents[0] if op.extents else None
         alloc = rewriter.insert(mem.AllocOp(op.mem, op.res.type, extent))
         rewriter.replace(op, [], [alloc.res_mem, alloc.res])
-        self.lowered.add()
 
 
-@dataclass(frozen=True)
 class LowerRead(RewritePattern):
-    lowered: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.ReadOp, rewriter: PatternRewriter, /) -> None:
         load = rewriter.insert(mem.LoadOp(op.mem, element_ptr(rewriter, op.buf, op.indices)))
         rewriter.replace(op, [], [load.res_mem, load.res])
-        self.lowered.add()
 
 
-@dataclass(frozen=True)
 class LowerWrite(RewritePattern):
-    lowered: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.WriteOp, rewriter: PatternRewriter, /) -> None:
         ptr = element_ptr(rewriter, op.buf, op.indices)
         store = rewriter.insert(mem.StoreOp(op.mem, ptr, op.value))
         rewriter.replace(op, [], [store.res_mem, op.buf])
-        self.lowered.add()
 
 
-@dataclass(frozen=True)
 class LowerLit(RewritePattern):
-    lowered: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.LitOp, rewriter: PatternRewriter, /) -> None:
         assert isinstance(op.res.type, PtrType)
         alloc = rewriter.insert(mem.AllocOp(op.mem, op.res.type))
         token = store_everywhere(rewriter, Constants(rewriter), alloc.res, alloc.res_mem, op.value)
         rewriter.replace(op, [], [token, alloc.res])
-        self.lowered.add()
 
 
-@dataclass(frozen=True)
 class LowerInit(RewritePattern):
-    lowered: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.InitOp, rewriter: PatternRewriter, /) -> None:
         assert isinstance(op.res.type, PtrType)
@@ -514,13 +467,9 @@ class LowerInit(RewritePattern):
                 store = mem.StoreOp(token, rows[position], const.of(attr))
                 token = rewriter.insert(store).res_mem
         rewriter.replace(op, [], [token, ptr])
-        self.lowered.add()
 
 
-@dataclass(frozen=True)
 class LowerShape(RewritePattern):
-    lowered: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.ShapeOp, rewriter: PatternRewriter, /) -> None:
         shape, _ = array_shape(op.buf.type)
@@ -529,13 +478,9 @@ class LowerShape(RewritePattern):
             rewriter.replace(op, [], [outer_extent(op.buf)])
         else:
             rewriter.replace(op, [], [Constants(rewriter)(extent)])
-        self.lowered.add()
 
 
-@dataclass(frozen=True)
 class LowerCopy(RewritePattern):
-    lowered: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.CopyOp, rewriter: PatternRewriter, /) -> None:
         const = Constants(rewriter)
@@ -547,13 +492,9 @@ class LowerCopy(RewritePattern):
 
         bounds = extents(const, op.src, op.dst)
         rewriter.replace(op, [], for_nest(rewriter, const, bounds, [op.mem], body))
-        self.lowered.add()
 
 
-@dataclass(frozen=True)
 class LowerPrint(RewritePattern):
-    lowered: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: buffer.PrintOp, rewriter: PatternRewriter, /) -> None:
         const = Constants(rewriter)
@@ -573,13 +514,9 @@ class LowerPrint(RewritePattern):
             return tokens
 
         rewriter.replace(op, [], for_nest(rewriter, const, rows, [token], row_body))
-        self.lowered.add()
 
 
-@dataclass(frozen=True)
 class LowerBufAllocCopy(RewritePattern):
-    transferred: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: gpu.BufAllocCopyOp, rewriter: PatternRewriter, /) -> None:
         assert isinstance(op.res.type, PtrType)
@@ -589,17 +526,12 @@ class LowerBufAllocCopy(RewritePattern):
         alloc = rewriter.insert(gpu.AllocBlockOp(op.m1, op.res.type, extent))
         copy = rewriter.insert(gpu.CopyToDeviceBlockOp(op.m0, alloc.res_mem, op.buf, alloc.res))
         rewriter.replace(op, [], [copy.res_m0, copy.res_m1, alloc.res])
-        self.transferred.add()
 
 
-@dataclass(frozen=True)
 class LowerBufCopyToHost(RewritePattern):
-    transferred: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: gpu.BufCopyToHostOp, rewriter: PatternRewriter, /) -> None:
         rewriter.replace(op, gpu.CopyToHostBlockOp(op.m0, op.m1, op.src, op.dst))
-        self.transferred.add()
 
 
 def has_buffer_type(attr: Attribute) -> bool:
@@ -653,29 +585,17 @@ class BufferLowerPtrPass(ModulePass):
             return
         check_lowerable(op)
         lower_views(op, self.expanded, self.folded, self.erased)
-        PatternRewriteWalker(
-            KeepLocations(
-                GreedyRewritePatternApplier([LowerBufferType(recursive=True)], dce_enabled=False)
-            ),
-            apply_recursively=False,
-        ).rewrite_module(op)
-        PatternRewriteWalker(
-            KeepLocations(
-                GreedyRewritePatternApplier(
-                    [
-                        LowerAlloc(self.lowered),
-                        LowerRead(self.lowered),
-                        LowerWrite(self.lowered),
-                        LowerLit(self.lowered),
-                        LowerInit(self.lowered),
-                        LowerShape(self.lowered),
-                        LowerCopy(self.lowered),
-                        LowerPrint(self.lowered),
-                        LowerBufAllocCopy(self.transferred),
-                        LowerBufCopyToHost(self.transferred),
-                    ],
-                    dce_enabled=False,
-                )
-            ),
-            apply_recursively=False,
-        ).rewrite_module(op)
+        rewrite_once(op, [LowerBufferType(recursive=True)], dce=False)
+        lowered = keeping(
+            self.lowered,
+            LowerAlloc(),
+            LowerRead(),
+            LowerWrite(),
+            LowerLit(),
+            LowerInit(),
+            LowerShape(),
+            LowerCopy(),
+            LowerPrint(),
+        )
+        transferred = keeping(self.transferred, LowerBufAllocCopy(), LowerBufCopyToHost())
+        apply_patterns(op, [*lowered, *transferred], dce=False)

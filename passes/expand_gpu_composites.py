@@ -23,9 +23,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -48,8 +46,8 @@ from gpuir.dialects.gpu import (
 )
 from gpuir.dialects.mem import HOST, ArrayType, LeaOp, LoadOp, PtrType
 from gpuir.dialects.mem import AllocOp as MemAllocOp
-from gpuir.ir.pass_manager import Counter, Statistic
-from gpuir.passes.locations import KeepLocations
+from gpuir.ir.pass_manager import Statistic
+from gpuir.passes.locations import apply_patterns, keeping
 
 
 def inline_body(
@@ -68,36 +66,25 @@ def inline_body(
     return yielded
 
 
-@dataclass(frozen=True)
 class ExpandAllocCopyBlock(RewritePattern):
-    expanded: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AllocCopyBlockOp, rewriter: PatternRewriter, /):
         assert isinstance(op.res.type, PtrType)
         alloc = AllocBlockOp(op.m1, op.res.type)
         copy = CopyToDeviceBlockOp(op.m0, alloc.res_mem, op.src, alloc.res)
         rewriter.replace(op, [alloc, copy], [copy.res_m0, copy.res_m1, alloc.res])
-        self.expanded.add()
 
 
-@dataclass(frozen=True)
 class ExpandAllocCopyAsyn(RewritePattern):
-    expanded: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AllocCopyAsynOp, rewriter: PatternRewriter, /):
         assert isinstance(op.res.type, PtrType)
         alloc = AllocAsynOp(op.m1, op.res.type, stream=op.stream)
         copy = CopyToDeviceAsynOp(op.m0, alloc.res_mem, op.src, alloc.res, op.stream)
         rewriter.replace(op, [alloc, copy], [copy.res_m0, copy.res_m1, alloc.res])
-        self.expanded.add()
 
 
-@dataclass(frozen=True)
 class ExpandWithStreams(RewritePattern):
-    expanded: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: WithStreamsOp, rewriter: PatternRewriter, /):
         count = op.count.value.data
@@ -123,20 +110,15 @@ class ExpandWithStreams(RewritePattern):
             deinits.append(StreamDeinitOp(m0, m1, stream))
             m0, m1 = deinits[-1].res_m0, deinits[-1].res_m1
         rewriter.replace(op, deinits, [m0, m1])
-        self.expanded.add()
 
 
-@dataclass(frozen=True)
 class ExpandSyncedScope(RewritePattern):
-    expanded: Counter
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: SyncedScopeOp, rewriter: PatternRewriter, /):
         enter = rewriter.insert(SyncWorkItemsOp(op.m1, op.m3))
         m1, m3 = inline_body(rewriter, op.body, op, (enter.res_m1, enter.res_m3))
         leave = SyncWorkItemsOp(m1, m3)
         rewriter.replace(op, leave, [leave.res_m1, leave.res_m3])
-        self.expanded.add()
 
 
 @dataclass(frozen=True)
@@ -158,15 +140,10 @@ class ExpandGpuCompositesPass(ModulePass):
     )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            KeepLocations(
-                GreedyRewritePatternApplier(
-                    [
-                        ExpandAllocCopyBlock(self.alloc_copy_block),
-                        ExpandAllocCopyAsyn(self.alloc_copy_asyn),
-                        ExpandWithStreams(self.with_streams),
-                        ExpandSyncedScope(self.synced_scopes),
-                    ]
-                )
-            )
-        ).rewrite_module(op)
+        patterns = [
+            *keeping(self.alloc_copy_block, ExpandAllocCopyBlock()),
+            *keeping(self.alloc_copy_asyn, ExpandAllocCopyAsyn()),
+            *keeping(self.with_streams, ExpandWithStreams()),
+            *keeping(self.synced_scopes, ExpandSyncedScope()),
+        ]
+        apply_patterns(op, patterns, once=False)

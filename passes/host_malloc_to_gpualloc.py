@@ -35,18 +35,16 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
 )
 
 from gpuir.dialects.gpu import DEVICE_ATTR, AllocBlockOp, FreeBlockOp
 from gpuir.dialects.mem import GLOBAL, AllocOp, ArrayType, FreeOp, MallocOp, PtrType
 from gpuir.ir.diagnostics import OpError
-from gpuir.ir.pass_manager import Counter, Statistic
+from gpuir.ir.pass_manager import Statistic
 from gpuir.passes.device_code import device_functions, functions
-from gpuir.passes.locations import KeepLocations
+from gpuir.passes.locations import apply_patterns, keeping
 
 POINTER_SIZE = 8
 
@@ -97,10 +95,9 @@ def global_pointer(op: AllocOp | MallocOp | FreeOp) -> PtrType | None:
 @dataclass(frozen=True)
 class HostHeapToGpu(RewritePattern):
     """A heap op (an `OP`) of global memory in host code (not in `device`) becomes the ops of
-    `replacement`, counted in `rewritten`."""
+    `replacement`."""
 
     device: frozenset[Operation]
-    rewritten: Counter
     OP: ClassVar[type[AllocOp | MallocOp | FreeOp]]
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
@@ -109,7 +106,6 @@ class HostHeapToGpu(RewritePattern):
         if (ptr := global_pointer(op)) is None or in_device_code(op, self.device):
             return
         rewriter.replace(op, self.replacement(op, ptr))
-        self.rewritten.add()
 
     @abstractmethod
     def replacement(self, op: Any, ptr: PtrType) -> list[Operation]: ...
@@ -161,16 +157,9 @@ class HostMallocToGpuAllocPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         device = device_code(op)
-        walker = PatternRewriteWalker(
-            KeepLocations(
-                GreedyRewritePatternApplier(
-                    [
-                        HostAllocToGpuAlloc(device, self.allocs),
-                        HostMallocToGpuAlloc(device, self.mallocs),
-                        HostFreeToGpuFree(device, self.frees),
-                    ]
-                )
-            ),
-            apply_recursively=False,
-        )
-        walker.rewrite_module(op)
+        patterns = [
+            *keeping(self.allocs, HostAllocToGpuAlloc(device)),
+            *keeping(self.mallocs, HostMallocToGpuAlloc(device)),
+            *keeping(self.frees, HostFreeToGpuFree(device)),
+        ]
+        apply_patterns(op, patterns)

@@ -17,7 +17,8 @@ Made ops are those the pattern inserted through the rewriter and those it left w
 (a region the pattern moved) keeps its location, and so does what it nests. Ops made elsewhere
 with a `Builder` of its own (a declaration at the top of the module) stay at `loc(unknown)`.
 A pass that builds ops without a pattern calls `locate` where it builds them. `rewrite_once` is
-the walk that most lowerings make: each pattern kept in `KeepLocations`, each op visited once.
+the walk that most lowerings make: each pattern kept in `KeepLocations`, each op visited once
+(`apply_patterns`, with the patterns in `keeping`, when they count in different statistics).
 """
 
 from __future__ import annotations
@@ -95,14 +96,30 @@ class KeepLocations(RewritePattern):
             new = new.next_op
 
 
-def rewrite_once(
-    module: ModuleOp, patterns: Sequence[RewritePattern], rewritten: Counter | None = None
+def keeping(rewritten: Counter | None, *patterns: RewritePattern) -> list[RewritePattern]:
+    """Each of `patterns` in `KeepLocations`, counting in `rewritten`."""
+    return [KeepLocations(p, rewritten) for p in patterns]
+
+
+def apply_patterns(
+    root: ModuleOp, patterns: Sequence[RewritePattern], *, once: bool = True, dce: bool = True
 ) -> None:
-    """One walk over the ops of `module`: each op that is trivially dead is erased (xDSL's
-    greedy applier), any other is rewritten by the first of `patterns` that matches it, each
-    pattern in `KeepLocations` (counting in `rewritten`). The ops the rewrites make are not
-    visited."""
+    """Rewrite the ops of `root` with xDSL's greedy applier: the first of `patterns` that
+    matches an op rewrites it; with `dce`, an op that is trivially dead is erased first. With
+    `once`, one walk over the ops there were (the ops the rewrites make are not visited); else
+    the made and changed ops are rewritten too, until nothing changes."""
     PatternRewriteWalker(
-        GreedyRewritePatternApplier([KeepLocations(p, rewritten) for p in patterns]),
-        apply_recursively=False,
-    ).rewrite_module(module)
+        GreedyRewritePatternApplier(list(patterns), dce_enabled=dce), apply_recursively=not once
+    ).rewrite_module(root)
+
+
+def rewrite_once(
+    module: ModuleOp,
+    patterns: Sequence[RewritePattern],
+    rewritten: Counter | None = None,
+    *,
+    dce: bool = True,
+) -> None:
+    """`apply_patterns(module, …, once=True)` with each of `patterns` in `KeepLocations`,
+    counting in `rewritten`: the walk most lowerings make."""
+    apply_patterns(module, keeping(rewritten, *patterns), dce=dce)

@@ -83,7 +83,7 @@ from gpuir.dialects.mem import GLOBAL, PtrType
 from gpuir.ir.builders import Constants, affine_values, for_nest
 from gpuir.ir.diagnostics import OpWarning
 from gpuir.ir.pass_manager import Counter, Statistic
-from gpuir.passes.btensor_lower_map_reduce import inline_region
+from gpuir.passes.btensor_lower_map_reduce import inline_region, read_each
 from gpuir.passes.locations import locate
 
 MAX_ITEMS = 1024
@@ -145,23 +145,15 @@ def kernel_name(op: Operation) -> tuple[Operation, str]:
     return table, f"{KERNEL_PREFIX}{n}"
 
 
-def load_all(
-    b: Builder,
-    const: Constants,
-    token: SSAValue,
-    ptrs: Sequence[SSAValue],
-    maps: Sequence[AffineMap],
-    loop: list[SSAValue],
-) -> tuple[SSAValue, list[SSAValue]]:
-    """Load `ptrs[i][maps[i](loop)]` on the global token."""
-    elements: list[SSAValue] = []
-    for ptr, amap in zip(ptrs, maps, strict=True):
-        for index in affine_values(b, const, amap, loop):
-            ptr = b.insert(mem.LeaOp(ptr, index)).res
-        load = b.insert(mem.LoadOp(token, ptr))
-        token = load.res_mem
-        elements.append(load.res)
-    return token, elements
+def pointer_load(
+    b: Builder, token: SSAValue, ptr: SSAValue, indices: list[SSAValue]
+) -> tuple[SSAValue, SSAValue]:
+    """`read_each`'s `Read` of a device pointer: `mem.lea` per index, then `mem.load` (on the
+    global token)."""
+    for index in indices:
+        ptr = b.insert(mem.LeaOp(ptr, index)).res
+    load = b.insert(mem.LoadOp(token, ptr))
+    return load.res_mem, load.res
 
 
 def storage(value: SSAValue) -> tuple[SSAValue, AffineMap | None]:
@@ -235,13 +227,14 @@ def build_kernel(
 
     def step(b: Builder, reduced: list[SSAValue], args: list[SSAValue]) -> list[SSAValue]:
         token, acc = args
-        token, elements = load_all(b, const, token, in_ptrs, in_maps, [*coords, *reduced])
+        loop = [*coords, *reduced]
+        token, elements = read_each(b, const, token, in_ptrs, in_maps, loop, pointer_load)
         return [token, inline_region(b, op.combiner, [acc, *elements], outer)]
 
     reduction_extents = [const(e) for e in reduction_shape]
     token, acc = for_nest(t, const, reduction_extents, [m1, init], step)
     if isinstance(op, MapReducePostOp):
-        token, elements = load_all(t, const, token, post_ptrs, post_maps, coords)
+        token, elements = read_each(t, const, token, post_ptrs, post_maps, coords, pointer_load)
         acc = inline_region(t, op.epilogue, [acc, *elements], outer)
     target = out_ptr
     for index in affine_values(t, const, op.out_map.data, coords):
