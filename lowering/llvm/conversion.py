@@ -239,6 +239,16 @@ def llvm_type(t: Attribute, index: IntegerType = i64) -> Attribute | None:
     return None
 
 
+def require_llvm_type(
+    t: Attribute, op: Operation, what: str = "the type", index: IntegerType = i64
+) -> Attribute:
+    """`llvm_type(t, index)`; none is an error at `op` (`what` names `t` in it)."""
+    converted = llvm_type(t, index)
+    if converted is None:
+        raise OpError(op, f"'{op.name}': {what} {t} has no LLVM equivalent")
+    return converted
+
+
 def memory_type(t: Attribute) -> Attribute | None:
     """The llvm type of a `t` in memory: `llvm_type` with 64-bit `index`."""
     return llvm_type(t, i64)
@@ -254,10 +264,7 @@ def element_type(pointee: Attribute, op: Operation) -> Attribute:
     elements, which is what loads, stores and GEPs see)."""
     if isinstance(pointee, ArrayType):
         pointee = pointee.element_type
-    converted = llvm_type(pointee)
-    if converted is None:
-        raise OpError(op, f"'{op.name}': the type {pointee} has no LLVM equivalent")
-    return converted
+    return require_llvm_type(pointee, op)
 
 
 def to_llvm(b: Builder, value: SSAValue, op: Operation) -> SSAValue:

@@ -53,6 +53,7 @@ from gpuir.lowering.llvm.conversion import (
     index_type,
     is_legal,
     llvm_type,
+    require_llvm_type,
     to_llvm,
     to_memory,
 )
@@ -62,15 +63,12 @@ from gpuir.passes.locations import rewrite_once
 def result_type(op: func.FuncOp | func.CallOp, types: tuple[Attribute, ...]) -> Attribute:
     """`void`, the one result's llvm type, or a struct of the results' llvm types."""
     index = index_type(op)
-    converted = [llvm_type(t, index) for t in types]
-    for original, new in zip(types, converted, strict=True):
-        if new is None:
-            raise OpError(op, f"'{op.name}': a result of type {original} has no LLVM equivalent")
+    converted = [require_llvm_type(t, op, "a result of type", index) for t in types]
     if not converted:
         return llvm.LLVMVoidType()
     if len(converted) == 1:
-        return converted[0]  # type: ignore[return-value]
-    return llvm.LLVMStructType.from_type_list(converted)  # type: ignore[arg-type]
+        return converted[0]
+    return llvm.LLVMStructType.from_type_list(converted)
 
 
 def convert_function(function: func.FuncOp) -> None:
@@ -173,7 +171,8 @@ class ReturnLowering(RewritePattern):
 class StructOpLowering(RewritePattern):
     """`llvm.mlir.undef` / `llvm.mlir.zero` / `llvm.insertvalue` / `llvm.extractvalue` on a
     struct whose fields are not all llvm types yet (`index`, `!mem.ptr`): rebuilt on the
-    converted struct, with casts to the types their users still expect."""
+    converted struct (`index` is `i64` in a struct), with casts to the types their users still
+    expect."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(
@@ -181,23 +180,19 @@ class StructOpLowering(RewritePattern):
         ) or all(is_legal(v.type) for v in (*op.operands, *op.results)):
             return
         if isinstance(op, llvm.UndefOp | llvm.ZeroOp):
-            new: Operation = type(op).create(result_types=[converted_type(op, op.res.type)])
+            new: Operation = type(op).create(
+                result_types=[require_llvm_type(op.res.type, op, "a value of type")]
+            )
         elif isinstance(op, llvm.InsertValueOp):
             container = to_llvm(rewriter, op.container, op)
             new = llvm.InsertValueOp(op.position, container, to_memory(rewriter, op.value, op))
         else:
             container = to_llvm(rewriter, op.container, op)
-            new = llvm.ExtractValueOp(op.position, container, converted_type(op, op.res.type))
+            new = llvm.ExtractValueOp(
+                op.position, container, require_llvm_type(op.res.type, op, "a value of type")
+            )
         rewriter.insert(new)
         rewriter.replace(op, [], [from_memory(rewriter, new.results[0], op.results[0].type, op)])
-
-
-def converted_type(op: Operation, type_: Attribute) -> Attribute:
-    """The llvm type of a struct or a struct field (`index` is `i64` in a struct)."""
-    converted = llvm_type(type_)
-    if converted is None:
-        raise OpError(op, f"'{op.name}': a value of type {type_} has no LLVM equivalent")
-    return converted
 
 
 @dataclass(frozen=True)

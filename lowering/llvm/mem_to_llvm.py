@@ -41,9 +41,9 @@ from gpuir.lowering.llvm.conversion import (
     element_type,
     from_llvm,
     from_memory,
-    llvm_type,
     parent_module,
     ptr_type,
+    require_llvm_type,
     size_and_align,
     to_llvm,
     to_memory,
@@ -198,9 +198,7 @@ def slot_pointee(op: mem.SlotOp | mem.MslotOp) -> tuple[Attribute | None, int]:
         size = constant_index(op.size)
         return (None if size is None else llvm.LLVMArrayType(size, i8)), 16
     assert isinstance(op.res.type, PtrType)
-    pointee = llvm_type(op.res.type.pointee)
-    if pointee is None:
-        raise OpError(op, f"'{op.name}': the type {op.res.type.pointee} has no LLVM equivalent")
+    pointee = require_llvm_type(op.res.type.pointee, op)
     return pointee, size_and_align(pointee, op)[1]
 
 
