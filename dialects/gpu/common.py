@@ -4,6 +4,7 @@ verifier helpers."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     IntegerAttr,
@@ -15,6 +16,8 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
 )
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from gpuir.dialects.buffer import BufType
@@ -95,6 +98,50 @@ def expect_region_signature(
             f"'{op.name}' expects its region to yield {types_text(yield_types)}, "
             f"found {types_text(yielded)}"
         )
+
+
+def parse_operands_of(parser: Parser, types: Sequence[Attribute]) -> list[SSAValue]:
+    """`%a, %b, …`: one operand of each of `types`, in order."""
+    operands: list[SSAValue] = []
+    for i, type_ in enumerate(types):
+        if i:
+            parser.parse_punctuation(",")
+        operands.append(parser.parse_operand(type_))
+    return operands
+
+
+class TokenRegionOp(IRDLOperation):
+    """The custom syntax of the ops that run their region on their tokens (`gpu.with_streams`,
+    `gpu.synced_scope`): the tokens (of the types `TOKENS`), what `parse_extra` reads and
+    `print_extra` writes (`count 2`), `attributes {…}`, and the region with its arguments. The
+    op is built as `cls(*tokens, *extra, region)`."""
+
+    TOKENS: ClassVar[tuple[Attribute, ...]]
+
+    @classmethod
+    def parse_extra(cls, parser: Parser) -> tuple[object, ...]:
+        return ()
+
+    def print_extra(self, printer: Printer) -> None:
+        pass
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TokenRegionOp:
+        tokens = parse_operands_of(parser, cls.TOKENS)
+        extra = cls.parse_extra(parser)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(*tokens, *extra, parser.parse_region())
+        if attributes is not None:
+            op.attributes |= attributes.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        self.print_extra(printer)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.regions[0], print_entry_block_args=True)
 
 
 def constant_int(value: SSAValue) -> int | None:

@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     StringAttr,
 )
-from xdsl.ir import Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -29,7 +29,13 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from gpuir.dialects.gpu.common import M1, M3, constant_int, expect_region_signature
+from gpuir.dialects.gpu.common import (
+    M1,
+    M3,
+    TokenRegionOp,
+    constant_int,
+    expect_region_signature,
+)
 from gpuir.dialects.gpu.host import WithStreamsOp
 from gpuir.dialects.regions import YieldingOp
 from gpuir.dialects.traits import WarpCollective, WorkgroupBarrier
@@ -53,13 +59,14 @@ class SyncWorkItemsOp(IRDLOperation):
 
 
 @irdl_op_definition
-class SyncedScopeOp(IRDLOperation):
+class SyncedScopeOp(TokenRegionOp):
     """Barrier; the region; barrier (composite).
 
     `%a, %b = gpu.synced_scope %m1, %m3 { ^bb0(%x: !mem.M<1>, %y: !mem.M<3>): … gpu.yield %x, %y }`
     """
 
     name = "gpu.synced_scope"
+    TOKENS: ClassVar[tuple[Attribute, ...]] = (M1, M3)
     traits = traits_def(WorkgroupBarrier())
     m1 = operand_def(M1)
     m3 = operand_def(M3)
@@ -72,24 +79,6 @@ class SyncedScopeOp(IRDLOperation):
 
     def verify_(self) -> None:
         expect_region_signature(self, self.body, (M1, M3), (M1, M3))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SyncedScopeOp:
-        m1 = parser.parse_operand(M1)
-        parser.parse_punctuation(",")
-        m3 = parser.parse_operand(M3)
-        attributes = parser.parse_optional_attr_dict_with_keyword()
-        op = cls(m1, m3, parser.parse_region())
-        if attributes is not None:
-            op.attributes |= attributes.data
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=True)
 
 
 COMBINE_OPS: dict[str, tuple[type[Operation], type[Operation] | None]] = {

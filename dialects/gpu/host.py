@@ -31,6 +31,7 @@ from gpuir.dialects.gpu.common import (
     M1,
     M4,
     STREAM,
+    TokenRegionOp,
     buffer_array_type,
     expect_ptr,
     expect_region_signature,
@@ -157,13 +158,14 @@ class StreamSyncOp(StreamUseOp):
 
 
 @irdl_op_definition
-class WithStreamsOp(IRDLOperation):
+class WithStreamsOp(TokenRegionOp):
     """Create `count` streams, run the region with them, destroy them (no implicit sync).
 
     `%m0, %m1 = gpu.with_streams %a, %b count 2 { ^bb0(%x: !mem.M<0>, …): … gpu.yield … }`
     """
 
     name = "gpu.with_streams"
+    TOKENS: ClassVar[tuple[Attribute, ...]] = (M0, M1)
     m0 = operand_def(M0)
     m1 = operand_def(M1)
     count = prop_def(IntegerAttr[I64])
@@ -186,25 +188,12 @@ class WithStreamsOp(IRDLOperation):
         expect_region_signature(self, self.body, (M0, M1, *[STREAM] * count), (M0, M1))
 
     @classmethod
-    def parse(cls, parser: Parser) -> WithStreamsOp:
-        m0 = parser.parse_operand(M0)
-        parser.parse_punctuation(",")
-        m1 = parser.parse_operand(M1)
+    def parse_extra(cls, parser: Parser) -> tuple[int]:
         parser.parse_keyword("count")
-        count = parser.parse_integer(allow_boolean=False, allow_negative=False)
-        attributes = parser.parse_optional_attr_dict_with_keyword()
-        op = cls(m0, m1, count, parser.parse_region())
-        if attributes is not None:
-            op.attributes |= attributes.data
-        return op
+        return (parser.parse_integer(allow_boolean=False, allow_negative=False),)
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
+    def print_extra(self, printer: Printer) -> None:
         printer.print_string(f" count {self.count.value.data}")
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=True)
 
 
 # --- device memory --------------------------------------------------------------------------

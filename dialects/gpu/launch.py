@@ -42,6 +42,7 @@ from gpuir.dialects.gpu.common import (
     STREAM,
     WORKGROUP_FUNCTION_ATTR,
     WORKGROUP_PREFIX,
+    parse_operands_of,
 )
 from gpuir.dialects.mem import (
     GLOBAL,
@@ -326,10 +327,7 @@ class LaunchOp(IRDLOperation):
                     smem_extent = parser.parse_operand(IndexType())
         parser.parse_keyword("mems")
         with parser.in_parens():
-            mems = [parser.parse_operand(t) for t in (M0,)]
-            for t in (M1, M4):
-                parser.parse_punctuation(",")
-                mems.append(parser.parse_operand(t))
+            mems = parse_operands_of(parser, (M0, M1, M4))
         unresolved = []
         has_args = parser.parse_optional_keyword("args") is not None
         if has_args:
