@@ -53,8 +53,8 @@ from xdsl.traits import HasParent, IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from gpuir.dialects.buffer import BufType
+from gpuir.dialects.common import YieldingOp, expect_block_args
 from gpuir.dialects.mem import HOST, MemType
-from gpuir.dialects.regions import YieldingOp, expect_block_args
 
 M0 = MemType(HOST)
 PROPERTY_NAMES = ("out_rank", "shape", "maps", "post_maps", "out_map")

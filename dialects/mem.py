@@ -51,6 +51,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from gpuir.dialects.common import parse_type_of
+
 HOST, GLOBAL, SHARED, CONST, LOCAL = 0, 1, 3, 4, 5
 SPACE_NAMES = {HOST: "host", GLOBAL: "global", SHARED: "shared", CONST: "const", LOCAL: "local"}
 PRINTABLE = (IntegerType(32), IntegerType(64), Float32Type(), Float64Type())
@@ -227,14 +229,6 @@ def not_an_array_value(op: IRDLOperation, value_type: Attribute, what: str) -> N
         )
 
 
-def parse_ptr_type(parser: Parser) -> PtrType:
-    pos = parser.pos
-    type_ = parser.parse_type()
-    if not isinstance(type_, PtrType):
-        parser.raise_error(f"expected a !mem.ptr type, found {type_}", pos, parser.pos)
-    return type_
-
-
 class PtrSyntaxOp(IRDLOperation):
     """Base of the `mem` ops whose custom syntax is `op %a, %b, … : !mem.ptr<T, a>`: the one
     pointer type written fixes every other operand and result type.
@@ -280,7 +274,7 @@ class PtrSyntaxOp(IRDLOperation):
             )
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        ptr = parse_ptr_type(parser)
+        ptr = parse_type_of(parser, PtrType, "!mem.ptr")
         types = cls._operand_types(ptr, len(unresolved))
         operands = [parser.resolve_operand(o, t) for o, t in zip(unresolved, types, strict=True)]
         return cls.build(
@@ -706,10 +700,7 @@ class RememOp(IRDLOperation):
         mem = parser.parse_unresolved_operand()
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        pos = parser.pos
-        token = parser.parse_type()
-        if not isinstance(token, MemType):
-            parser.raise_error(f"expected a !mem.M type, found {token}", pos, parser.pos)
+        token = parse_type_of(parser, MemType, "!mem.M")
         op = cls(parser.resolve_operand(mem, token))
         op.attributes |= attributes
         return op

@@ -31,6 +31,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from gpuir.dialects.buffer.types import M0, BufType
+from gpuir.dialects.common import parse_type_of
 
 
 def expect_static(op: IRDLOperation, buf: Attribute) -> BufType:
@@ -175,10 +176,7 @@ class ElementOp(IRDLOperation):
             value = parser.parse_unresolved_operand()
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        pos = parser.pos
-        buf_type = parser.parse_type()
-        if not isinstance(buf_type, BufType):
-            parser.raise_error(f"expected a !buffer.buf type, found {buf_type}", pos, parser.pos)
+        buf_type = parse_type_of(parser, BufType, "!buffer.buf")
         operands = [mem, parser.resolve_operand(buf, buf_type), indices]
         if value is not None:
             operands.append(parser.resolve_operand(value, buf_type.element_type))

@@ -21,6 +21,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from gpuir.dialects.buffer import BufType
+from gpuir.dialects.common import expect_block_args, types_text
 from gpuir.dialects.mem import (
     CONST,
     GLOBAL,
@@ -31,7 +32,6 @@ from gpuir.dialects.mem import (
     MemType,
     PtrType,
 )
-from gpuir.dialects.regions import expect_block_args, types_text
 
 
 @irdl_attr_definition

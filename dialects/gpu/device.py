@@ -29,6 +29,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
+from gpuir.dialects.common import YieldingOp
 from gpuir.dialects.gpu.common import (
     M1,
     M3,
@@ -37,7 +38,6 @@ from gpuir.dialects.gpu.common import (
     expect_region_signature,
 )
 from gpuir.dialects.gpu.host import WithStreamsOp
-from gpuir.dialects.regions import YieldingOp
 from gpuir.dialects.traits import WarpCollective, WorkgroupBarrier
 
 

@@ -1,13 +1,28 @@
-"""What the region-holding ops of gpuir's dialects share: the terminator that yields a region's
-values (`gpu.yield`, `btensor.yield`) and the check of a region's arguments."""
+"""What the ops of gpuir's dialects share: the terminator that yields a region's values
+(`gpu.yield`, `btensor.yield`), the check of a region's arguments, and the parser's check of a
+type's kind."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from xdsl.ir import Attribute, Block, SSAValue
 from xdsl.irdl import IRDLOperation, var_operand_def
+from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
+
+AttributeT = TypeVar("AttributeT", bound=Attribute)
+
+
+def parse_type_of(parser: Parser, kind: type[AttributeT], what: str) -> AttributeT:
+    """A type of the class `kind`; any other is a parse error at it (`expected a {what} type,
+    found …`)."""
+    pos = parser.pos
+    type_ = parser.parse_type()
+    if not isinstance(type_, kind):
+        parser.raise_error(f"expected a {what} type, found {type_}", pos, parser.pos)
+    return type_
 
 
 class YieldingOp(IRDLOperation):
