@@ -106,3 +106,30 @@ def test_no_false_alarm_on_the_run_programs(program: str, args: list[str], capsy
     err = capsys.readouterr().err
     assert "--check-semantics: pass" not in err, err
     assert status == 0 or "--check-semantics" not in err, err
+
+
+def test_a_pass_that_changes_nothing_reuses_the_last_run(monkeypatch, capsys):
+    """interp runs once per distinct IR: the input, and after each pass that changed it."""
+    from gpuir.tools import check_semantics
+
+    texts: list[str] = []
+    observe = check_semantics.observe
+
+    def counting(module, args):
+        texts.append(check_semantics.generic_text(module))
+        return observe(module, args)
+
+    monkeypatch.setattr(check_semantics, "observe", counting)
+    status = gpu_opt(
+        [
+            str(EXAMPLES / "array.mlir"),
+            "-p",
+            "cse,canonicalize,cse,canonicalize,gpu-pipeline",
+            "--check-semantics",
+            "-o",
+            "/dev/null",
+        ]
+    )
+    assert status == 0, capsys.readouterr().err
+    assert len(texts) >= 2
+    assert all(a != b for a, b in zip(texts, texts[1:])), "an unchanged module ran again"
