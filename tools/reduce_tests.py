@@ -4,12 +4,15 @@ interface), or one of the built-in tests (`--crash`, `--diagnostic`, `--race`, `
 
 from __future__ import annotations
 
+import atexit
 import re
 import shlex
 import subprocess
-import sys
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from gpuir.tools.tool_server import ToolServer
 
 PROG = "gpu-reduce"
 CRASH = re.compile(r"gpu-opt: internal error in pass '([^']*)'")
@@ -22,24 +25,50 @@ class ReduceError(Exception):
 # Reading and printing candidates ---------------------------------------------------------------
 
 
-def tool(name: str) -> list[str]:
-    """The command of a gpuir tool of this installation: `python -m gpuir.tools.<name>`."""
-    return [sys.executable, "-m", f"gpuir.tools.{name.replace('-', '_')}"]
+_servers = threading.local()
+_started: list[ToolServer] = []
+
+
+def server() -> ToolServer:
+    """This thread's tool server (`gpuir.tools.tool_server`): gpu-reduce's `-j` runs a
+    candidate's test on each of its threads."""
+    found = getattr(_servers, "server", None)
+    if found is None:
+        found = _servers.server = ToolServer()
+        _started.append(found)
+        if len(_started) == 1:
+            atexit.register(lambda: [s.stop() for s in _started])
+    return found
 
 
 @dataclass
 class Test:
-    """Commands to run on a candidate's path, and what in their results is interesting."""
+    """Commands to run on a candidate's path, and what in their results is interesting. A
+    command is a program and its arguments; the built-in tests' are a gpuir tool's name and
+    its arguments (`tool`: run in a tool server, not a process each)."""
 
     description: str
     commands: list[list[str]]
     judge: Callable[[list[subprocess.CompletedProcess[str]]], bool]
     timeout: float = 60.0
     first: Callable[[list[subprocess.CompletedProcess[str]]], None] | None = None
+    tool: bool = False
 
     def run(self, path: str) -> bool:
+        results = self.results(path)
+        return results is not None and self.judge(results)
+
+    def results(self, path: str) -> list[subprocess.CompletedProcess[str]] | None:
+        """The commands' results on the candidate at `path`; None when one ran past the
+        timeout."""
         results = []
         for command in self.commands:
+            if self.tool:
+                result = server().run([*command, path], self.timeout)
+                if result is None:
+                    return None
+                results.append(result)
+                continue
             try:
                 results.append(
                     subprocess.run(
@@ -52,8 +81,8 @@ class Test:
                     )
                 )
             except subprocess.TimeoutExpired:
-                return False
-        return self.judge(results)
+                return None
+        return results
 
 
 def script_test(command: str, args: Sequence[str]) -> Test:
@@ -77,9 +106,10 @@ def crash_test(spec: str) -> Test:
 
     return Test(
         f"`{spec}` crashes in the same pass",
-        [[*tool("gpu-opt"), *words[1:]]],
+        [["gpu-opt", *words[1:]]],
         lambda rs: crashed_in(rs) is not None and crashed_in(rs) == (expected or [None])[0],
         first=first,
+        tool=True,
     )
 
 
@@ -90,16 +120,18 @@ def diagnostic_test(pattern: str, pipeline: str) -> Test:
         raise ReduceError(f"{PROG}: error: bad --diagnostic regex '{pattern}': {e}") from None
     return Test(
         f"`gpu-opt -p {pipeline}` prints a diagnostic matching /{pattern}/",
-        [[*tool("gpu-opt"), "-p", pipeline]],
+        [["gpu-opt", "-p", pipeline]],
         lambda rs: regex.search(rs[0].stderr) is not None,
+        tool=True,
     )
 
 
 def race_test() -> Test:
     return Test(
         "`gpu-run --provider interp` reports a race",
-        [[*tool("gpu-run"), "--provider", "interp"]],
+        [["gpu-run", "--provider", "interp"]],
         lambda rs: re.search(r"\brace\b", rs[0].stderr) is not None,
+        tool=True,
     )
 
 
@@ -117,8 +149,9 @@ def disagree_test(providers: str) -> Test:
 
     return Test(
         f"providers {names[0]} and {names[1]} disagree",
-        [[*tool("gpu-run"), "--provider", name] for name in names],
+        [["gpu-run", "--provider", name] for name in names],
         differ,
+        tool=True,
     )
 
 
@@ -128,10 +161,9 @@ def semantics_test(pipeline: str) -> Test:
 
     return Test(
         f"`gpu-opt -p {pipeline} --check-semantics` fails",
-        [
-            [*tool("gpu-opt"), "--check-semantics", "-p", pipeline]
-        ],  # the path must not follow the flag
+        [["gpu-opt", "--check-semantics", "-p", pipeline]],  # the path must not follow the flag
         failed,
+        tool=True,
     )
 
 

@@ -1,0 +1,135 @@
+"""gpu-opt and gpu-run kept running in one process: gpu-reduce's built-in tests call them once per
+candidate, and a process per call spent most of its time starting (importing xDSL, the dialects
+and the passes; ~0.5 s a call on 2 cores) rather than testing.
+
+The server (`python -m gpuir.tools.tool_server FD`) reads one request a line on stdin, a JSON
+list: the tool's name and its arguments (`["gpu-run", "x.mlir", "--provider", "interp"]`). It
+calls the tool's `main` with `sys.stdout` and `sys.stderr` captured and answers on the file
+descriptor FD (not on stdout, where native code may write) with one JSON line: `{"returncode",
+"stdout", "stderr"}`. It ends when stdin closes.
+
+The client (`ToolServer`) starts a server on first use, and starts a new one where the last died
+(a crash of native code: the call's result is its signal, as a subprocess's would be), ran past
+the timeout (it is killed; the call answers None), or has served `MAX_CALLS` calls (what a tool
+keeps from call to call, its caches, stays bounded).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+from contextlib import redirect_stderr, redirect_stdout, suppress
+from io import StringIO
+
+MAX_CALLS = 200
+TOOLS = ("gpu-opt", "gpu-run")
+
+
+def call(argv: list[str]) -> dict[str, object]:
+    """Run a tool in this process: its exit status and what it printed."""
+    name, args = argv[0], argv[1:]
+    if name == "gpu-opt":
+        from gpuir.tools.gpu_opt import main
+    elif name == "gpu-run":
+        from gpuir.tools.gpu_run import main
+    else:
+        return {"returncode": 2, "stdout": "", "stderr": f"tool-server: no tool '{name}'\n"}
+    out, err = StringIO(), StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            status = main(args)
+        except SystemExit as e:
+            status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    return {"returncode": status, "stdout": out.getvalue(), "stderr": err.getvalue()}
+
+
+def serve(answers: int) -> None:
+    with os.fdopen(answers, "w") as out:
+        for line in sys.stdin:
+            out.write(json.dumps(call(json.loads(line))) + "\n")
+            out.flush()
+
+
+class ToolServer:
+    """A server for one thread of calls (module docstring)."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[str] | None = None
+        self.answers = -1
+        self.calls = 0
+
+    def run(self, argv: list[str], timeout: float) -> subprocess.CompletedProcess[str] | None:
+        """`argv` (a tool's name and arguments) as a subprocess would give it; None when it
+        ran past `timeout` seconds."""
+        if self.process is None or self.calls >= MAX_CALLS:
+            self.start()
+        assert self.process is not None and self.process.stdin is not None
+        self.calls += 1
+        try:
+            self.process.stdin.write(json.dumps(argv) + "\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            return self.died(argv)
+        line = self.read_line(timeout)
+        if line is None:
+            self.stop()
+            return None
+        if not line:
+            return self.died(argv)
+        answer = json.loads(line)
+        return subprocess.CompletedProcess(
+            argv, answer["returncode"], answer["stdout"], answer["stderr"]
+        )
+
+    def read_line(self, timeout: float) -> str | None:
+        """The server's next answer; "" where it died, None where it ran past `timeout`."""
+        data = b""
+        while not data.endswith(b"\n"):
+            ready, _, _ = select.select([self.answers], [], [], timeout)
+            if not ready:
+                return None
+            chunk = os.read(self.answers, 1 << 16)
+            if not chunk:
+                return ""
+            data += chunk
+        return data.decode()
+
+    def died(self, argv: list[str]) -> subprocess.CompletedProcess[str]:
+        assert self.process is not None
+        status = self.process.wait()
+        self.stop()
+        return subprocess.CompletedProcess(argv, status, "", "")
+
+    def start(self) -> None:
+        self.stop()
+        read, write = os.pipe()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gpuir.tools.tool_server", str(write)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            pass_fds=(write,),
+        )
+        os.close(write)
+        self.answers = read
+        self.calls = 0
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            if self.process.stdin is not None:
+                with suppress(OSError):  # what a dead server did not read
+                    self.process.stdin.close()
+            self.process = None
+        if self.answers >= 0:
+            os.close(self.answers)
+            self.answers = -1
+
+
+if __name__ == "__main__":
+    serve(int(sys.argv[1]))
