@@ -5,9 +5,11 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 BENCH_STAMP := $(VENV)/.installed-bench
+# make test-quick: the lit folders that need no tools but gpu-opt and run in seconds.
+QUICK_LIT := tests/lit/dialects
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test pytest lit lint format bench bench-quick fuzz differential gpu-check clean
+.PHONY: help demo test test-quick pytest lit lint format bench bench-quick fuzz differential gpu-check clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-12s %s\n", $$1, $$2}'
@@ -27,12 +29,16 @@ $(STAMP): pyproject.toml $(DEMO_STAMP)
 demo: $(DEMO_STAMP) ## parse, verify and pretty-print the example program (CPU only)
 	@$(BIN)/python examples/demo.py
 
-test: $(STAMP) ## the whole suite: pytest, then lit tests/lit
-	$(BIN)/pytest
+test: $(STAMP) ## the whole suite: pytest (one worker per core), then lit tests/lit
+	$(BIN)/pytest -n auto
 	$(BIN)/lit -sv tests/lit
 
+test-quick: $(STAMP) ## the edit loop, under a minute: pytest without the slow tests, lit on the dialects
+	$(BIN)/pytest -n auto -m "not slow"
+	$(BIN)/lit -s $(QUICK_LIT)
+
 pytest: $(STAMP) ## only the pytest suite
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 lit: $(STAMP) ## only the lit suite
 	$(BIN)/lit -sv tests/lit
