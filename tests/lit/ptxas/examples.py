@@ -6,7 +6,8 @@
 `ptxas -arch=sm_N`: one line per example with the kernels it assembled. A third argument adds
 target options (`index-bitwidth=32`: 32-bit index values in device code).
 
-The `invalid-*` examples are meant to fail earlier; any other failure fails the test.
+The `invalid-*` examples are meant to fail earlier; any other failure fails the test. gpu-opt
+runs in this process (`tool_server.call`): one start-up for all the examples.
 """
 
 import os
@@ -14,6 +15,8 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+
+from gpuir.tools.tool_server import call
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
@@ -23,18 +26,16 @@ def main(sm: str, scratch: str, options: str = "") -> int:
     for example in sorted(EXAMPLES.glob("*.mlir")):
         if example.name.startswith("invalid-"):
             continue
-        compiled = subprocess.run(
-            ["gpu-opt", str(example), "-t", f"ptx{{sm={sm} {options}}}".replace(" }", "}")],
-            capture_output=True,
-            text=True,
+        compiled = call(
+            ["gpu-opt", str(example), "-t", f"ptx{{sm={sm} {options}}}".replace(" }", "}")]
         )
-        if compiled.returncode != 0:
-            print(f"{example.name}: gpu-opt failed:\n{compiled.stderr}")
+        if compiled["returncode"] != 0:
+            print(f"{example.name}: gpu-opt failed:\n{compiled['stderr']}")
             return 1
         suffix = "".join(c for c in options if c.isalnum())
         ptx = os.path.join(scratch, f"{example.stem}.sm{sm}{suffix}.ptx")
         with open(ptx, "w") as f:
-            f.write(compiled.stdout)
+            f.write(compiled["stdout"])
         cubin = ptx.removesuffix(".ptx") + ".cubin"
         assembled = subprocess.run(
             ["ptxas", f"-arch=sm_{sm}", "-o", cubin, ptx], capture_output=True, text=True
@@ -42,7 +43,7 @@ def main(sm: str, scratch: str, options: str = "") -> int:
         if assembled.returncode != 0:
             print(f"{example.name}: ptxas failed:\n{assembled.stdout}{assembled.stderr}")
             return 1
-        kernels = re.findall(r"\.entry (\w+)\(", compiled.stdout)
+        kernels = re.findall(r"\.entry (\w+)\(", compiled["stdout"])
         print(f"{example.name}: sm_{sm}: {len(kernels)} kernels: {' '.join(kernels)}")
     return 0
 
