@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from example_args import EXAMPLE_ARGS
 from kernels import SAXPY_UNGUARDED
-from test_cuda_provider import WILD, FakeDriver, examples, gpu_run_command
+from test_cuda_provider import SHARED, WILD, FakeDriver, examples, gpu_run_command
 
 import gpuir
 from gpuir.runtime.cuda import (
@@ -138,14 +138,15 @@ def test_gpu_compiled_host_faults_are_those_of_the_interpreted_host(gpu, name, t
 
 def test_gpu_launch_errors(gpu):
     with gpuir.Device("cuda") as device:
-        program = device.compile(SAXPY_UNGUARDED)
+        program = device.compile(SAXPY_UNGUARDED + SHARED)  # SHARED: @shared was not compiled
         saxpy = program.kernel("saxpy")
         x = device.upload(np.arange(8, dtype=np.float32))
         with pytest.raises(ProviderError, match="invalid launch configuration") as error:
             saxpy(1, 4096, 8, 2.0, x, x)
         assert "per group" in str(error.value)
+        out = device.upload(np.zeros(4, dtype=np.int32))  # @shared writes i32
         with pytest.raises(ProviderError, match="bytes of dynamic shared memory"):
-            program.kernel("shared")(1, 4, x, smem_bytes=1 << 30)
+            program.kernel("shared")(1, 4, out, smem_bytes=1 << 30)
         with pytest.raises(TypeError, match="takes 4 argument"):
             saxpy(1, 4, 8, 2.0, x)
         saxpy(2, 4, 4, 2.0, x, x)  # the device is still fine
