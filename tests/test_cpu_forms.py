@@ -4,6 +4,8 @@ leaves the kernel as it found it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from xdsl.dialects.func import FuncOp
 from xdsl.parser import Parser
 
@@ -48,3 +50,14 @@ def test_a_barrier_under_a_varying_condition_keeps_fission_away():
 
 def test_a_barrier_under_a_uniform_condition_is_fission_s():
     assert placement("%group") is None
+
+
+def test_the_resumable_form_is_the_same_ir_on_every_run():
+    """cpu-workgroup-loops' resumable form kept its live values in the order of a set of
+    SSA values (their addresses): the same input gave constants and loads in other places."""
+    from gpuir.tools.tool_server import call
+
+    source = Path(__file__).parent / "lit" / "lowering" / "cpu-workgroup-loops-resume.mlir"
+    argv = ["gpu-opt", str(source), "--split-input-file", "-p", "cpu-workgroup-loops"]
+    outputs = {call(argv)["stdout"] for _ in range(6)}
+    assert len(outputs) == 1

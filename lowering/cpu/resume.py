@@ -55,7 +55,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, Use
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
@@ -379,8 +379,20 @@ class Resumable:
         live: list[SSAValue] = []
         live_in = liveness(list(self.kernel.body.blocks))
         arguments = set(self.args)
+        # program order, not the sets' (which follow addresses): the same IR on every run
+        order = {op: i for i, op in enumerate(self.kernel.walk())}
+        position: dict[SSAValue, tuple[int, int]] = {}
+        for block in self.kernel.body.blocks:
+            first = order[block.first_op] if block.first_op is not None else len(order)
+            position.update({arg: (first, -1 - arg.index) for arg in block.args})
+        for op, i in order.items():
+            position.update({result: (i, result.index) for result in op.results})
+
+        def in_order(uses: Iterable[Use]) -> list[Use]:
+            return sorted(uses, key=lambda u: (order.get(u.operation, len(order)), u.index))
+
         for resume in self.resumes:
-            for value in live_in[resume]:
+            for value in sorted(live_in[resume], key=position.__getitem__):
                 if value not in arguments and value not in live:
                     live.append(value)
         frame = self.args[len(self.inputs) + 1]
@@ -388,7 +400,7 @@ class Resumable:
         for value in live:
             owner = value.owner
             if isinstance(owner, arith.ConstantOp):
-                for use in list(value.uses):
+                for use in in_order(value.uses):
                     copy = owner.clone()
                     Rewriter.insert_op(copy, InsertPoint.before(top_level(use.operation)))
                     use.operation.operands[use.index] = copy.result
@@ -402,7 +414,7 @@ class Resumable:
             def at(b: Builder, offset: int = offset, typed: PtrType = typed) -> SSAValue:
                 return place(b, frame, offset, typed)
 
-            uses = list(value.uses)
+            uses = in_order(value.uses)
             if isinstance(owner, Operation):
                 where = InsertPoint.after(owner)
             else:
