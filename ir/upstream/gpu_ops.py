@@ -334,10 +334,13 @@ class LaunchOp(AsyncOp):
         index = IndexType()
         args = [a.resolve(index) for a in (*block_ids, *thread_ids, *grid_args, *block_args)]  # type: ignore[union-attr]
         region = parser.parse_region(args)
+        # MLIR prints the discardable attributes after the region (`{SCFToGPU_visited}`)
+        attributes = parser.parse_optional_attr_dict()
         return cls.create(
             operands=[*deps, *grid, *block, *smem],
             result_types=token_types(is_async),
             properties={"n_deps": IntAttr(len(deps)), "smem": IntAttr(len(smem))},
+            attributes=attributes,
             regions=[region],
         )
 
