@@ -112,8 +112,15 @@ class LocatingParser(Parser):
     def _parse_block(self) -> Block:
         """xDSL's, but a second definition of a block that was referenced before its first
         definition is the error it is (xDSL forgets that first definition and fails with a
-        KeyError)."""
+        KeyError), and a token that starts neither an op nor a block says what was expected
+        (xDSL's message was ` in block definition`)."""
         token = self._current_token
+        if token.kind is not MLIRTokenKind.CARET_IDENT:
+            self.raise_error(
+                f"expected an operation, a block label (^name) or '}}', found '{token.text}'",
+                token.span.start,
+                token.span.end,
+            )
         known = self.blocks.get(token.text[1:]) if token.kind is MLIRTokenKind.CARET_IDENT else None
         if known is not None and known[0] in self.defined_blocks:
             raise MultipleSpansParseError(
