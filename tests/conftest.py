@@ -51,6 +51,8 @@ SLOW = frozenset(
         "test_disk_cache.py::test_runs_started_together_share_one_entry_per_module",
         "test_disk_cache.py::test_the_cache_can_be_turned_off",
         "test_dlpack.py::test_numpy_reads_the_capsule_without_a_copy_and_releases_it",
+        "test_forkserver.py::test_a_call_answers_what_a_process_answers",
+        "test_forkserver.py::test_a_killed_caller_takes_its_call_with_it",
         "test_fusion.py::test_map_chain_fused_and_unfused_print_the_same",
         "test_fusion.py::test_random_chains_are_bit_identical",
         "test_fuzz.py::test_a_crash_or_a_long_run_costs_one_worker_not_the_campaign",

@@ -10,7 +10,9 @@ lit, else on PATH) and puts their folders first on the tests' PATH; makes `FileC
 line LLVM's `FileCheck-22` (or `FileCheck`) when one is installed, else the Python `filecheck`
 (and `filecheck` LLVM's when only that is installed); sets the suffixes, gpuir's `ROUNDTRIP` /
 `GENERIC_ROUNDTRIP` substitutions (those of tests/lit/lit.cfg) and the feature
-`llvm-filecheck`, and passes the `GPUIR_*` debug knobs through to the tests.
+`llvm-filecheck`, passes the `GPUIR_*` debug knobs through to the tests, and starts the tools'
+fork server for the run (`use_tool_server`: a RUN line's gpu-opt starts in a few
+milliseconds; `GPUIR_TOOL_SERVER=0` turns it off).
 """
 
 from __future__ import annotations
@@ -72,6 +74,26 @@ def configure(config: Any, *, name: str = "tests", suffixes: Sequence[str] = (".
         config.substitutions.append((COMMAND.format("filecheck"), llvm))
     if llvm is not None:
         config.available_features.add("llvm-filecheck")
+    use_tool_server(config)
+
+
+def use_tool_server(config: Any) -> None:
+    """Start the tools' fork server (`gpuir.tools.forkserver`) for this lit run, stopped when
+    lit ends, and name its socket to the tests (`GPUIR_TOOL_SERVER`); with
+    `GPUIR_TOOL_SERVER=0`, none: each call is a process of its own, as in a shell."""
+    if os.environ.get("GPUIR_TOOL_SERVER", "") == "0":
+        config.environment.pop("GPUIR_TOOL_SERVER", None)
+        return
+    import atexit
+    import tempfile
+
+    from gpuir.tools.forkserver import start_server, stop_server
+
+    folder = tempfile.mkdtemp(prefix="gpuir-lit-tools-")
+    server, socket_path = start_server(folder)
+    atexit.register(shutil.rmtree, folder, True)
+    atexit.register(stop_server, server)
+    config.environment["GPUIR_TOOL_SERVER"] = socket_path
 
 
 def tool_path(tool: str) -> str:

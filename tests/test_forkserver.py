@@ -1,0 +1,139 @@
+"""`gpuir.tools.forkserver` and its client (`gpuir.tools.launch`, the console scripts): a call
+through the server answers what a process of the tool answers (output, diagnostics, exit
+status, stdin), in the caller's directory and environment, and keeps nothing from one call to
+the next."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gpuir.tools.forkserver import SERVER_ENV, start_server, stop_server
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+PLUGIN = ROOT / "tests" / "lit" / "plugins" / "Inputs" / "count_calls.py"
+BIN = Path(sys.executable).parent
+BAD = "func.func @f() {\n  %x = arith.constant 1 : i32\n  ]\n}\n"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    process, path = start_server(str(tmp_path_factory.mktemp("server")))
+    yield process, path
+    stop_server(process)
+
+
+def tool(name, args, env, **kwargs):
+    return subprocess.run(
+        [str(BIN / name), *args], capture_output=True, text=True, env=env, **kwargs
+    )
+
+
+def environments(path):
+    plain = {k: v for k, v in os.environ.items() if k != SERVER_ENV}
+    return plain, {**plain, SERVER_ENV: path}
+
+
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("gpu-opt", [str(EXAMPLES / "array.mlir"), "-p", "gpu-pipeline"]),
+        ("gpu-opt", ["bad.mlir"]),
+        ("gpu-opt", ["missing.mlir"]),
+        ("gpu-run", [str(EXAMPLES / "array.mlir"), "--provider", "cpu"]),
+        ("gpu-run", [str(EXAMPLES / "global-sum.mlir"), "--provider", "interp", "40"]),
+        ("gpu-run", ["bad.mlir"]),
+        ("gpu-opt", ["--version"]),
+    ],
+)
+def test_a_call_answers_what_a_process_answers(server, tmp_path, name, args):
+    (tmp_path / "bad.mlir").write_text(BAD)
+    plain, served = environments(server[1])
+    alone = tool(name, args, plain, cwd=tmp_path)
+    through = tool(name, args, served, cwd=tmp_path)
+    assert (through.returncode, through.stdout, through.stderr) == (
+        alone.returncode,
+        alone.stdout,
+        alone.stderr,
+    )
+
+
+def test_stdin_and_the_order_of_stdout_and_stderr(server):
+    _, served = environments(server[1])
+    text = "func.func @f() {\n  func.return\n}\n"
+    done = tool("gpu-opt", ["-"], served, input=text)
+    assert done.returncode == 0 and "func.func @f()" in done.stdout
+    merged = subprocess.run(
+        f"{BIN / 'gpu-opt'} - 2>&1",
+        shell=True,
+        input=BAD,
+        capture_output=True,
+        text=True,
+        env=served,
+    )
+    assert merged.returncode == 1 and merged.stdout.startswith("<stdin>:3:3: error:")
+
+
+def test_each_call_has_its_own_environment_and_keeps_nothing(server, tmp_path):
+    _, served = environments(server[1])
+    source = tmp_path / "calls.mlir"
+    source.write_text("func.func @f() {\n  func.return\n}\n")
+    with_plugin = tool(
+        "gpu-opt", [str(source), "-p", "count-calls"], {**served, "GPUIR_PLUGINS": str(PLUGIN)}
+    )
+    assert with_plugin.returncode == 0 and "count.calls = 0" in with_plugin.stdout
+    without = tool("gpu-opt", [str(source), "-p", "count-calls"], served)
+    assert without.returncode != 0 and "count-calls" in without.stderr
+
+
+def test_without_a_server_the_tool_runs_in_its_own_process(tmp_path):
+    plain, _ = environments("")
+    gone = {**plain, SERVER_ENV: str(tmp_path / "no-such.sock")}
+    done = tool("gpu-opt", [str(EXAMPLES / "array.mlir")], gone)
+    assert done.returncode == 0 and "gpu.launch" in done.stdout
+
+
+def test_a_killed_caller_takes_its_call_with_it(server, tmp_path):
+    _, served = environments(server[1])
+    spin = tmp_path / "spin.mlir"
+    spin.write_text(
+        "func.func @main(%m: !mem.M<0>) -> (!mem.M<0>, i1) {\n"
+        "  %t = arith.constant true\n"
+        "  %r = scf.while (%i = %t) : (i1) -> i1 {\n"
+        "    scf.condition(%i) %i : i1\n"
+        "  } do {\n"
+        "  ^bb0(%j: i1):\n"
+        "    scf.yield %j : i1\n"
+        "  }\n"
+        "  func.return %m, %r : !mem.M<0>, i1\n}\n"
+    )
+    caller = subprocess.Popen([str(BIN / "gpu-run"), str(spin), "--provider", "interp"], env=served)
+    time.sleep(3)
+    workers = server_descendants(server[0].pid)
+    assert workers, "the call did not reach the server"
+    caller.send_signal(signal.SIGKILL)
+    caller.wait()
+    deadline = time.monotonic() + 10
+    while server_descendants(server[0].pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert server_descendants(server[0].pid) == []
+
+
+def server_descendants(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found

@@ -1,0 +1,185 @@
+"""A fork server for the command-line tools: a process that has imported gpu-opt, gpu-run and
+gpu-reduce (xDSL, the dialects, the passes, LLVM) once, and forks a fresh copy of itself for each
+call. A lit suite calls the tools a thousand times; each call then starts in milliseconds
+instead of paying the imports (0.25–0.5 s on 2 cores), and still runs in a process of its own:
+its own environment, working directory, standard streams, exit status and signals, nothing kept
+from one call to the next.
+
+    python -m gpuir.tools.forkserver SOCKET     # serve; tools/launch.py is the client
+
+A call (`gpuir.tools.launch`, the console scripts' entry) sends, over the UNIX socket SOCKET, a
+JSON header (the tool, its arguments, the working directory, the environment) and its stdin,
+stdout and stderr as file descriptors. The server forks a supervisor, which forks the worker,
+waits for it and answers the worker's exit status, or minus the signal that killed it. Where
+the caller goes away first (lit's timeout kills it), the supervisor kills the worker.
+
+`start_server(folder)` starts one and waits until it listens (lit's configuration does:
+`gpuir.tools.lit_config`); `GPUIR_TOOL_SERVER` names its socket to the tools.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import time
+
+SERVER_ENV = "GPUIR_TOOL_SERVER"
+STATUS = struct.Struct("<i")
+HEADER = struct.Struct("<I")
+TOOLS = ("gpu-opt", "gpu-run", "gpu-reduce")
+
+
+def tool_main(name: str):
+    """The `main(argv) -> int` of a tool."""
+    if name == "gpu-opt":
+        from gpuir.tools.gpu_opt import main
+    elif name == "gpu-run":
+        from gpuir.tools.gpu_run import main
+    else:
+        from gpuir.tools.gpu_reduce import main
+    return main
+
+
+def warm_up() -> None:
+    """Import what the tools import on every call, and load the dialects a program names."""
+    from gpuir.dialects import get_all_dialects, make_context
+
+    for name in TOOLS:
+        tool_main(name)
+    ctx = make_context()
+    for name in ("builtin", "func", "arith", "scf", "cf", "math", "memref", "llvm"):
+        ctx.get_optional_dialect(name)
+    for factory in get_all_dialects().values():
+        factory()
+    from gpuir.ir.registry import all_passes
+
+    all_passes()
+
+
+def serve(path: str) -> None:
+    warm_up()
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # supervisors are reaped by the kernel
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path + ".tmp")
+    listener.listen(64)
+    os.replace(path + ".tmp", path)  # the socket appears when it listens
+    sys.stdout.flush()
+    sys.stderr.flush()
+    while True:
+        connection, _ = listener.accept()
+        if os.fork() == 0:
+            listener.close()
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            try:
+                supervise(connection)
+            finally:
+                os._exit(0)
+        connection.close()
+
+
+def supervise(connection: socket.socket) -> None:
+    """Read a call, fork its worker, answer its status."""
+    # the descriptors come with the first bytes: the first read takes both
+    data, fds, _, _ = socket.recv_fds(connection, 1 << 16, 3)
+    while len(data) < HEADER.size:
+        data += receive(connection, HEADER.size - len(data))
+    size = HEADER.unpack(data[: HEADER.size])[0]
+    message = data[HEADER.size :]
+    if len(message) < size:
+        message += receive(connection, size - len(message))
+    if len(fds) != 3:
+        raise ConnectionError("a call came without its standard streams")
+    call = json.loads(message)
+    worker = os.fork()
+    if worker == 0:
+        connection.close()
+        run_worker(call, fds)
+    for fd in fds:
+        os.close(fd)
+    while True:
+        done, status = os.waitpid(worker, os.WNOHANG)
+        if done:
+            break
+        readable, _, _ = select.select([connection], [], [], 0.05)
+        if readable and not connection.recv(1):  # the caller is gone: so is its call
+            os.kill(worker, signal.SIGKILL)
+            os.waitpid(worker, 0)
+            return
+    code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+    connection.sendall(STATUS.pack(code))
+
+
+def run_worker(call: dict, fds: list[int]) -> None:
+    """The call, in this fresh fork: the caller's streams, directory and environment."""
+    code = 1
+    try:
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+            os.close(fd)
+        os.chdir(call["cwd"])
+        os.environ.clear()
+        os.environ.update(call["env"])
+        # the caller's streams, buffered as Python buffers its own: stdout by line on a
+        # terminal and by block elsewhere, stderr by line (the order of `2>&1` output)
+        sys.stdin = open(0, closefd=False)  # noqa: SIM115
+        sys.stdout = open(1, "w", closefd=False, buffering=1 if os.isatty(1) else -1)  # noqa: SIM115
+        sys.stderr = open(2, "w", closefd=False, buffering=1, errors="backslashreplace")  # noqa: SIM115
+        sys.argv = [call["tool"], *call["args"]]
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        code = tool_main(call["tool"])(call["args"])
+        code = code if isinstance(code, int) else 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except OSError:
+                pass
+        os._exit(code & 0xFF)
+
+
+def receive(connection: socket.socket, n: int) -> bytes:
+    data = b""
+    while len(data) < n:
+        chunk = connection.recv(n - len(data))
+        if not chunk:
+            raise ConnectionError("the caller closed the connection")
+        data += chunk
+    return data
+
+
+def start_server(folder: str, timeout: float = 120.0) -> tuple[subprocess.Popen[bytes], str]:
+    """A server listening on a socket in `folder` (the process and the socket's path)."""
+    path = os.path.join(folder, "tools.sock")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gpuir.tools.forkserver", path],
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + timeout
+    while not os.path.exists(path):
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError("the gpuir tool server did not start")
+        time.sleep(0.02)
+    return process, path
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    """Stop the server and every call still running under it."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait()
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1])
