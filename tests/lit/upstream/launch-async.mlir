@@ -11,7 +11,6 @@ module {
   func.func @main() {
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
-    %c0i = arith.constant 0 : i32
     %m = memref.alloc() : memref<4xf32>
     %h = memref.cast %m : memref<4xf32> to memref<*xf32>
     gpu.host_register %h : memref<*xf32>
