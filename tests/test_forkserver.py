@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from gpuir.tools.forkserver import SERVER_ENV, start_server, stop_server
+from gpuir.tools.forkserver import start_server, stop_server
+from gpuir.tools.launch import SERVER_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -24,26 +24,11 @@ import os
 import select
 import signal
 import socket
-import struct
 import subprocess
 import sys
 import time
 
-SERVER_ENV = "GPUIR_TOOL_SERVER"
-STATUS = struct.Struct("<i")
-HEADER = struct.Struct("<I")
-TOOLS = ("gpu-opt", "gpu-run", "gpu-reduce")
-
-
-def tool_main(name: str):
-    """The `main(argv) -> int` of a tool."""
-    if name == "gpu-opt":
-        from gpuir.tools.gpu_opt import main
-    elif name == "gpu-run":
-        from gpuir.tools.gpu_run import main
-    else:
-        from gpuir.tools.gpu_reduce import main
-    return main
+from gpuir.tools.launch import HEADER, STATUS, TOOLS, tool_main
 
 
 def warm_up() -> None:
@@ -51,7 +36,7 @@ def warm_up() -> None:
     from gpuir.dialects import get_all_dialects, make_context
 
     for name in TOOLS:
-        tool_main(name)
+        tool_main(name)  # imports the tool
     ctx = make_context()
     for name in ("builtin", "func", "arith", "scf", "cf", "math", "memref", "llvm"):
         ctx.get_optional_dialect(name)
@@ -132,7 +117,11 @@ def run_worker(call: dict, fds: list[int]) -> None:
         sys.stderr = open(2, "w", closefd=False, buffering=1, errors="backslashreplace")  # noqa: SIM115
         sys.argv = [call["tool"], *call["args"]]
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        code = tool_main(call["tool"])(call["args"])
+        main = tool_main(call["tool"])
+        if main is None:
+            print(f"tool server: no tool '{call['tool']}'", file=sys.stderr)
+            os._exit(2)
+        code = main(call["args"])
         code = code if isinstance(code, int) else 0
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)

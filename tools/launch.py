@@ -11,23 +11,43 @@ import json
 import os
 import signal
 import socket
+import struct
 import sys
+from collections.abc import Callable
+from importlib import import_module
+
+SERVER_ENV = "GPUIR_TOOL_SERVER"
+HEADER = struct.Struct("<I")
+"""A call's first bytes: the length of its JSON header."""
+STATUS = struct.Struct("<i")
+"""The server's answer: the exit status, or minus the signal that ended the call."""
+TOOLS = {
+    "gpu-opt": "gpuir.tools.gpu_opt",
+    "gpu-run": "gpuir.tools.gpu_run",
+    "gpu-reduce": "gpuir.tools.gpu_reduce",
+}
+"""Each tool's module, whose `main(argv) -> int` runs it: the console scripts, the fork server
+and the tool server call the tools through this one table."""
+
+
+def tool_main(name: str) -> Callable[[list[str]], int] | None:
+    """The `main` of the tool `name`; None for a name that is no tool."""
+    module = TOOLS.get(name)
+    return None if module is None else import_module(module).main
 
 
 def forward(tool: str, args: list[str]) -> int | None:
     """The exit status of the call run by the server; None where there is none to reach."""
-    path = os.environ.get("GPUIR_TOOL_SERVER")
+    path = os.environ.get(SERVER_ENV)
     if not path:
         return None
-    from gpuir.tools.forkserver import HEADER, STATUS
-
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         connection.connect(path)
     except OSError:
         connection.close()
         return None
-    env = {k: v for k, v in os.environ.items() if k != "GPUIR_TOOL_SERVER"}
+    env = {k: v for k, v in os.environ.items() if k != SERVER_ENV}
     message = json.dumps({"tool": tool, "args": args, "cwd": os.getcwd(), "env": env}).encode()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -51,9 +71,9 @@ def run(tool: str) -> int:
     code = forward(tool, args)
     if code is not None:
         return code
-    from gpuir.tools.forkserver import tool_main
-
-    return tool_main(tool)(args)
+    main = tool_main(tool)
+    assert main is not None
+    return main(args)
 
 
 def gpu_opt() -> int:

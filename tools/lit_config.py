@@ -81,8 +81,10 @@ def use_tool_server(config: Any) -> None:
     """Start the tools' fork server (`gpuir.tools.forkserver`) for this lit run, stopped when
     lit ends, and name its socket to the tests (`GPUIR_TOOL_SERVER`); with
     `GPUIR_TOOL_SERVER=0`, none: each call is a process of its own, as in a shell."""
-    if os.environ.get("GPUIR_TOOL_SERVER", "") == "0":
-        config.environment.pop("GPUIR_TOOL_SERVER", None)
+    from gpuir.tools.launch import SERVER_ENV
+
+    if os.environ.get(SERVER_ENV, "") == "0":
+        config.environment.pop(SERVER_ENV, None)
         return
     import atexit
     import tempfile
@@ -93,7 +95,7 @@ def use_tool_server(config: Any) -> None:
     server, socket_path = start_server(folder)
     atexit.register(shutil.rmtree, folder, True)
     atexit.register(stop_server, server)
-    config.environment["GPUIR_TOOL_SERVER"] = socket_path
+    config.environment[SERVER_ENV] = socket_path
 
 
 def tool_path(tool: str) -> str:

@@ -24,18 +24,16 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout, suppress
 from io import StringIO
 
+from gpuir.tools.launch import tool_main
+
 MAX_CALLS = 200
-TOOLS = ("gpu-opt", "gpu-run")
 
 
 def call(argv: list[str]) -> dict[str, object]:
     """Run a tool in this process: its exit status and what it printed."""
     name, args = argv[0], argv[1:]
-    if name == "gpu-opt":
-        from gpuir.tools.gpu_opt import main
-    elif name == "gpu-run":
-        from gpuir.tools.gpu_run import main
-    else:
+    main = tool_main(name)
+    if main is None:
         return {"returncode": 2, "stdout": "", "stderr": f"tool-server: no tool '{name}'\n"}
     out, err = StringIO(), StringIO()
     with redirect_stdout(out), redirect_stderr(err):
