@@ -189,13 +189,7 @@ class SubviewOp(ViewOp):
                 )
         if DYNAMIC_INDEX in self.static_strides.get_values():
             raise VerifyException(f"'{self.name}' needs static strides (no '?' stride)")
-        self.expect_source()
-        source = cast(BufType, self.source.type)
-        expected = self.view_type(source)
-        if self.res.type != expected:
-            raise VerifyException(
-                f"'{self.name}' expects the result type {expected}, found {self.res.type}"
-            )
+        super().verify_()
 
     def view_type(self, source: BufType) -> BufType:
         offsets = cast(tuple[int, ...], self.static_offsets.get_values())
