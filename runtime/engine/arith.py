@@ -113,7 +113,8 @@ def _bits_type(width: int) -> type[np.unsignedinteger]:
     return {16: np.uint16, 32: np.uint32, 64: np.uint64}[width]
 
 
-def _fp_to_int(op: Operation, value: np.floating, width: int, is_signed: bool) -> int:
+def _fp_to_int(op: Operation, value: np.floating, is_signed: bool) -> int:
+    width = result_width(op)
     low, high = (-(1 << (width - 1)), 1 << (width - 1)) if is_signed else (0, 1 << width)
     if not np.isfinite(value) or not low <= math.trunc(float(value)) < high:
         kind = "signed" if is_signed else "unsigned"
@@ -123,7 +124,38 @@ def _fp_to_int(op: Operation, value: np.floating, width: int, is_signed: bool) -
             f"{kind} i{width} (poison)",
             "poison",
         )
-    return math.trunc(float(value))
+    return wrap(math.trunc(float(value)), width)
+
+
+def _resize(op: Operation, value: int, read: Callable[[int, int], int]) -> int:
+    source, target = int_width(op.operands[0].type), result_width(op)
+    if source is None:
+        raise fail(op, f"'{op.name}' from {op.operands[0].type} is not supported", "not supported")
+    return wrap(read(value, source), target)
+
+
+def _int_to_fp(op: Operation, value: int, read: Callable[[int, int], int]) -> np.floating:
+    width, dtype = int_width(op.operands[0].type), float_dtype(op.results[0].type)
+    if width is None or dtype is None:
+        raise fail(op, f"'{op.name}' to {op.results[0].type} is not supported")
+    return int_to_float(read(value, width), dtype)
+
+
+def _float_cast(op: Operation, value: np.floating) -> np.floating:
+    dtype = float_dtype(op.results[0].type)
+    if dtype is None:
+        raise fail(op, f"'{op.name}' to {op.results[0].type} is not supported")
+    with np.errstate(all="ignore"):
+        return dtype(value)
+
+
+def _cast(op_type: type[Operation], convert: Callable[..., Any], *extra: Any):
+    """The impl of a cast: `convert(op, operand, *extra)`."""
+
+    def run(self: Any, machine: Machine, op: Operation, args: PythonValues) -> PythonValues:
+        return (convert(op, args[0], *extra),)
+
+    return impl(op_type)(run)
 
 
 @register_impls
@@ -202,47 +234,16 @@ class ArithFunctions(InterpreterFunctions):
     def run_negf(self, machine: Machine, op: Operation, args: PythonValues):
         return (-args[0],)
 
-    @impl(arith.ExtSIOp)
-    def run_extsi(self, machine: Machine, op: Operation, args: PythonValues):
-        return (_resize(op, args[0], signed),)
-
-    @impl(arith.ExtUIOp)
-    def run_extui(self, machine: Machine, op: Operation, args: PythonValues):
-        return (_resize(op, args[0], unsigned),)
-
-    @impl(arith.TruncIOp)
-    def run_trunci(self, machine: Machine, op: Operation, args: PythonValues):
-        return (_resize(op, args[0], signed),)
-
-    @impl(arith.IndexCastOp)
-    def run_index_cast(self, machine: Machine, op: Operation, args: PythonValues):
-        return (_resize(op, args[0], signed),)
-
-    @impl(arith.SIToFPOp)
-    def run_sitofp(self, machine: Machine, op: Operation, args: PythonValues):
-        return (_int_to_fp(op, args[0], signed),)
-
-    @impl(arith.UIToFPOp)
-    def run_uitofp(self, machine: Machine, op: Operation, args: PythonValues):
-        return (_int_to_fp(op, args[0], unsigned),)
-
-    @impl(arith.FPToSIOp)
-    def run_fptosi(self, machine: Machine, op: Operation, args: PythonValues):
-        width = result_width(op)
-        return (wrap(_fp_to_int(op, args[0], width, True), width),)
-
-    @impl(arith.FPToUIOp)
-    def run_fptoui(self, machine: Machine, op: Operation, args: PythonValues):
-        width = result_width(op)
-        return (wrap(_fp_to_int(op, args[0], width, False), width),)
-
-    @impl(arith.ExtFOp)
-    def run_extf(self, machine: Machine, op: Operation, args: PythonValues):
-        return (_float_cast(op, args[0]),)
-
-    @impl(arith.TruncFOp)
-    def run_truncf(self, machine: Machine, op: Operation, args: PythonValues):
-        return (_float_cast(op, args[0]),)
+    run_extsi = _cast(arith.ExtSIOp, _resize, signed)
+    run_extui = _cast(arith.ExtUIOp, _resize, unsigned)
+    run_trunci = _cast(arith.TruncIOp, _resize, signed)
+    run_index_cast = _cast(arith.IndexCastOp, _resize, signed)
+    run_sitofp = _cast(arith.SIToFPOp, _int_to_fp, signed)
+    run_uitofp = _cast(arith.UIToFPOp, _int_to_fp, unsigned)
+    run_fptosi = _cast(arith.FPToSIOp, _fp_to_int, True)
+    run_fptoui = _cast(arith.FPToUIOp, _fp_to_int, False)
+    run_extf = _cast(arith.ExtFOp, _float_cast)
+    run_truncf = _cast(arith.TruncFOp, _float_cast)
 
     @impl(arith.BitcastOp)
     def run_bitcast(self, machine: Machine, op: Operation, args: PythonValues):
@@ -260,28 +261,6 @@ class ArithFunctions(InterpreterFunctions):
             size = np.dtype(dtype).itemsize * 8
             return (np.array(bits, _bits_type(size)).view(dtype)[()],)
         raise fail(op, f"'{op.name}' to {target} is not supported")
-
-
-def _resize(op: Operation, value: int, read: Callable[[int, int], int]) -> int:
-    source, target = int_width(op.operands[0].type), result_width(op)
-    if source is None:
-        raise fail(op, f"'{op.name}' from {op.operands[0].type} is not supported", "not supported")
-    return wrap(read(value, source), target)
-
-
-def _int_to_fp(op: Operation, value: int, read: Callable[[int, int], int]) -> np.floating:
-    width, dtype = int_width(op.operands[0].type), float_dtype(op.results[0].type)
-    if width is None or dtype is None:
-        raise fail(op, f"'{op.name}' to {op.results[0].type} is not supported")
-    return int_to_float(read(value, width), dtype)
-
-
-def _float_cast(op: Operation, value: np.floating) -> np.floating:
-    dtype = float_dtype(op.results[0].type)
-    if dtype is None:
-        raise fail(op, f"'{op.name}' to {op.results[0].type} is not supported")
-    with np.errstate(all="ignore"):
-        return dtype(value)
 
 
 # --- fast forms (`gpuir.runtime.engine.closures`) -----------------------------------------------

@@ -72,9 +72,15 @@ def _ipow(base: int, exponent: int, width: int, op: Operation) -> int:
     return 0
 
 
-def _count(op: Operation, value: int, fn: Callable[[int, int], int]) -> int:
-    width = result_width(op)
-    return fn(unsigned(value, width), width)
+def _bit_count(fn: Callable[[int, int], int]):
+    """A count of the operand's bits: `fn(bits, width)`, the operand read unsigned at the
+    result's width."""
+
+    def run(self: Any, machine: Machine, op: Operation, args: PythonValues) -> PythonValues:
+        width = result_width(op)
+        return (fn(unsigned(args[0], width), width),)
+
+    return run
 
 
 def _ctlz(value: int, width: int) -> int:
@@ -83,6 +89,10 @@ def _ctlz(value: int, width: int) -> int:
 
 def _cttz(value: int, width: int) -> int:
     return width if value == 0 else (value & -value).bit_length() - 1
+
+
+def _ctpop(value: int, width: int) -> int:
+    return bin(value).count("1")
 
 
 @register_impls
@@ -145,17 +155,9 @@ class MathFunctions(InterpreterFunctions):
         width = result_width(op)
         return (wrap(abs(signed(args[0], width)), width),)
 
-    @impl(mathd.CountLeadingZerosOp)
-    def run_ctlz(self, machine: Machine, op: Operation, args: PythonValues):
-        return (_count(op, args[0], _ctlz),)
-
-    @impl(mathd.CountTrailingZerosOp)
-    def run_cttz(self, machine: Machine, op: Operation, args: PythonValues):
-        return (_count(op, args[0], _cttz),)
-
-    @impl(mathd.CtPopOp)
-    def run_ctpop(self, machine: Machine, op: Operation, args: PythonValues):
-        return (_count(op, args[0], lambda v, w: bin(v).count("1")),)
+    run_ctlz = impl(mathd.CountLeadingZerosOp)(_bit_count(_ctlz))
+    run_cttz = impl(mathd.CountTrailingZerosOp)(_bit_count(_cttz))
+    run_ctpop = impl(mathd.CtPopOp)(_bit_count(_ctpop))
 
 
 # --- fast forms (`gpuir.runtime.engine.closures`): the float binaries share arith's
