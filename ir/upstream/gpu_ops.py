@@ -125,15 +125,19 @@ def token_types(is_async: bool) -> list[Attribute]:
 
 class AsyncOp(IRDLOperation):
     """An op with async dependencies (its first `n_deps` operands) and, when `async`, a token
-    as its last result."""
+    as its last result. Its operands are all `values`; its results, properties and regions
+    are the subclass's."""
+
+    values = var_operand_def()
+    n_deps = prop_def(IntAttr)
 
     @property
     def deps(self) -> Sequence[SSAValue]:
-        return self.operands[: self.properties["n_deps"].data]  # type: ignore[attr-defined]
+        return self.values[: self.n_deps.data]
 
     @property
     def rest(self) -> Sequence[SSAValue]:
-        return self.operands[self.properties["n_deps"].data :]  # type: ignore[attr-defined]
+        return self.values[self.n_deps.data :]
 
 
 @irdl_op_definition
@@ -243,10 +247,8 @@ class LaunchFuncOp(AsyncOp):
     `smem`, then the kernel's arguments."""
 
     name = "gpu.launch_func"
-    values = var_operand_def()
     token = var_result_def(AsyncTokenType)
     kernel = prop_def(SymbolRefAttr)
-    n_deps = prop_def(IntAttr)
     smem = prop_def(IntAttr)
 
     @classmethod
@@ -297,9 +299,7 @@ class LaunchOp(AsyncOp):
     The body's 12 arguments: block ids, thread ids, grid sizes, block sizes (x, y, z each)."""
 
     name = "gpu.launch"
-    values = var_operand_def()
     token = var_result_def(AsyncTokenType)
-    n_deps = prop_def(IntAttr)
     smem = prop_def(IntAttr)
     body = region_def()
 
@@ -402,9 +402,7 @@ class AllocOp(AsyncOp):
     """`rest`: the memref's dynamic sizes."""
 
     name = "gpu.alloc"
-    values = var_operand_def()
     results_ = var_result_def()
-    n_deps = prop_def(IntAttr)
     host_shared = opt_prop_def(UnitAttr)
 
     @classmethod
@@ -436,9 +434,7 @@ def _memory_op(op_name: str, count: int) -> type[AsyncOp]:
     @irdl_op_definition
     class Memory(AsyncOp):
         name = op_name
-        values = var_operand_def()
         token = var_result_def(AsyncTokenType)
-        n_deps = prop_def(IntAttr)
 
         @classmethod
         def parse(cls, parser: Parser) -> Memory:
