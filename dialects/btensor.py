@@ -110,7 +110,16 @@ def _verify_region(
 
 
 class MapReduceBase(IRDLOperation):
-    """What `map_reduce` and `map_reduce_post` share: the loop box, the inputs, the combiner."""
+    """What `map_reduce` and `map_reduce_post` share: the loop box, the inputs, the combiner.
+    The loop box and the results are fields here; each op declares its operands and regions,
+    in order."""
+
+    out_rank = prop_def(IntegerAttr[I64])
+    shape = prop_def(DenseArrayBase.constr(i64))
+    maps = prop_def(ArrayAttr[AffineMapAttr])
+    out_map = prop_def(AffineMapAttr)
+    res_mem = result_def(M0)
+    res = result_def(BufType)
 
     @property
     def loop_shape(self) -> tuple[int, ...]:
@@ -230,13 +239,7 @@ class MapReduceOp(MapReduceBase):
     mem = operand_def(M0)
     inputs = var_operand_def(BufType)
     init = operand_def()
-    out_rank = prop_def(IntegerAttr[I64])
-    shape = prop_def(DenseArrayBase.constr(i64))
-    maps = prop_def(ArrayAttr[AffineMapAttr])
-    out_map = prop_def(AffineMapAttr)
     combiner = region_def("single_block")
-    res_mem = result_def(M0)
-    res = result_def(BufType)
 
     @classmethod
     def parse(cls, parser: Parser) -> MapReduceOp:
@@ -262,15 +265,9 @@ class MapReducePostOp(MapReduceBase):
     inputs = var_operand_def(BufType)
     post_inputs = var_operand_def(BufType)
     init = operand_def()
-    out_rank = prop_def(IntegerAttr[I64])
-    shape = prop_def(DenseArrayBase.constr(i64))
-    maps = prop_def(ArrayAttr[AffineMapAttr])
     post_maps = prop_def(ArrayAttr[AffineMapAttr])
-    out_map = prop_def(AffineMapAttr)
     combiner = region_def("single_block")
     epilogue = region_def("single_block")
-    res_mem = result_def(M0)
-    res = result_def(BufType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
