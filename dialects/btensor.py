@@ -111,15 +111,13 @@ def _verify_region(
 
 class MapReduceBase(IRDLOperation):
     """What `map_reduce` and `map_reduce_post` share: the loop box, the inputs, the combiner.
-    The loop box and the results are fields here; each op declares its operands and regions,
-    in order."""
+    The loop box's properties are fields here; each op declares its operands, regions and
+    results, in order."""
 
     out_rank = prop_def(IntegerAttr[I64])
     shape = prop_def(DenseArrayBase.constr(i64))
     maps = prop_def(ArrayAttr[AffineMapAttr])
     out_map = prop_def(AffineMapAttr)
-    res_mem = result_def(M0)
-    res = result_def(BufType)
 
     @property
     def loop_shape(self) -> tuple[int, ...]:
@@ -240,6 +238,8 @@ class MapReduceOp(MapReduceBase):
     inputs = var_operand_def(BufType)
     init = operand_def()
     combiner = region_def("single_block")
+    res_mem = result_def(M0)
+    res = result_def(BufType)
 
     @classmethod
     def parse(cls, parser: Parser) -> MapReduceOp:
@@ -268,6 +268,8 @@ class MapReducePostOp(MapReduceBase):
     post_maps = prop_def(ArrayAttr[AffineMapAttr])
     combiner = region_def("single_block")
     epilogue = region_def("single_block")
+    res_mem = result_def(M0)
+    res = result_def(BufType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
