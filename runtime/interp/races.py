@@ -289,6 +289,12 @@ class RaceTracker:
             state = states[byte] = _State(1, -1)
         return state
 
+    def _touch(self, state: _State, group: int, epoch: int) -> None:
+        """Bring `state` to `epoch` of `group`; a state the group touches first is remembered,
+        to be retired when the group ends (`end_group`)."""
+        if state.at(group, epoch):
+            self.touched.append(state)
+
     def read(self, who: ItemMachine, op: Operation, allocation: Allocation, offset: int, n: int):
         group, item, epoch = who.group_id, who.item_id, who.group.epoch
         atomic = type(op) in ATOMIC_TYPES
@@ -299,8 +305,7 @@ class RaceTracker:
         record = (group, item, op, atomic, self.seq)
         states, word = self._word(allocation, offset, n)
         if word is not None:
-            if word.at(group, epoch):
-                self.touched.append(word)
+            self._touch(word, group, epoch)
             if word.read_conflict(item, atomic) is None:
                 word.read(record)
                 if word.full and not (word.writers or word.old_writes) and not atomic:
@@ -312,8 +317,7 @@ class RaceTracker:
                 states[offset + i] = byte_state
         for byte in range(offset, offset + n):
             state = self._byte(states, byte)
-            if state.at(group, epoch):
-                self.touched.append(state)
+            self._touch(state, group, epoch)
             conflict = state.read_conflict(item, atomic)
             if conflict is not None:
                 self._report(who, op, "reads", allocation, byte, *conflict)
@@ -335,8 +339,7 @@ class RaceTracker:
         record = (group, item, op, atomic, self.seq)
         states, word = self._word(allocation, offset, n)
         if word is not None:
-            if word.at(group, epoch):
-                self.touched.append(word)
+            self._touch(word, group, epoch)
             if word.write_conflict(item, atomic, data) is None:
                 word.write(record, data)
                 return
@@ -344,8 +347,7 @@ class RaceTracker:
                 states[offset + i] = byte_state
         for i in range(n):
             state = self._byte(states, offset + i)
-            if state.at(group, epoch):
-                self.touched.append(state)
+            self._touch(state, group, epoch)
             value = data[i : i + 1]
             conflict = state.write_conflict(item, atomic, value)
             if conflict is not None:
