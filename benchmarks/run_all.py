@@ -37,6 +37,9 @@ Every figure is a ratio ours / peer, both measured in this run (the GPU rows: in
 6. The sanitizer (`sanitizer.py`): `gpu-run --provider interp` against `--provider cpu`, each a
    process, on the 64, 96 and 128 matmul and a 1M saxpy: time, peak memory, and interp's
    memory per byte the kernel touches; goals for the 96 matmul: ≤ 6 s and ≤ 150 MB.
+7. gpu-lsp (`lsp_latency.py`): from a change to a 2,000-line file to its diagnostics, the
+   server on stdio as an editor runs it (the fast diagnostics, and those of the barrier check);
+   issue 33's goal: within 1 s.
 
     python benchmarks/run_all.py              # 1k, 10k, 100k ops; 16M f32 (about 15 minutes)
     python benchmarks/run_all.py --quick      # 1k, 10k ops, fewer repeats (under 2 minutes)
@@ -469,6 +472,15 @@ def sanitizer_section(quick: bool) -> list[Row]:
     return rows
 
 
+def lsp_section(quick: bool) -> list[Row]:
+    """`benchmarks/lsp_latency.py`: gpu-lsp's diagnostics after a change to a 2,000-line file,
+    against issue 33's goal of 1 s."""
+    import lsp_latency
+
+    say("gpu-lsp: diagnostics latency after a change, 2,000-line files")
+    return lsp_latency.rows(quick)
+
+
 def gpu_section() -> list[Row]:
     """`benchmarks/gpu.py` here when there is a CUDA device, else the figures of its last run."""
     from gpuir.runtime import unavailable_reason
@@ -619,7 +631,7 @@ def main() -> int:
         "--repeats", type=int, help="repeats of each compile-time command at every size"
     )
     parser.add_argument(
-        "--only", help="sections to run, comma-separated: compile,cpu,ptx,gpu,e2e,sanitizer"
+        "--only", help="sections to run, comma-separated: compile,cpu,ptx,gpu,e2e,sanitizer,lsp"
     )
     parser.add_argument(
         "--stages",
@@ -642,7 +654,7 @@ def main() -> int:
     )
     default_repeats = {1000: 5, 10000: 3} if not quick else {1000: 3, 10000: 1}
     repeats = {s: args.repeats or default_repeats.get(s, 2 if s > 10000 else 3) for s in sizes}
-    sections = set((args.only or "compile,cpu,ptx,gpu,e2e,sanitizer").split(","))
+    sections = set((args.only or "compile,cpu,ptx,gpu,e2e,sanitizer,lsp").split(","))
     stages = (not quick) if args.stages is None else args.stages
     cpu_n = args.cpu_n or CPU_N
     cpu_repeats = 5 if quick else 10
@@ -668,6 +680,7 @@ def main() -> int:
         ("gpu", gpu_section),
         ("e2e", lambda: end_to_end_section(quick)),
         ("sanitizer", lambda: sanitizer_section(quick)),
+        ("lsp", lambda: lsp_section(quick)),
     ):
         if name in sections:
             try:

@@ -107,7 +107,7 @@ class Checker:
     cancelled: Callable[[], bool] = lambda: False
     publish_early: Callable[[Analysis, list[Report]], None] | None = None
     """Called with the analysis (its index complete) and the diagnostics found before the slow
-    checks, when there is one to run."""
+    checks, when they have launches to check."""
 
     def go_on(self) -> None:
         if self.cancelled():
@@ -184,7 +184,8 @@ def analyse(text: str, name: str, checker: Checker) -> Analysis:
         works.append(work)
         analysis.chunks.append(work.index or ChunkIndex(start, start + len(piece), line_offset))
     if slow and any(w.parsed is not None for w in works):
-        if checker.publish_early is not None and not plan.verify:
+        launches = any(w.index is not None and w.index.kernels for w in works)
+        if checker.publish_early is not None and launches and not plan.verify:
             checker.publish_early(analysis, reports_of_works(works, name, text) + analysis.reports)
         for work in works:
             for check_name in slow:
