@@ -156,6 +156,21 @@ class Client:
 
         return self.wait(found)
 
+    def published(self, uri: str, version: int) -> list[dict[str, Any]]:
+        """Every publication for `uri` up to the first of `version`."""
+        seen: list[dict[str, Any]] = []
+
+        def found() -> list[dict[str, Any]] | None:
+            while self.notifications:
+                params = self.notifications.pop(0)
+                if params["uri"] == uri:
+                    seen.append(params)
+                    if params.get("version") == version:
+                        return seen
+            return None
+
+        return self.wait(found)
+
     def open(self, name: str, text: str) -> str:
         uri = f"file:///work/{name}"
         document = {"uri": uri, "languageId": "mlir", "version": 1, "text": text}
@@ -209,6 +224,22 @@ def test_bad_file_then_fixed(client: Client) -> None:
     document = {"uri": uri, "version": 2}
     client.notify("textDocument/didChange", {"textDocument": document, "contentChanges": [change]})
     assert client.diagnostics(uri, lambda d: not d) == []
+
+
+def test_a_burst_of_changes_ends_with_the_newest(client: Client) -> None:
+    uri = opened(client, "burst.mlir")
+    bad = PROGRAM.replace("mem.load %m1, %e", "mem.load %m3, %e")
+    whole = {"start": {"line": 0, "character": 0}, "end": {"line": len(LINES) + 5, "character": 0}}
+    for version in range(2, 8):
+        change = {"range": whole, "text": PROGRAM if version == 7 else bad}
+        document = {"uri": uri, "version": version}
+        client.notify(
+            "textDocument/didChange", {"textDocument": document, "contentChanges": [change]}
+        )
+    published = client.published(uri, 7)
+    versions = [p["version"] for p in published]
+    assert versions == sorted(versions)  # nothing older comes after something newer
+    assert published[-1]["diagnostics"] == []
 
 
 def test_check_error_with_a_note(client: Client) -> None:
