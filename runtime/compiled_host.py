@@ -70,6 +70,10 @@ class CompiledHost:
     entries: dict[str, Callable[[int, int], int]]
     ops: list[Operation]
     functions: dict[str, FuncOp]
+    code: bytes | None = None
+    """The object code MCJIT loaded (what a native executable links: `gpuir.runtime.native`)."""
+    cached: bool = False
+    """Whether the code came from the disk cache (the program was compiled before)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
     """The shim's jump buffer is one per module: one call at a time."""
 
@@ -112,10 +116,13 @@ def _compile(program: ModuleOp, text: str) -> CompiledHost:
     key = disk_cache.key("host", text)
     stored = disk_cache.load("host", key)
     engine = None
+    code: bytes | None = None
     if stored is not None and stored[0].get("functions") == list(functions):
         with suppress(RuntimeError):
             engine = disk_cache.engine_from_object(stored[1])
-    if engine is not None:
+            code = stored[1]
+    cached = engine is not None
+    if cached:
         ops = runtime_ops(original)  # op id i is ops[i], as they were: for diagnostics
         if stored[0].get("prepare_changes") is not False:  # type: ignore[index]
             from gpuir.lowering.host.host_to_llvm import prepare_host
@@ -146,8 +153,9 @@ def _compile(program: ModuleOp, text: str) -> CompiledHost:
         capture = disk_cache.ObjectCapture()
         engine.set_object_cache(capture.notify)
         engine.finalize_object()
-        if capture.code is not None:
-            disk_cache.store("host", key, header, capture.code)
+        code = capture.code
+        if code is not None:
+            disk_cache.store("host", key, header, code)
     for abi in ABI:
         address = engine.get_global_value_address(CALLBACK_PREFIX + abi.name)
         ctypes.c_void_p.from_address(address).value = ctypes.cast(
@@ -156,7 +164,7 @@ def _compile(program: ModuleOp, text: str) -> CompiledHost:
     entries = {
         name: EntryFunction(engine.get_function_address(f"{ENTRY}_{name}")) for name in functions
     }
-    return CompiledHost(engine, entries, ops, functions)
+    return CompiledHost(engine, entries, ops, functions, code, cached)
 
 
 @cache

@@ -147,9 +147,11 @@ RUNTIME_ROOMS = {
     "interp": {"engine"},
     "cpu": {"engine", "interp"},
     "cuda": {"engine"},
+    "native": {"cpu"},
 }
 """Each provider's folder of `runtime/` and the folders it may import: the engine none, no
-provider another (the cpu provider reruns a launch it suspects under interp). Everyone may
+provider another (the cpu provider reruns a launch it suspects under interp); the native
+executables link the cpu provider's kernels, and no provider imports them. Everyone may
 import the shared modules at the top of `runtime/`."""
 
 

@@ -98,6 +98,9 @@ class Options:
     plugins: list[str] = field(default_factory=list[str])
     check: bool = False
     upstream: bool = False
+    argv: list[str] = field(default_factory=list[str])
+    """The command line, for the warm path (`gpuir.tools.warm`)."""
+    emit_executable: str | None = None
 
 
 @dataclass
@@ -177,6 +180,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="run @host on the interpreter instead of compiling it (cpu and cuda compile it)",
     )
     parser.add_argument(
+        "--emit-executable",
+        metavar="PROG",
+        help="cpu: link the program, its kernels and the C runtime into the native executable "
+        "PROG, which runs without Python (docs/native.md), instead of running it",
+    )
+    parser.add_argument(
         "--load-pass-plugin",
         dest="plugins",
         action="append",
@@ -227,6 +236,8 @@ def parse_args(argv: Sequence[str]) -> Options:
         plugins=namespace.plugins,
         check=namespace.check,
         upstream=namespace.upstream,
+        argv=list(argv),
+        emit_executable=namespace.emit_executable,
     )
 
 
@@ -352,9 +363,10 @@ def format_results(results: Sequence[tuple[object, Attribute]]) -> str:
 
 def execute(
     parsed: ParsedChunk, provider: Provider, args: Sequence[str], timer: Timer, interpret: bool
-) -> str:
+) -> tuple[str, bool]:
     """Run `@main` (its host code compiled, unless `interpret` or the provider is `interp`);
-    its results as gpu-run prints them."""
+    its results as gpu-run prints them, and whether its host code was compiled before (in the
+    compile cache)."""
     from gpuir.runtime.executors import make_executor
     from gpuir.runtime.session import check_entry, scalar_params
 
@@ -374,7 +386,26 @@ def execute(
     results = executor.run_main(values)
     sys.stdout.flush()
     timer.lap("run")
-    return format_results(results)
+    program = getattr(executor, "program", None)
+    return format_results(results), bool(getattr(program, "cached", False))
+
+
+def emit_executable(parsed: ParsedChunk, provider: Provider, path: str) -> None:
+    """`--emit-executable PATH`: the compiled program as a native executable."""
+    from gpuir.runtime.native.build import NotNative, build
+
+    if provider.name != "cpu":
+        raise GpuRunError(
+            f"{PROG}: error: --emit-executable links for the cpu provider, not for {provider.name}"
+        )
+    parsed.set_locations()
+    try:
+        build(parsed.module, path, parsed.name, getattr(provider, "index_bitwidth", 64))
+    except NotNative as e:
+        message = f"{PROG}: error: cannot make a native executable of {parsed.name}: {e}"
+        raise GpuRunError(message) from None
+    except OSError as e:
+        raise GpuRunError(f"{PROG}: error: cannot write '{path}': {e.strerror}") from None
 
 
 def diagnostic(error: DiagnosticException, parsed: ParsedChunk) -> str:
@@ -415,15 +446,26 @@ def run(options: Options) -> int:
     timer.lap("parse")
     if instruments.timing is not None:
         instruments.timing.add("Parser", *phase.elapsed())
+    warned: list[object] = []
+
+    def warn(*args: object, **kwargs: object) -> None:
+        warned.append(args[0])
+        show_warning(PROG, parsed, *args, **kwargs)  # type: ignore[arg-type]
+
     with warnings.catch_warnings():
         warnings.simplefilter("always", OpWarning)
-        warnings.showwarning = partial(show_warning, PROG, parsed)
+        warnings.showwarning = warn
         try:
             execution = Execution(instruments.all(), verify_each=verify_each(options))
             compile_program(parsed, pm, instruments, execution)
             timer.lap("compile")
+            if options.emit_executable is not None:
+                emit_executable(parsed, provider, options.emit_executable)
+                return 0
             with execution.section("Execution"):  # the provider's lowering is instrumented too
-                output = execute(parsed, provider, options.args, timer, options.interpret_host)
+                output, compiled_before = execute(
+                    parsed, provider, options.args, timer, options.interpret_host
+                )
         except DiagnosticException as e:
             sys.stdout.flush()
             report(failure_text(e, parsed, instruments), e)
@@ -445,6 +487,11 @@ def run(options: Options) -> int:
             return 1
     sys.stdout.write(output)
     sys.stdout.flush()
+    if compiled_before and not warned and name == "cpu" and parsed.text is not None:
+        from gpuir.tools import warm
+
+        bitwidth = getattr(provider, "index_bitwidth", 64)
+        warm.keep(options.argv, parsed.text.encode(), parsed.module, parsed.name, bitwidth)
     timer.report(name)
     if instruments.statistics is not None:
         print(instruments.statistics.report(), file=sys.stderr)

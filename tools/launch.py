@@ -81,7 +81,10 @@ def gpu_opt() -> int:
 
 
 def gpu_run() -> int:
-    return run("gpu-run")
+    from gpuir.tools import warm  # light: the standard library only
+
+    code = warm.run(sys.argv[1:])
+    return run("gpu-run") if code is None else code
 
 
 def gpu_reduce() -> int:

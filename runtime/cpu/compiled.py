@@ -249,6 +249,9 @@ class CompiledModule:
     module_error: OpError | Exception | None = None
     prints: Printing | None = None
     """How the module's kernels print, when they do."""
+    code: bytes | None = None
+    """The object code MCJIT loaded (what a native executable links: `gpuir.runtime.native`);
+    each kernel's launch entry is `LAUNCH_PREFIX + name` there."""
 
     def kernel(self, name: str, op: Operation | None) -> CompiledKernel:
         if self.module_error is not None:
@@ -392,7 +395,11 @@ def _compile(module: ModuleOp, index_bitwidth: int, text: str, check: bool) -> C
         for name, kernel in program.kernels.items()
     }
     return CompiledModule(
-        engine, kernels, dict(program.errors), prints=Printing.of(engine, formats)
+        engine,
+        kernels,
+        dict(program.errors),
+        prints=Printing.of(engine, formats),
+        code=capture.code,
     )
 
 
@@ -421,4 +428,4 @@ def _from_cache(header: dict[str, object], code: bytes) -> CompiledModule:
         device_print.Format(text, kind, tuple(Parser(ctx, t).parse_attribute() for t in types))
         for text, kind, types in header.get("formats", [])  # type: ignore[union-attr]
     ]
-    return CompiledModule(engine, kernels, prints=Printing.of(engine, formats))
+    return CompiledModule(engine, kernels, prints=Printing.of(engine, formats), code=code)

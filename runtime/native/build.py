@@ -1,0 +1,307 @@
+"""Native executables: a program compiled for the cpu provider, linked by the system's C
+compiler into one executable that runs without Python (docs/native.md).
+
+`build(program, path, ...)` links the program's host object (`compile_host`'s, the JIT shim
+included), its kernels' object (the cpu provider's), the C runtime (`gpuir_cpu.c`, compiled
+once per version into the cache) and the tables the runtime reads (`native.h`: the kernels, the
+host ops that call the runtime by op id, `@main`'s signature), generated here as C.
+
+Not every program can be one: `NotNative` says why (a kernel that prints, a struct argument,
+`mem.print_memref`, a signature gpu-run reads but this runtime does not, a kernel that did not
+compile). `gpu-run` keeps one per program in the compile cache (`cache_executable`) and runs it
+on later runs (`gpuir.tools.warm`); `gpu-run --emit-executable PROG` writes one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation
+
+from gpuir.dialects import gpu, mem
+from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, MemType, PtrType
+from gpuir.ir.diagnostics import where
+from gpuir.runtime import structs
+from gpuir.runtime.compiled_host import compile_host
+from gpuir.runtime.memory import size_of
+from gpuir.runtime.native import key as native_key
+from gpuir.runtime.scalars import float_dtype, int_width
+from gpuir.runtime.session import scalar_params, split_modules
+
+HERE = Path(__file__).resolve().parent
+RUNTIME_SOURCES = ("gpuir_cpu.c", "native.h")
+CC_FLAGS = ("-O2", "-std=gnu11", "-fno-pie")
+LINK_FLAGS = ("-no-pie", "-lpthread", "-lm")
+KINDS: tuple[tuple[type[Operation] | tuple[type[Operation], ...], str], ...] = (
+    ((gpu.InitOp, gpu.AutoInitOp), "GN_INIT"),
+    ((gpu.DeinitOp, gpu.AutoDeinitOp), "GN_DEINIT"),
+    (gpu.StreamInitOp, "GN_STREAM_CREATE"),
+    (gpu.StreamSyncOp, "GN_STREAM_SYNC"),
+    (gpu.StreamDeinitOp, "GN_STREAM_DESTROY"),
+    ((gpu.CopyToDeviceBlockOp, gpu.CopyToDeviceAsynOp), "GN_COPY_TO_DEVICE"),
+    ((gpu.CopyToHostBlockOp, gpu.CopyToHostAsynOp), "GN_COPY_TO_HOST"),
+    (gpu.LaunchOp, "GN_LAUNCH"),
+)
+"""The ops whose kind does not depend on an address space (allocations and frees do)."""
+
+
+class NotNative(Exception):
+    """Why a program cannot become a native executable."""
+
+
+def compiler() -> str | None:
+    """The C compiler: `$CC`, else `cc`; None where there is none."""
+    return shutil.which(os.environ.get("CC", "cc"))
+
+
+# --- the tables ----------------------------------------------------------------------------------
+
+
+def c_string(text: str) -> str:
+    """`text` as a C string literal (UTF-8; anything but printable ASCII as an octal escape)."""
+    out = []
+    for byte in text.encode():
+        char = chr(byte)
+        if char in '"\\' or not 32 <= byte < 127:
+            out.append(f"\\{byte:03o}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+def scalar(type_: Attribute, what: str) -> str:
+    """A scalar of `@main`'s signature as `native.h`'s `gn_scalar`."""
+    width = int_width(type_)
+    if width is not None and width <= 64:
+        return f"{{'i', {width}}}"
+    dtype = float_dtype(type_)
+    if dtype is not None:
+        return f"{{'f', {dtype(0).itemsize * 8}}}"
+    raise NotNative(f"@main {what} a value of type {type_}")
+
+
+def param_kind(type_: Attribute, kernel: str) -> str:
+    if isinstance(type_, PtrType):
+        space = type_.space.data
+        if space not in (GLOBAL, HOST):
+            raise NotNative(f"@{kernel} takes a pointer to address space {space}")
+        return "g" if space == GLOBAL else "h"
+    if structs.is_struct(type_):
+        raise NotNative(f"@{kernel} takes a struct")
+    if int_width(type_) == 1:
+        return "b"
+    if int_width(type_) is None and float_dtype(type_) is None:
+        raise NotNative(f"@{kernel} takes a value of type {type_}")
+    return "v"
+
+
+def op_kind(op: Operation) -> str:
+    for classes, kind in KINDS:
+        if isinstance(op, classes):
+            return kind
+    if isinstance(op, gpu.AllocBlockOp | gpu.AllocAsynOp):
+        return "GN_ALLOC"
+    if isinstance(op, gpu.FreeBlockOp | gpu.FreeAsynOp):
+        return "GN_FREE"
+    if isinstance(op, mem.AllocOp | mem.MallocOp | mem.FreeOp):
+        ptr = op.results[-1].type if not isinstance(op, mem.FreeOp) else op.operands[1].type
+        assert isinstance(ptr, PtrType)
+        host = ptr.space.data == HOST
+        if isinstance(op, mem.FreeOp):
+            return "GN_HOST_FREE" if host else "GN_FREE"
+        return "GN_HOST_ALLOC" if host else "GN_ALLOC"
+    raise NotNative(f"'{op.name}' is not part of native executables")
+
+
+def op_entry(op: Operation, kernels: dict[str, int], kernel_params: dict[str, tuple]) -> str:
+    """`gn_op` for a host op that calls the runtime."""
+    from gpuir.passes.device_code import launched_name
+
+    kind = op_kind(op)
+    kernel, size, src_space, dst_space = 0, 0, 0, 0
+    if kind in ("GN_COPY_TO_DEVICE", "GN_COPY_TO_HOST"):
+        source, target = op.operands[2].type, op.operands[3].type
+        assert isinstance(source, PtrType) and isinstance(target, PtrType)
+        pointee = source.pointee
+        if isinstance(pointee, ArrayType) and pointee.is_dynamic:
+            size = -max(size_of(pointee.element_type), 1)
+        else:
+            size = size_of(pointee)
+        src_space, dst_space = source.space.data, target.space.data
+    elif kind == "GN_LAUNCH":
+        assert isinstance(op, gpu.LaunchOp)
+        name = launched_name(op.kernel)
+        if name not in kernels:
+            raise NotNative(f"the device module has no kernel @{name}")
+        if tuple(op.args.types) != kernel_params[name]:
+            raise NotNative(f"a launch of @{name} passes other types than it takes")
+        kernel = kernels[name]
+        if isinstance(op.smem, ArrayType):
+            size = max(size_of(op.smem.element_type), 1)
+    at = where(op).removeprefix(" at ") or "(unknown location)"
+    return (
+        f"{{{kind}, {kernel}, {size}, {src_space}, {dst_space}, {c_string(at)}, "
+        f"{c_string(op.name)}}}"
+    )
+
+
+def tables(
+    main: FuncOp, ops: list[Operation], kernels: list[tuple[str, str, int, tuple]], file: str
+) -> str:
+    """The C source of `native.h`'s tables. `kernels`: per kernel its name, launch entry,
+    static shared bytes and parameter types (after the ids and shared pointers)."""
+    index = {name: i for i, (name, *_) in enumerate(kernels)}
+    params_of = {name: tuple(params) for name, _, _, params in kernels}
+    lines = ['#include "native.h"', ""]
+    for _, entry, _, _ in kernels:
+        lines.append(
+            f"extern void {entry}(int64_t, int64_t, int64_t, void *, void *, void *, void *);"
+        )
+    rows = [
+        f"{{{c_string(name)}, {entry}, {shared}, {len(params)}, "
+        f"{c_string(''.join(param_kind(p, name) for p in params))}}}"
+        for name, entry, shared, params in kernels
+    ]
+    inputs = [scalar(t, "takes") for t in scalar_params(main)]
+    outputs = [
+        scalar(t, "returns") for t in main.function_type.outputs.data if not isinstance(t, MemType)
+    ]
+    op_rows = [op_entry(op, index, params_of) for op in ops]
+
+    def array(type_: str, name: str, items: list[str]) -> None:
+        body = ",\n    ".join(items) if items else "{0}"
+        lines.append(f"const {type_} {name}[] = {{\n    {body}\n}};")
+        lines.append(f"const int32_t {name.replace('gn_', 'gn_n_', 1)} = {len(items)};")
+
+    array("gn_kernel", "gn_kernels", rows)
+    array("gn_op", "gn_ops", op_rows)
+    array("gn_scalar", "gn_params", inputs)
+    array("gn_scalar", "gn_results", outputs)
+    lines.append(f"const char gn_program[] = {c_string(file)};")
+    return "\n".join(lines) + "\n"
+
+
+# --- the objects ---------------------------------------------------------------------------------
+
+
+def device_objects(device: ModuleOp, index_bitwidth: int) -> tuple[list, bytes]:
+    """The kernels of the device module as `tables` takes them, and their object code (the cpu
+    provider's: compiled here unless this process or the compile cache has it)."""
+    from gpuir.lowering.cpu.cpu_llvm import LAUNCH_PREFIX
+    from gpuir.runtime.cpu.compiled import compile_module
+
+    compiled = compile_module(device, index_bitwidth)
+    if compiled.module_error is not None or compiled.errors:
+        raise NotNative("a kernel did not compile")
+    if compiled.prints is not None:
+        raise NotNative("a kernel prints")
+    if not compiled.kernels:
+        return [], b""
+    if compiled.code is None:
+        raise NotNative("the kernels' object code is not at hand")
+    kernels = [
+        (name, LAUNCH_PREFIX + name, kernel.shared_bytes, kernel.params)
+        for name, kernel in compiled.kernels.items()
+    ]
+    return kernels, compiled.code
+
+
+def runtime_object(cc: str) -> Path:
+    """The C runtime's object, compiled once per source and compiler into the cache."""
+    digest = hashlib.sha256(cc.encode())
+    for name in RUNTIME_SOURCES:
+        digest.update((HERE / name).read_bytes())
+    folder = Path(native_key.cache_dir())
+    path = folder / f"native-runtime-{digest.hexdigest()[:32]}.o"
+    if path.exists():
+        return path
+    folder.mkdir(parents=True, exist_ok=True)
+    handle, scratch = tempfile.mkstemp(dir=folder, prefix=".native-runtime-", suffix=".o")
+    os.close(handle)
+    try:
+        run([cc, *CC_FLAGS, "-c", str(HERE / "gpuir_cpu.c"), "-o", scratch])
+        os.replace(scratch, path)
+    finally:
+        if os.path.exists(scratch):
+            os.unlink(scratch)
+    return path
+
+
+def run(command: list[str]) -> None:
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        first = (done.stderr.strip().splitlines() or ["(no message)"])[0]
+        raise NotNative(f"{Path(command[0]).name} failed: {first}")
+
+
+def build(program: ModuleOp, path: str | os.PathLike, file: str, index_bitwidth: int = 64) -> None:
+    """Link `program` (after the default pipeline) into the executable `path` (written whole or
+    not at all). `file` names the program in its diagnostics. `NotNative` says why not."""
+    cc = compiler()
+    if cc is None:
+        raise NotNative("there is no C compiler (cc, or $CC)")
+    if shutil.which("objcopy") is None:
+        raise NotNative("there is no objcopy")
+    host = compile_host(program)
+    if host.code is None:
+        raise NotNative("the host's object code is not at hand")
+    if "main" not in host.functions:
+        raise NotNative("the program has no @main")
+    _, device = split_modules(program)
+    kernels, kernel_code = [], b""
+    if any(isinstance(op, gpu.LaunchOp) for op in host.ops):  # else nothing to compile
+        kernels, kernel_code = device_objects(device, index_bitwidth)
+    source = tables(host.functions["main"], host.ops, kernels, file)
+    runtime = runtime_object(cc)
+    target = Path(path)
+    with tempfile.TemporaryDirectory(prefix="gpuir-native-") as scratch:
+        work = Path(scratch)
+        (work / "tables.c").write_text(source)
+        objects = [str(work / "tables.c"), str(runtime)]
+        for name, code, keep in (
+            ("host.o", host.code, "__gpuir_*"),
+            ("kernels.o", kernel_code, "__gpuir_launch_*"),
+        ):
+            if not code:
+                continue
+            (work / name).write_bytes(code)
+            # only the symbols the runtime calls stay global: a host function or kernel named
+            # like a C library function (`main`, `free`) cannot clash with it
+            run(["objcopy", "--wildcard", f"--keep-global-symbol={keep}", str(work / name)])
+            objects.append(str(work / name))
+        linked = work / "prog"
+        run([cc, *CC_FLAGS, f"-I{HERE}", *objects, "-o", str(linked), *LINK_FLAGS])
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}-")
+        os.close(handle)
+        try:
+            shutil.copyfile(linked, temporary)
+            os.chmod(temporary, 0o755)
+            os.replace(temporary, target)
+        finally:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+
+
+def cache_executable(program: ModuleOp, key: str, file: str, index_bitwidth: int) -> bool:
+    """Keep `program`'s executable in the cache under `key` (`gpuir.runtime.native.key`), with
+    its record (its SHA-256); False where it cannot be one or cannot be written."""
+    exe, record = native_key.paths(key)
+    try:
+        build(program, exe, file, index_bitwidth)
+        digest = hashlib.sha256(Path(exe).read_bytes()).hexdigest()
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(record), prefix=".native-")
+        with os.fdopen(handle, "w") as out:
+            json.dump({"sha256": digest}, out)
+        os.replace(temporary, record)
+    except (NotNative, OSError):
+        return False
+    return True

@@ -1,0 +1,839 @@
+/* gpuir_cpu.c: the cpu provider's runtime in C, for native executables (docs/native.md).
+ *
+ * It implements the host ABI (gpuir_runtime.h) the way the Python runtime does over the cpu
+ * provider (gpuir/runtime/compiled_host.py, gpuir/runtime/cpu/provider.py): the device session,
+ * streams that run eagerly, device memory in pages of its own followed by a guard page, copies
+ * checked against the allocations, kernels run by work-group chunks on a pool of threads, and
+ * the program's output. It fills the JIT shim's `__gpuir_cb_*` pointers, so the host object is
+ * the one the JIT runs.
+ *
+ * Two modes:
+ * - warm (`GPUIR_NATIVE_WARM=1`, how gpu-run calls a cached executable): everything that is
+ *   not plainly right (an error of any kind, a fault, an argument this runtime does not read
+ *   exactly as gpu-run does) ends the process with status GN_FALLBACK and no output at all:
+ *   gpu-run then runs the program its usual way, whose output and diagnostics are the
+ *   reference. The output is kept in memory and written at the end.
+ * - standalone (otherwise): errors are reported here, at the op, with the kind of error, and
+ *   the exit status is 1.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "native.h"
+
+#define GN_FALLBACK 75
+#define ALIGNMENT 64
+#define HUGE_BYTES (2 << 20)
+#define MAX_ITEMS 1024
+#define CHUNKS_PER_WORKER 4
+#define SPACE_HOST 0
+#define SPACE_GLOBAL 1
+
+static int warm;
+static long page_size;
+
+/* --- output and errors ------------------------------------------------------------------ */
+
+static char *out_data;
+static size_t out_size, out_capacity;
+
+static void out_write(const char *text, size_t n) {
+    if (!warm) {
+        fwrite(text, 1, n, stdout);
+        return;
+    }
+    if (out_size + n > out_capacity) {
+        size_t capacity = out_capacity ? out_capacity : 4096;
+        while (capacity < out_size + n) capacity *= 2;
+        char *grown = realloc(out_data, capacity);
+        if (!grown) _exit(GN_FALLBACK);
+        out_data = grown;
+        out_capacity = capacity;
+    }
+    memcpy(out_data + out_size, text, n);
+    out_size += n;
+}
+
+static void out_text(const char *text) { out_write(text, strlen(text)); }
+
+/* An error at op `op` (-1: none): in warm mode, the fallback; else the diagnostic and exit 1. */
+static void fail(int64_t op, const char *format, ...) __attribute__((noreturn, format(printf, 2, 3)));
+static void fail(int64_t op, const char *format, ...) {
+    if (warm) _exit(GN_FALLBACK);
+    fflush(stdout);
+    if (op >= 0 && op < gn_n_ops)
+        fprintf(stderr, "%s: error: ", gn_ops[op].where);
+    else
+        fprintf(stderr, "%s: error: ", gn_program);
+    va_list args;
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    if (op >= 0 && op < gn_n_ops) fprintf(stderr, " ('%s')", gn_ops[op].name);
+    fputc('\n', stderr);
+    exit(1);
+}
+
+static void on_signal(int signal_number) {
+    if (warm) _exit(GN_FALLBACK);
+    static const char text[] = "error: the program faulted (run it with gpu-run for the op)\n";
+    (void)signal_number;
+    if (write(2, text, sizeof text - 1) < 0) _exit(1);
+    _exit(1);
+}
+
+/* --- floats as gpu-run prints them -------------------------------------------------------- */
+
+static uint16_t half_from_double(double value) {
+    uint64_t bits;
+    memcpy(&bits, &value, 8);
+    uint16_t sign = (uint16_t)((bits >> 48) & 0x8000);
+    double magnitude = fabs(value);
+    if (isnan(value)) return sign | 0x7e00;
+    if (magnitude >= 65520.0) return sign | 0x7c00; /* rounds to infinity */
+    if (magnitude < 0x1p-14) {                        /* subnormal: multiples of 2^-24 */
+        double scaled = magnitude * 0x1p24;
+        double whole = nearbyint(scaled); /* ties to even in the default rounding mode */
+        return sign | (uint16_t)whole;
+    }
+    int exponent;
+    double fraction = frexp(magnitude, &exponent); /* [0.5, 1) */
+    double mantissa = nearbyint(fraction * 2048.0); /* 11 bits, ties to even */
+    if (mantissa == 2048.0) {
+        mantissa = 1024.0;
+        exponent += 1;
+    }
+    int biased = exponent - 1 + 15;
+    if (biased >= 31) return sign | 0x7c00;
+    return sign | (uint16_t)(biased << 10) | (uint16_t)((int)mantissa - 1024);
+}
+
+static double half_to_double(uint16_t h) {
+    int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+    double value;
+    if (exponent == 0)
+        value = ldexp(mantissa, -24);
+    else if (exponent == 31)
+        value = mantissa ? NAN : INFINITY;
+    else
+        value = ldexp(mantissa + 1024, exponent - 25);
+    return (h & 0x8000) ? -value : value;
+}
+
+static int reads_back(const char *text, double value, int bits) {
+    if (bits == 64) return strtod(text, NULL) == value;
+    if (bits == 32) return strtof(text, NULL) == (float)value;
+    return half_from_double(strtod(text, NULL)) == half_from_double(value);
+}
+
+/* The shortest decimal of `value` (a float of `bits`, exact in a double) that reads back to
+ * it, in numpy's scalar form: positional from 1e-4 to 10^precision (16, 6, 3 for 64, 32, 16
+ * bits), else scientific. */
+static void format_float(double value, int bits, char *out) {
+    if (isnan(value)) {
+        strcpy(out, "nan");
+        return;
+    }
+    if (isinf(value)) {
+        strcpy(out, value < 0 ? "-inf" : "inf");
+        return;
+    }
+    if (value == 0) {
+        strcpy(out, signbit(value) ? "-0.0" : "0.0");
+        return;
+    }
+    char text[64];
+    int max_digits = bits == 64 ? 17 : bits == 32 ? 9 : 5;
+    for (int precision = 1; precision <= max_digits; precision++) {
+        snprintf(text, sizeof text, "%.*e", precision - 1, value);
+        if (reads_back(text, value, bits)) break;
+    }
+    /* text: [-]d[.ddd]e[+-]xx */
+    char digits[32];
+    int n = 0;
+    const char *p = text;
+    int negative = *p == '-';
+    if (negative) p++;
+    for (; *p && *p != 'e'; p++)
+        if (*p != '.') digits[n++] = *p;
+    int exponent = atoi(p + 1);
+    while (n > 1 && digits[n - 1] == '0') n--;
+    digits[n] = 0;
+    double magnitude = fabs(value);
+    double cutoff = bits == 64 ? 1e16 : bits == 32 ? 1e6 : 1e3;
+    char *o = out;
+    if (negative) *o++ = '-';
+    if (magnitude >= 1e-4 && magnitude < cutoff) {
+        if (exponent >= 0) {
+            for (int i = 0; i <= exponent; i++) *o++ = i < n ? digits[i] : '0';
+            *o++ = '.';
+            if (n > exponent + 1)
+                for (int i = exponent + 1; i < n; i++) *o++ = digits[i];
+            else
+                *o++ = '0';
+        } else {
+            *o++ = '0';
+            *o++ = '.';
+            for (int i = 0; i < -exponent - 1; i++) *o++ = '0';
+            for (int i = 0; i < n; i++) *o++ = digits[i];
+        }
+        *o = 0;
+        return;
+    }
+    *o++ = digits[0];
+    if (n > 1) {
+        *o++ = '.';
+        for (int i = 1; i < n; i++) *o++ = digits[i];
+    }
+    sprintf(o, "e%c%02d", exponent < 0 ? '-' : '+', abs(exponent));
+}
+
+/* --- allocations ------------------------------------------------------------------------ */
+
+typedef struct {
+    uintptr_t base;
+    int64_t nbytes;
+    int space;
+    int freed;
+    int live_device; /* made by this session's device, freed at its close */
+    void *mapping;   /* device memory: the pages (with the guard page after them) */
+    size_t mapped;
+} allocation;
+
+static allocation *table;
+static size_t n_table, table_capacity;
+
+/* The index of the last allocation whose base is at most `address`, or -1. */
+static long table_floor(uintptr_t address) {
+    long low = 0, high = (long)n_table - 1, found = -1;
+    while (low <= high) {
+        long mid = (low + high) / 2;
+        if (table[mid].base <= address) {
+            found = mid;
+            low = mid + 1;
+        } else {
+            high = mid - 1;
+        }
+    }
+    return found;
+}
+
+/* The allocation holding `address` (freed ones included), or NULL. */
+static allocation *find(uintptr_t address) {
+    long i = table_floor(address);
+    if (i < 0) return NULL;
+    allocation *a = &table[i];
+    int64_t extent = a->nbytes > 0 ? a->nbytes : 1;
+    return address < a->base + (uint64_t)extent ? a : NULL;
+}
+
+static void table_add(allocation made) {
+    /* a reused address replaces what was there */
+    long i = table_floor(made.base);
+    if (i >= 0 && table[i].base == made.base) {
+        table[i] = made;
+        return;
+    }
+    if (n_table == table_capacity) {
+        table_capacity = table_capacity ? table_capacity * 2 : 64;
+        table = realloc(table, table_capacity * sizeof *table);
+        if (!table) fail(-1, "out of memory");
+    }
+    size_t at = (size_t)(i + 1);
+    memmove(&table[at + 1], &table[at], (n_table - at) * sizeof *table);
+    table[at] = made;
+    n_table++;
+}
+
+static size_t round_up(size_t value, size_t step) { return (value + step - 1) / step * step; }
+
+/* `nbytes` zeroed bytes of device memory at the end of their pages, a guard page after them:
+ * as the cpu provider's arena lays them out (gpuir/runtime/cpu/arena.py). */
+static allocation device_bytes(int64_t nbytes, int64_t op) {
+    size_t bytes = round_up((size_t)(nbytes > 0 ? nbytes : 1), ALIGNMENT);
+    size_t span = round_up(bytes, (size_t)page_size);
+    size_t mapped = span + (size_t)page_size;
+    char *start = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (start == MAP_FAILED) fail(op, "out of memory: cannot make a %lld-byte global allocation", (long long)nbytes);
+    if (mprotect(start + span, (size_t)page_size, PROT_NONE) != 0) fail(op, "cannot make a guard page");
+    if (span >= HUGE_BYTES) madvise(start, span, MADV_HUGEPAGE);
+    allocation made = {(uintptr_t)(start + span - bytes), nbytes, SPACE_GLOBAL, 0, 1, start, mapped};
+    return made;
+}
+
+static void release(allocation *a) {
+    if (a->mapping) munmap(a->mapping, a->mapped);
+    a->mapping = NULL;
+}
+
+/* --- the session and streams -------------------------------------------------------------- */
+
+static int is_open, sessions, opened;
+static int64_t next_stream = 1;
+static int64_t *streams;
+static size_t n_streams, streams_capacity;
+
+static void check_open(int64_t op) {
+    if (!is_open) fail(op, "the device is not open");
+}
+
+static long stream_index(int64_t handle) {
+    for (size_t i = 0; i < n_streams; i++)
+        if (streams[i] == handle) return (long)i;
+    return -1;
+}
+
+static void check_stream(void *stream, int64_t op) {
+    int64_t handle = (int64_t)(uintptr_t)stream;
+    if (handle != 0 && stream_index(handle) < 0)
+        fail(op, "stream %lld does not exist (never created, or destroyed)", (long long)handle);
+}
+
+static void close_device(int64_t op) {
+    check_open(op);
+    for (size_t i = 0; i < n_table; i++) {
+        if (table[i].live_device && !table[i].freed) {
+            table[i].freed = 1;
+            release(&table[i]);
+        }
+        table[i].live_device = 0;
+    }
+    n_streams = 0;
+    is_open = 0;
+}
+
+static const gn_op *op_of(int64_t op, int kind) {
+    if (op < 0 || op >= gn_n_ops || gn_ops[op].kind != kind) fail(op, "internal error: op %lld is not of the runtime call", (long long)op);
+    return &gn_ops[op];
+}
+
+/* --- the kernels' threads ---------------------------------------------------------------- */
+
+typedef struct {
+    char *shared;
+    size_t shared_size;
+    int64_t progress;
+} worker_state;
+
+typedef struct {
+    const gn_kernel *kernel;
+    int64_t n_groups, n_items, n_chunks, shared_size;
+    void *args;
+} launch_job;
+
+static int workers = 1;
+static worker_state *states;
+static pthread_t *threads;
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t work_ready = PTHREAD_COND_INITIALIZER, work_done = PTHREAD_COND_INITIALIZER;
+static launch_job job;
+static int64_t generation, next_chunk, finished_workers;
+
+static char *shared_buffer(worker_state *state, int64_t nbytes) {
+    if ((int64_t)state->shared_size < nbytes || !state->shared) {
+        size_t size = (size_t)(nbytes > ALIGNMENT ? nbytes : ALIGNMENT);
+        allocation block = device_bytes((int64_t)size, -1);
+        state->shared = (char *)block.base;
+        state->shared_size = size;
+    }
+    return state->shared;
+}
+
+static void run_chunks(worker_state *state) {
+    const gn_kernel *k = job.kernel;
+    char *shared = state->shared;
+    for (;;) {
+        int64_t chunk = __atomic_fetch_add(&next_chunk, 1, __ATOMIC_RELAXED);
+        if (chunk >= job.n_chunks) return;
+        int64_t first = job.n_groups * chunk / job.n_chunks;
+        int64_t end = job.n_groups * (chunk + 1) / job.n_chunks;
+        k->entry(first, end, job.n_items, shared, shared + k->shared_bytes, job.args, &state->progress);
+    }
+}
+
+static void *worker_main(void *argument) {
+    worker_state *state = argument;
+    int64_t seen = 0;
+    pthread_mutex_lock(&mutex);
+    for (;;) {
+        while (generation == seen) pthread_cond_wait(&work_ready, &mutex);
+        seen = generation;
+        pthread_mutex_unlock(&mutex);
+        run_chunks(state);
+        pthread_mutex_lock(&mutex);
+        finished_workers++;
+        pthread_cond_signal(&work_done);
+    }
+    return NULL;
+}
+
+static int workers_from_environment(void) {
+    const char *setting = getenv("GPUIR_CPU_THREADS");
+    if (setting && *setting) {
+        char *end;
+        long n = strtol(setting, &end, 10);
+        if (*end || n < 1) fail(-1, "$GPUIR_CPU_THREADS must be a positive integer, found '%s'", setting);
+        return (int)n;
+    }
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+    return 1;
+}
+
+static void start_workers(void) {
+    workers = workers_from_environment();
+    states = calloc((size_t)workers, sizeof *states);
+    threads = calloc((size_t)workers, sizeof *threads);
+    for (int w = 1; w < workers; w++) {
+        if (pthread_create(&threads[w], NULL, worker_main, &states[w]) != 0) {
+            workers = w;
+            break;
+        }
+    }
+}
+
+static void run_launch(const gn_kernel *k, int64_t n_groups, int64_t n_items, int64_t smem, void *args) {
+    int64_t shared_size = k->shared_bytes + smem;
+    for (int w = 0; w < workers; w++) shared_buffer(&states[w], shared_size);
+    if (workers == 1 || n_groups < 2) {
+        char *shared = states[0].shared;
+        k->entry(0, n_groups, n_items, shared, shared + k->shared_bytes, args, &states[0].progress);
+        return;
+    }
+    int64_t chunks = (int64_t)workers * CHUNKS_PER_WORKER;
+    job = (launch_job){k, n_groups, n_items, chunks < n_groups ? chunks : n_groups, shared_size, args};
+    pthread_mutex_lock(&mutex);
+    next_chunk = 0;
+    finished_workers = 0;
+    generation++;
+    pthread_cond_broadcast(&work_ready);
+    pthread_mutex_unlock(&mutex);
+    run_chunks(&states[0]);
+    pthread_mutex_lock(&mutex);
+    while (finished_workers < workers - 1) pthread_cond_wait(&work_done, &mutex);
+    pthread_mutex_unlock(&mutex);
+}
+
+/* A resumable kernel's barrier divergence (gpuir/lowering/cpu/resume.py): an error. */
+void __gpuir_barrier_divergence(int64_t group, int64_t passed) {
+    (void)passed;
+    fail(-1, "barrier divergence in work-group %lld (run it with gpu-run for the op)", (long long)group);
+}
+
+/* --- the ABI's functions (the shim's callbacks: 0 = done, a result through the last
+ * pointer; they never fail back: `fail` ends the process) ----------------------------------- */
+
+static int32_t cb_init(int64_t op) {
+    op_of(op, GN_INIT);
+    if (sessions == 0) {
+        opened = !is_open;
+        if (opened) {
+            is_open = 1;
+            n_streams = 0;
+        }
+    }
+    sessions++;
+    return 0;
+}
+
+static int32_t cb_deinit(int64_t op) {
+    op_of(op, GN_DEINIT);
+    if (sessions == 0) fail(op, "closes a device that is not open");
+    sessions--;
+    if (sessions == 0) {
+        check_open(op); /* synchronize */
+        if (opened) close_device(op);
+        opened = 0;
+    }
+    return 0;
+}
+
+static int32_t cb_stream_create(int64_t op, void **result) {
+    op_of(op, GN_STREAM_CREATE);
+    check_open(op);
+    if (n_streams == streams_capacity) {
+        streams_capacity = streams_capacity ? streams_capacity * 2 : 16;
+        streams = realloc(streams, streams_capacity * sizeof *streams);
+        if (!streams) fail(op, "out of memory");
+    }
+    streams[n_streams++] = next_stream;
+    *result = (void *)(uintptr_t)next_stream++;
+    return 0;
+}
+
+static int32_t cb_stream_sync(void *stream, int64_t op) {
+    op_of(op, GN_STREAM_SYNC);
+    check_open(op);
+    check_stream(stream, op);
+    return 0;
+}
+
+static int32_t cb_stream_destroy(void *stream, int64_t op) {
+    op_of(op, GN_STREAM_DESTROY);
+    check_open(op);
+    if (!stream) fail(op, "the default stream cannot be destroyed");
+    check_stream(stream, op);
+    long i = stream_index((int64_t)(uintptr_t)stream);
+    streams[i] = streams[--n_streams];
+    return 0;
+}
+
+static void *alloc_device(int64_t nbytes, void *stream, int64_t op) {
+    const gn_op *o = op_of(op, GN_ALLOC);
+    if (nbytes < 0) fail(op, "%s of a negative size (%lld bytes)", o->name, (long long)nbytes);
+    check_open(op);
+    check_stream(stream, op);
+    allocation made = device_bytes(nbytes, op);
+    table_add(made);
+    return (void *)made.base;
+}
+
+static int32_t cb_alloc(int64_t nbytes, int64_t op, void **result) {
+    *result = alloc_device(nbytes, NULL, op);
+    return 0;
+}
+
+static int32_t cb_alloc_async(int64_t nbytes, void *stream, int64_t op, void **result) {
+    *result = alloc_device(nbytes, stream, op);
+    return 0;
+}
+
+/* A free of `ptr` as memory of `space`: it must be the start of a live allocation there. */
+static allocation *freeable(void *ptr, int space, int64_t op) {
+    if (!ptr) fail(op, "frees a null pointer");
+    allocation *a = find((uintptr_t)ptr);
+    if (!a) fail(op, "frees address %p, which is in no allocation", ptr);
+    if (a->freed) fail(op, "use after free: frees an allocation a second time");
+    if (a->space != space) fail(op, "frees an allocation of another address space");
+    if ((uintptr_t)ptr != a->base) fail(op, "frees byte offset %lld of an allocation, not its start", (long long)((uintptr_t)ptr - a->base));
+    return a;
+}
+
+static void free_device(void *ptr, void *stream, int64_t op) {
+    op_of(op, GN_FREE);
+    check_open(op);
+    check_stream(stream, op);
+    allocation *a = freeable(ptr, SPACE_GLOBAL, op);
+    a->freed = 1;
+    release(a);
+}
+
+static int32_t cb_free(void *ptr, int64_t op) {
+    free_device(ptr, NULL, op);
+    return 0;
+}
+
+static int32_t cb_free_async(void *ptr, void *stream, int64_t op) {
+    free_device(ptr, stream, op);
+    return 0;
+}
+
+/* One side of a copy: the live allocation (or, for a pointer typed as host memory outside
+ * every allocation, the slot of its static size) and the bytes from `address` on. */
+static void copy_side(uintptr_t address, int type_space, int expected_space, int64_t nbytes, int64_t op, const char *role) {
+    allocation *a = find(address);
+    if (!a) {
+        if (type_space == SPACE_HOST && address && nbytes >= 0) return; /* a host slot */
+        fail(op, "out of bounds: the copy's %s %p is in no allocation", role, (void *)address);
+    }
+    if (a->space != expected_space) fail(op, "the copy's %s is in the wrong address space", role);
+    if (a->freed) fail(op, "use after free: the copy's %s was freed", role);
+    int64_t offset = (int64_t)(address - a->base);
+    if (offset + nbytes > a->nbytes) fail(op, "out of bounds: the copy's %s is %lld bytes from byte offset %lld of a %lld-byte allocation", role, (long long)nbytes, (long long)offset, (long long)a->nbytes);
+}
+
+static void copy(void *dst, void *src, void *stream, int64_t op, int kind) {
+    const gn_op *o = op_of(op, kind);
+    check_open(op);
+    check_stream(stream, op);
+    int to_device = kind == GN_COPY_TO_DEVICE;
+    int src_space = to_device ? SPACE_HOST : SPACE_GLOBAL, dst_space = to_device ? SPACE_GLOBAL : SPACE_HOST;
+    int64_t nbytes = o->size;
+    if (nbytes < 0) { /* a `?` array: what the source's allocation holds from src on */
+        allocation *a = find((uintptr_t)src);
+        if (!a) fail(op, "out of bounds: the copy's source %p is in no allocation", src);
+        int64_t stride = -nbytes;
+        int64_t rest = a->nbytes - (int64_t)((uintptr_t)src - a->base);
+        nbytes = rest > 0 ? rest / stride * stride : 0;
+    }
+    copy_side((uintptr_t)src, o->src_space, src_space, nbytes, op, "source");
+    copy_side((uintptr_t)dst, o->dst_space, dst_space, nbytes, op, "destination");
+    if (nbytes) memmove(dst, src, (size_t)nbytes);
+}
+
+static int32_t cb_copy_to_device(void *dst, void *src, int64_t nbytes, int64_t op) {
+    (void)nbytes;
+    copy(dst, src, NULL, op, GN_COPY_TO_DEVICE);
+    return 0;
+}
+
+static int32_t cb_copy_to_device_async(void *dst, void *src, int64_t nbytes, void *stream, int64_t op) {
+    (void)nbytes;
+    copy(dst, src, stream, op, GN_COPY_TO_DEVICE);
+    return 0;
+}
+
+static int32_t cb_copy_to_host(void *dst, void *src, int64_t nbytes, int64_t op) {
+    (void)nbytes;
+    copy(dst, src, NULL, op, GN_COPY_TO_HOST);
+    return 0;
+}
+
+static int32_t cb_copy_to_host_async(void *dst, void *src, int64_t nbytes, void *stream, int64_t op) {
+    (void)nbytes;
+    copy(dst, src, stream, op, GN_COPY_TO_HOST);
+    return 0;
+}
+
+static int32_t cb_launch(void *name, int64_t n_groups, int64_t n_items, int64_t smem, void *stream, void *slots, int64_t count, int64_t op) {
+    const gn_op *o = op_of(op, GN_LAUNCH);
+    const gn_kernel *k = &gn_kernels[o->kernel];
+    if (name) {
+        k = NULL;
+        for (int i = 0; i < gn_n_kernels; i++)
+            if (strcmp(gn_kernels[i].name, name) == 0) k = &gn_kernels[i];
+        if (!k) fail(op, "the device module has no kernel @%s", (const char *)name);
+    }
+    if (o->size && smem < 0) fail(op, "asks for a negative shared extent (%lld)", (long long)(smem / o->size));
+    check_open(op);
+    check_stream(stream, op);
+    if (n_groups < 1 || n_items < 1 || n_items > MAX_ITEMS)
+        fail(op, "invalid launch configuration of @%s: %lld work-group(s) of %lld work-item(s) (at least 1 group of 1 to %d items)", k->name, (long long)n_groups, (long long)n_items, MAX_ITEMS);
+    if (count != k->n_params) fail(op, "@%s takes %d argument(s), the launch passes %lld", k->name, k->n_params, (long long)count);
+    uint64_t args[count > 0 ? count : 1];
+    memcpy(args, slots, (size_t)count * 8);
+    for (int64_t i = 0; i < count; i++) {
+        char kind = k->params[i];
+        if (kind == 'b') {
+            args[i] &= 1;
+        } else if (kind == 'g' || kind == 'h') {
+            allocation *a = find((uintptr_t)args[i]);
+            if (a && a->freed) fail(op, "use after free: argument %lld of @%s points into freed memory", (long long)i, k->name);
+            if ((a && a->space == SPACE_HOST) || (!a && kind == 'h' && args[i]))
+                fail(op, "argument %lld of @%s points into host memory, which device code cannot access", (long long)i, k->name);
+        }
+    }
+    run_launch(k, n_groups, n_items, smem, args);
+    return 0;
+}
+
+static int32_t cb_host_alloc(int64_t nbytes, int64_t op, void **result) {
+    const gn_op *o = op_of(op, GN_HOST_ALLOC);
+    if (nbytes < 0) fail(op, "%s of a negative size (%lld bytes)", o->name, (long long)nbytes);
+    void *data = NULL;
+    size_t size = round_up((size_t)(nbytes > 0 ? nbytes : 1), 16);
+    if (posix_memalign(&data, 16, size) != 0) fail(op, "out of memory: cannot make a %lld-byte host allocation", (long long)nbytes);
+    memset(data, 0, size);
+    allocation made = {(uintptr_t)data, nbytes, SPACE_HOST, 0, 0, NULL, 0};
+    table_add(made);
+    *result = data;
+    return 0;
+}
+
+static int32_t cb_host_free(void *ptr, int64_t op) {
+    op_of(op, GN_HOST_FREE);
+    allocation *a = freeable(ptr, SPACE_HOST, op);
+    a->freed = 1; /* its bytes stay: a later access of compiled host code is unchecked */
+    return 0;
+}
+
+static int32_t cb_print_string(void *text, int64_t length, int64_t op) {
+    (void)op;
+    out_write(text, (size_t)length);
+    return 0;
+}
+
+static int32_t cb_print_int(int64_t value, int64_t op) {
+    (void)op;
+    char text[32];
+    snprintf(text, sizeof text, "%lld", (long long)value);
+    out_text(text);
+    return 0;
+}
+
+static int32_t cb_print_float(double value, int32_t bits, int64_t op) {
+    (void)op;
+    char text[64];
+    format_float(value, bits, text);
+    out_text(text);
+    return 0;
+}
+
+static int32_t cb_print_float_spec(double value, int32_t conversion, int64_t op) {
+    (void)op;
+    char text[512];
+    if (isnan(value)) {
+        out_text(signbit(value) ? "-nan" : "nan");
+        return 0;
+    }
+    char format[] = "%?";
+    format[1] = (char)conversion;
+    snprintf(text, sizeof text, format, value);
+    out_text(text);
+    return 0;
+}
+
+static int32_t cb_print_memref(void *data, int64_t op) {
+    (void)data;
+    fail(op, "mem.print_memref is not part of native executables");
+}
+
+/* The shim's pointers (gpuir/lowering/host/host_to_llvm.py: add_runtime_shim). */
+extern void *__gpuir_cb_gpuirInit, *__gpuir_cb_gpuirDeinit, *__gpuir_cb_gpuirStreamCreate,
+    *__gpuir_cb_gpuirStreamSynchronize, *__gpuir_cb_gpuirStreamDestroy, *__gpuir_cb_gpuirMemAlloc,
+    *__gpuir_cb_gpuirMemAllocAsync, *__gpuir_cb_gpuirMemFree, *__gpuir_cb_gpuirMemFreeAsync,
+    *__gpuir_cb_gpuirMemcpyHtoD, *__gpuir_cb_gpuirMemcpyHtoDAsync, *__gpuir_cb_gpuirMemcpyDtoH,
+    *__gpuir_cb_gpuirMemcpyDtoHAsync, *__gpuir_cb_gpuirLaunchKernel, *__gpuir_cb_gpuirHostAlloc,
+    *__gpuir_cb_gpuirHostFree, *__gpuir_cb_gpuirPrintString, *__gpuir_cb_gpuirPrintInt,
+    *__gpuir_cb_gpuirPrintFloat, *__gpuir_cb_gpuirPrintFloatSpec, *__gpuir_cb_gpuirPrintMemref;
+
+static void install_callbacks(void) {
+    __gpuir_cb_gpuirInit = (void *)cb_init;
+    __gpuir_cb_gpuirDeinit = (void *)cb_deinit;
+    __gpuir_cb_gpuirStreamCreate = (void *)cb_stream_create;
+    __gpuir_cb_gpuirStreamSynchronize = (void *)cb_stream_sync;
+    __gpuir_cb_gpuirStreamDestroy = (void *)cb_stream_destroy;
+    __gpuir_cb_gpuirMemAlloc = (void *)cb_alloc;
+    __gpuir_cb_gpuirMemAllocAsync = (void *)cb_alloc_async;
+    __gpuir_cb_gpuirMemFree = (void *)cb_free;
+    __gpuir_cb_gpuirMemFreeAsync = (void *)cb_free_async;
+    __gpuir_cb_gpuirMemcpyHtoD = (void *)cb_copy_to_device;
+    __gpuir_cb_gpuirMemcpyHtoDAsync = (void *)cb_copy_to_device_async;
+    __gpuir_cb_gpuirMemcpyDtoH = (void *)cb_copy_to_host;
+    __gpuir_cb_gpuirMemcpyDtoHAsync = (void *)cb_copy_to_host_async;
+    __gpuir_cb_gpuirLaunchKernel = (void *)cb_launch;
+    __gpuir_cb_gpuirHostAlloc = (void *)cb_host_alloc;
+    __gpuir_cb_gpuirHostFree = (void *)cb_host_free;
+    __gpuir_cb_gpuirPrintString = (void *)cb_print_string;
+    __gpuir_cb_gpuirPrintInt = (void *)cb_print_int;
+    __gpuir_cb_gpuirPrintFloat = (void *)cb_print_float;
+    __gpuir_cb_gpuirPrintFloatSpec = (void *)cb_print_float_spec;
+    __gpuir_cb_gpuirPrintMemref = (void *)cb_print_memref;
+}
+
+/* --- @main's arguments and results ------------------------------------------------------- */
+
+static int plain_integer(const char *text) {
+    const char *p = text + (*text == '-' || *text == '+');
+    if (!*p) return 0;
+    for (; *p; p++)
+        if (*p < '0' || *p > '9') return 0;
+    return 1;
+}
+
+static int plain_decimal(const char *text) {
+    const char *p = text + (*text == '-' || *text == '+');
+    int digits = 0;
+    for (; *p >= '0' && *p <= '9'; p++) digits++;
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++) digits++;
+    if (!digits) return 0;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        p += *p == '-' || *p == '+';
+        if (*p < '0' || *p > '9') return 0;
+        while (*p >= '0' && *p <= '9') p++;
+    }
+    return *p == 0;
+}
+
+static int has_nonzero_digit(const char *text) {
+    for (const char *p = text; *p && *p != 'e' && *p != 'E'; p++)
+        if (*p >= '1' && *p <= '9') return 1;
+    return 0;
+}
+
+/* Argument `i` of @main into its slot: what this runtime reads exactly as gpu-run does (plain
+ * decimal integers in the signed range, plain decimal floats of 32 and 64 bits that round to a
+ * normal number or zero); anything else, in warm mode, is gpu-run's to read. */
+static uint64_t read_argument(const char *text, const gn_scalar *type, int i) {
+    if (type->kind == 'i') {
+        if (!plain_integer(text)) fail(-1, "argument %d of @main: '%s' is not a plain decimal integer", i + 1, text);
+        errno = 0;
+        long long value = strtoll(text, NULL, 10);
+        int width = type->width;
+        long long low = width == 1 ? 0 : width >= 64 ? LLONG_MIN : -(1LL << (width - 1));
+        long long high = width == 1 ? 1 : width >= 64 ? LLONG_MAX : (1LL << (width - 1)) - 1;
+        if (errno == ERANGE || value < low || value > high) fail(-1, "argument %d of @main: %s does not fit in i%d", i + 1, text, width);
+        return width >= 64 ? (uint64_t)value : (uint64_t)value & ((1ULL << width) - 1);
+    }
+    if (!plain_decimal(text) || (type->width != 32 && type->width != 64)) fail(-1, "argument %d of @main: '%s' is not read here", i + 1, text);
+    uint64_t slot = 0;
+    if (type->width == 32) {
+        errno = 0;
+        float value = strtof(text, NULL);
+        if (errno == ERANGE || isinf(value) || (value != 0 && !isnormal(value)) || (value == 0 && has_nonzero_digit(text))) fail(-1, "argument %d of @main: %s is out of range", i + 1, text);
+        memcpy(&slot, &value, 4);
+    } else {
+        errno = 0;
+        double value = strtod(text, NULL);
+        if (errno == ERANGE || isinf(value) || (value != 0 && !isnormal(value)) || (value == 0 && has_nonzero_digit(text))) fail(-1, "argument %d of @main: %s is out of range", i + 1, text);
+        memcpy(&slot, &value, 8);
+    }
+    return slot;
+}
+
+static void print_result(uint64_t slot, const gn_scalar *type) {
+    char text[64];
+    if (type->kind == 'i') {
+        int width = type->width;
+        long long value;
+        if (width == 1)
+            value = (long long)(slot & 1);
+        else if (width >= 64)
+            value = (long long)slot;
+        else {
+            uint64_t bits = slot & ((1ULL << width) - 1);
+            value = (bits >> (width - 1)) ? (long long)bits - (long long)(1ULL << width) : (long long)bits;
+        }
+        snprintf(text, sizeof text, "%lld\n", value);
+        out_text(text);
+        return;
+    }
+    double value;
+    if (type->width == 64) {
+        memcpy(&value, &slot, 8);
+    } else if (type->width == 32) {
+        float single;
+        memcpy(&single, &slot, 4);
+        value = single;
+    } else {
+        value = half_to_double((uint16_t)slot);
+    }
+    format_float(value, type->width, text);
+    out_text(text);
+    out_text("\n");
+}
+
+int main(int argc, char **argv) {
+    const char *mode = getenv("GPUIR_NATIVE_WARM");
+    warm = mode && strcmp(mode, "1") == 0;
+    page_size = sysconf(_SC_PAGESIZE);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_signal;
+    int signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP};
+    for (size_t i = 0; i < sizeof signals / sizeof *signals; i++) sigaction(signals[i], &action, NULL);
+    if (argc - 1 != gn_n_params) fail(-1, "@main takes %d argument(s), got %d", gn_n_params, argc - 1);
+    uint64_t args[gn_n_params > 0 ? gn_n_params : 1], results[gn_n_results > 0 ? gn_n_results : 1];
+    for (int i = 0; i < gn_n_params; i++) args[i] = read_argument(argv[i + 1], &gn_params[i], i);
+    install_callbacks();
+    start_workers();
+    if (__gpuir_main_main(args, results) != 0) fail(-1, "internal error: a runtime call failed");
+    for (int i = 0; i < gn_n_results; i++) print_result(results[i], &gn_results[i]);
+    if (warm && out_size && fwrite(out_data, 1, out_size, stdout) != out_size) _exit(GN_FALLBACK);
+    if (fflush(stdout) != 0) _exit(warm ? GN_FALLBACK : 1);
+    _exit(0); /* the pool's threads wait for work: end without joining them */
+}

@@ -1,0 +1,75 @@
+/* native.h: the tables that a native executable's generated part gives the runtime in
+ * gpuir_cpu.c (gpuir/runtime/native/build.py writes them from the compiled program).
+ *
+ * A native executable is a program's compiled host object (its `@main` behind the JIT shim's
+ * entry `__gpuir_main_main`, each ABI call through a `__gpuir_cb_*` pointer), its cpu kernels'
+ * object (one launch entry per kernel), this runtime, and these tables: the kernels, the host
+ * ops that call the runtime (by op id, as the host lowering numbers them) and `@main`'s
+ * signature. docs/native.md describes the whole.
+ */
+#ifndef GPUIR_NATIVE_H
+#define GPUIR_NATIVE_H
+
+#include <stdint.h>
+
+typedef void (*gn_entry)(int64_t first, int64_t end, int64_t n_items, void *shared, void *smem,
+                         void *args, void *progress);
+
+typedef struct {
+    const char *name;
+    gn_entry entry;
+    int64_t shared_bytes; /* static shared memory */
+    int32_t n_params;     /* arguments after the ids and the shared pointers */
+    const char *params;   /* per argument: 'g' a pointer to global memory, 'h' a pointer to host
+                             memory, 'b' an i1, 'v' any other scalar */
+} gn_kernel;
+
+enum gn_kind {
+    GN_INIT = 1,
+    GN_DEINIT,
+    GN_STREAM_CREATE,
+    GN_STREAM_SYNC,
+    GN_STREAM_DESTROY,
+    GN_ALLOC,
+    GN_FREE,
+    GN_COPY_TO_DEVICE,
+    GN_COPY_TO_HOST,
+    GN_LAUNCH,
+    GN_HOST_ALLOC,
+    GN_HOST_FREE,
+};
+
+typedef struct {
+    int32_t kind;      /* enum gn_kind */
+    int32_t kernel;    /* GN_LAUNCH: index into gn_kernels */
+    int64_t size;      /* a copy: the source pointee's bytes, or -1 for a `?` array; an
+                          allocation: its pointee's element size for a `?` array, else 0; a
+                          launch with a shared array: its element size, else 0 */
+    int32_t src_space; /* a copy: the address spaces of its source and destination types */
+    int32_t dst_space;
+    const char *where; /* "file:line:col" of the op, for a diagnostic */
+    const char *name;  /* the op's name, e.g. "gpu.copy_to_device.block" */
+} gn_op;
+
+/* A scalar of @main's signature: 'i' an integer of `width` bits (index: 64), 'f' a float of
+ * `width` bits. */
+typedef struct {
+    char kind;
+    int32_t width;
+} gn_scalar;
+
+extern const gn_kernel gn_kernels[];
+extern const int32_t gn_n_kernels;
+extern const gn_op gn_ops[];
+extern const int32_t gn_n_ops;
+extern const gn_scalar gn_params[];
+extern const int32_t gn_n_params;
+extern const gn_scalar gn_results[];
+extern const int32_t gn_n_results;
+extern const char gn_program[]; /* the program's file, for diagnostics */
+
+/* The host code's entry (the JIT shim's): `@main`'s parameters and results in 8-byte slots;
+ * non-zero when a runtime call failed. */
+int32_t __gpuir_main_main(void *args, void *results);
+
+#endif /* GPUIR_NATIVE_H */
