@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-from gpuir.ir.source import ParsedChunk, SourceError, format_parse_error
+from gpuir.ir.source import ParsedChunk, SourceError, format_parse_error, parse_module
 
 
 def parse_program(text: str, name: str, upstream: bool = False) -> ParsedChunk:
     """A program's text parsed, with each op's location: upstream MLIR (recognised by its
     content, or `upstream`) is imported into gpuir's dialects first. A user error is a
     `SourceError` that holds the located diagnostic."""
-    from xdsl.utils.exceptions import ParseError, VerifyException
-    from xdsl.utils.lexer import Span
+    from xdsl.utils.exceptions import ParseError
 
     from gpuir.dialects import make_context
     from gpuir.ir.locating_parser import LocatingParser
@@ -26,10 +25,7 @@ def parse_program(text: str, name: str, upstream: bool = False) -> ParsedChunk:
             raise SourceError(str(e)) from e
     parser = LocatingParser(make_context(), text, name)
     try:
-        try:
-            module = parser.parse_module()
-        except VerifyException as e:  # an attribute's verifier rejected what was just parsed
-            raise ParseError(Span(parser.pos, parser.pos, parser.lexer.input), str(e)) from e
+        module = parse_module(parser)
     except ParseError as e:
         raise SourceError(format_parse_error(e, 0)) from e
     parsed = ParsedChunk(module, name, text, 0, parser.op_starts)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from io import StringIO
+from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation, Region
@@ -25,9 +26,21 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from gpuir.ir.diagnostics import OpError, OpWarning
 
+if TYPE_CHECKING:
+    from xdsl.parser import Parser
+
 
 class SourceError(Exception):
     """A user error about the input, already worded as the diagnostic to print."""
+
+
+def parse_module(parser: Parser, implicit_module: bool = True) -> ModuleOp:
+    """The module `parser` reads. An attribute's verifier that rejects what was just parsed
+    (xDSL raises a `VerifyException`) is a `ParseError` where the parser stands."""
+    try:
+        return parser.parse_module(implicit_module)
+    except VerifyException as e:
+        raise ParseError(Span(parser.pos, parser.pos, parser.lexer.input), str(e)) from e
 
 
 REDEFINITION = re.compile(r'Redefinition of symbol "(.*)"')

@@ -64,9 +64,7 @@ from xdsl.utils.exceptions import (
     DiagnosticException,
     ParseError,
     ShrinkException,
-    VerifyException,
 )
-from xdsl.utils.lexer import Span
 from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
@@ -93,6 +91,7 @@ from gpuir.ir.source import (
     format_diagnostic,
     format_parse_error,
     is_blank,
+    parse_module,
 )
 from gpuir.ir.verifier import verify_input, verify_ops
 from gpuir.tools.common import (
@@ -574,11 +573,7 @@ class GpuOptMain(xDSLOptMain):
         from gpuir.ir.locating_parser import LocatingParser  # lazily: --help needs no parser
 
         parser = LocatingParser(self.ctx, text, name)
-        try:
-            module = parser.parse_module(not self.args.no_implicit_module)
-        except VerifyException as e:  # an attribute's verifier rejected what was just parsed
-            at = parser.pos
-            raise ParseError(Span(at, at, parser.lexer.input), str(e)) from e
+        module = parse_module(parser, not self.args.no_implicit_module)
         return ParsedChunk(module, name, text, chunk.line_offset, parser.op_starts)
 
     def get_input_name(self) -> str:

@@ -8,11 +8,16 @@ import warnings
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, cf, func, math, scf
-from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.lexer import Span
+from xdsl.utils.exceptions import ParseError
 
 from gpuir.ir.diagnostics import OpError
-from gpuir.ir.source import ParsedChunk, SourceError, format_diagnostic, format_parse_error
+from gpuir.ir.source import (
+    ParsedChunk,
+    SourceError,
+    format_diagnostic,
+    format_parse_error,
+    parse_module,
+)
 from gpuir.ir.upstream import gpu_ops, memref_ops
 from gpuir.ir.upstream.common import unsupported
 from gpuir.ir.upstream.host import HostImporter
@@ -91,10 +96,7 @@ def read_upstream(text: str, name: str, line_offset: int = 0) -> ParsedChunk:
     parser = LocatingParser(upstream_context(), text, name)
     with warnings.catch_warnings():  # xDSL's: an operand parsed before its type is known
         warnings.simplefilter("ignore", DeprecationWarning)
-        try:
-            source = parser.parse_module()
-        except VerifyException as e:  # an op's format checked a type as it read it
-            raise ParseError(Span(parser.pos, parser.pos, parser.lexer.input), str(e)) from e
+        source = parse_module(parser)  # an op's format checks a type as it reads it
     parsed = ParsedChunk(source, name, text, line_offset, parser.op_starts)
     parsed.set_locations()
     try:
