@@ -3,10 +3,12 @@
 - `cpu_llvm.py`: `host_program`, the whole lowering (the kernels' forms below, then the shared
   stages of `gpuir.lowering.llvm` without NVVM, the translation for this CPU, a launch entry per
   kernel, LLVM's optimizer);
-- `workgroup_loops.py`: `cpu-workgroup-loops`, each kernel as a work-group function whose
-  work-items run as loops between barriers (`fission.py`, when `Fission.placement` finds its
-  barriers where it can take them), or else in resumable form (`resume.py`, on the kernel's
-  calls inlined and its `scf` as `cf` blocks: `blocks.py`); what they share is `workgroups.py`;
+- `workgroup_loops.py`: `cpu-workgroup-loops`, each kernel as a work-group function in the
+  form `forms.py` chooses first: work-items as loops between barriers and warp operations
+  (`fission.py`, when `Fission.placement` finds them where the whole group reaches them; a
+  warp operation a loop over the group's lanes: `warps.py`), or else in resumable form
+  (`resume.py`, on the kernel's calls inlined and its `scf` as `cf` blocks: `blocks.py`);
+  what they share is `workgroups.py`;
 - `check_accesses.py`: `cpu-check-accesses`, the instrumentation of `--provider cpu --check`.
 
 It imports `gpuir.lowering.llvm`, never `gpuir.lowering.nvptx` (`tests/test_layers.py`).

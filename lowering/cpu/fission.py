@@ -10,16 +10,16 @@ from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import (
-    IndexType,
-)
+from xdsl.dialects.builtin import IndexType, i1, i8
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
 from gpuir.dialects import gpu, mem
+from gpuir.dialects.gpu import WARP_OPS
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
+from gpuir.lowering.cpu.warps import emit_warp_op, given, padded, warp_results
 from gpuir.lowering.cpu.workgroups import (
     BARRIERS,
     LOCAL_BYTES,
@@ -30,16 +30,18 @@ from gpuir.lowering.cpu.workgroups import (
     Helpers,
     RuntimeSlot,
     align_up,
-    defined_values,
+    check_closed,
     external_values,
     first_barrier,
     first_barrier_in,
     has_runtime_size,
     index_constant,
+    inside,
     is_cheap,
     is_pure,
     is_token,
     items_array,
+    kept_type,
     local_slots,
     lower_shared_slots,
     new_workgroup_function,
@@ -315,7 +317,7 @@ class Fission:
     def keep(self, values: Sequence[SSAValue], op: Operation) -> None:
         """One array per work-item for `values` (which share it)."""
         index = len(self.storage_types)
-        self.storage_types.append(per_item_type(values[0], op))
+        self.storage_types.append(kept_type(values, op))
         for value in values:
             self.storage_of[value] = index
 
@@ -357,11 +359,14 @@ class Fission:
                             self.keep([result], step)
                 elif isinstance(step, gpu.WorkgroupScanOp):
                     self.keep([step.res], step)
+                elif isinstance(step, WARP_OPS):
+                    for result in warp_results(step):
+                        self.keep([result], step)
         for steps in self.steps.values():
             for step in steps:
-                if isinstance(step, gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp):
-                    if step.value not in self.storage_of:
-                        self.temps.add(step)
+                if isinstance(step, (gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp, *WARP_OPS)):
+                    if given(step) not in self.storage_of or isinstance(step, gpu.ShuffleOp):
+                        self.temps.add(step)  # a shuffle reads a padded array (`warps.padded`)
 
     def keep_crossing(self, segment: Segment, home: Block) -> None:
         """Keep per item what other segments use, unless they can compute it again."""
@@ -423,7 +428,9 @@ class Fission:
         b = Builder(InsertPoint.at_end(entry))
         self.arrays = [self.allocate(b, t) for t in self.storage_types]
         self.temp_arrays = {
-            op: self.allocate(b, per_item_type(op.value, op))  # type: ignore[attr-defined]
+            op: padded(self, b, op)
+            if isinstance(op, gpu.ShuffleOp)
+            else self.allocate(b, per_item_type(given(op), op))
             for op in self.temps
         }
         self.scratch = {
@@ -484,6 +491,8 @@ class Fission:
         return b.insert(mem.LoadOp(self.tokens[LOCAL], address)).res
 
     def store(self, b: Builder, array: SSAValue, item: SSAValue, value: SSAValue) -> None:
+        if value.type == i1 and array.type == LOCAL_BYTES:  # a flag as a byte (`kept_type`)
+            value = b.insert(arith.ExtUIOp(value, i8)).result
         address = b.insert(mem.LeaOp(array, item)).res
         b.insert(mem.StoreOp(self.tokens[LOCAL], address, value))
 
@@ -505,6 +514,8 @@ class Fission:
             found = item
         elif value in self.storage_of:
             found = self.load(b, self.array_of(value), item)
+            if found.type != value.type:  # a flag kept as a byte
+                found = b.insert(arith.TruncIOp(found, i1)).result
         elif value in self.varying:
             op = value.owner
             assert isinstance(op, Operation)
@@ -662,12 +673,13 @@ class Fission:
         for (array, _), value in zip(copies, values, strict=True):
             self.store(lb, array, item, value)
 
-    def values_array(self, b: Builder, op: gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp):
+    def values_array(self, b: Builder, op: Operation) -> SSAValue:
+        """The array of the items' values that collective or warp operation `op` takes."""
         if op in self.temps:
             array = self.temp_arrays[op]
-            self.copy_loop(b, [(array, op.value)])
+            self.copy_loop(b, [(array, given(op))])
             return array
-        return self.array_of(op.value)
+        return self.array_of(given(op))
 
     def emit_group_op(self, b: Builder, op: Operation) -> None:
         if isinstance(op, gpu.SyncWorkItemsOp):
@@ -684,6 +696,8 @@ class Fission:
             self.group_map[op.res] = b.insert(call).res[0]
         elif isinstance(op, gpu.WorkgroupScanOp):
             self.emit_scan(b, op)
+        elif isinstance(op, WARP_OPS):
+            emit_warp_op(self, b, op)
         elif isinstance(op, scf.ForOp):
             self.emit_for(b, op)
         else:
@@ -764,20 +778,3 @@ class Fission:
 
 class BarrierPlacement(OpError):
     """A barrier where `Fission` cannot take it (the kernel goes to the resumable form)."""
-
-
-def inside(op: Operation | None, members: set[Operation]) -> bool:
-    while op is not None:
-        if op in members:
-            return True
-        op = op.parent_op()
-    return False
-
-
-def check_closed(function: func.FuncOp) -> None:
-    """Every value the new function uses is defined in it (a bug otherwise)."""
-    defined = defined_values([function])
-    for op in function.walk():
-        for value in op.operands:
-            if value not in defined:
-                raise OpError(op, f"cpu-workgroup-loops: '{op.name}' uses a value of the kernel")

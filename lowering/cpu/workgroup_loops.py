@@ -49,9 +49,13 @@ A kernel without barriers that is not one block (or has a local slot of a run-ti
 its body instead, renamed `@k.item` (with `shared` as an extra last parameter), and the
 work-group function is one loop that calls it for each item: any control flow is fine there.
 
+Warp operations (`gpu.shuffle`, `gpu.ballot`) count as barriers here: where the whole group
+reaches one, so does every warp with all its lanes, and it runs as loops over the group
+(`gpuir.lowering.cpu.warps`). `gpuir.lowering.cpu.forms.choose_form` picks the form first.
+
 A condition or bound is varying when it depends on `item_id`, or on any value loaded from
-memory or returned by a call (a conservative data-flow check). A kernel with a barrier under
-such a condition, in `scf.while`, or in a `cf` block other than the entry runs in the resumable
+memory or returned by a call (a conservative data-flow check). A kernel with a barrier or warp
+operation under such a condition, in `scf.while`, or in a `cf` block other than the entry runs in the resumable
 form of `gpuir.lowering.cpu.resume` instead (each barrier a point where every item stops; a
 barrier that some items miss is found at run time). A barrier in a function that the kernel
 calls is an error at the barrier.
@@ -84,18 +88,18 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS
-from gpuir.dialects.mem import LOCAL, SHARED
+from gpuir.dialects.mem import SHARED
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.lowering.cpu.blocks import inline_calls
 from gpuir.lowering.cpu.fission import Fission
+from gpuir.lowering.cpu.forms import FISSION, ITEM_CALLS, RESUMABLE, choose_form
 from gpuir.lowering.cpu.resume import resumable
 from gpuir.lowering.cpu.workgroups import (
     NOT_HERE,
     SHARED_BYTES,
     SHARED_BYTES_ATTR,
     Helpers,
-    constant_index,
     first_barrier,
     first_barrier_in,
     index_constant,
@@ -304,18 +308,6 @@ def waiting_functions(module: ModuleOp, kernel_names: set[str]) -> dict[str, fun
     return waiting
 
 
-def fissionable(kernel: func.FuncOp) -> bool:
-    """Whether a kernel without barriers is one block without local slots of a run-time size:
-    then `Fission` makes its work-group function (item loops inline, guards as loop bounds,
-    interchanged loops), else its body stays a function called per item."""
-    if len(kernel.body.blocks) != 1:
-        return False
-    return not any(
-        isinstance(op, mem.MslotOp) and space_of(op) == LOCAL and constant_index(op.size) is None
-        for op in kernel.walk()
-    )
-
-
 def may_interchange(kernel: func.FuncOp) -> bool:
     """Whether a kernel has a loop that `Fission.try_interchange` may run at group level: a
     top-level `scf.for` that carries a value and has no inner loop."""
@@ -362,25 +354,22 @@ def workgroup_loops(
                     )
             inline_calls(function, waiting)
             lower_lane_ids(function)
-            warps = any(isinstance(op, gpu.WARP_OPS) for op in function.walk())
-            barriers = warps or first_barrier(function) is not None
-            if barriers and not warps and len(function.body.blocks) > 1:
+            if first_barrier(function) is not None and len(function.body.blocks) > 1:
                 outline_cf_tail(function)  # a cf tail without barriers: a function of its own
-            resumed = False
-            if not barriers and not fissionable(function):
+            form = choose_form(function, helpers)  # before any form rewrites it
+            if form.name == ITEM_CALLS:
                 new = item_loop_kernel(function)
                 Rewriter.insert_op(new, InsertPoint.after(function))
-            elif not barriers:
-                new = Fission(function, helpers, may_interchange(function)).run()
-                Rewriter.insert_op(new, InsertPoint.before(function))
-                Rewriter.erase_op(function, safe_erase=False)
-            elif warps:  # the lanes of a warp meet there: the resumable form
+            elif form.name == RESUMABLE:
                 new = resumable(function, helpers)
                 Rewriter.insert_op(new, InsertPoint.before(function))
-                resumed = True
             else:
-                resumed = with_barriers(function, helpers)
-            counter = resumables if resumed else item_loops
+                # slots per item where items' loops may be interchanged or cut at barriers
+                per_item_slots = form.name == FISSION or may_interchange(function)
+                new = Fission(function, helpers, per_item_slots).run()
+                Rewriter.insert_op(new, InsertPoint.before(function))
+                Rewriter.erase_op(function, safe_erase=False)
+            counter = resumables if form.name == RESUMABLE else item_loops
             if counter is not None:
                 counter.add()
         except OpError as e:
@@ -391,22 +380,6 @@ def workgroup_loops(
         if function.sym_name.data in bad or function.sym_name.data in waiting:
             Rewriter.erase_op(function, safe_erase=False)
     return errors
-
-
-def with_barriers(kernel: func.FuncOp, helpers: Helpers) -> bool:
-    """A kernel with barriers: `Fission`'s item loops when `Fission.placement` finds its
-    barriers where it can take them, else the resumable form (`gpuir.lowering.cpu.resume`),
-    chosen before either rewrites anything (as pocl's `WorkitemHandlerChooser`); True for
-    the resumable form."""
-    fission = Fission(kernel, helpers)
-    if fission.placement() is not None:
-        new = resumable(kernel, helpers)
-        Rewriter.insert_op(new, InsertPoint.before(kernel))
-        return True
-    new = fission.run()
-    Rewriter.insert_op(new, InsertPoint.before(kernel))
-    Rewriter.erase_op(kernel, safe_erase=False)
-    return False
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     UnitAttr,
     UnrealizedConversionCastOp,
+    i1,
     i8,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
@@ -47,7 +48,15 @@ SHARED_ALIGN = 16
 SLOT_ALIGN = 16
 SHARED_BYTES = PtrType(ArrayType(DYNAMIC_INDEX, i8), SHARED)
 LOCAL_BYTES = PtrType(ArrayType(DYNAMIC_INDEX, i8), LOCAL)
-BARRIERS = (gpu.SyncWorkItemsOp, gpu.SyncedScopeOp, gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp)
+BARRIERS = (
+    gpu.SyncWorkItemsOp,
+    gpu.SyncedScopeOp,
+    gpu.WorkgroupReduceOp,
+    gpu.WorkgroupScanOp,
+    *gpu.WARP_OPS,
+)
+"""Where work-items wait for others: the group's barriers and collectives, and the warp
+operations (a warp's lanes wait there; where a whole group reaches one, as at a barrier)."""
 NOT_HERE = "cannot run on the cpu provider"
 ITEM_ID = 5
 """The index of the work-item id among a kernel's inputs."""
@@ -438,6 +447,16 @@ def external_values(ops: Iterable[Operation]) -> list[SSAValue]:
     return list(found)
 
 
+def kept_type(values: Sequence[SSAValue], op: Operation) -> PtrType:
+    """The array that keeps `values` per work-item: `per_item_type`, but flags (`i1`) that no
+    collective reads as bytes (`LOCAL_BYTES`), whose stores LLVM vectorizes (not `i1`s')."""
+    collectives = (gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp)
+    users = [u.operation for v in values for u in v.uses]
+    if values[0].type == i1 and not any(isinstance(u, collectives) for u in users):
+        return LOCAL_BYTES
+    return per_item_type(values[0], op)
+
+
 def per_item_type(value: SSAValue, op: Operation) -> PtrType:
     """The type of the array that keeps `value` per work-item."""
     try:
@@ -449,3 +468,20 @@ def per_item_type(value: SSAValue, op: Operation) -> PtrType:
             f"barrier on the cpu provider",
         ) from None
     return PtrType(ArrayType(DYNAMIC_INDEX, value.type), LOCAL)
+
+
+def inside(op: Operation | None, members: set[Operation]) -> bool:
+    while op is not None:
+        if op in members:
+            return True
+        op = op.parent_op()
+    return False
+
+
+def check_closed(function: func.FuncOp) -> None:
+    """Every value the new function uses is defined in it (a bug otherwise)."""
+    defined = defined_values([function])
+    for op in function.walk():
+        for value in op.operands:
+            if value not in defined:
+                raise OpError(op, f"cpu-workgroup-loops: '{op.name}' uses a value of the kernel")

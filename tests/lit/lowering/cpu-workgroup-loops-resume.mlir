@@ -181,8 +181,9 @@ builtin.module attributes {gpu.device} {
 
 // -----
 
-// A warp operation is a resume point where the lanes of a warp meet: the item stores its
-// operands in the collective area and stops; between the phases the work-group function finds
+// A warp operation under a condition on the work-item (which a part of a warp may take) is a
+// resume point where the lanes of a warp meet: the item stores its operands in the collective
+// area and stops; between the phases the work-group function finds
 // the warps whose lanes wait at it, checks that all their lanes do, computes the results, and
 // runs only those lanes on (the `run` flags).
 // CHECK-LABEL: func.func @k(
@@ -203,7 +204,14 @@ builtin.module attributes {gpu.device} {
   func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                %group: index, %item: index, %v: f32, %o: i32, %w: i32, %out: !mem.ptr<f32, 1>)
       -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
-    %a1, %a3, %r, %ok = gpu.shuffle "xor" %m1, %m3, %v, %o, %w : f32
+    %c4 = arith.constant 4 : index
+    %low = arith.cmpi ult, %item, %c4 : index
+    %a1, %a3, %r = scf.if %low -> (!mem.M<1>, !mem.M<3>, f32) {
+      %s1, %s3, %s, %ok = gpu.shuffle "xor" %m1, %m3, %v, %o, %w : f32
+      scf.yield %s1, %s3, %s : !mem.M<1>, !mem.M<3>, f32
+    } else {
+      scf.yield %m1, %m3, %v : !mem.M<1>, !mem.M<3>, f32
+    }
     %b1 = mem.store %a1, %out, %r : !mem.ptr<f32, 1>
     func.return %b1, %a3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
   }

@@ -1,0 +1,193 @@
+"""The warp operations of a kernel in `Fission`'s form: loops over a group's lanes.
+
+`choose_form` (`gpuir.lowering.cpu.forms`) gives a kernel with `gpu.shuffle` / `gpu.ballot` to
+`Fission` where each is reached by the whole group (its control flow there is uniform), so every
+warp reaches it with all its lanes. It is then a step between two item loops, as a barrier is:
+the items before it store what they give (`given`), one loop over the group computes each
+item's results from the others' values, the items after it load them. Every loop is a plain
+loop over arrays, which LLVM vectorizes (the shuffle's read is a gather, the ballot a vector
+compare and an or-reduction per warp):
+
+    shuffle: for item in [0, n): lane = item % 32, lo = item - lane,
+             read, valid = shuffle_source(mode, lane, offset, width, min(n - lo, 32))
+             res[item] = values[lo + read]; ok[item] = valid
+    ballot:  for warp in [0, ceil(n / 32)): mask = OR over its lanes of (pred << lane);
+             mask[item] = mask for each of its items
+
+A warp's lanes are 32 consecutive items; the last warp of a group may have fewer
+(`gpuir.lowering.llvm.rules.shuffle_source` takes their count). The results are `interp`'s.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, i32
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from gpuir.dialects import gpu, mem
+from gpuir.dialects.mem import LOCAL
+from gpuir.lowering.cpu.workgroups import (
+    LOCAL_BYTES,
+    array_place,
+    constant_index,
+    index_constant,
+)
+from gpuir.lowering.llvm.conversion import size_and_align
+from gpuir.lowering.llvm.rules import shuffle_source
+
+if TYPE_CHECKING:
+    from gpuir.lowering.cpu.fission import Fission
+
+
+def given(op: Operation) -> SSAValue:
+    """What each item gives a collective or warp operation: its value, or a ballot's
+    predicate."""
+    if isinstance(op, gpu.BallotOp):
+        return op.pred
+    return op.value  # type: ignore[attr-defined]
+
+
+def warp_results(op: Operation) -> list[SSAValue]:
+    """The results of a warp operation that later items use (each kept per item)."""
+    if isinstance(op, gpu.ShuffleOp):
+        found = [op.res, op.valid]
+    else:
+        assert isinstance(op, gpu.BallotOp)
+        found = [op.mask]
+    return [r for r in found if r.uses]
+
+
+def emit_warp_op(f: Fission, b: Builder, op: Operation) -> None:
+    """The loops of warp operation `op` at group level (module docstring)."""
+    values = f.values_array(b, op)
+    if isinstance(op, gpu.BallotOp):
+        emit_ballot(f, b, op, values)
+        return
+    assert isinstance(op, gpu.ShuffleOp)
+    if not warp_results(op):
+        return
+    start = f.zero
+    if constant_index(op.offset) is not None and constant_index(op.width) is not None:
+        start = emit_whole_warps(f, b, op, values)
+    body = Block(arg_types=[IndexType()])
+    lb = Builder(InsertPoint.at_end(body))
+    item = body.args[0]
+    known: dict[SSAValue, SSAValue] = {}
+    offset = lb.insert(arith.IndexCastOp(f.value_at(lb, op.offset, item, known), IndexType()))
+    width = lb.insert(arith.IndexCastOp(f.value_at(lb, op.width, item, known), IndexType()))
+    one, warp = index_constant(lb, 1), index_constant(lb, gpu.WARP)
+    lane = lb.insert(arith.RemUIOp(item, warp)).result
+    lo = lb.insert(arith.SubiOp(item, lane)).result
+    left = lb.insert(arith.SubiOp(f.n_items, lo)).result
+    count = lb.insert(arith.MinUIOp(left, warp)).result
+    read, valid = shuffle_source(
+        lb, op.mode.data, lane, offset.result, width.result, count, one, warp
+    )
+    if op.mode.data in ("up", "down") and op.res in f.storage_of:
+        near = neighbour(lb, op.mode.data, item, offset.result)
+        own = f.load(lb, values, item)
+        value = lb.insert(arith.SelectOp(valid, f.load(lb, values, near), own)).result
+        f.store(lb, f.array_of(op.res), item, value)
+        if op.valid in f.storage_of:
+            f.store(lb, f.array_of(op.valid), item, valid)
+    else:
+        source = lb.insert(arith.AddiOp(lo, read)).result
+        store_results(f, lb, op, values, item, source, valid)
+    lb.insert(scf.YieldOp())
+    b.insert(scf.ForOp(start, f.n_items, f.one, [], body))
+
+
+def neighbour(b: Builder, mode: str, item: SSAValue, offset: SSAValue) -> SSAValue:
+    """The item an "up" or "down" shuffle reads where its read is valid (`offset` is then
+    within ±31), else one within 32 of `item`, inside the padding of `padded`: a contiguous
+    read where the offset is the group's (no gather), its value left out where not valid."""
+    low, high = index_constant(b, -gpu.WARP), index_constant(b, gpu.WARP)
+    shift = b.insert(arith.MinSIOp(b.insert(arith.MaxSIOp(offset, low)).result, high)).result
+    step = arith.AddiOp(item, shift) if mode == "down" else arith.SubiOp(item, shift)
+    return b.insert(step).result
+
+
+def padded(f: Fission, b: Builder, op: gpu.ShuffleOp) -> SSAValue:
+    """The array of a shuffle's values, with room for 32 values before and after the items'
+    (read by `neighbour`, never used)."""
+    type_ = op.value.type
+    size, _ = size_and_align(type_, op)
+    count = b.insert(arith.AddiOp(f.n_items, index_constant(b, 2 * gpu.WARP))).result
+    length = b.insert(arith.MuliOp(count, index_constant(b, size))).result
+    area = b.insert(mem.MslotOp(f.tokens[LOCAL], length, LOCAL_BYTES)).res
+    return array_place(b, area, gpu.WARP * size, type_)
+
+
+def emit_whole_warps(f: Fission, b: Builder, op: gpu.ShuffleOp, values: SSAValue) -> SSAValue:
+    """A shuffle of a constant offset and width on the group's whole warps: per warp, each of
+    its 32 lanes' reads with the lane a constant, so that the source lanes and valid flags
+    fold to constants and LLVM's SLP vectorizer makes the warp's reads vector loads and
+    shuffles (no gather); the first item of the partial warp that is left, if any."""
+    warp = index_constant(b, gpu.WARP)
+    whole = b.insert(arith.DivUIOp(f.n_items, warp)).result
+    body = Block(arg_types=[IndexType()])
+    wb = Builder(InsertPoint.at_end(body))
+    lo = wb.insert(arith.MuliOp(body.args[0], warp)).result
+    one, warp_in = index_constant(wb, 1), index_constant(wb, gpu.WARP)
+    offset = wb.insert(arith.IndexCastOp(f.group_map[op.offset], IndexType())).result
+    width = wb.insert(arith.IndexCastOp(f.group_map[op.width], IndexType())).result
+    for lane in range(gpu.WARP):
+        at = index_constant(wb, lane)
+        read, valid = shuffle_source(wb, op.mode.data, at, offset, width, warp_in, one, warp_in)
+        item = wb.insert(arith.AddiOp(lo, at)).result
+        source = wb.insert(arith.AddiOp(lo, read)).result
+        store_results(f, wb, op, values, item, source, valid)
+    wb.insert(scf.YieldOp())
+    b.insert(scf.ForOp(f.zero, whole, f.one, [], body))
+    return b.insert(arith.MuliOp(whole, warp)).result
+
+
+def store_results(
+    f: Fission,
+    b: Builder,
+    op: gpu.ShuffleOp,
+    values: SSAValue,
+    item: SSAValue,
+    source: SSAValue,
+    valid: SSAValue,
+) -> None:
+    """Item `item`'s shuffle results: the value of item `source`, and `valid`."""
+    if op.res in f.storage_of:
+        f.store(b, f.array_of(op.res), item, f.load(b, values, source))
+    if op.valid in f.storage_of:
+        f.store(b, f.array_of(op.valid), item, valid)
+
+
+def emit_ballot(f: Fission, b: Builder, op: gpu.BallotOp, preds: SSAValue) -> None:
+    """Per warp: the or of its lanes' `pred << lane`, then into each lane's mask."""
+    if op.mask not in f.storage_of:
+        return
+    masks = f.array_of(op.mask)
+    warp = index_constant(b, gpu.WARP)
+    last = b.insert(arith.AddiOp(f.n_items, index_constant(b, gpu.WARP - 1))).result
+    n_warps = b.insert(arith.DivUIOp(last, warp)).result
+    body = Block(arg_types=[IndexType()])
+    wb = Builder(InsertPoint.at_end(body))
+    lo = wb.insert(arith.MuliOp(body.args[0], warp)).result
+    end = wb.insert(arith.AddiOp(lo, warp)).result
+    hi = wb.insert(arith.MinUIOp(end, f.n_items)).result
+    vote = Block(arg_types=[IndexType(), i32])
+    vb = Builder(InsertPoint.at_end(vote))
+    item, mask = vote.args
+    lane = vb.insert(arith.IndexCastOp(vb.insert(arith.SubiOp(item, lo)).result, i32)).result
+    bit = vb.insert(arith.ExtUIOp(f.load(vb, preds, item), i32)).result
+    shifted = vb.insert(arith.ShLIOp(bit, lane)).result
+    vb.insert(scf.YieldOp(vb.insert(arith.OrIOp(mask, shifted)).result))
+    zero32 = wb.insert(arith.ConstantOp(IntegerAttr(0, i32))).result
+    total = wb.insert(scf.ForOp(lo, hi, f.one, [zero32], vote)).results[0]
+    give = Block(arg_types=[IndexType()])
+    gb = Builder(InsertPoint.at_end(give))
+    f.store(gb, masks, give.args[0], total)
+    gb.insert(scf.YieldOp())
+    wb.insert(scf.ForOp(lo, hi, f.one, [], give))
+    wb.insert(scf.YieldOp())
+    b.insert(scf.ForOp(f.zero, n_warps, f.one, [], body))

@@ -1,0 +1,81 @@
+// RUN: gpu-opt %s -p cpu-workgroup-loops --split-input-file | filecheck %s
+// RUN: gpu-opt %s -p cpu-workgroup-loops --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+
+// Warp operations that the whole group reaches (here at the kernel's top level) take Fission's
+// form (lowering/cpu/forms.py): item loops between them, each warp operation a loop over the
+// group. A shuffle of a run-time offset reads its source lane's value from the items' array
+// (the rule of lowering/llvm/rules.py), its valid flag kept as a byte; a ballot ors its lanes'
+// flags per warp (32 items), then gives each lane the mask.
+// CHECK-LABEL: func.func @k(
+// CHECK-SAME:    gpu.workgroup
+// CHECK:         scf.for %item = %{{.*}} to %n_items
+// CHECK:           %v = arith.index_cast %item : index to i32
+// CHECK:           mem.store %m5, %{{.*}}, %v : !mem.ptr<i32, 5>
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %n_items
+// CHECK:           arith.remui %[[I]]
+// CHECK:           arith.xori
+// CHECK:           mem.load %m5
+// CHECK:           arith.extui %{{.*}} : i1 to i8
+// CHECK:         scf.for %item_1 = %{{.*}} to %n_items
+// CHECK:           %pos = arith.cmpi sgt
+// CHECK:         %[[WARPS:.*]] = arith.divui
+// CHECK:         scf.for %[[W:.*]] = %{{.*}} to %[[WARPS]]
+// CHECK:           scf.for {{.*}} iter_args({{.*}}) -> (i32)
+// CHECK:             arith.shli
+// CHECK:             arith.ori
+// CHECK:           scf.for
+// CHECK:             mem.store %m5, %{{.*}} : !mem.ptr<i32, 5>
+// CHECK:         scf.for %item_2 = %{{.*}} to %n_items
+// CHECK:           arith.trunci %{{.*}} : i8 to i1
+// CHECK:           %x = arith.select
+// CHECK-NOT:     func.call
+// CHECK-NOT:     func.func @k.resume
+builtin.module attributes {gpu.device} {
+  func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+               %group: index, %item: index, %o: i32, %out: !mem.ptr<!mem.array<? x i32>, 1>)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %w = arith.constant 32 : i32
+    %v = arith.index_cast %item : index to i32
+    %a1, %a3, %s, %ok = gpu.shuffle "xor" %m1, %m3, %v, %o, %w : i32
+    %c0 = arith.constant 0 : i32
+    %pos = arith.cmpi sgt, %s, %c0 : i32
+    %b1, %b3, %mask = gpu.ballot %a1, %a3, %pos
+    %x = arith.select %ok, %mask, %c0 : i32
+    %p = mem.lea %out, %item : !mem.ptr<!mem.array<? x i32>, 1>
+    %s1 = mem.store %b1, %p, %x : !mem.ptr<i32, 1>
+    func.return %s1, %b3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}
+
+// -----
+
+// A shuffle of a constant offset and width: the group's whole warps first, each lane's source a
+// constant (LLVM folds them and makes the reads vector loads and shuffles), then the items of a
+// partial last warp with the general rule.
+// CHECK-LABEL: func.func @down(
+// CHECK:         %[[WHOLE:.*]] = arith.divui %n_items, %{{.*}} : index
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[WHOLE]]
+// CHECK-COUNT-32:  arith.minsi
+// CHECK:         %[[REST:.*]] = arith.muli %[[WHOLE]]
+// CHECK:         scf.for %{{.*}} = %[[REST]] to %n_items
+builtin.module attributes {gpu.device} {
+  func.func @down(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                  %group: index, %item: index, %out: !mem.ptr<!mem.array<? x f32>, 1>)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %o = arith.constant 16 : i32
+    %w = arith.constant 32 : i32
+    %i = arith.index_cast %item : index to i32
+    %v = arith.sitofp %i : i32 to f32
+    %a1, %a3, %s, %ok = gpu.shuffle "down" %m1, %m3, %v, %o, %w : f32
+    %sum = arith.addf %v, %s : f32
+    %x = arith.select %ok, %sum, %v : f32
+    %p = mem.lea %out, %item : !mem.ptr<!mem.array<? x f32>, 1>
+    %s1 = mem.store %a1, %p, %x : !mem.ptr<f32, 1>
+    func.return %s1, %a3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}
+
+// The statistics of the whole file: both kernels with item loops, none resumable.
+// STATS:      {{^}}CpuWorkgroupLoops
+// STATS-NEXT:   (S) 2 num-item-loop-kernels - Number of kernels made work-group functions with item loops
+// STATS-NEXT:   (S) 0 num-resumable-kernels - Number of kernels made resumable work-group functions
