@@ -126,6 +126,8 @@ def peer_rows(label: str, goal: str, best: dict[str, float], numba: Numba) -> li
 
 
 def cpu_section(n: int, repeats: int) -> list[Row]:
+    import warp
+
     import gpuir
     from gpuir.runtime import unavailable_reason
 
@@ -142,6 +144,7 @@ def cpu_section(n: int, repeats: int) -> list[Row]:
             ("histogram", cpu_histogram),
             ("launch overhead", cpu_launch),
             ("launch path (benchmarks/launch.py)", cpu_launch_path),
+            *warp.MEASURES,  # benchmarks/warp.py: warp code
         )
         for name, measure in measures:
             say(f"cpu provider: {name}")

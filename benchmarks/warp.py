@@ -1,0 +1,337 @@
+"""`make bench`, the cpu provider's warp code (lowering/cpu/warps.py), each row checked first:
+
+- `@warp_sum` (examples/warp-reduce.mlir: five "down" shuffles and an atomic per warp) on
+  16M items, against `np.sum(v * v)` and the same sum as a C loop (`gcc -O3 -fopenmp`,
+  `reduction(+)`); integers, so all three agree exactly (mod 2^64);
+- a block reduction over 16M f32 read from memory (`BLOCK_SUM`: each item adds `PER_ITEM`
+  values, its warp sums them with "down" shuffles in an `scf.for` over the offsets, lane 0
+  puts the warp's sum in shared memory, a barrier, then each warp reduces the 8 partial sums
+  the same way), against `np.sum`;
+- a stream compaction with ballots (`COMPACT`: per warp, `ballot(x > t)`, a count per warp,
+  their running sum in numpy, then each item writes at its warp's offset plus the ballot's
+  bits below its lane), against `x[x > t]`; equal element for element, in order.
+
+    python benchmarks/warp.py     # the rows, 16M elements
+"""
+
+from __future__ import annotations
+
+import ctypes
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from cpu_rows import Numba, check_sum, race
+from table import Row
+
+ITEMS = 256
+PER_ITEM = 64
+"""Values each item of the block reduction adds before the warps' shuffles."""
+
+SHUFFLE_DOWN = """
+  %r1{s}, %r3{s}, %sum{s}, %o{s} = scf.for %k{s} = %c0 to %c5 step %c1
+      iter_args(%t1{s} = {m1}, %t3{s} = {m3}, %acc{s} = {value}, %offset{s} = %sixteen)
+      -> (!mem.M<1>, !mem.M<3>, f32, i32) {{
+    %s1{s}, %s3{s}, %got{s}, %ok{s} = gpu.shuffle "down" %t1{s}, %t3{s}, %acc{s}, %offset{s},
+        %w32 : f32
+    %plus{s} = arith.addf %acc{s}, %got{s} : f32
+    %next{s} = arith.select %ok{s}, %plus{s}, %acc{s} : f32
+    %half{s} = arith.shrui %offset{s}, %one : i32
+    scf.yield %s1{s}, %s3{s}, %next{s}, %half{s} : !mem.M<1>, !mem.M<3>, f32, i32
+  }}"""
+
+BLOCK_SUM = (
+    """
+func.func @block_sum(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                     %group: index, %item: index, %n_items: index, %per_item: index,
+                     %x: !mem.ptr<!mem.array<? x f32>, 1>, %sums: !mem.ptr<!mem.array<? x f32>, 1>)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1 : i32
+  %w32 = arith.constant 32 : i32
+  %sixteen = arith.constant 16 : i32
+  %a3, %partial = mem.slot %m3 : !mem.ptr<!mem.array<32 x f32>, 3>
+  %chunk = arith.muli %n_items, %per_item : index
+  %base = arith.muli %group, %chunk : index
+  %start = arith.addi %base, %item : index
+  %a1, %own = scf.for %k = %c0 to %per_item step %c1 iter_args(%t1 = %m1, %s = %zero)
+      -> (!mem.M<1>, f32) {
+    %step = arith.muli %k, %n_items : index
+    %i = arith.addi %start, %step : index
+    %p = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
+    %u1, %v = mem.load %t1, %p : !mem.ptr<f32, 1>
+    %s2 = arith.addf %s, %v : f32
+    scf.yield %u1, %s2 : !mem.M<1>, f32
+  }"""
+    + SHUFFLE_DOWN.format(s="", m1="%a1", m3="%a3", value="%own")
+    + """
+  %lane = gpu.lane_id
+  %warp = arith.divui %item, %c32 : index
+  %lead = arith.cmpi eq, %lane, %c0 : index
+  %b3 = scf.if %lead -> (!mem.M<3>) {
+    %p = mem.lea %partial, %warp : !mem.ptr<!mem.array<32 x f32>, 3>
+    %t3 = mem.store %r3, %p, %sum : !mem.ptr<f32, 3>
+    scf.yield %t3 : !mem.M<3>
+  } else {
+    scf.yield %r3 : !mem.M<3>
+  }
+  %e1, %e3 = gpu.sync_work_items %r1, %b3
+  %n_warps = arith.divui %n_items, %c32 : index
+  %have = arith.cmpi ult, %lane, %n_warps : index
+  %g3, %w = scf.if %have -> (!mem.M<3>, f32) {
+    %p = mem.lea %partial, %lane : !mem.ptr<!mem.array<32 x f32>, 3>
+    %t3, %y = mem.load %e3, %p : !mem.ptr<f32, 3>
+    scf.yield %t3, %y : !mem.M<3>, f32
+  } else {
+    scf.yield %e3, %zero : !mem.M<3>, f32
+  }"""
+    + SHUFFLE_DOWN.format(s="_2", m1="%e1", m3="%g3", value="%w")
+    + """
+  %is0 = arith.cmpi eq, %item, %c0 : index
+  %h1 = scf.if %is0 -> (!mem.M<1>) {
+    %po = mem.lea %sums, %group : !mem.ptr<!mem.array<? x f32>, 1>
+    %t1 = mem.store %r1_2, %po, %sum_2 : !mem.ptr<f32, 1>
+    scf.yield %t1 : !mem.M<1>
+  } else {
+    scf.yield %r1_2 : !mem.M<1>
+  }
+  func.return %h1, %r3_2, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+"""
+)
+"""Each group sums `n_items * per_item` values (`n_items` a multiple of 32, at most 1024) into
+`sums[group]`: all its warps take both rounds of shuffles, so that the whole group reaches each
+(the cpu provider's fast form for warps)."""
+
+COMPACT = """
+// Item i of the grid: its warp's ballot of x[i] > t. @count writes each warp's count of set
+// bits to counts[warp]; @scatter writes x[i], where set, to out[offsets[warp] + the set bits
+// below its lane].
+func.func @count(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                 %group: index, %item: index, %n_items: index, %t: f32,
+                 %x: !mem.ptr<!mem.array<? x f32>, 1>, %counts: !mem.ptr<!mem.array<? x i32>, 1>)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %base = arith.muli %group, %n_items : index
+  %i = arith.addi %base, %item : index
+  %p = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
+  %a1, %v = mem.load %m1, %p : !mem.ptr<f32, 1>
+  %keep = arith.cmpf ogt, %v, %t : f32
+  %b1, %b3, %mask = gpu.ballot %a1, %m3, %keep
+  %lane = gpu.lane_id
+  %lead = arith.cmpi eq, %lane, %c0 : index
+  %r1 = scf.if %lead -> (!mem.M<1>) {
+    %n = math.ctpop %mask : i32
+    %warp = arith.divui %i, %c32 : index
+    %q = mem.lea %counts, %warp : !mem.ptr<!mem.array<? x i32>, 1>
+    %s1 = mem.store %b1, %q, %n : !mem.ptr<i32, 1>
+    scf.yield %s1 : !mem.M<1>
+  } else {
+    scf.yield %b1 : !mem.M<1>
+  }
+  func.return %r1, %b3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+
+func.func @scatter(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                   %group: index, %item: index, %n_items: index, %t: f32,
+                   %x: !mem.ptr<!mem.array<? x f32>, 1>,
+                   %offsets: !mem.ptr<!mem.array<? x i32>, 1>,
+                   %out: !mem.ptr<!mem.array<? x f32>, 1>)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+  %c32 = arith.constant 32 : index
+  %one = arith.constant 1 : i32
+  %base = arith.muli %group, %n_items : index
+  %i = arith.addi %base, %item : index
+  %p = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
+  %a1, %v = mem.load %m1, %p : !mem.ptr<f32, 1>
+  %keep = arith.cmpf ogt, %v, %t : f32
+  %b1, %b3, %mask = gpu.ballot %a1, %m3, %keep
+  %r1 = scf.if %keep -> (!mem.M<1>) {
+    %lane = gpu.lane_id
+    %lane32 = arith.index_cast %lane : index to i32
+    %bit = arith.shli %one, %lane32 : i32
+    %below = arith.subi %bit, %one : i32
+    %before = arith.andi %mask, %below : i32
+    %rank = math.ctpop %before : i32
+    %warp = arith.divui %i, %c32 : index
+    %q = mem.lea %offsets, %warp : !mem.ptr<!mem.array<? x i32>, 1>
+    %c1, %start = mem.load %b1, %q : !mem.ptr<i32, 1>
+    %at32 = arith.addi %start, %rank : i32
+    %at = arith.index_cast %at32 : i32 to index
+    %o = mem.lea %out, %at : !mem.ptr<!mem.array<? x f32>, 1>
+    %s1 = mem.store %c1, %o, %v : !mem.ptr<f32, 1>
+    scf.yield %s1 : !mem.M<1>
+  } else {
+    scf.yield %b1 : !mem.M<1>
+  }
+  func.return %r1, %b3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+"""
+
+C_SOURCE = r"""
+#include <stddef.h>
+#include <stdint.h>
+
+uint64_t square_sum(ptrdiff_t n) {
+  uint64_t total = 0;
+#pragma omp parallel for schedule(static) reduction(+ : total)
+  for (ptrdiff_t i = 0; i < n; i++)
+    total += (uint64_t)i * (uint64_t)i;
+  return total;
+}
+"""
+
+
+def c_square_sum():
+    """`square_sum(n)` built with gcc (`openmp_peer.FLAGS`), and its name; or None and why."""
+    from openmp_peer import FLAGS
+
+    compiler = shutil.which("gcc")
+    if compiler is None:
+        return None, "gcc not found: no C (OpenMP) peer"
+    folder = Path(tempfile.mkdtemp(prefix="gpuir-warp-"))
+    source, library = folder / "warp.c", folder / "warp.so"
+    source.write_text(C_SOURCE)
+    built = subprocess.run(
+        [compiler, *FLAGS, str(source), "-o", str(library)], capture_output=True, text=True
+    )
+    if built.returncode != 0:
+        shutil.rmtree(folder)
+        return None, f"gcc -fopenmp failed: {built.stderr.strip()[:200]}"
+    version = subprocess.run(
+        [compiler, "-dumpfullversion"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    lib = ctypes.CDLL(str(library))
+    shutil.rmtree(folder)
+    lib.square_sum.argtypes = [ctypes.c_ssize_t]
+    lib.square_sum.restype = ctypes.c_uint64
+    return lib.square_sum, f"gcc {version} -O3 -fopenmp"
+
+
+def warp_sum(device, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """examples/warp-reduce.mlir's `@warp_sum` on `n` items (groups of 256)."""
+    text = (Path(__file__).parent.parent / "examples" / "warp-reduce.mlir").read_text()
+    n = max(ITEMS, n // ITEMS * ITEMS)
+    kernel = device.compile(text).kernel("warp_sum")
+    total = device.empty(1, np.int64)
+    zero = np.zeros(1, np.int64)
+    v = np.arange(n, dtype=np.int64)
+    exact = int(np.sum(v * v)) % 2**64
+
+    def ours() -> None:
+        total.upload(zero)
+        kernel(n // ITEMS, ITEMS, ITEMS, n, total)
+        device.synchronize()
+
+    ours()
+    if int(total.download()[0]) % 2**64 != exact:
+        raise RuntimeError(f"gpuir's warp_sum is {total.download()[0]}, numpy's {exact}")
+    runs = {"ours": ours, "numpy": lambda: np.sum(v * v)}
+    square_sum, c_name = c_square_sum()
+    if square_sum is not None:
+        if square_sum(n) != exact:
+            raise RuntimeError("the C peer's square sum differs from numpy's")
+        runs["openmp"] = lambda: square_sum(n)
+    best = race(runs, repeats)
+    total.free()
+    label = f"cpu @warp_sum (examples/warp-reduce.mlir), {n / 2**20:g}M items"
+    numpy_name = f"numpy {np.__version__}"
+    rows = [Row(f"{label} (numpy: sum(v * v))", best["ours"], best["numpy"], numpy_name, "s")]
+    rows[0].goal = "<= 1.5"
+    if square_sum is None:
+        rows.append(Row(f"{label} (C, OpenMP)", best["ours"], None, "", "s", note=c_name))
+    else:
+        rows.append(Row(f"{label} (C, OpenMP)", best["ours"], best["openmp"], c_name, "s", "<= 2"))
+    return rows
+
+
+def block_sum(device, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """`BLOCK_SUM` over `n` f32 (two launches: the groups' sums, then their sum by one group of
+    `ITEMS` items), against `np.sum`."""
+    chunk = ITEMS * PER_ITEM
+    n = max(chunk * ITEMS, n // (chunk * ITEMS) * chunk * ITEMS)
+    groups = n // chunk
+    x = np.random.default_rng(5).standard_normal(n).astype(np.float32)
+    exact = float(np.sum(x, dtype=np.float64))
+    kernel = device.compile(BLOCK_SUM).kernel("block_sum")
+    xs = device.upload(x)
+    sums, result = device.empty(groups, np.float32), device.empty(1, np.float32)
+
+    def ours() -> None:
+        kernel(groups, ITEMS, ITEMS, PER_ITEM, xs, sums)
+        kernel(1, ITEMS, ITEMS, groups // ITEMS, sums, result)
+        device.synchronize()
+
+    ours()
+    check_sum("gpuir's warp-shuffle block sum", float(result.download()[0]), exact, n)
+    best = race({"ours": ours, "numpy": lambda: np.sum(x)}, repeats)
+    for buffer in (xs, sums, result):
+        buffer.free()
+    label = f"cpu warp-shuffle block reduction, {n / 2**20:g}M f32 (numpy: sum)"
+    return [Row(label, best["ours"], best["numpy"], f"numpy {np.__version__}", "s", "<= 1.5")]
+
+
+def compaction(device, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """`COMPACT` on `n` f32 (`@count`, numpy's running sum of the warps' counts, `@scatter`),
+    against `x[x > t]`."""
+    n = max(ITEMS, n // ITEMS * ITEMS)
+    x = np.random.default_rng(6).standard_normal(n).astype(np.float32)
+    t = np.float32(0.5)
+    expected = x[x > t]
+    program = device.compile(COMPACT)
+    count, scatter = program.kernel("count"), program.kernel("scatter")
+    xs, counts = device.upload(x), device.empty(n // 32, np.int32)
+    offsets, out = device.empty(n // 32, np.int32), device.empty(n, np.float32)
+    groups = n // ITEMS
+
+    def ours() -> int:
+        count(groups, ITEMS, ITEMS, t, xs, counts)
+        device.synchronize()
+        per_warp = counts.download()
+        starts = np.cumsum(per_warp, dtype=np.int32) - per_warp
+        offsets.upload(starts)
+        scatter(groups, ITEMS, ITEMS, t, xs, offsets, out)
+        device.synchronize()
+        return int(starts[-1] + per_warp[-1])
+
+    kept = ours()
+    found = out.download()[:kept]
+    if not np.array_equal(found.view(np.uint32), expected.view(np.uint32)):
+        raise RuntimeError("gpuir's ballot compaction differs from numpy's x[x > t]")
+    best = race({"ours": ours, "numpy": lambda: x[x > t]}, repeats)
+    for buffer in (xs, counts, offsets, out):
+        buffer.free()
+    label = f"cpu ballot stream compaction, {n / 2**20:g}M f32 (numpy: x[x > t])"
+    return [Row(label, best["ours"], best["numpy"], f"numpy {np.__version__}", "s", "<= 2")]
+
+
+MEASURES = (
+    ("@warp_sum", warp_sum),
+    ("warp-shuffle block reduction", block_sum),
+    ("ballot compaction", compaction),
+)
+"""The rows of this file, for `cpu_rows.cpu_section`."""
+
+
+def main() -> None:
+    from cpu_rows import numba_peer
+    from table import plain
+
+    import gpuir
+
+    rows: list[Row] = []
+    with gpuir.Device("cpu") as device:
+        for _, measure in MEASURES:
+            rows += measure(device, 16 * 2**20, 5, numba_peer())
+    print(plain(rows))
+
+
+if __name__ == "__main__":
+    main()
