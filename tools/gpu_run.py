@@ -398,9 +398,8 @@ def emit_executable(parsed: ParsedChunk, provider: Provider, path: str) -> None:
         raise GpuRunError(
             f"{PROG}: error: --emit-executable links for the cpu provider, not for {provider.name}"
         )
-    parsed.set_locations()
     try:
-        build(parsed.module, path, parsed.name, getattr(provider, "index_bitwidth", 64))
+        build(parsed, path, getattr(provider, "index_bitwidth", 64))
     except NotNative as e:
         message = f"{PROG}: error: cannot make a native executable of {parsed.name}: {e}"
         raise GpuRunError(message) from None
@@ -491,7 +490,7 @@ def run(options: Options) -> int:
         from gpuir.tools import warm
 
         bitwidth = getattr(provider, "index_bitwidth", 64)
-        warm.keep(options.argv, parsed.text.encode(), parsed.module, parsed.name, bitwidth)
+        warm.keep(options.argv, parsed.text.encode(), parsed, bitwidth)
     timer.report(name)
     if instruments.statistics is not None:
         print(instruments.statistics.report(), file=sys.stderr)

@@ -112,9 +112,10 @@ def run(argv: list[str]) -> int | None:
     return 0 if os.waitstatus_to_exitcode(status) == 0 else None
 
 
-def keep(argv: list[str], program: bytes, module: object, file: str, index_bitwidth: int) -> bool:
+def keep(argv: list[str], program: bytes, parsed: object, index_bitwidth: int) -> bool:
     """After a clean cold run of `argv`: keep the program's executable, where `argv` can run
-    warm and there is none yet. `module` is the program after the default pipeline."""
+    warm and there is none yet. `parsed` is the program (a `ParsedChunk`) after the default
+    pipeline."""
     found = plan(argv)
     if found is None or not native_key.enabled():
         return False
@@ -123,4 +124,4 @@ def keep(argv: list[str], program: bytes, module: object, file: str, index_bitwi
         return False
     from gpuir.runtime.native.build import cache_executable
 
-    return cache_executable(module, key, file, index_bitwidth)  # type: ignore[arg-type]
+    return cache_executable(parsed, key, index_bitwidth)  # type: ignore[arg-type]

@@ -28,7 +28,8 @@ from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, MemType, PtrType
-from gpuir.ir.diagnostics import where
+from gpuir.ir.diagnostics import describe_op
+from gpuir.ir.source import ParsedChunk, locate, op_text
 from gpuir.runtime import structs
 from gpuir.runtime.compiled_host import compile_host
 from gpuir.runtime.memory import size_of
@@ -121,7 +122,9 @@ def op_kind(op: Operation) -> str:
     raise NotNative(f"'{op.name}' is not part of native executables")
 
 
-def op_entry(op: Operation, kernels: dict[str, int], kernel_params: dict[str, tuple]) -> str:
+def op_entry(
+    op: Operation, kernels: dict[str, int], kernel_params: dict[str, tuple], parsed: ParsedChunk
+) -> str:
     """`gn_op` for a host op that calls the runtime."""
     from gpuir.passes.device_code import launched_name
 
@@ -146,15 +149,20 @@ def op_entry(op: Operation, kernels: dict[str, int], kernel_params: dict[str, tu
         kernel = kernels[name]
         if isinstance(op.smem, ArrayType):
             size = max(size_of(op.smem.element_type), 1)
-    at = where(op).removeprefix(" at ") or "(unknown location)"
+    # gpu-run's diagnostic at the op, around its message
+    at, source = locate(op, parsed, "error", "\x00").split(": error: \x00")
+    texts = (at, source, op_text(op), describe_op(op))
     return (
-        f"{{{kind}, {kernel}, {size}, {src_space}, {dst_space}, {c_string(at)}, "
-        f"{c_string(op.name)}}}"
+        f"{{{kind}, {kernel}, {size}, {src_space}, {dst_space}, "
+        f"{', '.join(c_string(t) for t in texts)}}}"
     )
 
 
 def tables(
-    main: FuncOp, ops: list[Operation], kernels: list[tuple[str, str, int, tuple]], file: str
+    main: FuncOp,
+    ops: list[Operation],
+    kernels: list[tuple[str, str, int, tuple]],
+    parsed: ParsedChunk,
 ) -> str:
     """The C source of `native.h`'s tables. `kernels`: per kernel its name, launch entry,
     static shared bytes and parameter types (after the ids and shared pointers)."""
@@ -174,7 +182,7 @@ def tables(
     outputs = [
         scalar(t, "returns") for t in main.function_type.outputs.data if not isinstance(t, MemType)
     ]
-    op_rows = [op_entry(op, index, params_of) for op in ops]
+    op_rows = [op_entry(op, index, params_of, parsed) for op in ops]
 
     def array(type_: str, name: str, items: list[str]) -> None:
         body = ",\n    ".join(items) if items else "{0}"
@@ -185,7 +193,7 @@ def tables(
     array("gn_op", "gn_ops", op_rows)
     array("gn_scalar", "gn_params", inputs)
     array("gn_scalar", "gn_results", outputs)
-    lines.append(f"const char gn_program[] = {c_string(file)};")
+    lines.append(f"const char gn_program[] = {c_string(parsed.name)};")
     return "\n".join(lines) + "\n"
 
 
@@ -242,14 +250,16 @@ def run(command: list[str]) -> None:
         raise NotNative(f"{Path(command[0]).name} failed: {first}")
 
 
-def build(program: ModuleOp, path: str | os.PathLike, file: str, index_bitwidth: int = 64) -> None:
-    """Link `program` (after the default pipeline) into the executable `path` (written whole or
-    not at all). `file` names the program in its diagnostics. `NotNative` says why not."""
+def build(parsed: ParsedChunk, path: str | os.PathLike, index_bitwidth: int = 64) -> None:
+    """Link the program `parsed` (after the default pipeline) into the executable `path`
+    (written whole or not at all); its diagnostics are gpu-run's. `NotNative` says why not."""
     cc = compiler()
     if cc is None:
         raise NotNative("there is no C compiler (cc, or $CC)")
     if shutil.which("objcopy") is None:
         raise NotNative("there is no objcopy")
+    parsed.set_locations()
+    program = parsed.module
     host = compile_host(program)
     if host.code is None:
         raise NotNative("the host's object code is not at hand")
@@ -259,7 +269,7 @@ def build(program: ModuleOp, path: str | os.PathLike, file: str, index_bitwidth:
     kernels, kernel_code = [], b""
     if any(isinstance(op, gpu.LaunchOp) for op in host.ops):  # else nothing to compile
         kernels, kernel_code = device_objects(device, index_bitwidth)
-    source = tables(host.functions["main"], host.ops, kernels, file)
+    source = tables(host.functions["main"], host.ops, kernels, parsed)
     runtime = runtime_object(cc)
     target = Path(path)
     with tempfile.TemporaryDirectory(prefix="gpuir-native-") as scratch:
@@ -291,12 +301,13 @@ def build(program: ModuleOp, path: str | os.PathLike, file: str, index_bitwidth:
                 os.unlink(temporary)
 
 
-def cache_executable(program: ModuleOp, key: str, file: str, index_bitwidth: int) -> bool:
-    """Keep `program`'s executable in the cache under `key` (`gpuir.runtime.native.key`), with
-    its record (its SHA-256); False where it cannot be one or cannot be written."""
+def cache_executable(parsed: ParsedChunk, key: str, index_bitwidth: int) -> bool:
+    """Keep the executable of the program `parsed` in the cache under `key`
+    (`gpuir.runtime.native.key`), with its record (its SHA-256); False where it cannot be one
+    or cannot be written."""
     exe, record = native_key.paths(key)
     try:
-        build(program, exe, file, index_bitwidth)
+        build(parsed, exe, index_bitwidth)
         digest = hashlib.sha256(Path(exe).read_bytes()).hexdigest()
         handle, temporary = tempfile.mkstemp(dir=os.path.dirname(record), prefix=".native-")
         with os.fdopen(handle, "w") as out:

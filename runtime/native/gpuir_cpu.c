@@ -68,23 +68,30 @@ static void out_write(const char *text, size_t n) {
 
 static void out_text(const char *text) { out_write(text, strlen(text)); }
 
-/* An error at op `op` (-1: none): in warm mode, the fallback; else the diagnostic and exit 1. */
-static void fail(int64_t op, const char *format, ...) __attribute__((noreturn, format(printf, 2, 3)));
-static void fail(int64_t op, const char *format, ...) {
+/* An error at op `op` (-1: none), with a note at op `related` (-1: none): in warm mode the
+ * fallback; else the diagnostic as gpu-run writes it, and exit status 1. */
+static void fail_with(int64_t op, int64_t related, const char *note, const char *format, ...)
+    __attribute__((noreturn, format(printf, 4, 5)));
+static void fail_with(int64_t op, int64_t related, const char *note, const char *format, ...) {
     if (warm) _exit(GN_FALLBACK);
     fflush(stdout);
-    if (op >= 0 && op < gn_n_ops)
-        fprintf(stderr, "%s: error: ", gn_ops[op].where);
-    else
-        fprintf(stderr, "%s: error: ", gn_program);
+    char message[2048];
     va_list args;
     va_start(args, format);
-    vfprintf(stderr, format, args);
+    vsnprintf(message, sizeof message, format, args);
     va_end(args);
-    if (op >= 0 && op < gn_n_ops) fprintf(stderr, " ('%s')", gn_ops[op].name);
-    fputc('\n', stderr);
+    if (op >= 0 && op < gn_n_ops) {
+        const gn_op *o = &gn_ops[op];
+        fprintf(stderr, "%s: error: %s%s\nnote: see current operation: %s\n", o->where, message, o->source, o->text);
+    } else {
+        fprintf(stderr, "%s: error: %s\n", gn_program, message);
+    }
+    if (related >= 0 && related < gn_n_ops)
+        fprintf(stderr, "%s: note: %s%s\n", gn_ops[related].where, note, gn_ops[related].source);
     exit(1);
 }
+
+#define fail(op, ...) fail_with(op, -1, NULL, __VA_ARGS__)
 
 static void on_signal(int signal_number) {
     if (warm) _exit(GN_FALLBACK);
@@ -210,7 +217,32 @@ typedef struct {
     int live_device; /* made by this session's device, freed at its close */
     void *mapping;   /* device memory: the pages (with the guard page after them) */
     size_t mapped;
+    int64_t made_by, freed_by; /* op ids (-1: none) */
 } allocation;
+
+static const char *space_name(int space) {
+    static const char *names[] = {"host", "global", "space-2", "shared", "local", "space-5"};
+    return space >= 0 && space < 6 ? names[space] : "space-?";
+}
+
+/* "a 16-byte global allocation (by 'gpu.alloc.block' at f.mlir:3:3)", as gpu-run says it. */
+static const char *describe(const allocation *a) {
+    static char text[1024];
+    const char *what = a->space == SPACE_HOST ? "host allocation" : "global allocation";
+    if (a->made_by >= 0 && a->made_by < gn_n_ops)
+        snprintf(text, sizeof text, "a %lld-byte %s (by %s)", (long long)a->nbytes, what, gn_ops[a->made_by].described);
+    else
+        snprintf(text, sizeof text, "a %lld-byte %s", (long long)a->nbytes, what);
+    return text;
+}
+
+/* " by 'gpu.free.block' at f.mlir:4:3" (or nothing where no op freed it). */
+static const char *freed_by(const allocation *a) {
+    static char text[512];
+    text[0] = 0;
+    if (a->freed_by >= 0 && a->freed_by < gn_n_ops) snprintf(text, sizeof text, " by %s", gn_ops[a->freed_by].described);
+    return text;
+}
 
 static allocation *table;
 static size_t n_table, table_capacity;
@@ -269,7 +301,7 @@ static allocation device_bytes(int64_t nbytes, int64_t op) {
     if (start == MAP_FAILED) fail(op, "out of memory: cannot make a %lld-byte global allocation", (long long)nbytes);
     if (mprotect(start + span, (size_t)page_size, PROT_NONE) != 0) fail(op, "cannot make a guard page");
     if (span >= HUGE_BYTES) madvise(start, span, MADV_HUGEPAGE);
-    allocation made = {(uintptr_t)(start + span - bytes), nbytes, SPACE_GLOBAL, 0, 1, start, mapped};
+    allocation made = {(uintptr_t)(start + span - bytes), nbytes, SPACE_GLOBAL, 0, 1, start, mapped, op, -1};
     return made;
 }
 
@@ -286,7 +318,7 @@ static int64_t *streams;
 static size_t n_streams, streams_capacity;
 
 static void check_open(int64_t op) {
-    if (!is_open) fail(op, "the device is not open");
+    if (!is_open) fail(op, "cpu: %s needs an open device (gpu.init first)", gn_ops[op].described);
 }
 
 static long stream_index(int64_t handle) {
@@ -298,7 +330,7 @@ static long stream_index(int64_t handle) {
 static void check_stream(void *stream, int64_t op) {
     int64_t handle = (int64_t)(uintptr_t)stream;
     if (handle != 0 && stream_index(handle) < 0)
-        fail(op, "stream %lld does not exist (never created, or destroyed)", (long long)handle);
+        fail(op, "cpu: Stream(%lld) does not exist (never created, or destroyed)", (long long)handle);
 }
 
 static void close_device(int64_t op) {
@@ -306,6 +338,7 @@ static void close_device(int64_t op) {
     for (size_t i = 0; i < n_table; i++) {
         if (table[i].live_device && !table[i].freed) {
             table[i].freed = 1;
+            table[i].freed_by = op;
             release(&table[i]);
         }
         table[i].live_device = 0;
@@ -450,7 +483,7 @@ static int32_t cb_init(int64_t op) {
 
 static int32_t cb_deinit(int64_t op) {
     op_of(op, GN_DEINIT);
-    if (sessions == 0) fail(op, "closes a device that is not open");
+    if (sessions == 0) fail(op, "%s closes a device that is not open", gn_ops[op].described);
     sessions--;
     if (sessions == 0) {
         check_open(op); /* synchronize */
@@ -483,7 +516,7 @@ static int32_t cb_stream_sync(void *stream, int64_t op) {
 static int32_t cb_stream_destroy(void *stream, int64_t op) {
     op_of(op, GN_STREAM_DESTROY);
     check_open(op);
-    if (!stream) fail(op, "the default stream cannot be destroyed");
+    if (!stream) fail(op, "cpu: the default stream cannot be destroyed");
     check_stream(stream, op);
     long i = stream_index((int64_t)(uintptr_t)stream);
     streams[i] = streams[--n_streams];
@@ -491,8 +524,8 @@ static int32_t cb_stream_destroy(void *stream, int64_t op) {
 }
 
 static void *alloc_device(int64_t nbytes, void *stream, int64_t op) {
-    const gn_op *o = op_of(op, GN_ALLOC);
-    if (nbytes < 0) fail(op, "%s of a negative size (%lld bytes)", o->name, (long long)nbytes);
+    op_of(op, GN_ALLOC);
+    if (nbytes < 0) fail(op, "cannot allocate %lld bytes", (long long)nbytes);
     check_open(op);
     check_stream(stream, op);
     allocation made = device_bytes(nbytes, op);
@@ -510,14 +543,18 @@ static int32_t cb_alloc_async(int64_t nbytes, void *stream, int64_t op, void **r
     return 0;
 }
 
-/* A free of `ptr` as memory of `space`: it must be the start of a live allocation there. */
-static allocation *freeable(void *ptr, int space, int64_t op) {
-    if (!ptr) fail(op, "frees a null pointer");
+/* A free of `ptr` as memory of `space` by `who` ("" or "host code "): it must be the start of
+ * a live allocation there. */
+static allocation *freeable(void *ptr, int space, const char *who, int64_t op) {
+    if (!ptr) fail(op, "%sfrees a null pointer", who);
     allocation *a = find((uintptr_t)ptr);
-    if (!a) fail(op, "frees address %p, which is in no allocation", ptr);
-    if (a->freed) fail(op, "use after free: frees an allocation a second time");
-    if (a->space != space) fail(op, "frees an allocation of another address space");
-    if ((uintptr_t)ptr != a->base) fail(op, "frees byte offset %lld of an allocation, not its start", (long long)((uintptr_t)ptr - a->base));
+    if (!a) fail(op, "%sfrees address %#llx, which is in no allocation", who, (unsigned long long)(uintptr_t)ptr);
+    if (a->freed) {
+        const char *by = freed_by(a);
+        fail_with(op, a->freed_by, "freed here", "use after free: %sfrees %s a second time (freed%s)", who, describe(a), by);
+    }
+    if (a->space != space) fail(op, "%sfrees %s as %s memory", who, describe(a), space_name(space));
+    if ((uintptr_t)ptr != a->base) fail(op, "%sfrees byte offset %lld of %s, not its start", who, (long long)((uintptr_t)ptr - a->base), describe(a));
     return a;
 }
 
@@ -525,8 +562,9 @@ static void free_device(void *ptr, void *stream, int64_t op) {
     op_of(op, GN_FREE);
     check_open(op);
     check_stream(stream, op);
-    allocation *a = freeable(ptr, SPACE_GLOBAL, op);
+    allocation *a = freeable(ptr, SPACE_GLOBAL, "", op);
     a->freed = 1;
+    a->freed_by = op;
     release(a);
 }
 
@@ -540,18 +578,37 @@ static int32_t cb_free_async(void *ptr, void *stream, int64_t op) {
     return 0;
 }
 
-/* One side of a copy: the live allocation (or, for a pointer typed as host memory outside
- * every allocation, the slot of its static size) and the bytes from `address` on. */
-static void copy_side(uintptr_t address, int type_space, int expected_space, int64_t nbytes, int64_t op, const char *role) {
-    allocation *a = find(address);
-    if (!a) {
-        if (type_space == SPACE_HOST && address && nbytes >= 0) return; /* a host slot */
-        fail(op, "out of bounds: the copy's %s %p is in no allocation", role, (void *)address);
+/* One side of a copy, as gpu-run resolves it: the allocation holding `address` (or, for a
+ * pointer typed as host memory outside every allocation, the slot of its static size). */
+typedef struct {
+    allocation *allocation;
+    int slot;
+} side;
+
+static side resolve(uintptr_t address, int type_space, int dynamic) {
+    side found = {find(address), 0};
+    if (!found.allocation && type_space == SPACE_HOST && address && !dynamic) found.slot = 1;
+    return found;
+}
+
+static void check_space(side s, int expected, const char *role, int64_t op) {
+    int space = s.allocation ? s.allocation->space : SPACE_HOST;
+    if ((s.allocation || s.slot) && space != expected)
+        fail(op, "cpu: the copy's %s is %s memory, expected %s memory", role, space_name(space), space_name(expected));
+}
+
+/* memory.check_access: `verb` is "reads 8 bytes from" or "writes 8 bytes to". */
+static void check_access(side s, uintptr_t address, int64_t nbytes, const char *verb, int64_t op) {
+    allocation *a = s.allocation;
+    if (s.slot) return;
+    if (!a) fail(op, "out of bounds: %s address %#llx, which is in no allocation", verb, (unsigned long long)address);
+    if (a->freed) {
+        const char *by = freed_by(a);
+        fail_with(op, a->freed_by, "freed here", "use after free: %s %s, freed%s", verb, describe(a), by);
     }
-    if (a->space != expected_space) fail(op, "the copy's %s is in the wrong address space", role);
-    if (a->freed) fail(op, "use after free: the copy's %s was freed", role);
     int64_t offset = (int64_t)(address - a->base);
-    if (offset + nbytes > a->nbytes) fail(op, "out of bounds: the copy's %s is %lld bytes from byte offset %lld of a %lld-byte allocation", role, (long long)nbytes, (long long)offset, (long long)a->nbytes);
+    if (offset < 0 || offset + nbytes > a->nbytes)
+        fail_with(op, a->made_by, "allocated here", "out of bounds: %s byte offset %lld of %s (bytes %lld to %lld, valid 0 to %lld)", verb, (long long)offset, describe(a), (long long)offset, (long long)(offset + nbytes - 1), (long long)(a->nbytes - 1));
 }
 
 static void copy(void *dst, void *src, void *stream, int64_t op, int kind) {
@@ -559,17 +616,22 @@ static void copy(void *dst, void *src, void *stream, int64_t op, int kind) {
     check_open(op);
     check_stream(stream, op);
     int to_device = kind == GN_COPY_TO_DEVICE;
-    int src_space = to_device ? SPACE_HOST : SPACE_GLOBAL, dst_space = to_device ? SPACE_GLOBAL : SPACE_HOST;
+    int dynamic = o->size < 0;
+    side source = resolve((uintptr_t)src, o->src_space, dynamic);
+    side target = resolve((uintptr_t)dst, o->dst_space, 0);
     int64_t nbytes = o->size;
-    if (nbytes < 0) { /* a `?` array: what the source's allocation holds from src on */
-        allocation *a = find((uintptr_t)src);
-        if (!a) fail(op, "out of bounds: the copy's source %p is in no allocation", src);
-        int64_t stride = -nbytes;
-        int64_t rest = a->nbytes - (int64_t)((uintptr_t)src - a->base);
+    if (dynamic) { /* a `?` array: what the source's allocation holds from src on */
+        int64_t stride = -o->size, rest = 0;
+        if (source.allocation) rest = source.allocation->nbytes - (int64_t)((uintptr_t)src - source.allocation->base);
         nbytes = rest > 0 ? rest / stride * stride : 0;
     }
-    copy_side((uintptr_t)src, o->src_space, src_space, nbytes, op, "source");
-    copy_side((uintptr_t)dst, o->dst_space, dst_space, nbytes, op, "destination");
+    check_space(source, to_device ? SPACE_HOST : SPACE_GLOBAL, "source", op);
+    check_space(target, to_device ? SPACE_GLOBAL : SPACE_HOST, "destination", op);
+    char verb[64];
+    snprintf(verb, sizeof verb, "reads %lld bytes from", (long long)nbytes);
+    check_access(source, (uintptr_t)src, nbytes, verb, op);
+    snprintf(verb, sizeof verb, "writes %lld bytes to", (long long)nbytes);
+    check_access(target, (uintptr_t)dst, nbytes, verb, op);
     if (nbytes) memmove(dst, src, (size_t)nbytes);
 }
 
@@ -604,14 +666,14 @@ static int32_t cb_launch(void *name, int64_t n_groups, int64_t n_items, int64_t 
         k = NULL;
         for (int i = 0; i < gn_n_kernels; i++)
             if (strcmp(gn_kernels[i].name, name) == 0) k = &gn_kernels[i];
-        if (!k) fail(op, "the device module has no kernel @%s", (const char *)name);
+        if (!k) fail(op, "cpu: the device module has no kernel @%s", (const char *)name);
     }
-    if (o->size && smem < 0) fail(op, "asks for a negative shared extent (%lld)", (long long)(smem / o->size));
+    if (o->size && smem < 0) fail(op, "'gpu.launch' asks for a negative shared extent (%lld)", (long long)(smem / o->size));
     check_open(op);
     check_stream(stream, op);
     if (n_groups < 1 || n_items < 1 || n_items > MAX_ITEMS)
-        fail(op, "invalid launch configuration of @%s: %lld work-group(s) of %lld work-item(s) (at least 1 group of 1 to %d items)", k->name, (long long)n_groups, (long long)n_items, MAX_ITEMS);
-    if (count != k->n_params) fail(op, "@%s takes %d argument(s), the launch passes %lld", k->name, k->n_params, (long long)count);
+        fail(op, "cpu: invalid launch configuration of @%s: %lld work-group(s) of %lld work-item(s) (at least 1 group of 1 to %d items)", k->name, (long long)n_groups, (long long)n_items, MAX_ITEMS);
+    if (count != k->n_params) fail(op, "cpu: @%s takes %d argument(s), the launch passes %lld", k->name, k->n_params, (long long)count);
     uint64_t args[count > 0 ? count : 1];
     memcpy(args, slots, (size_t)count * 8);
     for (int64_t i = 0; i < count; i++) {
@@ -620,9 +682,12 @@ static int32_t cb_launch(void *name, int64_t n_groups, int64_t n_items, int64_t 
             args[i] &= 1;
         } else if (kind == 'g' || kind == 'h') {
             allocation *a = find((uintptr_t)args[i]);
-            if (a && a->freed) fail(op, "use after free: argument %lld of @%s points into freed memory", (long long)i, k->name);
+            if (a && a->freed) {
+                const char *by = freed_by(a);
+                fail_with(op, a->freed_by, "freed here", "use after free: cpu: argument %lld of @%s points into %s, freed%s", (long long)i, k->name, describe(a), by);
+            }
             if ((a && a->space == SPACE_HOST) || (!a && kind == 'h' && args[i]))
-                fail(op, "argument %lld of @%s points into host memory, which device code cannot access", (long long)i, k->name);
+                fail(op, "cpu: argument %lld of @%s points into host memory, which device code cannot access (host memory)", (long long)i, k->name);
         }
     }
     run_launch(k, n_groups, n_items, smem, args);
@@ -630,13 +695,13 @@ static int32_t cb_launch(void *name, int64_t n_groups, int64_t n_items, int64_t 
 }
 
 static int32_t cb_host_alloc(int64_t nbytes, int64_t op, void **result) {
-    const gn_op *o = op_of(op, GN_HOST_ALLOC);
-    if (nbytes < 0) fail(op, "%s of a negative size (%lld bytes)", o->name, (long long)nbytes);
+    op_of(op, GN_HOST_ALLOC);
+    if (nbytes < 0) fail(op, "cannot allocate %lld bytes", (long long)nbytes);
     void *data = NULL;
     size_t size = round_up((size_t)(nbytes > 0 ? nbytes : 1), 16);
     if (posix_memalign(&data, 16, size) != 0) fail(op, "out of memory: cannot make a %lld-byte host allocation", (long long)nbytes);
     memset(data, 0, size);
-    allocation made = {(uintptr_t)data, nbytes, SPACE_HOST, 0, 0, NULL, 0};
+    allocation made = {(uintptr_t)data, nbytes, SPACE_HOST, 0, 0, NULL, 0, op, -1};
     table_add(made);
     *result = data;
     return 0;
@@ -644,8 +709,9 @@ static int32_t cb_host_alloc(int64_t nbytes, int64_t op, void **result) {
 
 static int32_t cb_host_free(void *ptr, int64_t op) {
     op_of(op, GN_HOST_FREE);
-    allocation *a = freeable(ptr, SPACE_HOST, op);
+    allocation *a = freeable(ptr, SPACE_HOST, "host code ", op);
     a->freed = 1; /* its bytes stay: a later access of compiled host code is unchecked */
+    a->freed_by = op;
     return 0;
 }
 
@@ -769,9 +835,20 @@ static uint64_t read_argument(const char *text, const gn_scalar *type, int i) {
         if (errno == ERANGE || value < low || value > high) fail(-1, "argument %d of @main: %s does not fit in i%d", i + 1, text, width);
         return width >= 64 ? (uint64_t)value : (uint64_t)value & ((1ULL << width) - 1);
     }
-    if (!plain_decimal(text) || (type->width != 32 && type->width != 64)) fail(-1, "argument %d of @main: '%s' is not read here", i + 1, text);
+    if (!plain_decimal(text)) fail(-1, "argument %d of @main: '%s' is not a plain decimal number", i + 1, text);
     uint64_t slot = 0;
-    if (type->width == 32) {
+    if (type->width == 16) {
+        /* the double nearest the decimal, then the half nearest that: the half nearest the
+         * decimal, unless the double fell on a tie of halves (then gpu-run rounds it) */
+        errno = 0;
+        double value = strtod(text, NULL);
+        uint16_t half = half_from_double(value);
+        double below = half_to_double(half), other = half_to_double((uint16_t)(half + (fabs(value) > fabs(below) ? 1 : -1)));
+        int tie = value != below && fabs(value - below) == fabs(other - below) / 2;
+        if (errno == ERANGE || tie || (half & 0x7c00) == 0x7c00 || ((half & 0x7c00) == 0 && (half & 0x3ff)) || ((half & 0x7fff) == 0 && has_nonzero_digit(text)))
+            fail(-1, "argument %d of @main: %s is not read here", i + 1, text);
+        slot = half;
+    } else if (type->width == 32) {
         errno = 0;
         float value = strtof(text, NULL);
         if (errno == ERANGE || isinf(value) || (value != 0 && !isnormal(value)) || (value == 0 && has_nonzero_digit(text))) fail(-1, "argument %d of @main: %s is out of range", i + 1, text);

@@ -42,13 +42,15 @@ enum gn_kind {
 typedef struct {
     int32_t kind;      /* enum gn_kind */
     int32_t kernel;    /* GN_LAUNCH: index into gn_kernels */
-    int64_t size;      /* a copy: the source pointee's bytes, or -1 for a `?` array; an
-                          allocation: its pointee's element size for a `?` array, else 0; a
-                          launch with a shared array: its element size, else 0 */
+    int64_t size;      /* a copy: the source pointee's bytes, or minus its element size for a
+                          `?` array; a launch with a shared array: its element size, else 0 */
     int32_t src_space; /* a copy: the address spaces of its source and destination types */
     int32_t dst_space;
-    const char *where; /* "file:line:col" of the op, for a diagnostic */
-    const char *name;  /* the op's name, e.g. "gpu.copy_to_device.block" */
+    /* for diagnostics, as gpu-run writes them: */
+    const char *where;     /* "file:line:col", or the program's name where the op has none */
+    const char *source;    /* "\n<the source line>\n<a caret under the column>", or "" */
+    const char *text;      /* the op in generic form ("see current operation") */
+    const char *described; /* "'gpu.alloc.block' at file:line:col" */
 } gn_op;
 
 /* A scalar of @main's signature: 'i' an integer of `width` bits (index: 64), 'f' a float of
