@@ -10,10 +10,12 @@ Programs:
   kernel launch), the result's corner printed (numpy: `a @ b`).
 
 Each command is timed as a process (wall seconds, best of `repeats`, interleaved with its
-peers); the rows are gpu-run / peer. gpu-run is timed twice: with a cold disk cache (a new
-empty `GPUIR_CACHE_DIR` each run: everything compiled, then stored) and a warm one (the machine
-code of host and device loaded from the cache: `gpuir.runtime.disk_cache`). `gpu-run --time` splits ours into phases: the run phase
-(everything after the JIT) is reported for the vadd sizes, to show it grows linearly.
+peers); the rows are gpu-run / peer. gpu-run is timed three ways: with a cold disk cache (a new
+empty `GPUIR_CACHE_DIR` each run: everything compiled, then stored); warm, as a user's third run
+of a program is (its native executable: `docs/native.md`); and warm with `GPUIR_NATIVE=0` (the
+machine code of host and device loaded from the cache into Python: `gpuir.runtime.disk_cache`).
+`gpu-run --time` splits the last into phases: the run phase (everything after the JIT) is
+reported for the vadd sizes, to show it grows linearly.
 
     python benchmarks/end_to_end.py             # N = 1M, 4M, 16M; matmul 256, 512
     python benchmarks/end_to_end.py --quick     # N = 1M; matmul 256
@@ -149,12 +151,14 @@ def run_phase(output: str) -> float | None:
     return float(match.group(1)) / 1000 if match else None
 
 
-def ours(arguments: list[str], cache: Path | None) -> str:
-    """gpu-run as a shell command: with the disk cache in `cache` (warm), or in a new empty
-    folder each run (cold: compiles, then stores)."""
+def ours(arguments: list[str], cache: Path | None, native: bool = True) -> str:
+    """gpu-run as a shell command: with the disk cache in `cache` (warm; `native`: its native
+    executable where it has one), or in a new empty folder each run (cold: compiles, then
+    stores)."""
     command = " ".join(shlex.quote(a) for a in [gpu_run(), *arguments])
     if cache is not None:
-        return f"GPUIR_CACHE_DIR={shlex.quote(str(cache))} {command}"
+        switch = "" if native else "GPUIR_NATIVE=0 "
+        return f"{switch}GPUIR_CACHE_DIR={shlex.quote(str(cache))} {command}"
     return f'cold=$(mktemp -d) && GPUIR_CACHE_DIR="$cold" {command}; s=$?; rm -rf "$cold"; exit $s'
 
 
@@ -166,11 +170,13 @@ def measure(quick: bool = False, repeats: int = 3) -> list[tuple[str, float, flo
     with tempfile.TemporaryDirectory() as scratch:
         warm = Path(scratch) / "cache"
         for n in sizes:
-            arguments = [str(VADD), "--provider", "cpu", "--time", str(n)]
-            timed(ours(arguments, warm), shell=True)  # fills the warm cache
+            arguments = [str(VADD), "--provider", "cpu", str(n)]
+            for _ in range(2):  # fills the warm cache, then keeps the native executable
+                timed(ours(arguments, warm), shell=True)
             commands: dict[str, list[str] | str] = {
                 "cold": ours(arguments, None),
                 "warm": ours(arguments, warm),
+                "warm, GPUIR_NATIVE=0": ours(arguments, warm, native=False),
                 "numpy": [sys.executable, "-c", NUMPY_VADD.format(n=n)],
             }
             if tools is not None:
@@ -183,29 +189,32 @@ def measure(quick: bool = False, repeats: int = 3) -> list[tuple[str, float, flo
                 )
             found = best(commands, repeats)
             mlir = found.get("mlir")
-            for cache in ("cold", "warm"):
-                label = f"vadd {n // (1 << 20)}M, {cache} cache"
+            for cache in ("cold", "warm", "warm, GPUIR_NATIVE=0"):
+                label = f"vadd {n // (1 << 20)}M, {cache}"
                 seconds = found[cache][0]
                 rows.append((label, seconds, found["numpy"][0], "numpy"))
                 rows.append((label, seconds, None if mlir is None else mlir[0], "mlir-runner-22"))
-            phase = run_phase(found["warm"][1])
+            _, timing = timed(ours([*arguments, "--time"], warm, native=False), shell=True)
+            phase = run_phase(timing)
             if phase is not None:
                 rows.append((f"vadd {n // (1 << 20)}M, run phase", phase, None, "—"))
         for n in [256] if quick else [256, 512]:
             source = Path(scratch) / f"matmul{n}.mlir"
             source.write_text(MATMUL.format(n=n, last=n - 1))
             arguments = [str(source), "--provider", "cpu"]
-            timed(ours(arguments, warm), shell=True)
+            for _ in range(2):
+                timed(ours(arguments, warm), shell=True)
             found = best(
                 {
                     "cold": ours(arguments, None),
                     "warm": ours(arguments, warm),
+                    "warm, GPUIR_NATIVE=0": ours(arguments, warm, native=False),
                     "numpy": [sys.executable, "-c", NUMPY_MATMUL.format(n=n)],
                 },
                 repeats,
             )
-            for cache in ("cold", "warm"):
-                label = f"matmul {n}, {cache} cache"
+            for cache in ("cold", "warm", "warm, GPUIR_NATIVE=0"):
+                label = f"matmul {n}, {cache}"
                 rows.append((label, found[cache][0], found["numpy"][0], "numpy"))
     return rows
 
@@ -219,7 +228,7 @@ def main() -> None:
         print("mlir-runner-22 not found: apt-get install mlir-22-tools", file=sys.stderr)
     for label, seconds, peer, name in measure(args.quick, args.repeats):
         ratio = "" if peer is None else f"  {seconds / peer:6.2f}x {name} ({peer:.3f} s)"
-        print(f"{label:<32} {seconds:8.3f} s{ratio}")
+        print(f"{label:<36} {seconds:8.3f} s{ratio}")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
  * functions (`host-to-llvm`, gpuir/lowering/host/host_to_llvm.py); a runtime implements them. In
  * gpuir the implementation is gpuir/runtime/compiled_host.py, over any provider (`cpu` runs
  * the JIT-compiled kernels, `cuda` goes through PyCUDA); a runtime in C links with the host
- * object instead. gpuir/lowering/host/host_abi.py is the same table in Python, and a test checks
+ * object instead, as gpuir/runtime/native/gpuir_cpu.c does for the cpu provider's native
+ * executables (docs/native.md). gpuir/lowering/host/host_abi.py is the same table in Python, and a test checks
  * that the two agree.
  *
  * Conventions:
