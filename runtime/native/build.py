@@ -243,8 +243,8 @@ def runtime_object(cc: str) -> Path:
     return path
 
 
-def run(command: list[str]) -> None:
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+def run(command: list[str], cwd: Path | None = None) -> None:
+    done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=cwd)
     if done.returncode != 0:
         first = (done.stderr.strip().splitlines() or ["(no message)"])[0]
         raise NotNative(f"{Path(command[0]).name} failed: {first}")
@@ -275,7 +275,7 @@ def build(parsed: ParsedChunk, path: str | os.PathLike, index_bitwidth: int = 64
     with tempfile.TemporaryDirectory(prefix="gpuir-native-") as scratch:
         work = Path(scratch)
         (work / "tables.c").write_text(source)
-        objects = [str(work / "tables.c"), str(runtime)]
+        objects = ["tables.c", str(runtime)]  # relative: the executable names no scratch path
         for name, code, keep in (
             ("host.o", host.code, "__gpuir_*"),
             ("kernels.o", kernel_code, "__gpuir_launch_*"),
@@ -285,10 +285,10 @@ def build(parsed: ParsedChunk, path: str | os.PathLike, index_bitwidth: int = 64
             (work / name).write_bytes(code)
             # only the symbols the runtime calls stay global: a host function or kernel named
             # like a C library function (`main`, `free`) cannot clash with it
-            run(["objcopy", "--wildcard", f"--keep-global-symbol={keep}", str(work / name)])
-            objects.append(str(work / name))
+            run(["objcopy", "--wildcard", f"--keep-global-symbol={keep}", name], work)
+            objects.append(name)
         linked = work / "prog"
-        run([cc, *CC_FLAGS, f"-I{HERE}", *objects, "-o", str(linked), *LINK_FLAGS])
+        run([cc, *CC_FLAGS, f"-I{HERE}", *objects, "-o", "prog", *LINK_FLAGS], work)
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}-")
         os.close(handle)
@@ -314,5 +314,7 @@ def cache_executable(parsed: ParsedChunk, key: str, index_bitwidth: int) -> bool
             json.dump({"sha256": digest}, out)
         os.replace(temporary, record)
     except (NotNative, OSError):
+        return False
+    except Exception:  # noqa: BLE001  # a kept executable only saves time: never fail the run
         return False
     return True
