@@ -106,17 +106,26 @@ def make_context(
     """A context that knows xDSL's dialects, except its own `gpu`, and ours; each is loaded
     when the parser first meets its name. `extra_ops` adds ops to xDSL's dialects (`llvm` ops
     that xDSL lacks): dialect name → a function returning the ops, called when that dialect
-    loads, so that a tool that never meets the dialect does not import them."""
+    loads, so that a tool that never meets the dialect does not import them. `vector` always
+    has MLIR's ops that xDSL lacks (`vector_ext`)."""
     ctx = Context(allow_unregistered=allow_unregistered)
     for name, factory in xdsl_universe().all_dialects.items():
         if name == "gpu":
             continue
+        if name == "vector":
+            factory = with_ops(factory, _vector_extension_ops)
         if extra_ops is not None and name in extra_ops:
             factory = with_ops(factory, extra_ops[name])
         ctx.register_dialect(name, factory)
     for name, factory in get_all_dialects().items():
         ctx.register_dialect(name, factory)
     return ctx
+
+
+def _vector_extension_ops() -> Sequence[type[Operation]]:
+    from gpuir.dialects.vector_ext import vector_extension_ops
+
+    return vector_extension_ops()
 
 
 def with_ops(

@@ -7,6 +7,8 @@ argument blocks) read the same numbers.
 
 from __future__ import annotations
 
+from math import prod
+
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
@@ -14,6 +16,7 @@ from xdsl.dialects.builtin import (
     Float64Type,
     IndexType,
     IntegerType,
+    VectorType,
 )
 from xdsl.ir import Attribute
 
@@ -58,6 +61,9 @@ def size_of(type_: Attribute) -> int:
         if type_.is_dynamic:
             raise LayoutError(f"{type_} has no static size")
         return type_.size.data * size_of(type_.element_type)
+    if isinstance(type_, VectorType):  # LLVM's: its elements, rounded up to a power of two
+        count = prod(type_.get_shape())
+        return 1 << max(count * size_of(type_.element_type) - 1, 0).bit_length()
     if isinstance(type_, MemType):
         raise LayoutError(f"a memory token ({type_}) is not data")
     raise LayoutError(f"no memory layout for {type_}")

@@ -49,6 +49,7 @@ LOWERING_PASSES: dict[str, str] = {
     "erase-mem-tokens": "gpuir.lowering.llvm.erase_mem_tokens:EraseMemTokensPass",
     "convert-arith-to-llvm": "gpuir.lowering.llvm.arith_to_llvm:ConvertArithToLlvmPass",
     "convert-math-to-llvm": "gpuir.lowering.llvm.math_to_llvm:ConvertMathToLlvmPass",
+    "convert-vector-to-llvm": "gpuir.lowering.llvm.vector_to_llvm:ConvertVectorToLlvmPass",
     "convert-cf-to-llvm": "gpuir.lowering.llvm.cf_to_llvm:ConvertCfToLlvmPass",
     "convert-func-to-llvm": "gpuir.lowering.llvm.func_to_llvm:ConvertFuncToLlvmPass",
     "device-to-llvm": "gpuir.lowering.nvptx.device_to_llvm:DeviceToLlvmPass",

@@ -16,17 +16,13 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
-    Float32Type,
-    Float64Type,
     FloatAttr,
     FunctionType,
     IndexType,
     IntegerAttr,
-    IntegerType,
     MemRefType,
     StringAttr,
     UnrankedMemRefType,
-    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
@@ -47,6 +43,7 @@ from gpuir.ir.upstream.common import (
     unsupported,
 )
 from gpuir.ir.upstream.kernel import KernelImporter
+from gpuir.ir.upstream.vectors import VECTOR_OPS
 
 HOST_SPACES = (0, 1, 4)
 MAX_GLOBAL_ELEMENTS = 1 << 16
@@ -258,20 +255,6 @@ class HostImporter(KernelImporter):
         ref.mirror = Ref(made.results[1], ref.dims, 1)
         self.registered.append(ref)
 
-    def vector_print(self, op: memref_ops.VectorPrintOp, b: Builder, s: Scope) -> None:
-        """`vector.print` of a scalar, then a newline, as MLIR lowers it to the runner's
-        printers: a float as `printF32` / `printF64` (C's `%g`), an `i1` as 0 or 1, another
-        integer or an index as `printI64` prints it."""
-        (value,) = self.mapped(op, [op.source], s)
-        type_ = value.type
-        if isinstance(type_, IntegerType) and type_.width.data == 1:
-            value = b.insert(arith.ExtUIOp(value, i64)).result
-        elif not isinstance(type_, IntegerType | IndexType | Float32Type | Float64Type):
-            raise unsupported(op, f"of {type_} is not supported (yet): only of a scalar")
-        made = b.insert(printf.PrintFormatOp("{}\n", value))
-        if isinstance(type_, Float32Type | Float64Type):
-            made.attributes[gpu.PRINTF_SPECS_ATTR] = ArrayAttr([StringAttr("g")])
-
     def call(self, op: func.CallOp, b: Builder, s: Scope) -> None:
         callee = op.callee.root_reference.data
         if callee in PRINT_MEMREF | PRINT_VALUE | PRINT_FLOAT and len(op.arguments) != 1:
@@ -382,13 +365,13 @@ class HostImporter(KernelImporter):
 
 HOST_OPS: OpTable = {
     **SHARED_OPS,
+    **VECTOR_OPS,
     func.ReturnOp: HostImporter.host_return,
     func.CallOp: HostImporter.call,
     memref.AllocOp: HostImporter.host_alloc,
     memref.AllocaOp: HostImporter.host_alloc,
     memref.DeallocOp: HostImporter.dealloc,
     memref.GetGlobalOp: HostImporter.get_global,
-    memref_ops.VectorPrintOp: HostImporter.vector_print,
     gpu_ops.AllocOp: HostImporter.gpu_alloc,
     gpu_ops.DeallocOp: HostImporter.gpu_dealloc,
     gpu_ops.MemcpyOp: HostImporter.memcpy,

@@ -18,7 +18,7 @@ from gpuir.ir.source import (
     format_parse_error,
     parse_module,
 )
-from gpuir.ir.upstream import gpu_ops, memref_ops
+from gpuir.ir.upstream import gpu_ops, memref_ops, vector_ops
 from gpuir.ir.upstream.common import unsupported
 from gpuir.ir.upstream.host import HostImporter
 
@@ -77,7 +77,7 @@ def upstream_context() -> Context:
         cf.Cf,
         memref_ops.UpstreamMemref,
         gpu_ops.UpstreamGpu,
-        memref_ops.UpstreamVector,
+        vector_ops.UpstreamVector,
     ):
         ctx.load_dialect(dialect)
     return ctx

@@ -43,11 +43,11 @@ from gpuir.ir.upstream.common import (
     OpTable,
     Ref,
     Scope,
-    SharedImporter,
     index,
     pointee_of,
     unsupported,
 )
+from gpuir.ir.upstream.vectors import VECTOR_OPS, VectorImporter
 
 KERNEL_SPACES = (1, 3, 4, 5)
 PRINTF_FIELD = re.compile(r"%(?:l|ll|h|hh|z)?([diufeg%])")
@@ -166,7 +166,7 @@ def region_kind(op: gpu_ops.AllReduceOp) -> str | None:
     return REGION_KINDS.get(combine.name)
 
 
-class KernelImporter(SharedImporter):
+class KernelImporter(VectorImporter):
     """The importer's kernels (module docstring)."""
 
     def __init__(self, source: builtin.ModuleOp):
@@ -526,6 +526,7 @@ class KernelImporter(SharedImporter):
 
 KERNEL_OPS: OpTable = {
     **SHARED_OPS,
+    **VECTOR_OPS,
     gpu_ops.ReturnOp: KernelImporter.kernel_return,
     gpu_ops.TerminatorOp: KernelImporter.end_kernel,
     func.ReturnOp: KernelImporter.inlined_return,

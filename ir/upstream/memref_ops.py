@@ -1,7 +1,7 @@
-"""Upstream MLIR's `memref` and `vector` ops whose custom syntax xDSL does not read (it reads
-their generic form only): `memref.cast`, `memref.copy`, `memref.atomic_rmw` and
-`memref.global` (with MLIR's untyped `dense<…>`), in `UpstreamMemref` with the rest of xDSL's
-`memref`; and of `vector`, `vector.print` of a scalar (`UpstreamVector`).
+"""Upstream MLIR's `memref` ops whose custom syntax xDSL does not read (it reads their generic
+form only): `memref.cast`, `memref.copy`, `memref.atomic_rmw` and `memref.global` (with MLIR's
+untyped `dense<…>`), in `UpstreamMemref` with the rest of xDSL's `memref` (`vector`:
+`vector_ops`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
-
-from gpuir.ir.upstream.gpu_ops import typed_operands
 
 
 @irdl_op_definition
@@ -149,23 +147,6 @@ class GlobalOp(IRDLOperation):
         op = cls.create(properties=properties)
         op.attributes.update(attributes)
         return op
-
-
-@irdl_op_definition
-class VectorPrintOp(IRDLOperation):
-    """`vector.print %x : t`, of a scalar (what the importer takes of the vector dialect)."""
-
-    name = "vector.print"
-    source = operand_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> VectorPrintOp:
-        (value,) = typed_operands(parser, parser.parse_operand())
-        return cls.create(operands=[value])
-
-
-UpstreamVector = Dialect("vector", [VectorPrintOp], [])
-"""Of upstream `vector`, only `vector.print` of a scalar."""
 
 
 UpstreamMemref = Dialect(

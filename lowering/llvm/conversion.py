@@ -22,6 +22,7 @@ Types (`llvm_type`):
 | `!gpu.stream` (host code) | `!llvm.ptr`: the runtime's stream handle (`gpuirStream`, null for the default stream) |
 | `!mem.array<N x T>` (a pointee) | `!llvm.array<N x T'>` |
 | `!llvm.struct<(T, …)>` (a struct argument) | `!llvm.struct<(T', …)>` |
+| `vector<d0 x … x T>` | `vector<(d0 · …) x T'>` (row-major; `vector_to_llvm`) |
 | `!mem.M<a>` | none: `erase-mem-tokens` removes the tokens |
 
 Index bitwidth. A device module with the attribute `gpu.index_bitwidth = 32 : i64` (which
@@ -40,6 +41,7 @@ import string
 from abc import abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from math import prod
 from typing import TYPE_CHECKING
 
 from xdsl.builder import Builder
@@ -58,6 +60,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     UnitAttr,
     UnrealizedConversionCastOp,
+    VectorType,
     i32,
     i64,
 )
@@ -236,6 +239,11 @@ def llvm_type(t: Attribute, index: IntegerType = i64) -> Attribute | None:
         return llvm.LLVMStructType(t.struct_name, ArrayAttr(fields))  # type: ignore[arg-type]
     if isinstance(t, llvm.LLVMPointerType | llvm.LLVMArrayType):
         return t
+    if isinstance(t, VectorType):  # one LLVM vector of all its elements, row-major
+        element = llvm_type(t.element_type, index)
+        if element is None or t.get_num_scalable_dims():
+            return None
+        return VectorType(element, [prod(t.get_shape())])
     return None
 
 

@@ -283,8 +283,24 @@ class PoisonOp(IRDLOperation):
     traits = traits_def(Pure())
 
 
+@irdl_op_definition
+class ExtractElementOp(IRDLOperation):
+    """`%x = llvm.extractelement %v[%i : i64] : vector<4xf32>`: the element at `%i` (xDSL has
+    `llvm.insertelement` only). Printed and read in the generic form."""
+
+    name = "llvm.extractelement"
+    vector = operand_def(Attribute)
+    position = operand_def(IntegerType)
+    res = result_def(Attribute)
+    traits = traits_def(Pure())
+
+    def __init__(self, vector: SSAValue, position: SSAValue, result_type: Attribute):
+        super().__init__(operands=[vector, position], result_types=[result_type])
+
+
 LLVM_EXTENSION_OPS: tuple[type[IRDLOperation], ...] = (
     PoisonOp,
+    ExtractElementOp,
     AtomicRMWOp,
     CmpXchgOp,
     FenceOp,

@@ -18,7 +18,8 @@ and xDSL's `convert_module` lacks or gets wrong, in this one module:
   `@__dynamic_smem`), an `undef` initializer for internal ones without
   a value (static shared memory);
 - `llvm.fcmp` with every predicate and its fast-math flags;
-- the ops of `gpuir.lowering.llvm.llvm_ext`: `addrspacecast`, `fptosi`, `fptoui`, `uitofp`;
+- the ops of `gpuir.lowering.llvm.llvm_ext`: `addrspacecast`, `fptosi`, `fptoui`, `uitofp`,
+  `extractelement`;
 - `fast_math=True`: the `fast` flags on every floating-point instruction;
 - `line_info` (on for `to_llvm`): the ops' locations as debug metadata, a `!dbg` on each
   instruction (`gpuir.lowering.llvm.line_info`), which NVPTX writes as `.file` / `.loc`;
@@ -51,6 +52,7 @@ from gpuir.lowering.llvm.llvm_ext import (
     AddrSpaceCastOp,
     AtomicRMWOp,
     CmpXchgOp,
+    ExtractElementOp,
     FenceOp,
     FPToSIOp,
     FPToUIOp,
@@ -347,6 +349,10 @@ class FunctionTranslation:
             )
         elif isinstance(op, FenceOp):
             builder.fence(ordering_name(op.ordering), op.syncscope.data or None)
+        elif isinstance(op, ExtractElementOp):
+            self.values[op.res] = builder.extract_element(
+                self.values[op.vector], self.values[op.position]
+            )
         elif isinstance(op, PoisonOp):
             from llvmlite import ir as llvm_ir
             from xdsl.backend.llvm.convert_type import convert_type

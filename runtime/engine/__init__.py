@@ -14,6 +14,7 @@ from gpuir.runtime.engine.machine import Machine, fail, make_machine, result_wid
 from gpuir.runtime.engine.math import MathFunctions
 from gpuir.runtime.engine.mem import MemFunctions
 from gpuir.runtime.engine.printf import PrintfFunctions
+from gpuir.runtime.engine.vector import VectorFunctions
 
 STANDARD_FUNCTIONS: tuple[type[InterpreterFunctions], ...] = (
     ArithFunctions,
@@ -24,8 +25,10 @@ STANDARD_FUNCTIONS: tuple[type[InterpreterFunctions], ...] = (
     PrintfFunctions,
     MemFunctions,
     LlvmStructFunctions,
+    VectorFunctions,
 )
-"""The impls of the standard dialects, `mem` and llvm structs, in registration order."""
+"""The impls of the standard dialects, `mem`, `vector` and llvm structs, in registration
+order."""
 
 __all__ = [
     "STANDARD_FUNCTIONS",

@@ -1,0 +1,506 @@
+"""The importer's `vector` ops, the same on the host and in kernels (`VectorImporter`,
+`VECTOR_OPS`): vectors in registers stay `vector` values; vectors in memory become element
+accesses; `vector.print` becomes `printf`; `arith` and `math` on vectors run lane by lane.
+
+- `vector.load` / `store`, `transfer_read` / `transfer_write`, `maskedload` / `maskedstore`:
+  one `mem.load` / `mem.store` per element, at the memref's indices plus the element's
+  position in the vector's dimensions (a transfer's `permutation_map` says which memref
+  dimension each vector dimension walks; a `0` broadcasts). A transfer dimension that is not
+  `in_bounds`, and a mask, guard each element with an `scf.if`: a read then gives the padding
+  (the pass-through), a write does nothing.
+- `broadcast`, `extract`, `insert`, `shuffle`, `fma`, `reduction`, `bitcast`,
+  `shape_cast`, `from_elements` are gpuir's ops as they are (`runtime/engine/vector.py`,
+  `lowering/llvm/vector_to_llvm.py`); `splat`, `extractelement` and `insertelement` (older
+  MLIR) are `broadcast`, `extract` and `insert`; `create_mask`, `constant_mask` and `step`
+  are `from_elements` of their lanes.
+- `arith` and `math` on vectors: the scalar op on each lane (`vector.extract`), the results
+  gathered with `vector.from_elements`; a vector `arith.constant` is `from_elements` of its
+  elements.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from math import prod
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, printf, scf, vector
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    VectorType,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
+from xdsl.rewriter import InsertPoint
+
+from gpuir.dialects import gpu, mem
+from gpuir.dialects.mem import MemType
+from gpuir.dialects.vector_ext import FromElementsOp
+from gpuir.ir.diagnostics import OpError
+from gpuir.ir.upstream import vector_ops
+from gpuir.ir.upstream.common import (
+    HOST_ACCESS,
+    OpTable,
+    Ref,
+    Scope,
+    SharedImporter,
+    element_at,
+    index,
+    unsupported,
+)
+
+MAX_PRINT_VALUES = 64
+"""The most values one `printf.print_format` takes (a device printf's limit)."""
+
+
+def positions(shape: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every position in a vector of `shape`, in row-major order (its lanes)."""
+    return list(itertools.product(*(range(n) for n in shape)))
+
+
+def vector_type(value: SSAValue) -> VectorType:
+    type_ = value.type
+    assert isinstance(type_, VectorType)
+    return type_
+
+
+def lane(b: Builder, value: SSAValue, at: Sequence[int]) -> SSAValue:
+    """The element of `value` at position `at`."""
+    element = vector_type(value).element_type
+    return b.insert(vector.ExtractOp(value, list(at), element)).result
+
+
+def gather(b: Builder, lanes: Sequence[SSAValue], type_: VectorType) -> SSAValue:
+    return b.insert(FromElementsOp(list(lanes), type_)).result
+
+
+def constant(b: Builder, value: int | float, type_: Attribute) -> SSAValue:
+    if isinstance(type_, IntegerType | IndexType):
+        return b.insert(arith.ConstantOp(IntegerAttr(int(value), type_))).result
+    return b.insert(arith.ConstantOp(FloatAttr(float(value), type_))).result  # type: ignore[arg-type]
+
+
+def is_vector_op(op: Operation) -> bool:
+    return any(isinstance(v.type, VectorType) for v in (*op.operands, *op.results))
+
+
+class VectorImporter(SharedImporter):
+    """The importer's `vector` ops (module docstring)."""
+
+    def import_op(self, op: Operation, b: Builder, s: Scope) -> None:
+        """`arith` and `math` on vectors lane by lane; every other op as `SharedImporter`."""
+        if op.dialect_name() in ("arith", "math") and not op.regions and is_vector_op(op):
+            self.lanewise(op, b, s)
+        else:
+            super().import_op(op, b, s)
+
+    def lanewise(self, op: Operation, b: Builder, s: Scope) -> None:
+        if isinstance(op, arith.ConstantOp):
+            self.vector_constant(op, b, s)
+            return
+        shapes = {
+            tuple(vector_type(v).get_shape()) for v in op.operands if isinstance(v.type, VectorType)
+        }
+        if (
+            len(op.results) != 1
+            or not isinstance(op.results[0].type, VectorType)
+            or len(shapes) != 1
+        ):
+            raise unsupported(
+                op, "on vectors of other shapes than its result's is not supported (yet)"
+            )
+        result = vector_type(op.results[0])
+        operands = self.mapped(op, op.operands, s)
+        lanes = []
+        for at in positions(result.get_shape()):
+            args = [lane(b, v, at) if isinstance(v.type, VectorType) else v for v in operands]
+            scalar = type(op).create(
+                operands=args,
+                result_types=[result.element_type],
+                properties=dict(op.properties),
+                attributes=dict(op.attributes),
+            )
+            lanes.append(b.insert(scalar).results[0])
+        s.values[op.results[0]] = gather(b, lanes, result)
+
+    def vector_constant(self, op: arith.ConstantOp, b: Builder, s: Scope) -> None:
+        value = op.value
+        result = vector_type(op.result)
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            raise unsupported(op, f"of {value} is not supported (yet)")
+        values = list(value.get_values())
+        count = prod(result.get_shape())
+        if len(values) == 1:
+            scalar = constant(b, values[0], result.element_type)
+            made = b.insert(vector.BroadcastOp(scalar, result)).vector
+        else:
+            assert len(values) == count
+            made = gather(b, [constant(b, v, result.element_type) for v in values], result)
+        s.values[op.result] = made
+
+    def clone_vector(self, op: Operation, b: Builder, s: Scope) -> None:
+        """A `vector` op that gpuir runs as it is."""
+        self.clone(op, b, s)
+
+    def splat(self, op: vector_ops.SplatOp, b: Builder, s: Scope) -> None:
+        (value,) = self.mapped(op, [op.input], s)
+        s.values[op.result] = b.insert(vector.BroadcastOp(value, vector_type(op.result))).vector
+
+    def extract_element(self, op: vector_ops.ExtractElementOp, b: Builder, s: Scope) -> None:
+        source, *at = self.mapped(op, op.operands, s)
+        if vector_type(source).get_num_dims() != 1 or len(at) != 1:
+            raise unsupported(op, "of a 0-d vector is not supported (yet)")
+        s.values[op.result] = b.insert(vector.ExtractOp(source, at, op.result.type)).result
+
+    def insert_element(self, op: vector_ops.InsertElementOp, b: Builder, s: Scope) -> None:
+        value, dest, *at = self.mapped(op, op.operands, s)
+        if vector_type(dest).get_num_dims() != 1 or len(at) != 1:
+            raise unsupported(op, "of a 0-d vector is not supported (yet)")
+        s.values[op.result] = b.insert(vector.InsertOp(value, dest, at)).result
+
+    def create_mask(self, op: vector.CreateMaskOp, b: Builder, s: Scope) -> None:
+        """Lane (p_0, …) is `p_0 < n_0 and …` (a size below 0 is 0)."""
+        sizes = self.mapped(op, op.mask_dim_sizes, s)
+        result = vector_type(op.mask_vector)
+        lanes = []
+        for at in positions(result.get_shape()):
+            bit: SSAValue | None = None
+            for p, n in zip(at, sizes, strict=True):
+                below = b.insert(arith.CmpiOp(index(b, p), n, "slt")).result
+                bit = below if bit is None else b.insert(arith.AndIOp(bit, below)).result
+            assert bit is not None
+            lanes.append(bit)
+        s.values[op.mask_vector] = gather(b, lanes, result)
+
+    def constant_mask(self, op: vector_ops.ConstantMaskOp, b: Builder, s: Scope) -> None:
+        sizes = op.mask_dim_sizes.get_values()
+        result = vector_type(op.result)
+        lanes = [
+            constant(
+                b, int(all(p < n for p, n in zip(at, sizes, strict=True))), result.element_type
+            )
+            for at in positions(result.get_shape())
+        ]
+        s.values[op.result] = gather(b, lanes, result)
+
+    def step(self, op: vector_ops.StepOp, b: Builder, s: Scope) -> None:
+        result = vector_type(op.result)
+        if result.get_num_dims() != 1:
+            raise unsupported(op, f"of {result}: only of a 1-d vector")
+        lanes = [constant(b, k, result.element_type) for k in range(result.get_shape()[0])]
+        s.values[op.result] = gather(b, lanes, result)
+
+    # -- vectors in memory --
+
+    def memory(self, op: Operation, memref: SSAValue, s: Scope) -> Ref:
+        ref = self.ref(op, memref, s, view=True)
+        if ref.space not in s.tokens:
+            raise unsupported(op, f"of memory in address space {ref.space} here")
+        if ref.space == 1 and 0 in s.tokens:
+            raise OpError(op, HOST_ACCESS)
+        return ref
+
+    def walk(
+        self,
+        op: Operation,
+        ref: Ref,
+        starts: list[SSAValue],
+        type_: VectorType,
+        permutation: AffineMapAttr | None,
+        in_bounds: Sequence[bool] | None,
+    ) -> list[tuple[list[tuple[int, int]], list[int]]]:
+        """Per lane of a vector of `type_` read from (written to) `ref` at `starts`: the memref
+        dimensions it moves along with its offsets there, and the memref dimensions that the
+        lane's own bounds check covers (those of transfer dimensions not `in_bounds`)."""
+        rank = len(starts)
+        vrank = type_.get_num_dims()
+        if permutation is None:
+            walked: list[int | None] = list(range(rank - vrank, rank))
+        else:
+            walked = []
+            for expr in permutation.data.results:
+                if isinstance(expr, AffineDimExpr):
+                    walked.append(expr.position)
+                elif isinstance(expr, AffineConstantExpr) and expr.value == 0:
+                    walked.append(None)  # a broadcast
+                else:
+                    raise unsupported(op, f"with the permutation map {permutation} (yet)")
+        if len(walked) != vrank or len(ref.dims) != rank:
+            raise unsupported(op, f"of a {type_} from a rank-{rank} memref (yet)")
+        checked = [
+            d
+            for j, d in enumerate(walked)
+            if d is not None and not (in_bounds is None or in_bounds[j])
+        ]
+        out = []
+        for at in positions(type_.get_shape()):
+            moves = [(d, p) for d, p in zip(walked, at, strict=True) if d is not None]
+            out.append((moves, checked))  # type: ignore[arg-type]
+        return out
+
+    def indices(
+        self, b: Builder, starts: list[SSAValue], moves: list[tuple[int, int]]
+    ) -> list[SSAValue]:
+        out = list(starts)
+        for d, p in moves:
+            if p:
+                out[d] = b.insert(arith.AddiOp(out[d], index(b, p))).result
+        return out
+
+    def guard(
+        self,
+        b: Builder,
+        ref: Ref,
+        at: list[SSAValue],
+        checked: list[int],
+        mask_bit: SSAValue | None,
+    ) -> SSAValue | None:
+        """`mask_bit and at[d] < extent(d) for d in checked`, or None when nothing guards."""
+        bit = mask_bit
+        for d in checked:
+            below = b.insert(arith.CmpiOp(at[d], ref.dims[d], "ult")).result
+            bit = below if bit is None else b.insert(arith.AndIOp(bit, below)).result
+        return bit
+
+    def read_lane(
+        self,
+        b: Builder,
+        s: Scope,
+        ref: Ref,
+        at: list[SSAValue],
+        bit: SSAValue | None,
+        pad: SSAValue | None,
+    ) -> SSAValue:
+        space = ref.space
+        if bit is None:
+            done = b.insert(mem.LoadOp(s.tokens[space], element_at(ref, at, b)))
+            s.tokens[space] = done.results[0]
+            return done.results[1]
+        assert pad is not None
+        then, other = Block(), Block()
+        tb = Builder(InsertPoint.at_end(then))
+        loaded = tb.insert(mem.LoadOp(s.tokens[space], element_at(ref, at, tb)))
+        tb.insert(scf.YieldOp(loaded.results[1], loaded.results[0]))
+        Builder(InsertPoint.at_end(other)).insert(scf.YieldOp(pad, s.tokens[space]))
+        made = b.insert(scf.IfOp(bit, [pad.type, MemType(space)], Region(then), Region(other)))
+        s.tokens[space] = made.results[1]
+        return made.results[0]
+
+    def write_lane(
+        self,
+        b: Builder,
+        s: Scope,
+        ref: Ref,
+        at: list[SSAValue],
+        bit: SSAValue | None,
+        value: SSAValue,
+    ) -> None:
+        space = ref.space
+        if bit is None:
+            stored = b.insert(mem.StoreOp(s.tokens[space], element_at(ref, at, b), value))
+            s.tokens[space] = stored.results[0]
+            return
+        then, other = Block(), Block()
+        tb = Builder(InsertPoint.at_end(then))
+        stored = tb.insert(mem.StoreOp(s.tokens[space], element_at(ref, at, tb), value))
+        tb.insert(scf.YieldOp(stored.results[0]))
+        Builder(InsertPoint.at_end(other)).insert(scf.YieldOp(s.tokens[space]))
+        made = b.insert(scf.IfOp(bit, [MemType(space)], Region(then), Region(other)))
+        s.tokens[space] = made.results[0]
+
+    def mask_bits(
+        self, op: Operation, b: Builder, s: Scope, mask: SSAValue | None, type_: VectorType
+    ) -> list:
+        if mask is None:
+            return [None] * prod(type_.get_shape())
+        (made,) = self.mapped(op, [mask], s)
+        if vector_type(made).get_shape() != type_.get_shape():
+            raise unsupported(op, f"with a mask of {made.type} for a {type_} (yet)")
+        return [lane(b, made, at) for at in positions(type_.get_shape())]
+
+    def transfer_read(self, op: vector.TransferReadOp, b: Builder, s: Scope) -> None:
+        ref = self.memory(op, op.source, s)
+        starts = self.mapped(op, op.indices, s)
+        (pad,) = self.mapped(op, [op.padding], s)
+        type_ = vector_type(op.result)
+        in_bounds = [bool(v.value.data) for v in op.in_bounds.data]
+        lanes_of = self.walk(op, ref, starts, type_, op.permutation_map, in_bounds)
+        bits = self.mask_bits(op, b, s, op.mask, type_)
+        lanes = []
+        for (moves, checked), bit in zip(lanes_of, bits, strict=True):
+            at = self.indices(b, starts, moves)
+            lanes.append(self.read_lane(b, s, ref, at, self.guard(b, ref, at, checked, bit), pad))
+        s.values[op.result] = gather(b, lanes, type_)
+
+    def transfer_write(self, op: vector.TransferWriteOp, b: Builder, s: Scope) -> None:
+        ref = self.memory(op, op.source, s)
+        starts = self.mapped(op, op.indices, s)
+        (value,) = self.mapped(op, [op.vector], s)
+        type_ = vector_type(value)
+        in_bounds = [bool(v.value.data) for v in op.in_bounds.data]
+        lanes_of = self.walk(op, ref, starts, type_, op.permutation_map, in_bounds)
+        bits = self.mask_bits(op, b, s, op.mask, type_)
+        for (moves, checked), bit, at_lane in zip(
+            lanes_of, bits, positions(type_.get_shape()), strict=True
+        ):
+            at = self.indices(b, starts, moves)
+            guard = self.guard(b, ref, at, checked, bit)
+            self.write_lane(b, s, ref, at, guard, lane(b, value, at_lane))
+
+    def load(self, op: vector.LoadOp, b: Builder, s: Scope) -> None:
+        ref = self.memory(op, op.base, s)
+        starts = self.mapped(op, op.indices, s)
+        type_ = vector_type(op.result)
+        lanes = []
+        for moves, _ in self.walk(op, ref, starts, type_, None, None):
+            lanes.append(self.read_lane(b, s, ref, self.indices(b, starts, moves), None, None))
+        s.values[op.result] = gather(b, lanes, type_)
+
+    def store(self, op: vector.StoreOp, b: Builder, s: Scope) -> None:
+        ref = self.memory(op, op.base, s)
+        starts = self.mapped(op, op.indices, s)
+        (value,) = self.mapped(op, [op.vector], s)
+        type_ = vector_type(value)
+        walked = self.walk(op, ref, starts, type_, None, None)
+        for (moves, _), at in zip(walked, positions(type_.get_shape()), strict=True):
+            self.write_lane(b, s, ref, self.indices(b, starts, moves), None, lane(b, value, at))
+
+    def masked_load(self, op: vector.MaskedLoadOp, b: Builder, s: Scope) -> None:
+        ref = self.memory(op, op.base, s)
+        starts = self.mapped(op, op.indices, s)
+        (passed,) = self.mapped(op, [op.pass_thru], s)
+        type_ = vector_type(op.result)
+        bits = self.mask_bits(op, b, s, op.mask, type_)
+        lanes = []
+        walked = self.walk(op, ref, starts, type_, None, None)
+        for (moves, _), bit, at in zip(walked, bits, positions(type_.get_shape()), strict=True):
+            pad = lane(b, passed, at)
+            lanes.append(self.read_lane(b, s, ref, self.indices(b, starts, moves), bit, pad))
+        s.values[op.result] = gather(b, lanes, type_)
+
+    def masked_store(self, op: vector.MaskedStoreOp, b: Builder, s: Scope) -> None:
+        ref = self.memory(op, op.base, s)
+        starts = self.mapped(op, op.indices, s)
+        (value,) = self.mapped(op, [op.value_to_store], s)
+        type_ = vector_type(value)
+        bits = self.mask_bits(op, b, s, op.mask, type_)
+        walked = self.walk(op, ref, starts, type_, None, None)
+        for (moves, _), bit, at in zip(walked, bits, positions(type_.get_shape()), strict=True):
+            self.write_lane(b, s, ref, self.indices(b, starts, moves), bit, lane(b, value, at))
+
+    # -- printing --
+
+    def print(self, op: vector_ops.PrintOp, b: Builder, s: Scope) -> None:
+        """What MLIR's lowering prints with the runner's printers: a scalar (a float as C's
+        `%g`, an integer as `printI64`, an `i1` as 0 or 1), a vector as `( a, b )` (nested
+        per dimension), then a newline or the punctuation."""
+        pieces: list[tuple[str, SSAValue | None]] = []
+        if op.string is not None:
+            pieces.append((op.string.data, None))
+        if op.source is not None:
+            (value,) = self.mapped(op, [op.source], s)
+            if isinstance(value.type, VectorType):
+                self.vector_pieces(op, b, value, pieces)
+            else:
+                pieces.append(("", self.printable(op, b, value)))
+        punctuation = op.punctuation.data if op.punctuation is not None else "newline"
+        pieces.append(
+            (
+                {"no_punctuation": "", "newline": "\n", "comma": ", ", "open": "( ", "close": " )"}[
+                    punctuation
+                ],
+                None,
+            )
+        )
+        self.emit(b, pieces)
+
+    def vector_pieces(self, op: Operation, b: Builder, value: SSAValue, pieces: list) -> None:
+        shape = vector_type(value).get_shape()
+
+        def level(prefix: tuple[int, ...]) -> None:
+            pieces.append(("( ", None))
+            for k in range(shape[len(prefix)]):
+                if k:
+                    pieces.append((", ", None))
+                at = (*prefix, k)
+                if len(at) == len(shape):
+                    pieces.append(("", self.printable(op, b, lane(b, value, at))))
+                else:
+                    level(at)
+            pieces.append((" )", None))
+
+        level(())
+
+    def printable(self, op: Operation, b: Builder, value: SSAValue) -> SSAValue:
+        type_ = value.type
+        if isinstance(type_, IntegerType) and type_.width.data == 1:
+            return b.insert(arith.ExtUIOp(value, i64)).result
+        if not isinstance(type_, IntegerType | IndexType | Float32Type | Float64Type):
+            raise unsupported(op, f"of {type_} is not supported (yet)")
+        return value
+
+    def emit(self, b: Builder, pieces: list[tuple[str, SSAValue | None]]) -> None:
+        """`printf.print_format`s of the pieces (text, then a value or none), at most
+        `MAX_PRINT_VALUES` values each; floats print as C's `%g`."""
+        text, values = "", []
+
+        def flush() -> None:
+            nonlocal text, values
+            if not text and not values:
+                return
+            made = b.insert(printf.PrintFormatOp(text, *values))
+            specs = ["g" if isinstance(v.type, Float32Type | Float64Type) else "" for v in values]
+            if any(specs):
+                made.attributes[gpu.PRINTF_SPECS_ATTR] = ArrayAttr([StringAttr(x) for x in specs])
+            text, values = "", []
+
+        for piece, value in pieces:
+            text += piece.replace("{", "{{").replace("}", "}}")
+            if value is not None:
+                if len(values) == MAX_PRINT_VALUES:
+                    flush()
+                text += "{}"
+                values.append(value)
+        flush()
+
+
+VECTOR_OPS: OpTable = {
+    **{
+        op_type: VectorImporter.clone_vector
+        for op_type in (
+            vector.BroadcastOp,
+            vector.ExtractOp,
+            vector.InsertOp,
+            vector.ShuffleOp,
+            vector.FMAOp,
+            vector.ReductionOp,
+            vector.BitcastOp,
+            *vector_ops.vector_extension_ops(),
+        )
+    },
+    vector_ops.SplatOp: VectorImporter.splat,
+    vector_ops.ExtractElementOp: VectorImporter.extract_element,
+    vector_ops.InsertElementOp: VectorImporter.insert_element,
+    vector.CreateMaskOp: VectorImporter.create_mask,
+    vector_ops.ConstantMaskOp: VectorImporter.constant_mask,
+    vector_ops.StepOp: VectorImporter.step,
+    vector.LoadOp: VectorImporter.load,
+    vector.StoreOp: VectorImporter.store,
+    vector.TransferReadOp: VectorImporter.transfer_read,
+    vector.TransferWriteOp: VectorImporter.transfer_write,
+    vector.MaskedLoadOp: VectorImporter.masked_load,
+    vector.MaskedStoreOp: VectorImporter.masked_store,
+    vector_ops.PrintOp: VectorImporter.print,
+}
+"""The `vector` ops host code and kernels import alike."""

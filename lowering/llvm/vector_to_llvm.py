@@ -1,0 +1,328 @@
+"""`convert-vector-to-llvm`: `vector` ops to LLVM's vector instructions and intrinsics.
+
+A `vector<d0 x … x T>` is one LLVM vector of `d0 · …` elements, row-major (`llvm_type`), so
+`shape_cast` is no instruction and `extract` / `insert` of a row are element moves:
+
+| vector | llvm |
+| --- | --- |
+| `from_elements` | `insertelement`s into `poison` |
+| `extract` (a scalar; static or dynamic position) | `extractelement` |
+| `extract` (a sub-vector, static position) | `shufflevector` of its range |
+| `insert` | `insertelement`s (a sub-vector's elements `extractelement`ed first) |
+| `broadcast` | `insertelement` + `shufflevector` (a scalar), `shufflevector` (a vector) |
+| `shuffle` | `shufflevector` (each mask entry a row of the operands) |
+| `fma` | `llvm.fma.v*` |
+| `reduction` | `llvm.vector.reduce.*`; float `add` / `mul` ordered (as interp), from the accumulator or `+0.0` / `1.0` |
+| `bitcast` | `bitcast` |
+| `shape_cast` | nothing |
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.dialects import llvm, vector
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    FloatAttr,
+    IntegerType,
+    ModuleOp,
+    VectorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+
+from gpuir.dialects.vector_ext import FromElementsOp, ShapeCastOp
+from gpuir.ir.diagnostics import OpError
+from gpuir.lowering.llvm.arith_to_llvm import type_suffix
+from gpuir.lowering.llvm.conversion import (
+    DeviceModulePass,
+    constant,
+    from_llvm,
+    require_llvm_type,
+    to_llvm,
+)
+from gpuir.lowering.llvm.llvm_ext import ExtractElementOp, PoisonOp
+from gpuir.passes.locations import rewrite_once
+
+
+def flat_type(type_: Attribute, op: Operation) -> VectorType:
+    converted = require_llvm_type(type_, op)
+    assert isinstance(converted, VectorType)
+    return converted
+
+
+def suffix(type_: VectorType) -> str:
+    """An overloaded intrinsic's suffix for an LLVM vector: `v4f32`."""
+    return f"v{type_.get_shape()[0]}{type_suffix(type_.element_type)}"
+
+
+def shuffle(r: PatternRewriter, v1: SSAValue, v2: SSAValue, mask: list[int]) -> SSAValue:
+    """`shufflevector` of two lowered (1-d) vectors."""
+    assert isinstance(v1.type, VectorType)
+    element = v1.type.element_type
+    made = llvm.ShuffleVectorOp(
+        v1, v2, DenseArrayBase.from_list(i32, mask), VectorType(element, [len(mask)])
+    )
+    return r.insert(made).res
+
+
+def extract_at(r: PatternRewriter, v: SSAValue, k: SSAValue | int) -> SSAValue:
+    """`extractelement` of a lowered (1-d) vector."""
+    assert isinstance(v.type, VectorType)
+    element = v.type.element_type
+    at = constant(r, k) if isinstance(k, int) else k
+    return r.insert(ExtractElementOp(v, at, element)).res
+
+
+def insert_at(r: PatternRewriter, v: SSAValue, x: SSAValue, k: SSAValue | int) -> SSAValue:
+    at = constant(r, k) if isinstance(k, int) else k
+    return r.insert(llvm.InsertElementOp(v, x, at)).res
+
+
+def flat_position(
+    r: PatternRewriter, op: Operation, shape: tuple[int, ...], static: tuple[int, ...]
+) -> tuple[int, SSAValue | int]:
+    """An `extract`'s or `insert`'s position as (the block's size, its first element's offset:
+    an `int`, or an `i64` value when a position is dynamic)."""
+    count = static.count(DYNAMIC_INDEX)
+    dynamic = iter(op.operands[len(op.operands) - count :])
+    strides = [prod(shape[k + 1 :]) for k in range(len(static))]
+    offset: SSAValue | int = sum(
+        p * stride for p, stride in zip(static, strides, strict=True) if p != DYNAMIC_INDEX
+    )
+    for p, stride in zip(static, strides, strict=True):
+        if p != DYNAMIC_INDEX:
+            continue
+        term = as_i64(r, next(dynamic), op)
+        if stride != 1:
+            term = r.insert(llvm.MulOp(term, constant(r, stride))).res
+        if offset != 0:
+            term = r.insert(llvm.AddOp(as_i64(r, offset, op), term)).res
+        offset = term
+    return prod(shape[len(static) :]), offset
+
+
+def as_i64(r: PatternRewriter, value: SSAValue | int, op: Operation) -> SSAValue:
+    if isinstance(value, int):
+        return constant(r, value)
+    lowered = to_llvm(r, value, op)
+    if lowered.type != i64:
+        return r.insert(llvm.SExtOp(lowered, i64)).res
+    return lowered
+
+
+@dataclass(frozen=True)
+class FromElementsLowering(RewritePattern):
+    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
+        if not isinstance(op, FromElementsOp):
+            return
+        made = r.insert(PoisonOp.create(result_types=[flat_type(op.result.type, op)])).res
+        for k, element in enumerate(op.elements):
+            made = insert_at(r, made, to_llvm(r, element, op), k)
+        r.replace_op(op, [], [from_llvm(r, made, op.result.type)])
+
+
+@dataclass(frozen=True)
+class ExtractLowering(RewritePattern):
+    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
+        if not isinstance(op, vector.ExtractOp):
+            return
+        assert isinstance(op.vector.type, VectorType)
+        shape = tuple(op.vector.type.get_shape())
+        size, start = flat_position(r, op, shape, op.static_position.get_values())
+        source = to_llvm(r, op.vector, op)
+        if not isinstance(op.result.type, VectorType):
+            made = extract_at(r, source, start)
+        elif isinstance(start, int):
+            made = shuffle(r, source, source, list(range(start, start + size)))
+        else:
+            raise OpError(op, f"'{op.name}' of a vector at a dynamic position is not lowered")
+        r.replace_op(op, [], [from_llvm(r, made, op.result.type)])
+
+
+@dataclass(frozen=True)
+class InsertLowering(RewritePattern):
+    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
+        if not isinstance(op, vector.InsertOp):
+            return
+        assert isinstance(op.dest.type, VectorType)
+        shape = tuple(op.dest.type.get_shape())
+        size, start = flat_position(r, op, shape, op.static_position.get_values())
+        made = to_llvm(r, op.dest, op)
+        value = to_llvm(r, op.source, op)
+        if not isinstance(op.source.type, VectorType):
+            made = insert_at(r, made, value, start)
+        elif isinstance(start, int):
+            for k in range(size):
+                made = insert_at(r, made, extract_at(r, value, k), start + k)
+        else:
+            raise OpError(op, f"'{op.name}' of a vector at a dynamic position is not lowered")
+        r.replace_op(op, [], [from_llvm(r, made, op.result.type)])
+
+
+@dataclass(frozen=True)
+class BroadcastLowering(RewritePattern):
+    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
+        if not isinstance(op, vector.BroadcastOp):
+            return
+        result = op.vector.type
+        shape = tuple(result.get_shape())
+        if not isinstance(op.source.type, VectorType):
+            poison = r.insert(PoisonOp.create(result_types=[flat_type(result, op)])).res
+            one = insert_at(r, poison, to_llvm(r, op.source, op), 0)
+            made = shuffle(r, one, one, [0] * prod(shape))
+        else:
+            source = tuple(op.source.type.get_shape())
+            lead = len(shape) - len(source)
+            mask = []
+            for k in range(prod(shape)):
+                rest, at = k, []
+                for extent in reversed(shape):
+                    at.append(rest % extent)
+                    rest //= extent
+                at.reverse()
+                offset = 0
+                for j, s in enumerate(source):
+                    offset = offset * s + (0 if s == 1 else at[lead + j])
+                mask.append(offset)
+            value = to_llvm(r, op.source, op)
+            made = shuffle(r, value, value, mask)
+        r.replace_op(op, [], [from_llvm(r, made, result)])
+
+
+@dataclass(frozen=True)
+class ShuffleLowering(RewritePattern):
+    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
+        if not isinstance(op, vector.ShuffleOp):
+            return
+        if op.v1.type != op.v2.type:
+            raise OpError(op, f"'{op.name}' of {op.v1.type} and {op.v2.type} is not lowered")
+        assert isinstance(op.v1.type, VectorType)
+        row = prod(op.v1.type.get_shape()[1:])
+        mask = [k * row + e if k >= 0 else -1 for k in op.mask.get_values() for e in range(row)]
+        v1, v2 = to_llvm(r, op.v1, op), to_llvm(r, op.v2, op)
+        r.replace_op(op, [], [from_llvm(r, shuffle(r, v1, v2, mask), op.result.type)])
+
+
+@dataclass(frozen=True)
+class FmaLowering(RewritePattern):
+    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
+        if not isinstance(op, vector.FMAOp):
+            return
+        args = [to_llvm(r, v, op) for v in op.operands]
+        type_ = flat_type(op.res.type, op)
+        call = llvm.CallIntrinsicOp(f"llvm.fma.{suffix(type_)}", args, [type_])
+        r.replace_op(op, [], [from_llvm(r, r.insert(call).results[0], op.res.type)])
+
+
+FLOAT_REDUCE = {
+    "add": "fadd",
+    "mul": "fmul",
+    "maxnumf": "fmax",
+    "minnumf": "fmin",
+    "maximumf": "fmaximum",
+    "minimumf": "fminimum",
+}
+FLOAT_COMBINE = {
+    "maxnumf": "llvm.maxnum",
+    "minnumf": "llvm.minnum",
+    "maximumf": "llvm.maximum",
+    "minimumf": "llvm.minimum",
+}
+INT_REDUCE = {
+    "add": "add",
+    "mul": "mul",
+    "and": "and",
+    "or": "or",
+    "xor": "xor",
+    "maxsi": "smax",
+    "minsi": "smin",
+    "maxui": "umax",
+    "minui": "umin",
+}
+INT_COMBINE: dict[str, type[Operation] | str] = {
+    "add": llvm.AddOp,
+    "mul": llvm.MulOp,
+    "and": llvm.AndOp,
+    "or": llvm.OrOp,
+    "xor": llvm.XOrOp,
+    "maxsi": "llvm.smax",
+    "minsi": "llvm.smin",
+    "maxui": "llvm.umax",
+    "minui": "llvm.umin",
+}
+
+
+@dataclass(frozen=True)
+class ReductionLowering(RewritePattern):
+    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
+        if not isinstance(op, vector.ReductionOp):
+            return
+        kind = op.kind.data.value
+        source = to_llvm(r, op.vector, op)
+        type_ = flat_type(op.vector.type, op)
+        element = type_.element_type
+        acc = to_llvm(r, op.acc, op) if op.acc is not None else None
+        is_int = isinstance(element, IntegerType)
+        if kind not in (INT_REDUCE if is_int else FLOAT_REDUCE):
+            raise OpError(op, f"'{op.name}' <{kind}> on {op.vector.type} is not lowered")
+        name = f"llvm.vector.reduce.{(INT_REDUCE if is_int else FLOAT_REDUCE)[kind]}"
+        if not is_int and kind in ("add", "mul"):  # ordered, from the accumulator
+            if acc is None:
+                start = FloatAttr(0.0 if kind == "add" else 1.0, element)  # type: ignore[arg-type]
+                acc = r.insert(llvm.ConstantOp(start, element)).result
+            call = llvm.CallIntrinsicOp(f"{name}.{suffix(type_)}", [acc, source], [element])
+            made = r.insert(call).results[0]
+        else:
+            call = llvm.CallIntrinsicOp(f"{name}.{suffix(type_)}", [source], [element])
+            made = r.insert(call).results[0]
+            if acc is not None:
+                combine = (INT_COMBINE if is_int else FLOAT_COMBINE)[kind]
+                if isinstance(combine, str):
+                    both = llvm.CallIntrinsicOp(
+                        f"{combine}.{type_suffix(element)}", [acc, made], [element]
+                    )
+                    made = r.insert(both).results[0]
+                else:
+                    made = r.insert(combine(acc, made)).results[0]  # type: ignore[call-arg]
+        r.replace_op(op, [], [from_llvm(r, made, op.dest.type)])
+
+
+@dataclass(frozen=True)
+class CastLowering(RewritePattern):
+    """`vector.bitcast` as `llvm.bitcast`; `vector.shape_cast` as nothing."""
+
+    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
+        if not isinstance(op, vector.BitcastOp | ShapeCastOp):
+            return
+        source = to_llvm(r, op.source, op)
+        target = flat_type(op.result.type, op)
+        made = source if source.type == target else r.insert(llvm.BitcastOp(source, target)).result
+        r.replace_op(op, [], [from_llvm(r, made, op.result.type)])
+
+
+@dataclass(frozen=True)
+class ConvertVectorToLlvmPass(DeviceModulePass):
+    """`vector` ops to LLVM vector instructions and intrinsics."""
+
+    name = "convert-vector-to-llvm"
+
+    def lower_module(self, module: ModuleOp) -> None:
+        rewrite_once(
+            module,
+            [
+                FromElementsLowering(),
+                ExtractLowering(),
+                InsertLowering(),
+                BroadcastLowering(),
+                ShuffleLowering(),
+                FmaLowering(),
+                ReductionLowering(),
+                CastLowering(),
+            ],
+        )
