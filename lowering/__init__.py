@@ -35,6 +35,7 @@ TARGETS: dict[str, str] = {
     "ptx": "gpuir.lowering.targets:PtxTarget",
     "host-llvm": "gpuir.lowering.targets:HostLlvmTarget",
     "mlir-gpu": "gpuir.lowering.targets:MlirGpuTarget",
+    "mlir-upstream": "gpuir.lowering.targets:MlirUpstreamTarget",
 }
 
 

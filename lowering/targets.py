@@ -131,18 +131,14 @@ def mlir_gpu_module(device: ModuleOp, options: PtxOptions) -> str:
 
     from xdsl.printer import Printer
 
-    from gpuir.lowering.llvm.llvm_ir import TRIPLE, nvptx_data_layout
+    from gpuir.lowering.llvm.llvm_ir import nvptx_data_layout
 
     body = io.StringIO()
     printer = Printer(stream=body, print_generic_format=True)
     for op in device.ops:
         printer.print_op(op)
         body.write("\n")
-    chip, features = f"sm_{options.sm}", f"+ptx{round(options.ptx * 10)}"
-    target = (
-        f'#nvvm.target<O = {options.opt}, triple = "{TRIPLE}", chip = "{chip}", '
-        f'features = "{features}">'
-    )
+    target = nvvm_target(options)
     layout = nvptx_data_layout()
     indented = "".join(f"    {line}\n" for line in body.getvalue().splitlines())
     return (
@@ -152,6 +148,32 @@ def mlir_gpu_module(device: ModuleOp, options: PtxOptions) -> str:
         f'  }}) {{llvm.data_layout = "{layout}"}} : () -> ()\n'
         "}) {gpu.container_module} : () -> ()\n"
     )
+
+
+def nvvm_target(options: PtxOptions) -> str:
+    """The `#nvvm.target<…>` of a gpu.module for `options` (its sm, PTX version and `opt`)."""
+    from gpuir.lowering.llvm.llvm_ir import TRIPLE
+
+    chip, features = f"sm_{options.sm}", f"+ptx{round(options.ptx * 10)}"
+    return (
+        f'#nvvm.target<O = {options.opt}, triple = "{TRIPLE}", chip = "{chip}", '
+        f'features = "{features}">'
+    )
+
+
+@dataclass(frozen=True)
+class MlirUpstreamTarget(DeviceTarget):
+    """The whole program, host and device, as upstream MLIR 22 (`gpuir.lowering.mlir`,
+    `docs/export.md`): memrefs, `gpu.alloc` / `memcpy` / `launch_func` on async tokens, the
+    kernels in a `gpu.module` with the `#nvvm.target` of the options; for `mlir-opt-22
+    --gpu-lower-to-nvvm-pipeline`, and gpu-run reads it back."""
+
+    name = "mlir-upstream"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from gpuir.lowering.mlir.export import export_program
+
+        output.write(export_program(ctx, module, nvvm_target(self.options())))
 
 
 @dataclass(frozen=True)

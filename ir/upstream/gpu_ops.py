@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    DictionaryAttr,
     FunctionType,
     IndexType,
     IntAttr,
@@ -75,6 +76,34 @@ class AddressSpaceAttr(ParametrizedAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.space.data}>")
+
+
+@irdl_attr_definition
+class NvvmTargetAttr(ParametrizedAttribute):
+    """`#nvvm.target<chip = "sm_80", …>`: a gpu.module's target, kept as its options (what
+    `gpu-opt -t mlir-upstream` writes; the import needs none of them)."""
+
+    name = "nvvm.target"
+    options: DictionaryAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        options: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation("<") is not None:
+            while parser.parse_optional_punctuation(">") is None:
+                if options:
+                    parser.parse_punctuation(",")
+                key = parser.parse_identifier()
+                parser.parse_punctuation("=")
+                options[key] = parser.parse_attribute()
+        return (DictionaryAttr(options),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        items = self.options.data.items()
+        if items:
+            printer.print_string("<")
+            printer.print_list(items, lambda kv: printer.print_string(f"{kv[0]} = {kv[1]}"))
+            printer.print_string(">")
 
 
 def parse_one_of(parser: AttrParser, name: str, choices: Sequence[str]) -> str:
@@ -610,5 +639,5 @@ UpstreamGpu = Dialect(
         SubgroupReduceOp,
         YieldOp,
     ],
-    [AsyncTokenType, AddressSpaceAttr],
+    [AsyncTokenType, AddressSpaceAttr, NvvmTargetAttr],  # a gpu.module's #nvvm.target too
 )
