@@ -14,6 +14,7 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, builtin, func, memref, printf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AnyFloat,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -69,16 +70,22 @@ class HostImporter(KernelImporter):
         self.global_refs: dict[str, Ref] = {}
 
     def main(self, op: func.FuncOp) -> None:
-        if op.function_type.inputs.data or op.function_type.outputs.data:
-            raise unsupported(op, "@main with arguments or results is not supported (yet)")
+        inputs, outputs = op.function_type.inputs.data, op.function_type.outputs.data
+        for type_ in (*inputs, *outputs):
+            if not isinstance(type_, IntegerType | IndexType | AnyFloat):
+                raise unsupported(op, f"@main taking or returning {type_} is not supported")
         m0 = MemType(0)
-        body = Block(arg_types=[m0])
+        body = Block(arg_types=[m0, *inputs])  # gpu-run's arguments, and its printed results
         body.args[0].name_hint = "m"
         b = Builder(InsertPoint.at_end(body))
         init = b.insert(gpu.InitOp(body.args[0]))
         scope = Scope(HOST_SPACES, HOST_OPS, dict(zip(HOST_SPACES, init.results, strict=True)))
         self.stream = b.insert(gpu.DefaultStreamOp()).results[0]
-        new = func.FuncOp("main", FunctionType.from_lists([m0], [m0]), Region(body))
+        for arg, given in zip(body.args[1:], op.body.blocks[0].args, strict=True):
+            arg.name_hint = given.name_hint
+            scope.values[given] = arg
+        signature = FunctionType.from_lists([m0, *inputs], [m0, *outputs])
+        new = func.FuncOp("main", signature, Region(body))
         new.location = op.location
         self.out.body.block.add_op(new)
         self.main_op = new
@@ -95,8 +102,9 @@ class HostImporter(KernelImporter):
         for ref in self.registered:
             assert ref.mirror is not None
             s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.mirror.ptr)).results[0]
+        results = self.mapped(op, op.arguments, s)  # @main's results, if it has any
         done = b.insert(gpu.DeinitOp(s.tokens[0], s.tokens[1], s.tokens[4])).results[0]
-        b.insert(func.ReturnOp(done))
+        b.insert(func.ReturnOp(done, *results))
 
     def host_alloc(self, op: memref.AllocOp | memref.AllocaOp, b: Builder, s: Scope) -> None:
         self.allocate(op, op.memref, list(op.dynamic_sizes), 0, b, s)
