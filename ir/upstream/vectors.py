@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import VerifyException
 
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.mem import MemType
@@ -99,7 +100,13 @@ class VectorImporter(SharedImporter):
     """The importer's `vector` ops (module docstring)."""
 
     def import_op(self, op: Operation, b: Builder, s: Scope) -> None:
-        """`arith` and `math` on vectors lane by lane; every other op as `SharedImporter`."""
+        """`arith` and `math` on vectors lane by lane; every other op as `SharedImporter`
+        (a `vector` op verified first: the reader does not verify)."""
+        if op.dialect_name() == "vector":
+            try:
+                op.verify()
+            except VerifyException as e:
+                raise OpError(op, str(e)) from None
         if op.dialect_name() in ("arith", "math") and not op.regions and is_vector_op(op):
             self.lanewise(op, b, s)
         else:
@@ -197,7 +204,7 @@ class VectorImporter(SharedImporter):
     def step(self, op: vector_ops.StepOp, b: Builder, s: Scope) -> None:
         result = vector_type(op.result)
         if result.get_num_dims() != 1:
-            raise unsupported(op, f"of {result}: only of a 1-d vector")
+            raise unsupported(op, f"of {result} is not supported: only of a 1-d vector")
         lanes = [constant(b, k, result.element_type) for k in range(result.get_shape()[0])]
         s.values[op.result] = gather(b, lanes, result)
 
@@ -235,9 +242,11 @@ class VectorImporter(SharedImporter):
                 elif isinstance(expr, AffineConstantExpr) and expr.value == 0:
                     walked.append(None)  # a broadcast
                 else:
-                    raise unsupported(op, f"with the permutation map {permutation} (yet)")
+                    raise unsupported(
+                        op, f"with the permutation map {permutation} is not supported (yet)"
+                    )
         if len(walked) != vrank or len(ref.dims) != rank:
-            raise unsupported(op, f"of a {type_} from a rank-{rank} memref (yet)")
+            raise unsupported(op, f"of a {type_} from a rank-{rank} memref is not supported (yet)")
         checked = [
             d
             for j, d in enumerate(walked)
@@ -326,7 +335,9 @@ class VectorImporter(SharedImporter):
             return [None] * prod(type_.get_shape())
         (made,) = self.mapped(op, [mask], s)
         if vector_type(made).get_shape() != type_.get_shape():
-            raise unsupported(op, f"with a mask of {made.type} for a {type_} (yet)")
+            raise unsupported(
+                op, f"with a mask of {made.type} for a {type_} is not supported (yet)"
+            )
         return [lane(b, made, at) for at in positions(type_.get_shape())]
 
     def transfer_read(self, op: vector.TransferReadOp, b: Builder, s: Scope) -> None:
@@ -404,10 +415,11 @@ class VectorImporter(SharedImporter):
     def print(self, op: vector_ops.PrintOp, b: Builder, s: Scope) -> None:
         """What MLIR's lowering prints with the runner's printers: a scalar (a float as C's
         `%g`, an integer as `printI64`, an `i1` as 0 or 1), a vector as `( a, b )` (nested
-        per dimension), then a newline or the punctuation."""
+        per dimension), then a newline or the punctuation; or a string, as it is."""
+        if op.string is not None:  # the text alone, as MLIR's lowering prints it
+            self.emit(b, [(op.string.data, None)])
+            return
         pieces: list[tuple[str, SSAValue | None]] = []
-        if op.string is not None:
-            pieces.append((op.string.data, None))
         if op.source is not None:
             (value,) = self.mapped(op, [op.source], s)
             if isinstance(value.type, VectorType):
