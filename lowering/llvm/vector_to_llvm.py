@@ -15,6 +15,8 @@ A `vector<d0 x … x T>` is one LLVM vector of `d0 · …` elements, row-major (
 | `reduction` | `llvm.vector.reduce.*`; float `add` / `mul` ordered (as interp), from the accumulator or `+0.0` / `1.0` |
 | `bitcast` | `bitcast` |
 | `shape_cast` | nothing |
+
+`arith` and `math` on vectors are an error here (`ScalarArithmetic`).
 """
 
 from __future__ import annotations
@@ -307,6 +309,23 @@ class CastLowering(RewritePattern):
 
 
 @dataclass(frozen=True)
+class ScalarArithmetic(RewritePattern):
+    """`arith` and `math` on vectors are an error: gpuir runs them on scalars (interp has no
+    vector semantics for them), and the upstream importer makes them lane by lane."""
+
+    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
+        if op.dialect_name() not in ("arith", "math"):
+            return
+        for value in (*op.operands, *op.results):
+            if isinstance(value.type, VectorType):
+                raise OpError(
+                    op,
+                    f"'{op.name}' on {value.type} is not lowered: gpuir runs arith and math on "
+                    "scalars (an upstream program's vectors are imported lane by lane)",
+                )
+
+
+@dataclass(frozen=True)
 class ConvertVectorToLlvmPass(DeviceModulePass):
     """`vector` ops to LLVM vector instructions and intrinsics."""
 
@@ -316,6 +335,7 @@ class ConvertVectorToLlvmPass(DeviceModulePass):
         rewrite_once(
             module,
             [
+                ScalarArithmetic(),
                 FromElementsLowering(),
                 ExtractLowering(),
                 InsertLowering(),

@@ -136,16 +136,6 @@ func.func @main() {
 
 // -----
 
-// CHECK: invalid.mlir:{{[0-9]+}}:3: error: importing upstream MLIR: 'vector.print' of vector<2xf32> is not supported (yet): only of a scalar
-func.func @main() {
-  %m = memref.alloc() : memref<2xf32>
-  %v = arith.constant dense<1.0> : vector<2xf32>
-  vector.print %v : vector<2xf32>
-  return
-}
-
-// -----
-
 // CHECK: invalid.mlir:{{[0-9]+}}:3: error: importing upstream MLIR: host code cannot access device memory (copy it with gpu.memcpy, or gpu.host_register host memory)
 func.func @main() {
   %d = gpu.alloc() : memref<4xf32>
@@ -190,7 +180,7 @@ module attributes {gpu.container_module} {
 
 // A gpu.shuffle whose width is a constant outside 1 to 32 lanes: gpuir's verifier refuses the
 // imported shuffle, at the upstream op.
-// CHECK: invalid.mlir:200:5: error: 'gpu.shuffle' expects a width of 1 to 32 lanes, found the constant 0
+// CHECK: invalid.mlir:190:5: error: 'gpu.shuffle' expects a width of 1 to 32 lanes, found the constant 0
 func.func @main() {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
@@ -205,7 +195,7 @@ func.func @main() {
 
 // -----
 
-// CHECK: invalid.mlir:215:7: error: 'gpu.shuffle' expects a width of 1 to 32 lanes, found the constant 64
+// CHECK: invalid.mlir:205:7: error: 'gpu.shuffle' expects a width of 1 to 32 lanes, found the constant 64
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @k() kernel {
