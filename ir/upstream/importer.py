@@ -7,7 +7,7 @@ from __future__ import annotations
 import warnings
 
 from xdsl.context import Context
-from xdsl.dialects import arith, builtin, cf, func, math, scf
+from xdsl.dialects import arith, builtin, cf, func, math, scf, ub
 from xdsl.utils.exceptions import ParseError
 
 from gpuir.ir.diagnostics import OpError
@@ -78,6 +78,7 @@ def upstream_context() -> Context:
         memref_ops.UpstreamMemref,
         gpu_ops.UpstreamGpu,
         vector_ops.UpstreamVector,
+        ub.UB,
     ):
         ctx.load_dialect(dialect)
     return ctx

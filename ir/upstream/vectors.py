@@ -13,6 +13,7 @@ accesses; `vector.print` becomes `printf`; `arith` and `math` on vectors run lan
   `lowering/llvm/vector_to_llvm.py`); `splat`, `extractelement` and `insertelement` (older
   MLIR) are `broadcast`, `extract` and `insert`; `create_mask`, `constant_mask` and `step`
   are `from_elements` of their lanes.
+- `ub.poison` (what MLIR 22's vectorizers pad reads with): zero.
 - `arith` and `math` on vectors: the scalar op on each lane (`vector.extract`), the results
   gathered with `vector.from_elements`; a vector `arith.constant` is `from_elements` of its
   elements.
@@ -25,9 +26,10 @@ from collections.abc import Sequence
 from math import prod
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, printf, scf, vector
+from xdsl.dialects import arith, printf, scf, ub, vector
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    AnyFloat,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     Float32Type,
@@ -155,6 +157,17 @@ class VectorImporter(SharedImporter):
             assert len(values) == count
             made = gather(b, [constant(b, v, result.element_type) for v in values], result)
         s.values[op.result] = made
+
+    def poison(self, op: ub.PoisonOp, b: Builder, s: Scope) -> None:
+        """`ub.poison` (a vectorizer's padding of a read): zero, one value it may be."""
+        type_ = op.result.type
+        if isinstance(type_, VectorType):
+            zero = constant(b, 0, type_.element_type)
+            s.values[op.result] = b.insert(vector.BroadcastOp(zero, type_)).vector
+        elif isinstance(type_, IntegerType | IndexType | AnyFloat):
+            s.values[op.result] = constant(b, 0, type_)
+        else:
+            raise unsupported(op, f"of {type_} is not supported (yet)")
 
     def clone_vector(self, op: Operation, b: Builder, s: Scope) -> None:
         """A `vector` op that gpuir runs as it is."""
@@ -514,5 +527,6 @@ VECTOR_OPS: OpTable = {
     vector.MaskedLoadOp: VectorImporter.masked_load,
     vector.MaskedStoreOp: VectorImporter.masked_store,
     vector_ops.PrintOp: VectorImporter.print,
+    ub.PoisonOp: VectorImporter.poison,
 }
 """The `vector` ops host code and kernels import alike."""
