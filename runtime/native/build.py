@@ -6,7 +6,8 @@ included), its kernels' object (the cpu provider's), the C runtime (`gpuir_cpu.c
 once per version into the cache) and the tables the runtime reads (`native.h`: the kernels, the
 host ops that call the runtime by op id, `@main`'s signature), generated here as C.
 
-Not every program can be one: `NotNative` says why (a kernel that prints, a struct argument,
+Not every program can be one: `NotNative` says why (a print with a C conversion other than
+`%f`/`%e`/`%g`, a struct argument,
 `mem.print_memref`, a signature gpu-run reads but this runtime does not, a kernel that did not
 compile). `gpu-run` keeps one per program in the compile cache (`cache_executable`) and runs it
 on later runs (`gpuir.tools.warm`); `gpu-run --emit-executable PROG` writes one.
@@ -163,9 +164,11 @@ def tables(
     ops: list[Operation],
     kernels: list[tuple[str, str, int, tuple]],
     parsed: ParsedChunk,
+    formats: list,
 ) -> str:
     """The C source of `native.h`'s tables. `kernels`: per kernel its name, launch entry,
-    static shared bytes and parameter types (after the ids and shared pointers)."""
+    static shared bytes and parameter types (after the ids and shared pointers); `formats`:
+    the kernels' print calls."""
     index = {name: i for i, (name, *_) in enumerate(kernels)}
     params_of = {name: tuple(params) for name, _, _, params in kernels}
     lines = ['#include "native.h"', ""]
@@ -193,6 +196,9 @@ def tables(
     array("gn_op", "gn_ops", op_rows)
     array("gn_scalar", "gn_params", inputs)
     array("gn_scalar", "gn_results", outputs)
+    declarations, rows = format_rows(formats)
+    lines.extend(declarations)
+    array("gn_format", "gn_formats", rows)
     lines.append(f"const char gn_program[] = {c_string(parsed.name)};")
     return "\n".join(lines) + "\n"
 
@@ -200,26 +206,51 @@ def tables(
 # --- the objects ---------------------------------------------------------------------------------
 
 
-def device_objects(device: ModuleOp, index_bitwidth: int) -> tuple[list, bytes]:
-    """The kernels of the device module as `tables` takes them, and their object code (the cpu
-    provider's: compiled here unless this process or the compile cache has it)."""
+def device_objects(device: ModuleOp, index_bitwidth: int) -> tuple[list, bytes, list]:
+    """The kernels of the device module as `tables` takes them, their object code (the cpu
+    provider's: compiled here unless this process or the compile cache has it) and their print
+    calls (`device_print.Format`s; none where they do not print)."""
     from gpuir.lowering.cpu.cpu_llvm import LAUNCH_PREFIX
     from gpuir.runtime.cpu.compiled import compile_module
 
     compiled = compile_module(device, index_bitwidth)
     if compiled.module_error is not None or compiled.errors:
         raise NotNative("a kernel did not compile")
-    if compiled.prints is not None:
-        raise NotNative("a kernel prints")
     if not compiled.kernels:
-        return [], b""
+        return [], b"", []
     if compiled.code is None:
         raise NotNative("the kernels' object code is not at hand")
     kernels = [
         (name, LAUNCH_PREFIX + name, kernel.shared_bytes, kernel.params)
         for name, kernel in compiled.kernels.items()
     ]
-    return kernels, compiled.code
+    formats = compiled.prints.formats if compiled.prints is not None else []
+    return kernels, compiled.code, formats
+
+
+def format_rows(formats: list) -> tuple[list[str], list[str]]:
+    """The `gn_format`s of the print calls, and the arrays of their types and pieces that go
+    before them."""
+    from gpuir.dialects.gpu.printf import format_fields
+
+    kinds = {"format": "GN_PRINT_FORMAT", "int": "GN_PRINT_INT", "char": "GN_PRINT_CHAR"}
+    lines, rows = [], []
+    for i, entry in enumerate(formats):
+        types = [scalar(t, "prints") for t in entry.types] or ["{0}"]
+        pieces = []
+        if entry.kind == "format":
+            for literal, field, index, spec in format_fields(entry.text):
+                if spec not in ("", "f", "e", "g"):
+                    raise NotNative(f"a kernel prints with the conversion '{spec}'")
+                char = f"'{spec}'" if spec else "0"
+                value = index if field is not None else -1
+                pieces.append(f"{{{c_string(literal)}, {value}, {char}}}")
+        lines.append(f"static const gn_scalar types_{i}[] = {{{', '.join(types)}}};")
+        lines.append(f"static const gn_piece pieces_{i}[] = {{{', '.join(pieces) or '{0}'}}};")
+        rows.append(
+            f"{{{kinds[entry.kind]}, {len(entry.types)}, types_{i}, {len(pieces)}, pieces_{i}}}"
+        )
+    return lines, rows
 
 
 def runtime_object(cc: str) -> Path:
@@ -266,10 +297,10 @@ def build(parsed: ParsedChunk, path: str | os.PathLike, index_bitwidth: int = 64
     if "main" not in host.functions:
         raise NotNative("the program has no @main")
     _, device = split_modules(program)
-    kernels, kernel_code = [], b""
+    kernels, kernel_code, formats = [], b"", []
     if any(isinstance(op, gpu.LaunchOp) for op in host.ops):  # else nothing to compile
-        kernels, kernel_code = device_objects(device, index_bitwidth)
-    source = tables(host.functions["main"], host.ops, kernels, parsed)
+        kernels, kernel_code, formats = device_objects(device, index_bitwidth)
+    source = tables(host.functions["main"], host.ops, kernels, parsed, formats)
     runtime = runtime_object(cc)
     target = Path(path)
     with tempfile.TemporaryDirectory(prefix="gpuir-native-") as scratch:
@@ -278,14 +309,15 @@ def build(parsed: ParsedChunk, path: str | os.PathLike, index_bitwidth: int = 64
         objects = ["tables.c", str(runtime)]  # relative: the executable names no scratch path
         for name, code, keep in (
             ("host.o", host.code, "__gpuir_*"),
-            ("kernels.o", kernel_code, "__gpuir_launch_*"),
+            ("kernels.o", kernel_code, "__gpuir_launch_*,__gpuir_print_*"),
         ):
             if not code:
                 continue
             (work / name).write_bytes(code)
-            # only the symbols the runtime calls stay global: a host function or kernel named
+            # only the symbols the runtime uses stay global: a host function or kernel named
             # like a C library function (`main`, `free`) cannot clash with it
-            run(["objcopy", "--wildcard", f"--keep-global-symbol={keep}", name], work)
+            kept = [f"--keep-global-symbol={symbol}" for symbol in keep.split(",")]
+            run(["objcopy", "--wildcard", *kept, name], work)
             objects.append(name)
         linked = work / "prog"
         run([cc, *CC_FLAGS, f"-I{HERE}", *objects, "-o", "prog", *LINK_FLAGS], work)

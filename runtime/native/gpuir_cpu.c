@@ -437,9 +437,94 @@ static void start_workers(void) {
     }
 }
 
-static void run_launch(const gn_kernel *k, int64_t n_groups, int64_t n_items, int64_t smem, void *args) {
+/* --- kernel printf (gpuir/runtime/device_print.py) ---------------------------------------- */
+
+#define PRINT_CAPACITY (1 << 20)
+/* The printing kernels' globals (gpuir/lowering/llvm/print_abi.py), where they print. */
+extern int64_t __gpuir_print_buffer __attribute__((weak));
+extern int64_t __gpuir_print_capacity __attribute__((weak));
+extern int64_t __gpuir_print_cursor __attribute__((weak));
+static uint8_t *print_buffer;
+
+static void print_start(void) {
+    if (!print_buffer && !(print_buffer = calloc(1, PRINT_CAPACITY))) fail(-1, "out of memory");
+    __gpuir_print_buffer = (int64_t)(uintptr_t)print_buffer;
+    __gpuir_print_capacity = PRINT_CAPACITY;
+    __gpuir_print_cursor = 0;
+}
+
+/* A value of a record as gpu-run prints it (runtime/scalars.py: format_value). */
+static void print_value(uint64_t slot, const gn_scalar *type, char spec) {
+    char text[512];
+    if (type->kind == 'i') {
+        int width = type->width;
+        long long value = width == 1 ? (long long)(slot & 1) : width >= 64 ? (long long)slot : ((slot >> (width - 1)) & 1) ? (long long)(slot & ((1ULL << width) - 1)) - (long long)(1ULL << width) : (long long)(slot & ((1ULL << width) - 1));
+        snprintf(text, sizeof text, "%lld", value);
+    } else {
+        double value; /* the slot holds the value widened to double, exactly */
+        memcpy(&value, &slot, 8);
+        if (!spec) {
+            format_float(value, type->width, text);
+        } else if (isnan(value)) {
+            strcpy(text, signbit(value) ? "-nan" : "nan");
+        } else {
+            char format[] = "%?";
+            format[1] = spec;
+            snprintf(text, sizeof text, format, value);
+        }
+    }
+    out_text(text);
+}
+
+/* The launch's records as text, in the order they were claimed. */
+static void print_finish(const gn_kernel *k, int64_t op) {
+    const uint64_t *slots = (const uint64_t *)print_buffer;
+    int64_t claimed = __gpuir_print_cursor, end = claimed < PRINT_CAPACITY ? claimed : PRINT_CAPACITY;
+    int64_t at = 0;
+    while (at + 8 <= end) {
+        uint64_t header = slots[at / 8];
+        int64_t ident = (int64_t)(header >> 32) - 1, count = (int64_t)(header & 0xffffffff);
+        if (ident < 0 || ident >= gn_n_formats || at + 8 * (1 + count) > end) break;
+        const gn_format *f = &gn_formats[ident];
+        if (count != f->n_values) break;
+        const uint64_t *values = &slots[at / 8 + 1];
+        at += 8 * (1 + count);
+        if (f->kind == GN_PRINT_CHAR) { /* a code point below 256, in UTF-8 */
+            unsigned char c = (unsigned char)values[0], utf8[2];
+            if (c < 0x80) {
+                out_write((char *)&c, 1);
+            } else {
+                utf8[0] = (unsigned char)(0xc0 | (c >> 6));
+                utf8[1] = (unsigned char)(0x80 | (c & 0x3f));
+                out_write((char *)utf8, 2);
+            }
+        } else if (f->kind == GN_PRINT_INT) {
+            print_value(values[0], &f->types[0], 0);
+        } else {
+            for (int32_t i = 0; i < f->n_pieces; i++) {
+                const gn_piece *piece = &f->pieces[i];
+                out_text(piece->literal);
+                if (piece->value >= 0) print_value(values[piece->value], &f->types[piece->value], piece->spec);
+            }
+        }
+    }
+    if (claimed > end) { /* gpu-run warns, at the launch: the warm run leaves that to it */
+        if (warm) _exit(GN_FALLBACK);
+        fflush(stdout);
+        fprintf(stderr, "%s: warning: cpu: the printf output of @%s was cut: %lld bytes of records did not fit the %d-byte print buffer%s\n", gn_ops[op].where, k->name, (long long)(claimed - end), PRINT_CAPACITY, gn_ops[op].source);
+    }
+}
+
+static void run_launch(const gn_kernel *k, int64_t n_groups, int64_t n_items, int64_t smem, void *args, int64_t op) {
     int64_t shared_size = k->shared_bytes + smem;
     for (int w = 0; w < workers; w++) shared_buffer(&states[w], shared_size);
+    if (gn_n_formats > 0) { /* a printing module: its groups in order, on this thread */
+        char *shared = states[0].shared;
+        print_start();
+        k->entry(0, n_groups, n_items, shared, shared + k->shared_bytes, args, &states[0].progress);
+        print_finish(k, op);
+        return;
+    }
     if (workers == 1 || n_groups < 2) {
         char *shared = states[0].shared;
         k->entry(0, n_groups, n_items, shared, shared + k->shared_bytes, args, &states[0].progress);
@@ -635,29 +720,22 @@ static void copy(void *dst, void *src, void *stream, int64_t op, int kind) {
     if (nbytes) memmove(dst, src, (size_t)nbytes);
 }
 
-static int32_t cb_copy_to_device(void *dst, void *src, int64_t nbytes, int64_t op) {
-    (void)nbytes;
-    copy(dst, src, NULL, op, GN_COPY_TO_DEVICE);
-    return 0;
-}
+/* The four copies: `nbytes` is the host code's view of the size; the op's own (`copy`) decides,
+ * as gpu-run's does. */
+#define COPY_CALLBACKS(name, kind)                                                              \
+    static int32_t name(void *dst, void *src, int64_t nbytes, int64_t op) {                     \
+        (void)nbytes;                                                                           \
+        copy(dst, src, NULL, op, kind);                                                         \
+        return 0;                                                                               \
+    }                                                                                           \
+    static int32_t name##_async(void *dst, void *src, int64_t nbytes, void *stream, int64_t op) { \
+        (void)nbytes;                                                                           \
+        copy(dst, src, stream, op, kind);                                                       \
+        return 0;                                                                               \
+    }
 
-static int32_t cb_copy_to_device_async(void *dst, void *src, int64_t nbytes, void *stream, int64_t op) {
-    (void)nbytes;
-    copy(dst, src, stream, op, GN_COPY_TO_DEVICE);
-    return 0;
-}
-
-static int32_t cb_copy_to_host(void *dst, void *src, int64_t nbytes, int64_t op) {
-    (void)nbytes;
-    copy(dst, src, NULL, op, GN_COPY_TO_HOST);
-    return 0;
-}
-
-static int32_t cb_copy_to_host_async(void *dst, void *src, int64_t nbytes, void *stream, int64_t op) {
-    (void)nbytes;
-    copy(dst, src, stream, op, GN_COPY_TO_HOST);
-    return 0;
-}
+COPY_CALLBACKS(cb_copy_to_device, GN_COPY_TO_DEVICE)
+COPY_CALLBACKS(cb_copy_to_host, GN_COPY_TO_HOST)
 
 static int32_t cb_launch(void *name, int64_t n_groups, int64_t n_items, int64_t smem, void *stream, void *slots, int64_t count, int64_t op) {
     const gn_op *o = op_of(op, GN_LAUNCH);
@@ -690,7 +768,7 @@ static int32_t cb_launch(void *name, int64_t n_groups, int64_t n_items, int64_t 
                 fail(op, "cpu: argument %lld of @%s points into host memory, which device code cannot access (host memory)", (long long)i, k->name);
         }
     }
-    run_launch(k, n_groups, n_items, smem, args);
+    run_launch(k, n_groups, n_items, smem, args, op);
     return 0;
 }
 

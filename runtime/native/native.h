@@ -60,6 +60,28 @@ typedef struct {
     int32_t width;
 } gn_scalar;
 
+/* Kernel printf (gpuir/runtime/device_print.py): a print call's record is a header slot and
+ * one 8-byte slot per value; its text is pieces: a literal, then value `value` (-1: none) in
+ * gpu-run's text, or with a C conversion `spec` ('f', 'e', 'g'; 0: none). */
+typedef struct {
+    const char *literal;
+    int32_t value;
+    char spec;
+} gn_piece;
+
+enum gn_print_kind { GN_PRINT_FORMAT, GN_PRINT_INT, GN_PRINT_CHAR };
+
+typedef struct {
+    int32_t kind; /* enum gn_print_kind */
+    int32_t n_values;
+    const gn_scalar *types;
+    int32_t n_pieces;
+    const gn_piece *pieces;
+} gn_format;
+
+extern const gn_format gn_formats[];
+extern const int32_t gn_n_formats; /* 0: the kernels do not print */
+
 extern const gn_kernel gn_kernels[];
 extern const int32_t gn_n_kernels;
 extern const gn_op gn_ops[];
