@@ -19,7 +19,15 @@ from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import WARP_OPS
 from gpuir.dialects.mem import LOCAL, SHARED, ArrayType, MemType, PtrType
 from gpuir.ir.diagnostics import OpError
-from gpuir.lowering.cpu.warps import emit_warp_op, given, padded, warp_results
+from gpuir.lowering.cpu.guards import emit_guarded
+from gpuir.lowering.cpu.warps import (
+    analyze_per_warp,
+    emit_per_warp,
+    emit_warp_op,
+    given,
+    padded,
+    warp_results,
+)
 from gpuir.lowering.cpu.workgroups import (
     BARRIERS,
     LOCAL_BYTES,
@@ -55,15 +63,10 @@ from gpuir.lowering.cpu.workgroups import (
     takes_smem,
 )
 from gpuir.lowering.llvm.conversion import (
-    index_type,
     size_and_align,
 )
 from gpuir.lowering.llvm.rules import combine
 
-SLT, SLE, SGT, SGE, ULT, ULE, UGT, UGE = 2, 3, 4, 5, 6, 7, 8, 9
-"""`arith.cmpi` predicates."""
-SWAPPED = {SLT: SGT, SLE: SGE, SGT: SLT, SGE: SLE, ULT: UGT, ULE: UGE, UGT: ULT, UGE: ULE}
-"""The predicate of the same comparison with its operands swapped."""
 RECOMPUTE_DEPTH = 8
 """How long a chain of cheap ops a later item loop computes again rather than keeping its
 result per item."""
@@ -127,6 +130,7 @@ class Fission:
         except BarrierPlacement as e:
             return e
         finally:
+            self.found_per_warp = list(self.per_warp)
             self.reset()
         return None
 
@@ -155,6 +159,9 @@ class Fission:
         segment stores each item's yielded value into the loop's array itself."""
         self.written_back: set[Operation] = set()
         """The loop terminators whose varying values are written back so."""
+        self.per_warp: list[Operation] = []
+        """`scf.if` / `scf.for` with warp operations, under a condition or bounds that vary
+        between the warps but not within one: run once per warp (`warps.emit_per_warp`)."""
 
     # -- preparation --
 
@@ -259,6 +266,8 @@ class Fission:
         where = f"a barrier ('{barrier.name}') inside"
         if isinstance(op, scf.ForOp):
             why = self.why([op.lb, op.ub, op.step])
+            if why is not None and analyze_per_warp(self, op, [op.lb, op.ub, op.step]):
+                return
             if why is not None:
                 raise BarrierPlacement(
                     barrier, f"{where} scf.for whose bounds depend on {why} {NOT_HERE} {HOW}"
@@ -266,6 +275,8 @@ class Fission:
             self.analyze_loop(op)
         elif isinstance(op, scf.IfOp):
             why = self.why([op.cond])
+            if why is not None and analyze_per_warp(self, op, [op.cond]):
+                return
             if why is not None:
                 raise BarrierPlacement(
                     barrier, f"{where} scf.if whose condition depends on {why} {NOT_HERE} {HOW}"
@@ -457,6 +468,8 @@ class Fission:
             self.group_map[base] = items_array(b, args[3], self.n_items, step)
         self.zero = index_constant(b, 0)
         self.one = index_constant(b, 1)
+        # the items that item loops run over: the group's, or one warp's (`emit_per_warp`)
+        self.lo, self.hi, self.in_warp = self.zero, self.n_items, False
         self.emit_steps(b, self.entry)
         b.insert(func.ReturnOp(*args[:4]))
         check_closed(function)
@@ -480,7 +493,7 @@ class Fission:
         it and the item id."""
         body = Block(arg_types=[IndexType()])
         body.args[0].name_hint = "item"
-        b.insert(scf.ForOp(self.zero, end or self.n_items, self.one, [], body))
+        b.insert(scf.ForOp(self.lo, end or self.hi, self.one, [], body))
         body.add_op(scf.YieldOp())
         terminator = body.last_op
         assert terminator is not None
@@ -537,7 +550,7 @@ class Fission:
         items = self.live(segment.items, {value for _, value in write_back})
         if not items:
             return
-        if not write_back and self.emit_guarded(b, items):
+        if not write_back and not self.in_warp and emit_guarded(self, b, items):
             return
         self.emit_items(b, items, write_back)
 
@@ -556,90 +569,6 @@ class Fission:
                     self.store(lb, self.array_of(result), item, mapper[result])
         for result, value in write_back:
             self.store(lb, self.array_of(result), item, mapper[value])
-
-    def guard(
-        self, items: list[Operation]
-    ) -> tuple[scf.IfOp, int, SSAValue | None, SSAValue] | None:
-        """A segment that is `if (item_id + u < bound) {…}` (`u`, `bound` uniform, `<` one of
-        `ult`, `slt`, `ule`, `sle`, either way round), plus pure ops the branch uses, with nothing
-        to do otherwise: the branch, the predicate, `u` (None for 0) and `bound`."""
-        op = items[-1]
-        if not isinstance(op, scf.IfOp) or not all(is_pure(o) for o in items[:-1]):
-            return None
-        if any(r in self.storage_of for o in items for r in o.results):
-            return None
-        if not all(is_token(r) for r in op.results) or len(op.false_region.blocks) > 1:
-            return None
-        if op.false_region.blocks and len(op.false_region.blocks[0].ops) != 1:
-            return None
-        compare = op.cond.owner
-        if not isinstance(compare, arith.CmpiOp):
-            return None
-        predicate, lhs, rhs = compare.predicate.value.data, compare.lhs, compare.rhs
-        if lhs not in self.varying and rhs in self.varying:
-            predicate, lhs, rhs = SWAPPED.get(predicate, -1), rhs, lhs
-        if predicate not in (SLT, SLE, ULT, ULE) or rhs in self.varying:
-            return None
-        if lhs is self.item_id:
-            return op, predicate, None, rhs
-        add = lhs.owner
-        if isinstance(add, arith.AddiOp):
-            for mine, other in ((add.lhs, add.rhs), (add.rhs, add.lhs)):
-                if mine is self.item_id and other not in self.varying:
-                    return op, predicate, other, rhs
-        return None
-
-    def emit_guarded(self, b: Builder, items: list[Operation]) -> bool:
-        """A guarded segment (`guard`) as one loop over the items for which the guard holds,
-        `[0, limit)`, with no test per item, so that it vectorizes without masks:
-        `limit = bound > u ? min(bound - u, n_items) : 0` for `<`,
-        `limit = bound >= u ? min(bound - u, n_items - 1) + 1 : 0` for `<=` (exact in the
-        index width, also where `bound - u` overflows the signed range). That the items passing the test are
-        a prefix needs `u + item` not to wrap for the items: when `u + (n_items - 1)` would,
-        the segment runs as it is, with the test."""
-        found = self.guard(items)
-        if found is None:
-            return False
-        branch, predicate, offset, bound = found
-        signed = predicate in (SLT, SLE)
-        inclusive = predicate in (SLE, ULE)
-        gm = self.group_map
-        start = gm[offset] if offset is not None else self.zero
-        end = gm[bound]
-        last = b.insert(arith.SubiOp(self.n_items, self.one)).result
-        compare = ("sge" if signed else "uge") if inclusive else ("sgt" if signed else "ugt")
-        above = b.insert(arith.CmpiOp(end, start, compare)).result
-        difference = b.insert(arith.SubiOp(end, start)).result
-        if inclusive:
-            capped = b.insert(arith.MinUIOp(difference, last)).result
-            capped = b.insert(arith.AddiOp(capped, self.one)).result
-        else:
-            capped = b.insert(arith.MinUIOp(difference, self.n_items)).result
-        limit = b.insert(arith.SelectOp(above, capped, self.zero)).result
-        body = list(branch.true_region.blocks[0].ops)[:-1]
-        if offset is None:
-            self.emit_prefix(b, body, limit)
-            return True
-        width = index_type(branch).width.data  # 64, or 32 (`gpu.index_bitwidth`)
-        top = index_constant(b, (1 << (width - 1)) - 1 if signed else -1)
-        highest = b.insert(arith.SubiOp(top, last)).result
-        fits = b.insert(arith.CmpiOp(start, highest, "sle" if signed else "ule")).result
-        prefix, tested = Block(), Block()
-        self.emit_prefix(Builder(InsertPoint.at_end(prefix)), body, limit)
-        prefix.add_op(scf.YieldOp())
-        self.emit_items(Builder(InsertPoint.at_end(tested)), items, [])
-        tested.add_op(scf.YieldOp())
-        b.insert(scf.IfOp(fits, [], Region(prefix), Region(tested)))
-        return True
-
-    def emit_prefix(self, b: Builder, body: list[Operation], limit: SSAValue) -> None:
-        """The ops `body` (of a guarded branch) in a loop over the items `[0, limit)`."""
-        lb, item = self.item_loop(b, limit)
-        mapper: dict[SSAValue, SSAValue] = {}
-        for value in external_values(body):
-            self.value_at(lb, value, item, mapper)
-        for op in body:
-            lb.insert(op.clone(value_mapper=mapper))
 
     def live(self, items: list[Operation], needed: set[SSAValue]) -> list[Operation]:
         """The ops of a segment without the pure ones whose results no one in it needs (later
@@ -698,6 +627,8 @@ class Fission:
             self.emit_scan(b, op)
         elif isinstance(op, WARP_OPS):
             emit_warp_op(self, b, op)
+        elif op in self.per_warp:
+            emit_per_warp(self, b, op)
         elif isinstance(op, scf.ForOp):
             self.emit_for(b, op)
         else:
@@ -722,7 +653,7 @@ class Fission:
         varying = [j for j, r in enumerate(results) if r in self.varying]
         return uniform, varying
 
-    def emit_for(self, b: Builder, op: scf.ForOp) -> None:
+    def emit_for(self, b: Builder, op: scf.ForOp, bounds: Sequence[SSAValue] | None = None) -> None:
         uniform, varying = self.uniform_and_varying(op.results)
         old_body = op.body.block
         carried = old_body.args[1:]
@@ -735,7 +666,8 @@ class Fission:
             gm[carried[j]] = body.args[1 + k]
             body.args[1 + k].name_hint = carried[j].name_hint
         inits = [gm[op.iter_args[j]] for j in uniform]
-        loop = b.insert(scf.ForOp(gm[op.lb], gm[op.ub], gm[op.step], inits, body))
+        lb, ub, step = (gm[op.lb], gm[op.ub], gm[op.step]) if bounds is None else bounds
+        loop = b.insert(scf.ForOp(lb, ub, step, inits, body))
         inner = Builder(InsertPoint.at_end(body))
         self.emit_steps(inner, old_body)
         terminator = old_body.last_op
@@ -754,7 +686,7 @@ class Fission:
         for k, j in enumerate(uniform):
             gm[op.results[j]] = loop.results[k]
 
-    def emit_if(self, b: Builder, op: scf.IfOp) -> None:
+    def emit_if(self, b: Builder, op: scf.IfOp, cond: SSAValue | None = None) -> None:
         uniform, varying = self.uniform_and_varying(op.results)
         regions = []
         for old in op.regions:
@@ -771,7 +703,9 @@ class Fission:
             inner.insert(scf.YieldOp(*(self.group_map[yielded[j]] for j in uniform)))
             regions.append(Region(block))
         types = [op.results[j].type for j in uniform]
-        new = b.insert(scf.IfOp(self.group_map[op.cond], types, regions[0], regions[1]))
+        if cond is None:
+            cond = self.group_map[op.cond]
+        new = b.insert(scf.IfOp(cond, types, regions[0], regions[1]))
         for k, j in enumerate(uniform):
             self.group_map[op.results[j]] = new.results[k]
 

@@ -7,12 +7,14 @@ outlined). The forms, fastest first:
   loops inline, guards as loop bounds, interchanged loops);
 - `item-calls`: no barrier, but `cf` blocks or a local slot of a run-time size: the body stays a
   function, called per item in one loop;
-- `fission`: every barrier, collective and warp operation (`gpu.shuffle`, `gpu.ballot`) sits
-  where the whole group reaches it together (the entry block, or `scf.for` / `scf.if` with
-  uniform bounds and conditions): item loops between them (`gpuir.lowering.cpu.fission`), a
-  warp operation a loop over the group's lanes (`gpuir.lowering.cpu.warps`);
-- `resumable`: any other (a barrier or warp operation under a condition that varies between
-  the items, in `scf.while`, in a `cf` block): `gpuir.lowering.cpu.resume`, whose run-time
+- `fission`: every barrier and collective sits where the whole group reaches it together (the
+  entry block, or `scf.for` / `scf.if` with uniform bounds and conditions), every warp
+  operation (`gpu.shuffle`, `gpu.ballot`) where whole warps do (also under a condition or
+  bounds the same for the 32 lanes of each warp, such as `item < 32`: that branch or loop runs
+  once per warp): item loops between them (`gpuir.lowering.cpu.fission`), a warp operation a
+  loop over the group's or the warp's lanes (`gpuir.lowering.cpu.warps`);
+- `resumable`: any other (a barrier, or a warp operation, under a condition that varies
+  between the items (within a warp, for a warp operation), in `scf.while`, in a `cf` block): `gpuir.lowering.cpu.resume`, whose run-time
   checks find the divergence that a varying condition may cause.
 """
 
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import func
+from xdsl.dialects import func, scf
 from xdsl.ir import Operation
 
 from gpuir.dialects import mem
@@ -37,7 +39,8 @@ RESUMABLE = "resumable"
 @dataclass(frozen=True)
 class Form:
     """A kernel's form (one of the names above), why, and the op that decided it (for
-    `resumable`, the barrier or warp operation in `Fission`'s way)."""
+    `resumable`, the barrier or warp operation in `Fission`'s way; for `fission`, the first
+    branch or loop that runs once per warp, if any)."""
 
     name: str
     why: str
@@ -51,9 +54,19 @@ def choose_form(kernel: func.FuncOp, helpers: Helpers) -> Form:
         return Form(ITEM_CALLS, "no barrier, but cf blocks or a local slot of a run-time size")
     if barrier is None:
         return Form(ITEM_LOOPS, "no barrier")
-    found = Fission(kernel, helpers).placement()
+    fission = Fission(kernel, helpers)
+    found = fission.placement()
     if found is not None:
         return Form(RESUMABLE, str(found), found.op)
+    if fission.found_per_warp:
+        op = fission.found_per_warp[0]
+        what = "condition" if isinstance(op, scf.IfOp) else "bounds"
+        return Form(
+            FISSION,
+            f"warp operations in '{op.name}' whose {what} is the same for the 32 lanes of each "
+            "warp run once per warp; the whole group reaches each barrier",
+            op,
+        )
     return Form(
         FISSION, f"the whole group reaches each barrier and warp operation ('{barrier.name}', …)"
     )

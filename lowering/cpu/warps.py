@@ -30,11 +30,13 @@ from xdsl.rewriter import InsertPoint
 
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.mem import LOCAL
+from gpuir.lowering.cpu.guards import SGE, SGT, SLE, SLT, SWAPPED, UGE, UGT, ULE, ULT
 from gpuir.lowering.cpu.workgroups import (
     LOCAL_BYTES,
     array_place,
     constant_index,
     index_constant,
+    is_pure,
 )
 from gpuir.lowering.llvm.conversion import size_and_align
 from gpuir.lowering.llvm.rules import shuffle_source
@@ -70,7 +72,7 @@ def emit_warp_op(f: Fission, b: Builder, op: Operation) -> None:
     assert isinstance(op, gpu.ShuffleOp)
     if not warp_results(op):
         return
-    start = f.zero
+    start = f.lo
     if constant_index(op.offset) is not None and constant_index(op.width) is not None:
         start = emit_whole_warps(f, b, op, values)
     body = Block(arg_types=[IndexType()])
@@ -82,7 +84,7 @@ def emit_warp_op(f: Fission, b: Builder, op: Operation) -> None:
     one, warp = index_constant(lb, 1), index_constant(lb, gpu.WARP)
     lane = lb.insert(arith.RemUIOp(item, warp)).result
     lo = lb.insert(arith.SubiOp(item, lane)).result
-    left = lb.insert(arith.SubiOp(f.n_items, lo)).result
+    left = lb.insert(arith.SubiOp(f.hi, lo)).result
     count = lb.insert(arith.MinUIOp(left, warp)).result
     read, valid = shuffle_source(
         lb, op.mode.data, lane, offset.result, width.result, count, one, warp
@@ -98,7 +100,7 @@ def emit_warp_op(f: Fission, b: Builder, op: Operation) -> None:
         source = lb.insert(arith.AddiOp(lo, read)).result
         store_results(f, lb, op, values, item, source, valid)
     lb.insert(scf.YieldOp())
-    b.insert(scf.ForOp(start, f.n_items, f.one, [], body))
+    b.insert(scf.ForOp(start, f.hi, f.one, [], body))
 
 
 def neighbour(b: Builder, mode: str, item: SSAValue, offset: SSAValue) -> SSAValue:
@@ -128,7 +130,8 @@ def emit_whole_warps(f: Fission, b: Builder, op: gpu.ShuffleOp, values: SSAValue
     fold to constants and LLVM's SLP vectorizer makes the warp's reads vector loads and
     shuffles (no gather); the first item of the partial warp that is left, if any."""
     warp = index_constant(b, gpu.WARP)
-    whole = b.insert(arith.DivUIOp(f.n_items, warp)).result
+    first = f.zero if f.lo is f.zero else b.insert(arith.DivUIOp(f.lo, warp)).result
+    whole = b.insert(arith.DivUIOp(f.hi, warp)).result
     body = Block(arg_types=[IndexType()])
     wb = Builder(InsertPoint.at_end(body))
     lo = wb.insert(arith.MuliOp(body.args[0], warp)).result
@@ -142,7 +145,7 @@ def emit_whole_warps(f: Fission, b: Builder, op: gpu.ShuffleOp, values: SSAValue
         source = wb.insert(arith.AddiOp(lo, read)).result
         store_results(f, wb, op, values, item, source, valid)
     wb.insert(scf.YieldOp())
-    b.insert(scf.ForOp(f.zero, whole, f.one, [], body))
+    b.insert(scf.ForOp(first, whole, f.one, [], body))
     return b.insert(arith.MuliOp(whole, warp)).result
 
 
@@ -168,13 +171,14 @@ def emit_ballot(f: Fission, b: Builder, op: gpu.BallotOp, preds: SSAValue) -> No
         return
     masks = f.array_of(op.mask)
     warp = index_constant(b, gpu.WARP)
-    last = b.insert(arith.AddiOp(f.n_items, index_constant(b, gpu.WARP - 1))).result
+    first = f.zero if f.lo is f.zero else b.insert(arith.DivUIOp(f.lo, warp)).result
+    last = b.insert(arith.AddiOp(f.hi, index_constant(b, gpu.WARP - 1))).result
     n_warps = b.insert(arith.DivUIOp(last, warp)).result
     body = Block(arg_types=[IndexType()])
     wb = Builder(InsertPoint.at_end(body))
     lo = wb.insert(arith.MuliOp(body.args[0], warp)).result
     end = wb.insert(arith.AddiOp(lo, warp)).result
-    hi = wb.insert(arith.MinUIOp(end, f.n_items)).result
+    hi = wb.insert(arith.MinUIOp(end, f.hi)).result
     vote = Block(arg_types=[IndexType(), i32])
     vb = Builder(InsertPoint.at_end(vote))
     item, mask = vote.args
@@ -190,4 +194,148 @@ def emit_ballot(f: Fission, b: Builder, op: gpu.BallotOp, preds: SSAValue) -> No
     gb.insert(scf.YieldOp())
     wb.insert(scf.ForOp(lo, hi, f.one, [], give))
     wb.insert(scf.YieldOp())
+    b.insert(scf.ForOp(first, n_warps, f.one, [], body))
+
+
+# --- warp operations that whole warps reach, not the whole group ----------------------------------
+
+GROUP_WAITS = (gpu.SyncWorkItemsOp, gpu.SyncedScopeOp, gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp)
+"""Where the whole group waits: never inside a branch or loop that each warp takes by itself."""
+PER_WARP = "a value of a branch or loop that each warp takes by itself"
+CASTS = (arith.IndexCastOp, arith.ExtUIOp, arith.ExtSIOp, arith.TruncIOp)
+DEPTH = 16
+"""How deep `lane_free` follows a value's ops."""
+
+
+def analyze_per_warp(f: Fission, op: scf.IfOp | scf.ForOp, controls: list[SSAValue]) -> bool:
+    """Whether `op` (with warp operations, its condition or bounds `controls` varying between
+    the items) runs once per warp: nothing in it waits for the whole group, and each of
+    `controls` is the same for the 32 lanes of every warp (`lane_free`). Its results then vary
+    (each item keeps them), as do a loop's carried values."""
+    if any(isinstance(inner, GROUP_WAITS) for inner in op.walk()):
+        return False
+    if not all(lane_free(f, value) for value in controls):
+        return False
+    f.per_warp.append(op)
+    f.mark(op.results, PER_WARP)
+    if isinstance(op, scf.ForOp):
+        f.mark(op.body.block.args[1:], PER_WARP)
+        f.analyze_loop(op)
+        return True
+    for region in op.regions:
+        for block in region.blocks:
+            f.analyze_block(block)
+    return True
+
+
+def lane_free(f: Fission, value: SSAValue, depth: int = 0) -> bool:
+    """Whether `value` is the same for the 32 lanes of each warp (32 consecutive items from a
+    multiple of 32): uniform, `item < c` or `item >= c` with `c` a multiple of 32 (`<=` / `>`
+    with `c + 1` one), `item / c` or `item & c` with `c` one, `item >> s` with `s >= 5`
+    (`item` the item id, cast, plus a multiple of 32), or a pure op of such values."""
+    if value not in f.varying:
+        return True
+    op = value.owner
+    if depth >= DEPTH or not isinstance(op, Operation) or op.regions or not is_pure(op):
+        return False
+    if isinstance(op, arith.CmpiOp) and compares_whole_warps(f, op, depth):
+        return True
+    if isinstance(op, arith.DivUIOp | arith.DivSIOp | arith.AndIOp):
+        divisor = constant_index(op.rhs)
+        signed_ok = not isinstance(op, arith.DivSIOp) or item_like(f, op.lhs) == "exact"
+        if divisor is not None and divisor % gpu.WARP == 0 and divisor != 0 and signed_ok:
+            return item_like(f, op.lhs) is not None
+    if isinstance(op, arith.ShRUIOp | arith.ShRSIOp):
+        shift = constant_index(op.rhs)
+        if shift is not None and shift >= 5 and item_like(f, op.lhs) is not None:
+            return True
+    return all(lane_free(f, operand, depth + 1) for operand in op.operands)
+
+
+def compares_whole_warps(f: Fission, op: arith.CmpiOp, depth: int) -> bool:
+    """`item < c`, `item >= c` (`c` a multiple of 32), `item <= c`, `item > c` (`c + 1` one),
+    either way round: every warp's lanes are on one side of `c`."""
+    predicate, lhs, rhs = op.predicate.value.data, op.lhs, op.rhs
+    if item_like(f, lhs) is None:
+        predicate, lhs, rhs = SWAPPED.get(predicate, -1), rhs, lhs
+    if item_like(f, lhs) is None or not lane_free(f, rhs, depth + 1):
+        return False
+    if predicate in (SLT, SGE, ULT, UGE):
+        return multiple_of_warp(rhs)
+    bound = constant_index(rhs)
+    return predicate in (SLE, SGT, ULE, UGT) and bound is not None and (bound + 1) % gpu.WARP == 0
+
+
+def item_like(f: Fission, value: SSAValue) -> str | None:
+    """ "exact" for the item id (cast to at least 32 bits), "aligned" for that plus a multiple
+    of 32 (each warp's lanes still 32 consecutive values from a multiple of 32), else None."""
+    if value is f.item_id:
+        return "exact"
+    op = value.owner
+    if isinstance(op, CASTS):
+        width = getattr(op.result.type, "width", None)
+        if width is None or width.data >= 32:
+            return item_like(f, op.input)
+        return None
+    if isinstance(op, arith.AddiOp | arith.SubiOp):
+        if item_like(f, op.lhs) is not None and multiple_of_warp(op.rhs):
+            return "aligned"
+        if (
+            isinstance(op, arith.AddiOp)
+            and item_like(f, op.rhs) is not None
+            and multiple_of_warp(op.lhs)
+        ):
+            return "aligned"
+    return None
+
+
+def multiple_of_warp(value: SSAValue) -> bool:
+    """Whether `value` is a multiple of 32 that the IR shows: a constant, a product or left
+    shift by 5 or more, a sum or difference of two, a cast of one."""
+    op = value.owner
+    found = constant_index(value)
+    if found is not None:
+        return found % gpu.WARP == 0
+    if isinstance(op, arith.MuliOp):
+        return multiple_of_warp(op.lhs) or multiple_of_warp(op.rhs)
+    if isinstance(op, arith.ShLIOp):
+        shift = constant_index(op.rhs)
+        return (shift is not None and shift >= 5) or multiple_of_warp(op.lhs)
+    if isinstance(op, arith.AddiOp | arith.SubiOp):
+        return multiple_of_warp(op.lhs) and multiple_of_warp(op.rhs)
+    if isinstance(op, CASTS):
+        return multiple_of_warp(op.input)
+    return False
+
+
+def emit_per_warp(f: Fission, b: Builder, op: Operation) -> None:
+    """A branch or loop that each warp takes by itself (`analyze_per_warp`): a loop over the
+    group's warps, its condition or bounds those of the warp's first lane, its item loops
+    and warp operations over the warp's lanes (`f.lo`, `f.hi`); inside a warp, just that."""
+    if f.in_warp:
+        emit_in_warp(f, b, op)
+        return
+    warp = index_constant(b, gpu.WARP)
+    last = b.insert(arith.AddiOp(f.n_items, index_constant(b, gpu.WARP - 1))).result
+    n_warps = b.insert(arith.DivUIOp(last, warp)).result
+    body = Block(arg_types=[IndexType()])
+    wb = Builder(InsertPoint.at_end(body))
+    lo = wb.insert(arith.MuliOp(body.args[0], warp)).result
+    end = wb.insert(arith.AddiOp(lo, warp)).result
+    hi = wb.insert(arith.MinUIOp(end, f.n_items)).result
+    f.lo, f.hi, f.in_warp = lo, hi, True
+    try:
+        emit_in_warp(f, wb, op)
+    finally:
+        f.lo, f.hi, f.in_warp = f.zero, f.n_items, False
+    wb.insert(scf.YieldOp())
     b.insert(scf.ForOp(f.zero, n_warps, f.one, [], body))
+
+
+def emit_in_warp(f: Fission, b: Builder, op: Operation) -> None:
+    known: dict[SSAValue, SSAValue] = {}
+    if isinstance(op, scf.IfOp):
+        f.emit_if(b, op, f.value_at(b, op.cond, f.lo, known))
+        return
+    assert isinstance(op, scf.ForOp)
+    f.emit_for(b, op, [f.value_at(b, v, f.lo, known) for v in (op.lb, op.ub, op.step)])

@@ -75,7 +75,45 @@ builtin.module attributes {gpu.device} {
   }
 }
 
-// The statistics of the whole file: both kernels with item loops, none resumable.
+// -----
+
+// A shuffle that only the first warp reaches (`item < 32`: the same for the 32 lanes of each
+// warp): the branch runs once per warp, its condition the warp's first lane's, its item loops
+// and shuffle over the warp's lanes; no resumable form.
+// CHECK-LABEL: func.func @first_warp(
+// CHECK:         %[[WARPS:.*]] = arith.divui
+// CHECK:         scf.for %[[W:.*]] = %{{.*}} to %[[WARPS]]
+// CHECK:           %[[LO:.*]] = arith.muli %[[W]]
+// CHECK:           %[[HI:.*]] = arith.minui
+// CHECK:           %[[COND:.*]] = arith.cmpi ult, %[[LO]]
+// CHECK:           scf.if %[[COND]]
+// CHECK:             scf.for %{{.*}} = %[[LO]] to %[[HI]]
+// CHECK:             arith.divui %[[LO]]
+// CHECK:             arith.divui %[[HI]]
+// CHECK-NOT:     func.func @first_warp.resume
+builtin.module attributes {gpu.device} {
+  func.func @first_warp(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                        %group: index, %item: index, %out: !mem.ptr<!mem.array<? x i32>, 1>)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %c32 = arith.constant 32 : index
+    %o = arith.constant 16 : i32
+    %w = arith.constant 32 : i32
+    %v = arith.index_cast %item : index to i32
+    %first = arith.cmpi ult, %item, %c32 : index
+    %r1, %r3, %x = scf.if %first -> (!mem.M<1>, !mem.M<3>, i32) {
+      %a1, %a3, %s, %ok = gpu.shuffle "down" %m1, %m3, %v, %o, %w : i32
+      %sum = arith.addi %v, %s : i32
+      scf.yield %a1, %a3, %sum : !mem.M<1>, !mem.M<3>, i32
+    } else {
+      scf.yield %m1, %m3, %v : !mem.M<1>, !mem.M<3>, i32
+    }
+    %p = mem.lea %out, %item : !mem.ptr<!mem.array<? x i32>, 1>
+    %s1 = mem.store %r1, %p, %x : !mem.ptr<i32, 1>
+    func.return %s1, %r3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}
+
+// The statistics of the whole file: the three kernels with item loops, none resumable.
 // STATS:      {{^}}CpuWorkgroupLoops
-// STATS-NEXT:   (S) 2 num-item-loop-kernels - Number of kernels made work-group functions with item loops
+// STATS-NEXT:   (S) 3 num-item-loop-kernels - Number of kernels made work-group functions with item loops
 // STATS-NEXT:   (S) 0 num-resumable-kernels - Number of kernels made resumable work-group functions
