@@ -83,10 +83,10 @@ def scalar(type_: Attribute, what: str) -> str:
     """A scalar of `@main`'s signature as `native.h`'s `gn_scalar`."""
     width = int_width(type_)
     if width is not None and width <= 64:
-        return f"{{'i', {width}}}"
+        return f"{{'i', {width}, {c_string(str(type_))}}}"
     dtype = float_dtype(type_)
     if dtype is not None:
-        return f"{{'f', {dtype(0).itemsize * 8}}}"
+        return f"{{'f', {dtype(0).itemsize * 8}, {c_string(str(type_))}}}"
     raise NotNative(f"@main {what} a value of type {type_}")
 
 
@@ -123,6 +123,13 @@ def op_kind(op: Operation) -> str:
     raise NotNative(f"'{op.name}' is not part of native executables")
 
 
+def located(op: Operation, parsed: ParsedChunk) -> tuple[str, str]:
+    """gpu-run's diagnostic at `op`, around its message: its location, and its source line with
+    the caret (or "")."""
+    at, source = locate(op, parsed, "error", "\x00").split(": error: \x00")
+    return at, source
+
+
 def op_entry(
     op: Operation, kernels: dict[str, int], kernel_params: dict[str, tuple], parsed: ParsedChunk
 ) -> str:
@@ -150,8 +157,7 @@ def op_entry(
         kernel = kernels[name]
         if isinstance(op.smem, ArrayType):
             size = max(size_of(op.smem.element_type), 1)
-    # gpu-run's diagnostic at the op, around its message
-    at, source = locate(op, parsed, "error", "\x00").split(": error: \x00")
+    at, source = located(op, parsed)
     texts = (at, source, op_text(op), describe_op(op))
     return (
         f"{{{kind}, {kernel}, {size}, {src_space}, {dst_space}, "
@@ -200,6 +206,11 @@ def tables(
     lines.extend(declarations)
     array("gn_format", "gn_formats", rows)
     lines.append(f"const char gn_program[] = {c_string(parsed.name)};")
+    main_at, main_source = located(main, parsed)
+    lines.append(f"const char gn_main_where[] = {c_string(main_at)};")
+    lines.append(f"const char gn_main_source[] = {c_string(main_source)};")
+    names = ", ".join(str(t) for t in scalar_params(main)) or "none"
+    lines.append(f"const char gn_param_types[] = {c_string(names)};")
     return "\n".join(lines) + "\n"
 
 

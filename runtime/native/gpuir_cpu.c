@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -92,14 +93,6 @@ static void fail_with(int64_t op, int64_t related, const char *note, const char 
 }
 
 #define fail(op, ...) fail_with(op, -1, NULL, __VA_ARGS__)
-
-static void on_signal(int signal_number) {
-    if (warm) _exit(GN_FALLBACK);
-    static const char text[] = "error: the program faulted (run it with gpu-run for the op)\n";
-    (void)signal_number;
-    if (write(2, text, sizeof text - 1) < 0) _exit(1);
-    _exit(1);
-}
 
 /* --- floats as gpu-run prints them -------------------------------------------------------- */
 
@@ -368,6 +361,10 @@ typedef struct {
 
 static int workers = 1;
 static worker_state *states;
+static __thread worker_state *thread_state; /* the kernel thread's: its group in `progress` */
+static int64_t launch_op = -1;                 /* the launch that runs now */
+static const gn_kernel *launch_kernel;
+
 static pthread_t *threads;
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work_ready = PTHREAD_COND_INITIALIZER, work_done = PTHREAD_COND_INITIALIZER;
@@ -398,6 +395,7 @@ static void run_chunks(worker_state *state) {
 
 static void *worker_main(void *argument) {
     worker_state *state = argument;
+    thread_state = state;
     int64_t seen = 0;
     pthread_mutex_lock(&mutex);
     for (;;) {
@@ -517,6 +515,8 @@ static void print_finish(const gn_kernel *k, int64_t op) {
 
 static void run_launch(const gn_kernel *k, int64_t n_groups, int64_t n_items, int64_t smem, void *args, int64_t op) {
     int64_t shared_size = k->shared_bytes + smem;
+    thread_state = &states[0];
+    launch_op = op, launch_kernel = k;
     for (int w = 0; w < workers; w++) shared_buffer(&states[w], shared_size);
     if (gn_n_formats > 0) { /* a printing module: its groups in order, on this thread */
         char *shared = states[0].shared;
@@ -542,6 +542,75 @@ static void run_launch(const gn_kernel *k, int64_t n_groups, int64_t n_items, in
     pthread_mutex_lock(&mutex);
     while (finished_workers < workers - 1) pthread_cond_wait(&work_done, &mutex);
     pthread_mutex_unlock(&mutex);
+}
+
+/* --- faults in kernels (gpuir/runtime/cpu/errors.py) --------------------------------------- */
+
+#define NEAR (1 << 16)
+static int faulted;
+
+/* Where `address` is, next to the device allocations and the threads' shared memory, in the
+ * cpu provider's words; " (outside device memory)" where it is in none of their pages. */
+static void describe_address(uintptr_t address, char *out, size_t size) {
+    if (!address) {
+        snprintf(out, size, " (a null pointer, or an address outside the address space)");
+        return;
+    }
+    uintptr_t best = UINTPTR_MAX;
+    const char *relation = NULL, *what = NULL;
+    int inside = 0;
+    for (size_t i = 0; i < n_table + (size_t)workers; i++) {
+        uintptr_t data, start, end;
+        size_t nbytes;
+        const char *name;
+        if (i < n_table) {
+            if (!table[i].mapping) continue;
+            data = table[i].base, nbytes = (size_t)table[i].nbytes, name = describe(&table[i]);
+            start = (uintptr_t)table[i].mapping, end = start + table[i].mapped;
+        } else {
+            worker_state *w = &states[i - n_table];
+            if (!w->shared) continue;
+            data = (uintptr_t)w->shared, nbytes = w->shared_size, name = "a work-group's shared memory";
+            start = data & ~(uintptr_t)(page_size - 1), end = data + round_up(nbytes, (size_t)page_size) + (size_t)page_size;
+        }
+        inside |= address >= start && address < end;
+        if (address >= data + nbytes && address - (data + nbytes) < best) {
+            best = address - (data + nbytes), relation = "past the end of", what = name;
+        } else if (address < data && data - address < best) {
+            best = data - address, relation = "before the start of", what = name;
+        }
+        if (what == name && relation) { /* keep the name: describe() reuses its buffer */
+            static char kept[1024];
+            snprintf(kept, sizeof kept, "%s", name);
+            what = kept;
+        }
+    }
+    if (relation && best <= NEAR)
+        snprintf(out, size, " (%llu bytes %s %s)", (unsigned long long)best, relation, what);
+    else
+        snprintf(out, size, inside ? " (in no device allocation)" : " (outside device memory)");
+}
+
+static void on_signal(int signal_number, siginfo_t *info, void *context) {
+    (void)context;
+    if (warm) _exit(GN_FALLBACK);
+    if (__atomic_exchange_n(&faulted, 1, __ATOMIC_SEQ_CST)) pause(); /* one thread reports */
+    if (launch_op < 0 || !thread_state) {
+        static const char text[] = "error: the program faulted outside its kernels\n";
+        if (write(2, text, sizeof text - 1) < 0) _exit(1);
+        _exit(1);
+    }
+    const char *words = signal_number == SIGSEGV ? "an illegal memory access" : signal_number == SIGBUS ? "an illegal memory access (bus error)" : signal_number == SIGFPE ? "an integer division by zero" : NULL;
+    char word_buffer[32], where[1200] = "", near[1100];
+    if (!words) {
+        snprintf(word_buffer, sizeof word_buffer, "signal %d", signal_number);
+        words = word_buffer;
+    }
+    if (signal_number != SIGFPE) {
+        describe_address((uintptr_t)info->si_addr, near, sizeof near);
+        snprintf(where, sizeof where, " at address %#llx%s", (unsigned long long)(uintptr_t)info->si_addr, near);
+    }
+    fail(launch_op, "cpu: %s in @%s%s, in work-group %lld", words, launch_kernel->name, where, (long long)thread_state->progress);
 }
 
 /* A resumable kernel's barrier divergence (gpuir/lowering/cpu/resume.py): an error. */
@@ -869,12 +938,18 @@ static void install_callbacks(void) {
 
 /* --- @main's arguments and results ------------------------------------------------------- */
 
-static int plain_integer(const char *text) {
-    const char *p = text + (*text == '-' || *text == '+');
-    if (!*p) return 0;
-    for (; *p; p++)
-        if (*p < '0' || *p > '9') return 0;
-    return 1;
+/* An error in @main's arguments, at @main, as gpu-run words it (its first line). */
+static void fail_at_main(const char *format, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void fail_at_main(const char *format, ...) {
+    if (warm) _exit(GN_FALLBACK);
+    fflush(stdout);
+    char message[1024];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    fprintf(stderr, "%s: error: %s%s\n", gn_main_where, message, gn_main_source);
+    exit(1);
 }
 
 static int plain_decimal(const char *text) {
@@ -899,43 +974,94 @@ static int has_nonzero_digit(const char *text) {
     return 0;
 }
 
-/* Argument `i` of @main into its slot: what this runtime reads exactly as gpu-run does (plain
- * decimal integers in the signed range, plain decimal floats of 32 and 64 bits that round to a
- * normal number or zero); anything else, in warm mode, is gpu-run's to read. */
+/* An integer as Python's int(text, 0), else int(text, 10), reads it: a sign, then decimal
+ * digits, or 0x/0o/0b and digits of that base (`bits`: a bit pattern, which may take the
+ * unsigned range). 0 where it is not one, or has more than 127 bits (then gpu-run words it). */
+static int parse_integer(const char *text, __int128 *value, int *bits) {
+    const char *p = text;
+    int negative = *p == '-';
+    p += *p == '-' || *p == '+';
+    int base = 10;
+    *bits = 0;
+    if (p[0] == '0' && p[1] && strchr("xXoObB", p[1])) {
+        base = strchr("xX", p[1]) ? 16 : strchr("oO", p[1]) ? 8 : 2;
+        *bits = 1;
+        p += 2;
+    }
+    if (!*p) return 0;
+    unsigned __int128 magnitude = 0;
+    for (; *p; p++) {
+        int digit = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : 99;
+        if (digit >= base) return 0;
+        if (magnitude >> 120) {
+            if (warm) _exit(GN_FALLBACK);
+            return 0;
+        }
+        magnitude = magnitude * (unsigned)base + (unsigned)digit;
+    }
+    *value = negative ? -(__int128)magnitude : (__int128)magnitude;
+    return 1;
+}
+
+static void format_wide(__int128 value, char *out) {
+    char digits[64];
+    int n = 0, negative = value < 0;
+    unsigned __int128 magnitude = negative ? -(unsigned __int128)value : (unsigned __int128)value;
+    do {
+        digits[n++] = (char)('0' + (int)(magnitude % 10));
+        magnitude /= 10;
+    } while (magnitude);
+    if (negative) *out++ = '-';
+    while (n) *out++ = digits[--n];
+    *out = 0;
+}
+
+/* Argument `i` of @main into its slot, read as gpu-run reads it (runtime/scalars.py: parse):
+ * integers of any base in the type's signed range (a bit pattern also in its unsigned range);
+ * floats as the C library reads them, rounded once to the type. In warm mode, a float that is
+ * not a plain decimal rounding to a normal number or zero is gpu-run's to read. */
 static uint64_t read_argument(const char *text, const gn_scalar *type, int i) {
     if (type->kind == 'i') {
-        if (!plain_integer(text)) fail(-1, "argument %d of @main: '%s' is not a plain decimal integer", i + 1, text);
-        errno = 0;
-        long long value = strtoll(text, NULL, 10);
-        int width = type->width;
-        long long low = width == 1 ? 0 : width >= 64 ? LLONG_MIN : -(1LL << (width - 1));
-        long long high = width == 1 ? 1 : width >= 64 ? LLONG_MAX : (1LL << (width - 1)) - 1;
-        if (errno == ERANGE || value < low || value > high) fail(-1, "argument %d of @main: %s does not fit in i%d", i + 1, text, width);
+        int width = type->width, bits;
+        __int128 value;
+        if (width == 1 && (strcasecmp(text, "true") == 0 || strcasecmp(text, "false") == 0)) return strcasecmp(text, "true") == 0;
+        if (strchr(text, '_') || strchr(text, ' ')) {
+            if (warm) _exit(GN_FALLBACK);
+        }
+        if (!parse_integer(text, &value, &bits)) fail_at_main("argument %d of @main: '%s' is not an integer (expected %s)", i + 1, text, type->text);
+        __int128 low = width == 1 ? 0 : -((__int128)1 << (width - 1)), high = width == 1 ? 1 : ((__int128)1 << (width - 1)) - 1;
+        if (!((value >= low && value <= high) || (bits && value >= 0 && value < ((__int128)1 << width)))) {
+            char shown[64], from[64], to[64];
+            format_wide(value, shown);
+            format_wide(low, from);
+            format_wide(high, to);
+            if (width == 1) fail_at_main("argument %d of @main: %s does not fit in %s (from %s to %s)", i + 1, shown, type->text, from, to);
+            fail_at_main("argument %d of @main: %s does not fit in %s (from %s to %s; a bit pattern may be written in hex, up to %#llx)", i + 1, shown, type->text, from, to, (unsigned long long)(((unsigned __int128)1 << width) - 1));
+        }
         return width >= 64 ? (uint64_t)value : (uint64_t)value & ((1ULL << width) - 1);
     }
-    if (!plain_decimal(text)) fail(-1, "argument %d of @main: '%s' is not a plain decimal number", i + 1, text);
+    char *end;
+    errno = 0;
+    double wide = strtod(text, &end);
+    if (end == text || *end) fail_at_main("argument %d of @main: '%s' is not a number (expected %s)", i + 1, text, type->text);
+    if (warm && !plain_decimal(text)) _exit(GN_FALLBACK);
     uint64_t slot = 0;
     if (type->width == 16) {
-        /* the double nearest the decimal, then the half nearest that: the half nearest the
-         * decimal, unless the double fell on a tie of halves (then gpu-run rounds it) */
-        errno = 0;
-        double value = strtod(text, NULL);
-        uint16_t half = half_from_double(value);
-        double below = half_to_double(half), other = half_to_double((uint16_t)(half + (fabs(value) > fabs(below) ? 1 : -1)));
-        int tie = value != below && fabs(value - below) == fabs(other - below) / 2;
-        if (errno == ERANGE || tie || (half & 0x7c00) == 0x7c00 || ((half & 0x7c00) == 0 && (half & 0x3ff)) || ((half & 0x7fff) == 0 && has_nonzero_digit(text)))
-            fail(-1, "argument %d of @main: %s is not read here", i + 1, text);
+        /* the double nearest the number, then the half nearest that: the half nearest the
+         * number, unless the double fell on a tie of halves (then gpu-run rounds it) */
+        uint16_t half = half_from_double(wide);
+        double below = half_to_double(half), other = half_to_double((uint16_t)(half + (fabs(wide) > fabs(below) ? 1 : -1)));
+        int tie = wide != below && fabs(wide - below) == fabs(other - below) / 2;
+        if (warm && (errno == ERANGE || tie || (half & 0x7c00) == 0x7c00 || ((half & 0x7c00) == 0 && (half & 0x3ff)) || ((half & 0x7fff) == 0 && has_nonzero_digit(text)))) _exit(GN_FALLBACK);
         slot = half;
     } else if (type->width == 32) {
         errno = 0;
         float value = strtof(text, NULL);
-        if (errno == ERANGE || isinf(value) || (value != 0 && !isnormal(value)) || (value == 0 && has_nonzero_digit(text))) fail(-1, "argument %d of @main: %s is out of range", i + 1, text);
+        if (warm && (errno == ERANGE || isinf(value) || (value != 0 && !isnormal(value)) || (value == 0 && has_nonzero_digit(text)))) _exit(GN_FALLBACK);
         memcpy(&slot, &value, 4);
     } else {
-        errno = 0;
-        double value = strtod(text, NULL);
-        if (errno == ERANGE || isinf(value) || (value != 0 && !isnormal(value)) || (value == 0 && has_nonzero_digit(text))) fail(-1, "argument %d of @main: %s is out of range", i + 1, text);
-        memcpy(&slot, &value, 8);
+        if (warm && (errno == ERANGE || isinf(wide) || (wide != 0 && !isnormal(wide)) || (wide == 0 && has_nonzero_digit(text)))) _exit(GN_FALLBACK);
+        memcpy(&slot, &wide, 8);
     }
     return slot;
 }
@@ -978,10 +1104,11 @@ int main(int argc, char **argv) {
     page_size = sysconf(_SC_PAGESIZE);
     struct sigaction action;
     memset(&action, 0, sizeof action);
-    action.sa_handler = on_signal;
+    action.sa_sigaction = on_signal;
+    action.sa_flags = SA_SIGINFO;
     int signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP};
     for (size_t i = 0; i < sizeof signals / sizeof *signals; i++) sigaction(signals[i], &action, NULL);
-    if (argc - 1 != gn_n_params) fail(-1, "@main takes %d argument(s), got %d", gn_n_params, argc - 1);
+    if (argc - 1 != gn_n_params) fail_at_main("@main takes %d argument(s) (%s), got %d", gn_n_params, gn_param_types, argc - 1);
     uint64_t args[gn_n_params > 0 ? gn_n_params : 1], results[gn_n_results > 0 ? gn_n_results : 1];
     for (int i = 0; i < gn_n_params; i++) args[i] = read_argument(argv[i + 1], &gn_params[i], i);
     install_callbacks();

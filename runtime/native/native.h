@@ -54,10 +54,11 @@ typedef struct {
 } gn_op;
 
 /* A scalar of @main's signature: 'i' an integer of `width` bits (index: 64), 'f' a float of
- * `width` bits. */
+ * `width` bits; `text` is its type as gpu-run names it ("i32", "index"). */
 typedef struct {
     char kind;
     int32_t width;
+    const char *text;
 } gn_scalar;
 
 /* Kernel printf (gpuir/runtime/device_print.py): a print call's record is a header slot and
@@ -91,6 +92,9 @@ extern const int32_t gn_n_params;
 extern const gn_scalar gn_results[];
 extern const int32_t gn_n_results;
 extern const char gn_program[]; /* the program's file, for diagnostics */
+/* @main's location and source (as gn_op's `where` and `source`), and its parameter types
+ * ("index, f32", or "none"), for the diagnostics of its arguments. */
+extern const char gn_main_where[], gn_main_source[], gn_param_types[];
 
 /* The host code's entry (the JIT shim's): `@main`'s parameters and results in 8-byte slots;
  * non-zero when a runtime call failed. */
