@@ -95,6 +95,14 @@ SLOW = frozenset(
         "test_print_memref.py::test_mlir_runner_prints_the_same",
         "test_print_memref.py::test_vector_print_of_scalars_prints_what_mlir_runner_prints",
         "test_runtime_interp.py::test_words_report_every_race_as_bytes_do",
+        "test_native.py::test_the_third_run_is_native_and_prints_what_the_first_did",
+        "test_native.py::test_the_warm_path_runs_the_kept_executable",
+        "test_native.py::test_a_damaged_executable_is_rebuilt",
+        "test_native.py::test_errors_and_unusual_arguments_fall_back_to_the_cold_run",
+        "test_native.py::test_scalars_print_as_numpy_prints_them",
+        "test_native.py::test_an_emitted_executable_runs_alone_as_gpu_run_does",
+        "test_native.py::test_programs_that_cannot_be_native_say_why",
+        "test_native.py::test_an_emitted_executable_reports_a_kernel_fault_as_gpu_run_does",
     }
 )
 """The tests (every parametrization of each) that take a quarter of a second or more each, or
