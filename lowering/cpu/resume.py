@@ -107,19 +107,46 @@ FRAME_ATTR = "gpu.frame_bytes"
 DIVERGENCE = "__gpuir_barrier_divergence"
 """`void (i64 group, i64 passed)`: the group's items stopped at different places."""
 RESUMED = "resume"
-VALUE_SLOT = 8
-"""Bytes per item in the collective area (the widest collective type)."""
-SCRATCH = MAX_ITEMS * VALUE_SLOT
-RESULT = 2 * MAX_ITEMS * VALUE_SLOT
-WARP_RESULTS = RESULT + 64
-OFFSETS = WARP_RESULTS + MAX_ITEMS * VALUE_SLOT
-WIDTHS = OFFSETS + 4 * MAX_ITEMS
-VALIDS = WIDTHS + 4 * MAX_ITEMS
-RUNS = VALIDS + 4 * MAX_ITEMS
-COLLECTIVE_BYTES = RUNS + 4 * MAX_ITEMS
-"""The collective area: the items' values (at 0), the tree's scratch, the reduction's result;
-for the warp operations each item's result, offset (or ballot predicate), width and valid flag;
-and which items run in the next phase (`i32` each)."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The collective area of a kernel, sized to what it uses: the items' values (at 0, `slot`
+    bytes each: its widest collective or warp value); for a group's collectives, the tree's
+    scratch and the reduction's result; for the warp operations each item's result, offset (or
+    ballot predicate), width and valid flag, and which items run in the next phase (`i32`
+    each). `bytes` is 0 where the kernel has neither."""
+
+    slot: int = 4
+    scratch: int = 0
+    result: int = 0
+    warp_results: int = 0
+    offsets: int = 0
+    widths: int = 0
+    valids: int = 0
+    runs: int = 0
+    bytes: int = 0
+
+    @classmethod
+    def of(cls, kernel: func.FuncOp) -> Layout:
+        group = [
+            o for o in kernel.walk() if isinstance(o, gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp)
+        ]
+        warps = [o for o in kernel.walk() if isinstance(o, WARP_OPS)]
+        if not group and not warps:
+            return cls()
+        valued = [o for o in (*group, *warps) if not isinstance(o, gpu.BallotOp)]
+        slot = max([4, *(size_and_align(o.value.type, o)[0] for o in valued)])  # type: ignore[attr-defined]
+        end = MAX_ITEMS * slot
+        scratch = result = 0
+        if group:
+            scratch, result = end, end + MAX_ITEMS * slot
+            end = result + 64
+        if not warps:
+            return cls(slot, scratch, result, bytes=end)
+        offsets = end + MAX_ITEMS * slot
+        widths, valids, runs = (offsets + k * 4 * MAX_ITEMS for k in (1, 2, 3))
+        return cls(slot, scratch, result, end, offsets, widths, valids, runs, runs + 4 * MAX_ITEMS)
 
 
 def resumable(kernel: func.FuncOp, helpers: Helpers) -> func.FuncOp:
@@ -181,6 +208,7 @@ class Resumable:
         """The resume points' ops, barrier `b` at index `b - 1`."""
         self.resumes: list[Block] = []
         self.frame_bytes = 0
+        self.layout = Layout.of(kernel)
         self.runtime_slots: list[RuntimeSlot] = []
         """The local slots of a run-time size, in the order of the item function's parameters."""
 
@@ -330,7 +358,7 @@ class Resumable:
             if collective:
                 rb = Builder(InsertPoint.before(op))
                 if isinstance(op, gpu.WorkgroupReduceOp):
-                    where = self.collective_array(rb, op.value.type, RESULT)
+                    where = self.collective_array(rb, op.value.type, self.layout.result)
                     place = rb.insert(mem.LeaOp(where, index_constant(rb, 0))).res
                 else:
                     values = self.collective_array(rb, op.value.type, 0)
@@ -345,10 +373,11 @@ class Resumable:
     def warp_stop(self, b: Builder, op: Operation, item: SSAValue, m5: SSAValue) -> None:
         """Before a warp operation's stop: the item's operands into the collective area."""
         if isinstance(op, gpu.ShuffleOp):
-            places = ((0, op.value), (OFFSETS, op.offset), (WIDTHS, op.width))
+            layout = self.layout
+            places = ((0, op.value), (layout.offsets, op.offset), (layout.widths, op.width))
         else:
             assert isinstance(op, gpu.BallotOp)
-            places = ((OFFSETS, b.insert(arith.ExtUIOp(op.pred, i32)).result),)
+            places = ((self.layout.offsets, b.insert(arith.ExtUIOp(op.pred, i32)).result),)
         for offset, value in places:
             array = self.collective_array(b, value.type, offset)
             b.insert(mem.StoreOp(m5, b.insert(mem.LeaOp(array, item)).res, value))
@@ -361,12 +390,12 @@ class Resumable:
             return b.insert(mem.LoadOp(m5, b.insert(mem.LeaOp(array, item)).res)).res
 
         if isinstance(op, gpu.ShuffleOp):
-            op.res.replace_all_uses_with(load(op.value.type, WARP_RESULTS))
-            valid = b.insert(arith.TruncIOp(load(i32, VALIDS), i1)).result
+            op.res.replace_all_uses_with(load(op.value.type, self.layout.warp_results))
+            valid = b.insert(arith.TruncIOp(load(i32, self.layout.valids), i1)).result
             op.valid.replace_all_uses_with(valid)
         else:
             assert isinstance(op, gpu.BallotOp)
-            op.mask.replace_all_uses_with(load(i32, WARP_RESULTS))
+            op.mask.replace_all_uses_with(load(i32, self.layout.warp_results))
 
     def collective_array(self, b: Builder, type_: Attribute, offset: int) -> SSAValue:
         """`!mem.ptr<!mem.array<? x T>, 5>` at `offset` in the item function's collective
@@ -446,7 +475,8 @@ class Resumable:
         has_warps = any(p.warp for p in self.points)
         has_collectives = has_warps or any(p.collective for p in self.points)
         if has_collectives:
-            size = index_constant(b, COLLECTIVE_BYTES)
+            assert self.layout.bytes > 0, "the layout knows every collective point"
+            size = index_constant(b, self.layout.bytes)
             collective = b.insert(mem.MslotOp(m5, size, LOCAL_BYTES)).res
         else:
             collective = frames
@@ -466,7 +496,7 @@ class Resumable:
             ib.insert(scf.YieldOp())
             b.insert(scf.ForOp(start, n_items, one, [], block))
 
-        runs = array_place(b, collective, RUNS, i32) if has_warps else None
+        runs = array_place(b, collective, self.layout.runs, i32) if has_warps else None
 
         def set_runs(ib: Builder, item: SSAValue, value: int = 1) -> None:
             assert runs is not None
@@ -637,7 +667,7 @@ class Resumable:
             self.warp_exchange(eb, point, lo, hi, collective, m5, lanes)
             eb.insert(scf.YieldOp())
             tb.insert(scf.IfOp(here, [], Region(exchange)))
-        runs = array_place(tb, collective, RUNS, i32)
+        runs = array_place(tb, collective, self.layout.runs, i32)
 
         def release(inner: Builder, lane: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
             inner.insert(
@@ -673,8 +703,8 @@ class Resumable:
         def store(inner: Builder, array: SSAValue, at: SSAValue, value: SSAValue) -> None:
             inner.insert(mem.StoreOp(m5, inner.insert(mem.LeaOp(array, at)).res, value))
 
-        offsets = array_place(b, collective, OFFSETS, i32)
-        results = array_place(b, collective, WARP_RESULTS, type_)
+        offsets = array_place(b, collective, self.layout.offsets, i32)
+        results = array_place(b, collective, self.layout.warp_results, type_)
         if point.warp == "ballot":
 
             def vote(inner: Builder, item: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
@@ -693,8 +723,8 @@ class Resumable:
             lanes(b, [], give)
             return
         values = array_place(b, collective, 0, type_)
-        widths = array_place(b, collective, WIDTHS, i32)
-        valids = array_place(b, collective, VALIDS, i32)
+        widths = array_place(b, collective, self.layout.widths, i32)
+        valids = array_place(b, collective, self.layout.valids, i32)
         count = b.insert(arith.SubiOp(hi, lo)).result
 
         def shuffle(inner: Builder, item: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
@@ -734,10 +764,10 @@ class Resumable:
         values = array(0)
         zero, one = index_constant(cb, 0), index_constant(cb, 1)
         if point.collective == "reduce":
-            scratch = array(SCRATCH)
+            scratch = array(self.layout.scratch)
             helper = self.helpers.reduce(kind, type_)
             total = cb.insert(func.CallOp(helper, [m5, values, zero, n_items, scratch], [type_]))
-            result = array(RESULT)
+            result = array(self.layout.result)
             cb.insert(mem.StoreOp(m5, cb.insert(mem.LeaOp(result, zero)).res, total.res[0]))
         else:
             start = cb.insert(mem.LoadOp(m5, cb.insert(mem.LeaOp(values, zero)).res)).res

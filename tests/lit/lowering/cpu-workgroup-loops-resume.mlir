@@ -42,10 +42,11 @@ builtin.module attributes {gpu.device} {
 // A collective under loop bounds loaded from memory: a resume point too. Each item stores
 // its value in the collective area before it stops; between the phases the work-group function
 // reduces there (the fixed tree's helper), and each item loads the result where it resumes.
-// The value the loop carries is kept in the item's frame across the stop.
+// The value the loop carries is kept in the item's frame across the stop. The collective area
+// is sized to what the kernel uses: 1024 values and the tree's scratch of 8 bytes, the result.
 // CHECK-LABEL: func.func @k(
 // CHECK:         mem.mslot %m5, %{{.*}} : !mem.ptr<!mem.array<? x i8>, 5>
-// CHECK:         %[[AREA:.*]] = arith.constant 41024 : index
+// CHECK:         %[[AREA:.*]] = arith.constant 16448 : index
 // CHECK:         func.call @k.resume(
 // CHECK:         %[[HERE:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT:    scf.if %[[HERE]] {
