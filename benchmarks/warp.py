@@ -6,7 +6,9 @@
 - a block reduction over 16M f32 read from memory (`BLOCK_SUM`: each item adds `PER_ITEM`
   values, its warp sums them with "down" shuffles in an `scf.for` over the offsets, lane 0
   puts the warp's sum in shared memory, a barrier, then each warp reduces the 8 partial sums
-  the same way), against `np.sum`;
+  the same way), against `np.sum`; and as CUDA writes it, the second round in the first warp
+  only (`if (item < 32)`: once per warp, lowering/cpu/warps.py), beside the same kernel under a
+  condition the lowering cannot prove warp-uniform (the resumable form), in the same run;
 - a stream compaction with ballots (`COMPACT`: per warp, `ballot(x > t)`, a count per warp,
   their running sum in numpy, then each item writes at its warp's offset plus the ballot's
   bits below its lane), against `x[x > t]`; equal element for element, in order.
@@ -108,6 +110,34 @@ func.func @block_sum(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M
 """Each group sums `n_items * per_item` values (`n_items` a multiple of 32, at most 1024) into
 `sums[group]`: all its warps take both rounds of shuffles, so that the whole group reaches each
 (the cpu provider's fast form for warps)."""
+
+_HEAD, _REST = BLOCK_SUM.split("  %n_warps = arith.divui")
+_SECOND, _TAIL = ("  %n_warps = arith.divui" + _REST).split("  func.return")
+
+
+def first_warp_sum(condition: str) -> str:
+    """`BLOCK_SUM` with its second round as CUDA writes it: only the first warp, under
+    `condition` (`%first`, true for items 0..31), reduces the partial sums."""
+    return (
+        _HEAD
+        + condition
+        + "\n  %f1, %f3 = scf.if %first -> (!mem.M<1>, !mem.M<3>) {\n"
+        + _SECOND
+        + "  scf.yield %h1, %r3_2 : !mem.M<1>, !mem.M<3>\n  } else {\n"
+        + "  scf.yield %e1, %e3 : !mem.M<1>, !mem.M<3>\n  }\n"
+        + "  func.return %f1, %f3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>\n}\n"
+    )
+
+
+FIRST_WARP = first_warp_sum("  %first = arith.cmpi ult, %item, %c32 : index")
+"""`if (item < 32)`: the same for each warp's lanes, so the cpu provider runs the branch once
+per warp in its fast form (lowering/cpu/warps.py)."""
+FIRST_WARP_RESUMABLE = first_warp_sum(
+    "  %c8 = arith.constant 8 : index\n  %eighth = arith.divui %n_items, %c8 : index\n"
+    "  %first = arith.cmpi ult, %item, %eighth : index"
+)
+"""`if (item < n_items / 8)`: the same for 256 items, but not provably a multiple of 32: the
+resumable form, for comparison."""
 
 COMPACT = """
 // Item i of the grid: its warp's ballot of x[i] > t. @count writes each warp's count of set
@@ -254,13 +284,25 @@ def warp_sum(device, n: int, repeats: int, numba: Numba) -> list[Row]:
 
 def block_sum(device, n: int, repeats: int, numba: Numba) -> list[Row]:
     """`BLOCK_SUM` over `n` f32 (two launches: the groups' sums, then their sum by one group of
-    `ITEMS` items), against `np.sum`."""
+    `ITEMS` items), against `np.sum`; and with its second round in the first warp only
+    (`FIRST_WARP`, and `FIRST_WARP_RESUMABLE` in the same run)."""
+    rows = block_sum_of(device, n, repeats, BLOCK_SUM, "")
+    fast = block_sum_of(device, n, repeats, FIRST_WARP, ", first warp: if (item < 32)")
+    slow = block_sum_of(device, n, repeats, FIRST_WARP_RESUMABLE, ", first warp, resumable")
+    resumable = Row(
+        f"{slow[0].measure}, against the per-warp form", slow[0].ours, fast[0].ours, "gpuir", "s"
+    )
+    return [*rows, *fast, resumable]
+
+
+def block_sum_of(device, n: int, repeats: int, text: str, variant: str) -> list[Row]:
+    """One variant of the block reduction (`block_sum`)."""
     chunk = ITEMS * PER_ITEM
     n = max(chunk * ITEMS, n // (chunk * ITEMS) * chunk * ITEMS)
     groups = n // chunk
     x = np.random.default_rng(5).standard_normal(n).astype(np.float32)
     exact = float(np.sum(x, dtype=np.float64))
-    kernel = device.compile(BLOCK_SUM).kernel("block_sum")
+    kernel = device.compile(text).kernel("block_sum")
     xs = device.upload(x)
     sums, result = device.empty(groups, np.float32), device.empty(1, np.float32)
 
@@ -274,7 +316,7 @@ def block_sum(device, n: int, repeats: int, numba: Numba) -> list[Row]:
     best = race({"ours": ours, "numpy": lambda: np.sum(x)}, repeats)
     for buffer in (xs, sums, result):
         buffer.free()
-    label = f"cpu warp-shuffle block reduction, {n / 2**20:g}M f32 (numpy: sum)"
+    label = f"cpu warp-shuffle block reduction{variant}, {n / 2**20:g}M f32 (numpy: sum)"
     return [Row(label, best["ours"], best["numpy"], f"numpy {np.__version__}", "s", "<= 1.5")]
 
 
