@@ -45,11 +45,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 
-from gpuir.dialects.gpu import KERNEL_FIXED, smem_param
+from gpuir.dialects.gpu import KERNEL_FIXED, KNOWN_SIZES_ATTR, smem_param
 from gpuir.ir.diagnostics import OpError, describe_op, item_ranges
 
 if TYPE_CHECKING:
@@ -304,6 +304,7 @@ def check_launch(
     valid (as CUDA's: at least one group of 1 to `max_items` items), the arguments match its
     parameters. Returns the kernel and whether it takes the shared-memory pointer."""
     func = module.kernel(kernel, op)
+    check_known_sizes(provider, kernel, args, op)
     if n_groups < 1 or not 1 <= n_items <= max_items:
         raise ProviderError(
             op,
@@ -330,3 +331,28 @@ def check_launch(
                 "invalid kernel arguments",
             )
     return func, takes_smem
+
+
+def check_known_sizes(
+    provider: str, kernel: str, args: Sequence[tuple[object, Attribute]], op: Operation | None
+) -> None:
+    """A launch that carries `KNOWN_SIZES_ATTR` (a kernel imported with MLIR's
+    `known_grid_size` / `known_block_size`): its first six arguments, the grid's and the
+    block's sizes, are the known ones. The importer also makes such a launch's work-group count
+    0 where they differ, so that every provider comes here before it runs anything."""
+    known = op.attributes.get(KNOWN_SIZES_ATTR) if op is not None else None
+    if not isinstance(known, DictionaryAttr):
+        return
+    for offset, kind in ((0, "grid"), (3, "block")):
+        sizes = known.data.get(kind)
+        if not isinstance(sizes, DenseArrayBase):
+            continue
+        expected = tuple(int(v) for v in sizes.get_values())
+        found = tuple(int(value) for value, _ in args[offset : offset + 3])  # type: ignore[call-overload]
+        if found != expected:
+            raise ProviderError(
+                op,
+                f"{provider}: @{kernel} has known_{kind}_size {'x'.join(map(str, expected))}, "
+                f"the launch's {kind} size is {'x'.join(map(str, found))}",
+                "invalid launch configuration",
+            )

@@ -160,6 +160,13 @@ KERNEL_FIXED = 6
 then its dynamic shared-memory pointer, if it takes one (`smem_param`), then its arguments."""
 
 
+KNOWN_SIZES_ATTR = "gpu.known_sizes"
+"""The dictionary on a `gpu.launch` of a kernel imported with MLIR's `known_grid_size` /
+`known_block_size` (`{grid = array<i64: x, y, z>, block = array<i64: x, y, z>}`, either or
+both): the launch's first six arguments are the grid's and the block's sizes (x, y, z), and
+must be these (`gpuir.runtime.provider.check_launch`; `docs/ir-extensions.md`)."""
+
+
 def smem_param(inputs: Sequence[Attribute]) -> PtrType | None:
     """A kernel's dynamic shared-memory pointer: its parameter right after the ids, when that is
     a pointer into shared memory (`!mem.ptr<T, 3>`); None when it takes none. `inputs` are the

@@ -16,7 +16,9 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
     ArrayAttr,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     FloatAttr,
     FunctionType,
     IndexType,
@@ -332,6 +334,9 @@ class HostImporter(KernelImporter):
         sizes = [self.as_index(v, b) for v in self.mapped(op, sizes, s)]
         n_groups = b.insert(arith.MuliOp(sizes[0], sizes[1])).result
         n_groups = b.insert(arith.MuliOp(n_groups, sizes[2])).result
+        known = self.known_sizes.get(kernel, {})
+        if known:  # no group where a size is not the known one: check_launch then says why
+            n_groups = self.unless_known(n_groups, sizes, known, b)
         n_items = b.insert(arith.MuliOp(sizes[3], sizes[4])).result
         n_items = b.insert(arith.MuliOp(n_items, sizes[5])).result
         values: list[SSAValue] = [*sizes]
@@ -357,11 +362,31 @@ class HostImporter(KernelImporter):
         assert self.stream is not None
         mems = [s.tokens[0], s.tokens[1], s.tokens[4]]
         done = b.insert(gpu.LaunchOp(kernel, n_groups, n_items, self.stream, mems, values))
+        if known:
+            attrs = {k: DenseArrayBase.from_list(IntegerType(64), v) for k, v in known.items()}
+            done.attributes[gpu.KNOWN_SIZES_ATTR] = DictionaryAttr(attrs)
         s.tokens[0], s.tokens[1], s.tokens[4] = done.results
         for ref in self.registered:
             assert ref.mirror is not None
             copy = gpu.CopyToHostBlockOp(s.tokens[0], s.tokens[1], ref.mirror.ptr, ref.ptr)
             s.tokens[0], s.tokens[1] = b.insert(copy).results
+
+    def unless_known(
+        self,
+        n_groups: SSAValue,
+        sizes: list[SSAValue],
+        known: dict[str, tuple[int, ...]],
+        b: Builder,
+    ) -> SSAValue:
+        """`n_groups` where the launch's grid and block `sizes` are the kernel's `known` ones,
+        else 0: an invalid launch, which every provider checks with `check_launch` (whose
+        message names the sizes: `gpu.KNOWN_SIZES_ATTR`) before it runs anything."""
+        same = b.insert(arith.ConstantOp(IntegerAttr(1, 1))).result
+        for offset, kind in ((0, "grid"), (3, "block")):
+            for d, size in enumerate(known.get(kind, ())):
+                equal = arith.CmpiOp(sizes[offset + d], index(b, size), "eq")
+                same = b.insert(arith.AndIOp(same, b.insert(equal).result)).result
+        return b.insert(arith.SelectOp(same, n_groups, index(b, 0))).result
 
     def as_index(self, value: SSAValue, b: Builder) -> SSAValue:
         if isinstance(value.type, IndexType):

@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     CallSiteLoc,
+    DenseArrayBase,
     FileLineColLoc,
     FloatAttr,
     FunctionType,
@@ -149,6 +150,30 @@ def space_of(type_: MemRefType, default: int, op: Operation) -> int:
     raise unsupported(op, f"of memory space {found}")
 
 
+def known_sizes(op: gpu_ops.FuncOp) -> dict[str, tuple[int, ...]]:
+    """A kernel's `known_grid_size` and `known_block_size` (MLIR's `array<i32: x, y, z>`), as
+    "grid" and "block"; an error at the kernel where one is not three sizes of at least 1."""
+    found: dict[str, tuple[int, ...]] = {}
+    for kind in ("grid", "block"):
+        attr = op.attributes.get(f"known_{kind}_size")
+        if attr is None:
+            continue
+        sizes = tuple(attr.get_values()) if isinstance(attr, DenseArrayBase) else ()
+        if (
+            not isinstance(attr, DenseArrayBase)
+            or attr.elt_type != IntegerType(32)
+            or len(sizes) != 3
+            or min(sizes) < 1
+        ):
+            raise unsupported(
+                op,
+                f"expects known_{kind}_size to be array<i32: x, y, z> of sizes of at least 1, "
+                f"found {attr}",
+            )
+        found[kind] = tuple(int(v) for v in sizes)
+    return found
+
+
 def region_kind(op: gpu_ops.AllReduceOp) -> str | None:
     """The kind of a `gpu.all_reduce` whose region combines its two arguments with one op of
     `REGION_KINDS` and yields the result; None for any other region."""
@@ -177,6 +202,9 @@ class KernelImporter(VectorImporter):
         """The functions of the gpu.module being read that are not kernels: inlined too."""
         self.main_op: func.FuncOp | None = None
         """@main once it is made: an outlined gpu.launch's kernel goes before it."""
+        self.known_sizes: dict[str, dict[str, tuple[int, ...]]] = {}
+        """A kernel's `known_grid_size` / `known_block_size` ("grid", "block"), by its name in
+        the program made: its launches check them."""
 
     def kernel(
         self,
@@ -236,10 +264,15 @@ class KernelImporter(VectorImporter):
                 else []
             )
             s.refs[param] = Ref(ptr, made, 1)
-        for d in range(3):
-            s.ids[("grid", d)], s.ids[("block", d)] = grid[d], dims[d]
-        s.ids.update(self.ids(b, group, grid, "group"))
-        s.ids.update(self.ids(b, item, dims, "thread"))
+        known = known_sizes(op) if isinstance(op, gpu_ops.FuncOp) else {}
+        if known:
+            self.known_sizes[name] = known
+        for d in range(3):  # a known size is a constant, so that what depends on it folds
+            for kind, given in (("grid", grid), ("block", dims)):
+                sizes = known.get(kind)
+                s.ids[(kind, d)] = given[d] if sizes is None else index(b, sizes[d])
+        s.ids.update(self.ids(b, group, [s.ids[("grid", d)] for d in range(3)], "group"))
+        s.ids.update(self.ids(b, item, [s.ids[("block", d)] for d in range(3)], "thread"))
         if region_ids:  # gpu.launch: block ids, thread ids, grid sizes, block sizes
             order = [("group", 0), ("group", 1), ("group", 2), ("thread", 0), ("thread", 1)]
             order += [("thread", 2), *(("grid", d) for d in range(3))]
