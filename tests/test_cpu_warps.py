@@ -145,6 +145,7 @@ def test_a_condition_that_splits_a_warp_is_resumable(condition: str):
     assert form.op is not None and form.op.name == "gpu.shuffle"
 
 
+@pytest.mark.slow  # interp runs each (about a second); `make test-quick` leaves them out
 @pytest.mark.parametrize(
     ("condition", "mode", "offset", "width"),
     [
@@ -175,6 +176,7 @@ LOOP_BOUNDS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bound", list(LOOP_BOUNDS))
 @pytest.mark.parametrize(("groups", "items"), [(2, 200), (1, 64)])
 def test_a_loop_bounded_by_the_warp_id_runs_per_warp(bound: str, groups: int, items: int):
