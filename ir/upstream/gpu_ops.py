@@ -15,8 +15,8 @@ Read (MLIR 22's syntax): `gpu.module @m [targets] { … }`; `gpu.func @k(args) [
 [dynamic_shared_memory_size s] { … gpu.terminator }`; `gpu.thread_id x` and `block_id`,
 `block_dim`, `grid_dim`, `global_id` (`x`, `y`, `z`), `gpu.lane_id`; `gpu.barrier`;
 `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`, `gpu.memset` and `gpu.wait` with `async` and `[deps]`;
-`gpu.host_register`; `gpu.printf "fmt" [, v : t …]`; `gpu.all_reduce [kind] %x [uniform] {…} :
-(T) -> T` (and `gpu.yield`); `gpu.shuffle mode %v, %offset, %width : T`. The ops print in the
+`gpu.host_register`; `gpu.dynamic_shared_memory`; `gpu.printf "fmt" [, v : t …]`;
+`gpu.all_reduce [kind] %x [uniform] {…} : (T) -> T` (and `gpu.yield`); `gpu.shuffle mode %v, %offset, %width : T`. The ops print in the
 generic form. Memory spaces: `#gpu.address_space<global | workgroup | private>`.
 """
 
@@ -26,12 +26,15 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DictionaryAttr,
     FunctionType,
     IndexType,
     IntAttr,
     IntegerAttr,
     IntegerType,
+    MemRefType,
+    NoneAttr,
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
@@ -406,6 +409,28 @@ GlobalIdOp = _id_op("gpu.global_id")
 
 
 @irdl_op_definition
+class DynamicSharedMemoryOp(IRDLOperation):
+    """`gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>`: the bytes of
+    the launch's dynamic shared memory (`dynamic_shared_memory_size`)."""
+
+    name = "gpu.dynamic_shared_memory"
+    result = result_def(MemRefType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DynamicSharedMemoryOp:
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        at = parser.pos
+        type_ = parser.parse_type()
+        expected = MemRefType(
+            IntegerType(8), [DYNAMIC_INDEX], NoneAttr(), AddressSpaceAttr(StringAttr("workgroup"))
+        )
+        if type_ != expected:
+            parser.raise_error(f"'{cls.name}' expects {expected}, found {type_}", at, parser.pos)
+        return cls.create(result_types=[type_], attributes=attributes)
+
+
+@irdl_op_definition
 class LaneIdOp(IRDLOperation):
     name = "gpu.lane_id"
     result = var_result_def(IndexType)
@@ -626,6 +651,7 @@ UpstreamGpu = Dialect(
         GridDimOp,
         GlobalIdOp,
         LaneIdOp,
+        DynamicSharedMemoryOp,
         BarrierOp,
         AllocOp,
         DeallocOp,

@@ -32,7 +32,8 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gpuir.dialects import gpu, mem
-from gpuir.dialects.mem import MemType, PtrType
+from gpuir.dialects.mem import ArrayType, MemType, PtrType
+from gpuir.ir.data_layout import size_of
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.upstream import gpu_ops, memref_ops
 from gpuir.ir.upstream.common import (
@@ -293,14 +294,11 @@ class HostImporter(KernelImporter):
         path = (op.kernel.root_reference.data, *(r.data for r in op.kernel.nested_references))
         if len(path) != 2 or tuple(path) not in self.kernel_names:
             raise OpError(op, f"importing upstream MLIR: no kernel {op.kernel}")
-        if op.smem.data:
-            raise unsupported(op, "with dynamic shared memory is not supported (yet)")
-        sizes = list(op.rest[:6])
-        self.launch(op, self.kernel_names[path], sizes, list(op.rest[6:]), b, s)
+        sizes = list(op.rest[: 6 + op.smem.data])
+        args = list(op.rest[6 + op.smem.data :])
+        self.launch(op, self.kernel_names[path], sizes, args, b, s)
 
     def launch_region(self, op: gpu_ops.LaunchOp, b: Builder, s: Scope) -> None:
-        if op.smem.data:
-            raise unsupported(op, "with dynamic shared memory is not supported (yet)")
         inside = {v for inner in op.body.walk() for v in inner.results}
         inside |= {a for block in op.body.blocks for a in block.args}
         for inner in op.body.walk():
@@ -320,7 +318,7 @@ class HostImporter(KernelImporter):
                 device = ref.mirror if ref.mirror is not None else ref
                 pointers[value] = device.ptr.type
         self.kernel(op.body, captured, name, op, region_ids=True, pointers=pointers)
-        self.launch(op, name, list(op.rest[:6]), captured, b, s)
+        self.launch(op, name, list(op.rest[: 6 + op.smem.data]), captured, b, s)
 
     def launch(
         self,
@@ -331,7 +329,10 @@ class HostImporter(KernelImporter):
         b: Builder,
         s: Scope,
     ) -> None:
+        """A launch of `kernel` with the grid's and block's `sizes` (and then the dynamic
+        shared memory's bytes, if given) and the kernel's `args`."""
         sizes = [self.as_index(v, b) for v in self.mapped(op, sizes, s)]
+        smem, smem_extent = self.shared_memory(kernel, sizes[6:], b)
         n_groups = b.insert(arith.MuliOp(sizes[0], sizes[1])).result
         n_groups = b.insert(arith.MuliOp(n_groups, sizes[2])).result
         known = self.known_sizes.get(kernel, {})
@@ -339,7 +340,7 @@ class HostImporter(KernelImporter):
             n_groups = self.unless_known(n_groups, sizes, known, b)
         n_items = b.insert(arith.MuliOp(sizes[3], sizes[4])).result
         n_items = b.insert(arith.MuliOp(n_items, sizes[5])).result
-        values: list[SSAValue] = [*sizes]
+        values: list[SSAValue] = sizes[:6]
         for arg in args:
             if arg in s.refs:
                 ref = self.ref(op, arg, s)
@@ -361,7 +362,8 @@ class HostImporter(KernelImporter):
             s.tokens[0], s.tokens[1] = b.insert(copy).results
         assert self.stream is not None
         mems = [s.tokens[0], s.tokens[1], s.tokens[4]]
-        done = b.insert(gpu.LaunchOp(kernel, n_groups, n_items, self.stream, mems, values))
+        made = gpu.LaunchOp(kernel, n_groups, n_items, self.stream, mems, values, smem, smem_extent)
+        done = b.insert(made)
         if known:
             attrs = {k: DenseArrayBase.from_list(IntegerType(64), v) for k, v in known.items()}
             done.attributes[gpu.KNOWN_SIZES_ATTR] = DictionaryAttr(attrs)
@@ -370,6 +372,21 @@ class HostImporter(KernelImporter):
             assert ref.mirror is not None
             copy = gpu.CopyToHostBlockOp(s.tokens[0], s.tokens[1], ref.mirror.ptr, ref.ptr)
             s.tokens[0], s.tokens[1] = b.insert(copy).results
+
+    def shared_memory(
+        self, kernel: str, size: list[SSAValue], b: Builder
+    ) -> tuple[Attribute | None, SSAValue | None]:
+        """The dynamic shared memory of a launch of `kernel` (its type and extent), from the
+        launch's bytes (`size`; none: 0): as many of the kernel's elements (or rows) as fit.
+        None where the kernel takes none (a launch's bytes are then unused, as on a GPU)."""
+        pointee = self.smem_kernels.get(kernel)
+        if pointee is None:
+            return None, None
+        assert isinstance(pointee, ArrayType)
+        if not size:
+            return pointee, index(b, 0)
+        row = index(b, size_of(pointee.element_type))
+        return pointee, b.insert(arith.DivUIOp(size[0], row)).result
 
     def unless_known(
         self,

@@ -38,12 +38,14 @@ from xdsl.rewriter import InsertPoint
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS, WARP
 from gpuir.dialects.mem import ArrayType, MemType, PtrType
+from gpuir.ir.data_layout import size_of
 from gpuir.ir.upstream import gpu_ops
 from gpuir.ir.upstream.common import (
     SHARED_OPS,
     OpTable,
     Ref,
     Scope,
+    View,
     index,
     pointee_of,
     unsupported,
@@ -174,6 +176,36 @@ def known_sizes(op: gpu_ops.FuncOp) -> dict[str, tuple[int, ...]]:
     return found
 
 
+def shared_pointee(body: Region) -> Attribute | None:
+    """The pointee of a kernel's dynamic shared memory, as gpuir's launch gives it
+    (`!mem.array<? x T>`): that of the memrefs its `gpu.dynamic_shared_memory` bytes are viewed
+    as (`memref.view`, all of one element type and inner shape); None when it has none."""
+    found: tuple[Attribute, Attribute] | None = None
+    for op in body.walk():
+        for k, operand in enumerate(op.operands):
+            if not isinstance(operand.owner, gpu_ops.DynamicSharedMemoryOp):
+                continue
+            if not isinstance(op, memref.ViewOp) or k != 0:
+                raise unsupported(
+                    op,
+                    "of gpu.dynamic_shared_memory's bytes is not supported (yet): only "
+                    "memref.view of them",
+                )
+            type_ = op.result.type
+            assert isinstance(type_, MemRefType)
+            if not type_.get_shape():
+                raise unsupported(op, f"to {type_}: a view of shared memory has a rank")
+            pointee = pointee_of(type_, op)
+            if found is not None and found[0] != pointee:
+                raise unsupported(
+                    op,
+                    f"to {type_}: a kernel's dynamic shared memory has one element type and "
+                    f"inner shape in gpuir, and {found[1]} has another",
+                )
+            found = found or (pointee, type_)
+    return None if found is None else found[0]
+
+
 def region_kind(op: gpu_ops.AllReduceOp) -> str | None:
     """The kind of a `gpu.all_reduce` whose region combines its two arguments with one op of
     `REGION_KINDS` and yields the result; None for any other region."""
@@ -202,6 +234,9 @@ class KernelImporter(VectorImporter):
         """The functions of the gpu.module being read that are not kernels: inlined too."""
         self.main_op: func.FuncOp | None = None
         """@main once it is made: an outlined gpu.launch's kernel goes before it."""
+        self.smem_kernels: dict[str, Attribute] = {}
+        """The pointee of each kernel's dynamic shared memory (`shared_pointee`), by its name in
+        the program made: its launches give it."""
         self.known_sizes: dict[str, dict[str, tuple[int, ...]]] = {}
         """A kernel's `known_grid_size` / `known_block_size` ("grid", "block"), by its name in
         the program made: its launches check them."""
@@ -220,7 +255,9 @@ class KernelImporter(VectorImporter):
         arguments are then its ids and sizes)."""
         entry = body.blocks[0]
         index_t = IndexType()
-        inputs: list[Attribute] = [*KERNEL_TOKENS, index_t, index_t, *[index_t] * 6]
+        shared = shared_pointee(body)
+        smem = [] if shared is None else [PtrType(shared, 3)]
+        inputs: list[Attribute] = [*KERNEL_TOKENS, index_t, index_t, *smem, *[index_t] * 6]
         kinds: list[tuple[SSAValue, PtrType | None]] = []
         workgroup = private = 0
         if isinstance(op, gpu_ops.FuncOp):
@@ -241,7 +278,7 @@ class KernelImporter(VectorImporter):
         block = Block(arg_types=inputs)
         b = Builder(InsertPoint.at_end(block))
         args = list(block.args)
-        hints = ["m1", "m3", "m4", "m5", "group", "item"]
+        hints = ["m1", "m3", "m4", "m5", "group", "item", *(["smem"] if smem else [])]
         hints += [f"{k}_{d}" for k in ("grid", "block") for d in gpu_ops.DIMENSIONS]
         for param, type_ in kinds:
             hint = param.name_hint or "arg"
@@ -250,8 +287,14 @@ class KernelImporter(VectorImporter):
             arg.name_hint = hint
         s = Scope(KERNEL_SPACES, KERNEL_OPS, dict(zip(KERNEL_SPACES, args[:4], strict=True)))
         group, item = args[4], args[5]
+        args = [*args[:6], *args[6 + len(smem) :]]  # the shared pointer: its memref.views'
         grid, dims = args[6:9], args[9:12]
         rest = iter(args[12:])
+        if shared is not None:
+            self.smem_kernels[name] = shared
+            for inner in body.walk():
+                if isinstance(inner, gpu_ops.DynamicSharedMemoryOp):
+                    s.refs[inner.result] = Ref(block.args[6], [], 3)
         for param, type_ in kinds:
             if type_ is None:
                 s.values[param] = next(rest)
@@ -356,6 +399,41 @@ class KernelImporter(VectorImporter):
         else:  # gpu.global_id
             base = b.insert(arith.MuliOp(s.ids[("group", d)], s.ids[("block", d)])).result
             s.values[op.results[0]] = b.insert(arith.AddiOp(base, s.ids[("thread", d)])).result
+
+    def shared_memory(self, op: gpu_ops.DynamicSharedMemoryOp, b: Builder, s: Scope) -> None:
+        """`gpu.dynamic_shared_memory`: the kernel's shared pointer (made at its entry)."""
+        if op.result not in s.refs:
+            raise unsupported(op, "in a function called from a kernel is not supported (yet)")
+
+    def view(self, op: memref.ViewOp, b: Builder, s: Scope) -> None:
+        """`memref.view` of the dynamic shared memory's bytes: the shared pointer (whose pointee
+        is the view's type), from the element at the byte shift."""
+        source = s.refs.get(op.source)
+        if source is None or not isinstance(op.source.owner, gpu_ops.DynamicSharedMemoryOp):
+            raise unsupported(op, "of memory other than gpu.dynamic_shared_memory's (yet)")
+        type_ = op.result.type
+        assert isinstance(type_, MemRefType) and isinstance(source.ptr.type, PtrType)
+        pointee = source.ptr.type.pointee
+        assert isinstance(pointee, ArrayType)
+        row = size_of(pointee.element_type)
+        sizes = iter(self.mapped(op, list(op.sizes), s))
+        shape = type_.get_shape()
+        dims = [next(sizes) if d == DYNAMIC_INDEX else index(b, d) for d in shape]
+        (shift,) = self.mapped(op, [op.byte_shift], s)
+        known = shift.owner.value if isinstance(shift.owner, arith.ConstantOp) else None
+        if isinstance(known, IntegerAttr) and known.value.data % row:
+            raise unsupported(
+                op,
+                f"at byte {known.value.data}: a view of shared memory starts at a multiple of "
+                f"its element's (or row's) {row} bytes",
+            )
+        offset: SSAValue | int = (
+            known.value.data // row
+            if isinstance(known, IntegerAttr)
+            else b.insert(arith.DivUIOp(shift, index(b, row))).result
+        )
+        view = None if offset == 0 else View([offset, *[0] * (len(shape) - 1)], [1] * len(shape))
+        s.refs[op.result] = Ref(source.ptr, dims, 3, view=view)
 
     def lane_id(self, op: gpu_ops.LaneIdOp, b: Builder, s: Scope) -> None:
         s.values[op.results[0]] = b.insert(gpu.LaneIdOp()).results[0]
@@ -570,6 +648,8 @@ KERNEL_OPS: OpTable = {
     gpu_ops.GridDimOp: KernelImporter.id_op,
     gpu_ops.GlobalIdOp: KernelImporter.id_op,
     gpu_ops.LaneIdOp: KernelImporter.lane_id,
+    gpu_ops.DynamicSharedMemoryOp: KernelImporter.shared_memory,
+    memref.ViewOp: KernelImporter.view,
     gpu_ops.BarrierOp: KernelImporter.barrier,
     gpu_ops.AllReduceOp: KernelImporter.all_reduce,
     gpu_ops.ShuffleOp: KernelImporter.shuffle,
