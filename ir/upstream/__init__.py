@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 UPSTREAM_MARKERS = re.compile(
-    r"\bgpu\.(module|launch_func|func|host_register|launch\s+(async|blocks))\b|\bmemref\.\w+"
+    r"\bgpu\.(module|launch_func|func|host_register|launch\s+(async|blocks|clusters))\b|\bmemref\.\w+"
 )
 GPUIR_MARKERS = re.compile(r"!mem\.|\bgpu\.(init|launch\s+@|sync_work_items)\b")
 

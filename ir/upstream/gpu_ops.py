@@ -276,17 +276,31 @@ class TerminatorOp(IRDLOperation):
 @irdl_op_definition
 class LaunchFuncOp(AsyncOp):
     """`rest`: the grid's 3 sizes, the block's 3, the dynamic shared memory size when
-    `smem`, then the kernel's arguments."""
+    `smem`, the cluster's 3 sizes when `clusters`, then the kernel's arguments."""
 
     name = "gpu.launch_func"
     token = var_result_def(AsyncTokenType)
     kernel = prop_def(SymbolRefAttr)
     smem = prop_def(IntAttr)
+    clusters = prop_def(IntAttr)
 
     @classmethod
     def parse(cls, parser: Parser) -> LaunchFuncOp:
         is_async, deps = parse_async(parser)
         kernel = parser.parse_attribute()
+        clusters: list[SSAValue] = []
+        if parser.parse_optional_keyword("clusters") is not None:
+            parser.parse_keyword("in")
+            clusters_at = parser.pos
+            clusters = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, parser.parse_operand
+            )
+            if len(clusters) != 3:
+                parser.raise_error(
+                    f"'{cls.name}' expects 3 cluster sizes, found {len(clusters)}",
+                    clusters_at,
+                    parser.pos,
+                )
         sizes_at = parser.pos
         parser.parse_keyword("blocks")
         parser.parse_keyword("in")
@@ -315,24 +329,27 @@ class LaunchFuncOp(AsyncOp):
                 parser.pos,
             )
         return cls.create(
-            operands=[*deps, *grid, *block, *smem, *args],
+            operands=[*deps, *grid, *block, *smem, *clusters, *args],
             result_types=token_types(is_async),
             properties={
                 "kernel": kernel,
                 "n_deps": IntAttr(len(deps)),
                 "smem": IntAttr(len(smem)),
+                "clusters": IntAttr(len(clusters)),
             },
         )
 
 
 @irdl_op_definition
 class LaunchOp(AsyncOp):
-    """`rest`: the grid's 3 sizes, the block's 3, the dynamic shared memory size when `smem`.
-    The body's 12 arguments: block ids, thread ids, grid sizes, block sizes (x, y, z each)."""
+    """`rest`: the grid's 3 sizes, the block's 3, the dynamic shared memory size when `smem`,
+    the cluster's 3 sizes when `clusters`. The body's 12 arguments: block ids, thread ids, grid
+    sizes, block sizes (x, y, z each); then cluster ids and cluster sizes with `clusters`."""
 
     name = "gpu.launch"
     token = var_result_def(AsyncTokenType)
     smem = prop_def(IntAttr)
+    clusters = prop_def(IntAttr)
     body = region_def()
 
     @classmethod
@@ -340,9 +357,14 @@ class LaunchOp(AsyncOp):
         is_async, deps = parse_async(parser)
 
         def ids_and_sizes(
-            keyword: str,
+            keyword: str, optional: bool = False
         ) -> tuple[list[Parser.Argument], list[Parser.Argument], list[SSAValue]]:
-            parser.parse_keyword(keyword)
+            """`keyword(ids) in (%size = value, …)`; none at all where `optional` and the
+            keyword is missing."""
+            if optional and parser.parse_optional_keyword(keyword) is None:
+                return [], [], []
+            if not optional:
+                parser.parse_keyword(keyword)
             ids = parser.parse_comma_separated_list(
                 parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False)
             )
@@ -358,20 +380,26 @@ class LaunchOp(AsyncOp):
             parser.parse_comma_separated_list(parser.Delimiter.PAREN, size)
             return ids, sizes, values  # type: ignore[return-value]
 
+        cluster_ids, cluster_args, clusters = ids_and_sizes("clusters", optional=True)
         block_ids, grid_args, grid = ids_and_sizes("blocks")
         thread_ids, block_args, block = ids_and_sizes("threads")
         smem = []
         if parser.parse_optional_keyword("dynamic_shared_memory_size") is not None:
             smem = [parser.parse_operand()]
         index = IndexType()
-        args = [a.resolve(index) for a in (*block_ids, *thread_ids, *grid_args, *block_args)]  # type: ignore[union-attr]
+        named = (*block_ids, *thread_ids, *grid_args, *block_args, *cluster_ids, *cluster_args)
+        args = [a.resolve(index) for a in named]  # type: ignore[union-attr]
         region = parser.parse_region(args)
         # MLIR prints the discardable attributes after the region (`{SCFToGPU_visited}`)
         attributes = parser.parse_optional_attr_dict()
         return cls.create(
-            operands=[*deps, *grid, *block, *smem],
+            operands=[*deps, *grid, *block, *smem, *clusters],
             result_types=token_types(is_async),
-            properties={"n_deps": IntAttr(len(deps)), "smem": IntAttr(len(smem))},
+            properties={
+                "n_deps": IntAttr(len(deps)),
+                "smem": IntAttr(len(smem)),
+                "clusters": IntAttr(len(clusters)),
+            },
             attributes=attributes,
             regions=[region],
         )
@@ -405,6 +433,10 @@ ThreadIdOp = _id_op("gpu.thread_id")
 BlockIdOp = _id_op("gpu.block_id")
 BlockDimOp = _id_op("gpu.block_dim")
 GridDimOp = _id_op("gpu.grid_dim")
+ClusterIdOp = _id_op("gpu.cluster_id")
+ClusterDimOp = _id_op("gpu.cluster_dim")
+ClusterBlockIdOp = _id_op("gpu.cluster_block_id")
+ClusterDimBlocksOp = _id_op("gpu.cluster_dim_blocks")
 GlobalIdOp = _id_op("gpu.global_id")
 
 
@@ -649,6 +681,10 @@ UpstreamGpu = Dialect(
         BlockIdOp,
         BlockDimOp,
         GridDimOp,
+        ClusterIdOp,
+        ClusterDimOp,
+        ClusterBlockIdOp,
+        ClusterDimBlocksOp,
         GlobalIdOp,
         LaneIdOp,
         DynamicSharedMemoryOp,

@@ -8,6 +8,7 @@ and `gpu.launch` with its body outlined as a kernel).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 from xdsl.builder import Builder
@@ -295,10 +296,12 @@ class HostImporter(KernelImporter):
         if len(path) != 2 or tuple(path) not in self.kernel_names:
             raise OpError(op, f"importing upstream MLIR: no kernel {op.kernel}")
         sizes = list(op.rest[: 6 + op.smem.data])
-        args = list(op.rest[6 + op.smem.data :])
+        self.single_clusters(op, op.rest[len(sizes) : len(sizes) + op.clusters.data])
+        args = list(op.rest[len(sizes) + op.clusters.data :])
         self.launch(op, self.kernel_names[path], sizes, args, b, s)
 
     def launch_region(self, op: gpu_ops.LaunchOp, b: Builder, s: Scope) -> None:
+        self.single_clusters(op, op.rest[6 + op.smem.data :])
         inside = {v for inner in op.body.walk() for v in inner.results}
         inside |= {a for block in op.body.blocks for a in block.args}
         for inner in op.body.walk():
@@ -319,6 +322,25 @@ class HostImporter(KernelImporter):
                 pointers[value] = device.ptr.type
         self.kernel(op.body, captured, name, op, region_ids=True, pointers=pointers)
         self.launch(op, name, list(op.rest[: 6 + op.smem.data]), captured, b, s)
+
+    def single_clusters(self, op: Operation, sizes: Sequence[SSAValue]) -> None:
+        """A launch's `clusters` sizes, if it has them: constants of 1x1x1 (a cluster is a
+        block, as in a launch without them); any other is an error at the launch."""
+        known = [v.owner.value for v in sizes if isinstance(v.owner, arith.ConstantOp)]
+        values = [v.value.data for v in known if isinstance(v, IntegerAttr)]
+        if len(values) != len(sizes):
+            raise unsupported(
+                op,
+                "with cluster sizes that are not constants is not supported: gpuir has no "
+                "thread block clusters, and runs only clusters of 1x1x1 blocks",
+            )
+        if any(v != 1 for v in values):
+            raise unsupported(
+                op,
+                f"with clusters of {'x'.join(map(str, values))} blocks is not supported: "
+                "gpuir has no thread block clusters (no cluster barrier or distributed shared "
+                "memory), and runs only clusters of 1x1x1 blocks",
+            )
 
     def launch(
         self,

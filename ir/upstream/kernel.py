@@ -320,8 +320,12 @@ class KernelImporter(VectorImporter):
             order = [("group", 0), ("group", 1), ("group", 2), ("thread", 0), ("thread", 1)]
             order += [("thread", 2), *(("grid", d) for d in range(3))]
             order += [("block", d) for d in range(3)]
-            for arg, key in zip(entry.args, order, strict=True):
+            for arg, key in zip(entry.args, order, strict=False):
                 s.values[arg] = s.ids[key]
+            for d, arg in enumerate(entry.args[12:15]):  # clusters of 1x1x1: a block each
+                s.values[arg] = s.ids[("group", d)]
+            for arg in entry.args[15:]:
+                s.values[arg] = index(b, 1)
         for k, arg in enumerate(entry.args[len(params) : len(params) + workgroup + private]):
             space = 3 if k < workgroup else 5
             self.slot(op, arg, space, b, s)
@@ -387,14 +391,20 @@ class KernelImporter(VectorImporter):
         self.inline(op, callee, b, s)
 
     def id_op(self, op: gpu_ops.IdOp, b: Builder, s: Scope) -> None:
+        """The ids and sizes; a cluster's as in clusters of 1x1x1 (the only ones launched):
+        a cluster is a block."""
         kind = {
             "gpu.thread_id": "thread",
             "gpu.block_id": "group",
             "gpu.block_dim": "block",
             "gpu.grid_dim": "grid",
+            "gpu.cluster_id": "group",
+            "gpu.cluster_dim": "grid",
         }.get(op.name)
         d = gpu_ops.id_dimension(op)
-        if kind is not None:
+        if op.name in ("gpu.cluster_block_id", "gpu.cluster_dim_blocks"):
+            s.values[op.results[0]] = index(b, 0 if op.name == "gpu.cluster_block_id" else 1)
+        elif kind is not None:
             s.values[op.results[0]] = s.ids[(kind, d)]
         else:  # gpu.global_id
             base = b.insert(arith.MuliOp(s.ids[("group", d)], s.ids[("block", d)])).result
@@ -647,6 +657,10 @@ KERNEL_OPS: OpTable = {
     gpu_ops.BlockDimOp: KernelImporter.id_op,
     gpu_ops.GridDimOp: KernelImporter.id_op,
     gpu_ops.GlobalIdOp: KernelImporter.id_op,
+    gpu_ops.ClusterIdOp: KernelImporter.id_op,
+    gpu_ops.ClusterDimOp: KernelImporter.id_op,
+    gpu_ops.ClusterBlockIdOp: KernelImporter.id_op,
+    gpu_ops.ClusterDimBlocksOp: KernelImporter.id_op,
     gpu_ops.LaneIdOp: KernelImporter.lane_id,
     gpu_ops.DynamicSharedMemoryOp: KernelImporter.shared_memory,
     memref.ViewOp: KernelImporter.view,
