@@ -19,8 +19,9 @@ it, what the others do instead, and the op where their ways part.
 A work-item whose way depends on anything else is left to the run: a loaded value, an
 iteration value of `scf.for` / `scf.while`, a call, a division by zero, a walk longer than
 `STEPS` (or walks of a launch longer than `BUDGET` together); so is a launch under control flow of the host (it may never run). The pass only reads
-the module. It runs in `gpu-pipeline` before `split-apply` (host and kernels are one module
-there).
+the module. A kernel whose barriers no branch, loop or block decides (`uniform`: every
+work-item waits at the same barriers in the same order) is not walked at all. It runs in
+`gpu-pipeline` before `split-apply` (host and kernels are one module there).
 """
 
 from __future__ import annotations
@@ -141,6 +142,21 @@ def holders(kernel: func.FuncOp, module: ModuleOp) -> set[Operation]:
                 found.add(op)
                 op = op.parent_op()
     return found
+
+
+def uniform(kernel: func.FuncOp, holding: set[Operation]) -> bool:
+    """Whether every work-item provably takes the same way through the kernel's barriers:
+    its body is one block, and nothing that holds a barrier decides anything (the holders
+    are barriers without regions, and synced scopes of one block). Then no walk can differ."""
+    if len(kernel.body.blocks) != 1:
+        return False
+    for op in holding:
+        if isinstance(op, gpu.SyncedScopeOp):
+            if any(len(region.blocks) > 1 for region in op.regions):
+                return False
+        elif not is_barrier(op) or op.regions:
+            return False
+    return True
 
 
 def _may_wait(call: func.CallOp, module: ModuleOp) -> bool:
@@ -341,10 +357,12 @@ def _unconditional_launches(module: ModuleOp) -> list[gpu.LaunchOp]:
     return [op for op in entry.ops if isinstance(op, gpu.LaunchOp)]
 
 
-def check_launch(module: ModuleOp, launch: gpu.LaunchOp, walked: Counter) -> None:
+def check_launch(
+    module: ModuleOp, launch: gpu.LaunchOp, walked: Counter, same_way: Counter | None = None
+) -> None:
     """Raise an `OpError` at the first barrier of the launched kernel that the work-items of a
     group provably part at (module docstring); `walked` counts the launches whose kernel is
-    walked work-item by work-item."""
+    walked work-item by work-item, `same_way` those that need no walk (`uniform`)."""
     n_items = _constant(launch.n_items)
     kernel = SymbolTable.lookup_symbol(module, launch.kernel)
     if n_items is None or not 1 < n_items <= MAX_ITEMS or not isinstance(kernel, func.FuncOp):
@@ -353,6 +371,10 @@ def check_launch(module: ModuleOp, launch: gpu.LaunchOp, walked: Counter) -> Non
         return
     holding = holders(kernel, module)
     if not any(is_barrier(op) for op in holding):
+        return
+    if uniform(kernel, holding):
+        if same_way is not None:
+            same_way.add()
         return
     params = kernel.body.blocks[0].args
     if len(params) < FIRST_USER_ARG:
@@ -402,8 +424,12 @@ class CheckBarrierDivergencePass(ModulePass):
     walked = Statistic(
         "num-launches-walked", "Number of launches whose kernel was walked work-item by work-item"
     )
+    uniform = Statistic(
+        "num-launches-uniform",
+        "Number of launches whose kernel's barriers no branch decides (not walked)",
+    )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for launch in _unconditional_launches(op):
-            check_launch(op, launch, self.walked)
+            check_launch(op, launch, self.walked, self.uniform)
             self.checked.add()

@@ -1,10 +1,12 @@
 // RUN: gpu-opt %s -p check-barrier-divergence --split-input-file | filecheck %s
 // RUN: gpu-opt %s -p check-barrier-divergence --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
 
-// The statistics of the whole file: the 6 launches of @main's entry blocks checked, 4 kernels
-// walked (@divergent's group size is a run-time value once; @calls has no barrier of its own).
+// The statistics of the whole file: the 7 launches of @main's entry blocks checked, 4 kernels
+// walked (@divergent's group size is a run-time value once; @calls has no barrier of its own),
+// one (@straight) needing no walk.
 // STATS:      {{^}}CheckBarrierDivergence
-// STATS-NEXT:   (S) 6 num-launches-checked - Number of launches in @main's entry block checked
+// STATS-NEXT:   (S) 7 num-launches-checked - Number of launches in @main's entry block checked
+// STATS-NEXT:   (S) 1 num-launches-uniform - Number of launches whose kernel's barriers no branch decides (not walked)
 // STATS-NEXT:   (S) 4 num-launches-walked  - Number of launches whose kernel was walked work-item by work-item
 
 // check-barrier-divergence only reports what it proves; each case here is left to the run (or
@@ -198,6 +200,33 @@ func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %l0, %l1, %l4 = gpu.launch @calls grid(%c1, %c4) stream(%stream) mems(%m0, %m1, %m4)
+  %done = gpu.deinit %l0, %l1, %l4
+  func.return %done : !mem.M<0>
+}
+
+// -----
+
+// Barriers that no branch decides (straight-line, and in a synced scope): every work-item
+// waits at the same barriers in the same order, so the kernel is not walked (uniform).
+// CHECK-LABEL: func.func @straight
+// CHECK:         gpu.sync_work_items
+func.func @straight(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                    %group: index, %item: index)
+    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+  %a1, %a3 = gpu.sync_work_items %m1, %m3
+  %b1, %b3 = gpu.synced_scope %a1, %a3 {
+  ^bb0(%q: !mem.M<1>, %r: !mem.M<3>):
+    gpu.yield %q, %r : !mem.M<1>, !mem.M<3>
+  }
+  func.return %b1, %b3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+}
+
+func.func @main(%m: !mem.M<0>) -> !mem.M<0> {
+  %m0, %m1, %m4 = gpu.init %m
+  %stream = gpu.default_stream
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %l0, %l1, %l4 = gpu.launch @straight grid(%c2, %c64) stream(%stream) mems(%m0, %m1, %m4)
   %done = gpu.deinit %l0, %l1, %l4
   func.return %done : !mem.M<0>
 }

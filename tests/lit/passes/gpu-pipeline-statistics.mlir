@@ -5,7 +5,8 @@
 // split-apply. This program is the map-reduce half: a map fused into its consumer, two kernels
 // in two sessions that merge-init-deinit merges (only a host print between them), and the
 // buffers lowered to pointers. scoped-sync.mlir is the kernel half: two synced scopes
-// expanded, a kernel walked for barrier divergence, a host allocation of global memory
+// expanded, a kernel whose barriers every work-item passes the same way (not walked for
+// barrier divergence), a host allocation of global memory
 // rewritten on @host and the barriers the scopes leave back to back removed on @device.
 
 // CHECK:       {{^}}GpuPipeline
@@ -42,6 +43,7 @@
 // CHECK-NEXT:      (S)  0 num-unordered-conflicts - Number of forks that leave conflicting effects unordered
 // CHECK-NEXT:    CheckBarrierDivergence
 // CHECK-NEXT:      (S) 2 num-launches-checked - Number of launches in @main's entry block checked
+// CHECK-NEXT:      (S) 0 num-launches-uniform - Number of launches whose kernel's barriers no branch decides (not walked)
 // CHECK-NEXT:      (S) 0 num-launches-walked  - Number of launches whose kernel was walked work-item by work-item
 // CHECK-NEXT:    SplitApply
 // CHECK-NEXT:      (S) 0 num-functions-copied    - Number of functions copied into @host as well as @device
@@ -92,7 +94,8 @@
 // KERNEL-NEXT:     (S)  0 num-unordered-conflicts - Number of forks that leave conflicting effects unordered
 // KERNEL-NEXT:   CheckBarrierDivergence
 // KERNEL-NEXT:     (S) 1 num-launches-checked - Number of launches in @main's entry block checked
-// KERNEL-NEXT:     (S) 1 num-launches-walked  - Number of launches whose kernel was walked work-item by work-item
+// KERNEL-NEXT:     (S) 1 num-launches-uniform - Number of launches whose kernel's barriers no branch decides (not walked)
+// KERNEL-NEXT:     (S) 0 num-launches-walked  - Number of launches whose kernel was walked work-item by work-item
 // KERNEL-NEXT:   SplitApply
 // KERNEL-NEXT:     (S) 0 num-functions-copied    - Number of functions copied into @host as well as @device
 // KERNEL-NEXT:     (S) 1 num-functions-to-device - Number of functions moved into @device
