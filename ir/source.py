@@ -7,6 +7,7 @@ which). gpu-opt, gpu-run and the Python API all read and report through it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from io import StringIO
 from typing import TYPE_CHECKING
@@ -121,6 +122,16 @@ def caret(line: str, column: int, width: int = 1) -> str:
     """Carets under `line[column:column + width]` (tabs kept, so that they line up)."""
     indent = "".join(c if c == "\t" else " " for c in line[:column])
     return indent + "^" * width
+
+
+def quoted(text: str, escape: Callable[[int], str]) -> str:
+    """`text` as a string literal in double quotes, byte by byte of its UTF-8: `escape(byte)`
+    for a quote, a backslash and anything but printable ASCII (MLIR's `\\XX`, C's octal)."""
+    out = []
+    for byte in text.encode():
+        char = chr(byte)
+        out.append(escape(byte) if char in '"\\' or not 32 <= byte < 127 else char)
+    return '"' + "".join(out) + '"'
 
 
 def format_parse_error(error: ParseError, line_offset: int) -> str:

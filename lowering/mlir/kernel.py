@@ -15,6 +15,7 @@ from xdsl.ir import Operation
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import PRINTF_SPECS_ATTR, format_fields
 from gpuir.dialects.mem import PtrType
+from gpuir.ir.source import quoted
 from gpuir.lowering.mlir.body import Memref, Writer, memref_type, refuse
 
 REDUCE_KINDS = {
@@ -40,14 +41,7 @@ KERNEL_PARAMS = 6
 
 def mlir_string(text: str) -> str:
     """`text` as an MLIR string literal (`\\XX` for what is not printable ASCII)."""
-    out = []
-    for byte in text.encode():
-        char = chr(byte)
-        if char in '"\\' or not 32 <= byte < 127:
-            out.append(f"\\{byte:02X}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+    return quoted(text, "\\{:02X}".format)
 
 
 class KernelWriter(Writer):

@@ -30,7 +30,7 @@ from xdsl.ir import Attribute, Operation
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.mem import GLOBAL, HOST, ArrayType, MemType, PtrType
 from gpuir.ir.diagnostics import describe_op
-from gpuir.ir.source import ParsedChunk, locate, op_text
+from gpuir.ir.source import ParsedChunk, locate, op_text, quoted
 from gpuir.runtime import structs
 from gpuir.runtime.compiled_host import compile_host
 from gpuir.runtime.memory import size_of
@@ -68,15 +68,9 @@ def compiler() -> str | None:
 
 
 def c_string(text: str) -> str:
-    """`text` as a C string literal (UTF-8; anything but printable ASCII as an octal escape)."""
-    out = []
-    for byte in text.encode():
-        char = chr(byte)
-        if char in '"\\' or not 32 <= byte < 127:
-            out.append(f"\\{byte:03o}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+    """`text` as a C string literal (UTF-8; anything but printable ASCII as an octal escape,
+    which, unlike a hex one, cannot run into the next character)."""
+    return quoted(text, "\\{:03o}".format)
 
 
 def scalar(type_: Attribute, what: str) -> str:

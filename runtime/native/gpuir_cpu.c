@@ -69,27 +69,33 @@ static void out_write(const char *text, size_t n) {
 
 static void out_text(const char *text) { out_write(text, strlen(text)); }
 
-/* An error at op `op` (-1: none), with a note at op `related` (-1: none): in warm mode the
- * fallback; else the diagnostic as gpu-run writes it, and exit status 1. */
-static void fail_with(int64_t op, int64_t related, const char *note, const char *format, ...)
-    __attribute__((noreturn, format(printf, 4, 5)));
-static void fail_with(int64_t op, int64_t related, const char *note, const char *format, ...) {
+/* An error as gpu-run writes it: at `where`, with the source line and caret (`source`), the op
+ * (`text`, or NULL) and a note at op `related` (-1: none); exit status 1. In warm mode the
+ * fallback instead: no output at all. */
+static void report(const char *where, const char *source, const char *text, int64_t related,
+                   const char *note, const char *format, va_list args) __attribute__((noreturn));
+static void report(const char *where, const char *source, const char *text, int64_t related,
+                   const char *note, const char *format, va_list args) {
     if (warm) _exit(GN_FALLBACK);
     fflush(stdout);
     char message[2048];
-    va_list args;
-    va_start(args, format);
     vsnprintf(message, sizeof message, format, args);
-    va_end(args);
-    if (op >= 0 && op < gn_n_ops) {
-        const gn_op *o = &gn_ops[op];
-        fprintf(stderr, "%s: error: %s%s\nnote: see current operation: %s\n", o->where, message, o->source, o->text);
-    } else {
-        fprintf(stderr, "%s: error: %s\n", gn_program, message);
-    }
+    fprintf(stderr, "%s: error: %s%s\n", where, message, source);
+    if (text) fprintf(stderr, "note: see current operation: %s\n", text);
     if (related >= 0 && related < gn_n_ops)
         fprintf(stderr, "%s: note: %s%s\n", gn_ops[related].where, note, gn_ops[related].source);
     exit(1);
+}
+
+/* An error at op `op` (-1: none, then at the program), with a note at op `related`. */
+static void fail_with(int64_t op, int64_t related, const char *note, const char *format, ...)
+    __attribute__((noreturn, format(printf, 4, 5)));
+static void fail_with(int64_t op, int64_t related, const char *note, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    if (op >= 0 && op < gn_n_ops)
+        report(gn_ops[op].where, gn_ops[op].source, gn_ops[op].text, related, note, format, args);
+    report(gn_program, "", NULL, related, note, format, args);
 }
 
 #define fail(op, ...) fail_with(op, -1, NULL, __VA_ARGS__)
@@ -938,18 +944,12 @@ static void install_callbacks(void) {
 
 /* --- @main's arguments and results ------------------------------------------------------- */
 
-/* An error in @main's arguments, at @main, as gpu-run words it (its first line). */
+/* An error in @main's arguments, at @main, as gpu-run words it. */
 static void fail_at_main(const char *format, ...) __attribute__((noreturn, format(printf, 1, 2)));
 static void fail_at_main(const char *format, ...) {
-    if (warm) _exit(GN_FALLBACK);
-    fflush(stdout);
-    char message[1024];
     va_list args;
     va_start(args, format);
-    vsnprintf(message, sizeof message, format, args);
-    va_end(args);
-    fprintf(stderr, "%s: error: %s%s\n", gn_main_where, message, gn_main_source);
-    exit(1);
+    report(gn_main_where, gn_main_source, NULL, -1, NULL, format, args);
 }
 
 static int plain_decimal(const char *text) {
