@@ -61,6 +61,12 @@ from xdsl.traits import IsTerminator, NoTerminator
 DIMENSIONS = ("x", "y", "z")
 
 
+SHUFFLE_MODES = ("xor", "up", "down", "idx")
+REDUCE_KINDS = ("add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf", "and")
+REDUCE_KINDS += ("or", "xor", "minimumf", "maximumf")
+"""`gpu.shuffle`'s modes and the reductions' kinds, as MLIR 22 spells them."""
+
+
 ADDRESS_SPACES = {"global": 1, "workgroup": 3, "private": 5}
 """`#gpu.address_space<…>`'s names, as gpuir's address spaces."""
 
@@ -611,7 +617,7 @@ class ShuffleOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ShuffleOp:
-        mode = parser.parse_identifier()
+        mode = parse_one_of(parser, cls.name, SHUFFLE_MODES)
         operands = parse_operands(parser, 3)
         parser.parse_punctuation(":")
         type_ = parser.parse_type()
@@ -636,14 +642,14 @@ class SubgroupReduceOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> SubgroupReduceOp:
-        kind = parser.parse_identifier()
+        kind = parse_one_of(parser, cls.name, REDUCE_KINDS)
         value = parser.parse_operand()
         properties: dict[str, Attribute] = {"kind": StringAttr(kind)}
         parser.parse_optional_keyword("uniform")
         if parser.parse_optional_keyword("cluster") is not None:
             parser.parse_punctuation("(")
             while True:
-                key = parser.parse_identifier()
+                key = parse_one_of(parser, cls.name, ("size", "stride"))
                 parser.parse_punctuation("=")
                 properties[f"cluster_{key}"] = IntegerAttr(parser.parse_integer(), 32)
                 if parser.parse_optional_punctuation(",") is None:
