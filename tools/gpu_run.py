@@ -398,6 +398,8 @@ def emit_executable(parsed: ParsedChunk, provider: Provider, path: str) -> None:
         raise GpuRunError(
             f"{PROG}: error: --emit-executable links for the cpu provider, not for {provider.name}"
         )
+    if getattr(provider, "check", False):
+        raise GpuRunError(f"{PROG}: error: --emit-executable links unchecked kernels, not --check")
     try:
         build(parsed, path, getattr(provider, "index_bitwidth", 64))
     except NotNative as e:
