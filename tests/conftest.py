@@ -102,7 +102,7 @@ SLOW = frozenset(
         "test_native.py::test_scalars_print_as_numpy_prints_them",
         "test_native.py::test_an_emitted_executable_runs_alone_as_gpu_run_does",
         "test_native.py::test_programs_that_cannot_be_native_say_why",
-        "test_native.py::test_an_emitted_executable_reports_a_kernel_fault_as_gpu_run_does",
+        "test_native.py::test_an_emitted_executable_reports_kernel_errors_as_gpu_run_does",
     }
 )
 """The tests (every parametrization of each) that take a quarter of a second or more each, or

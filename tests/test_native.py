@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_compiled_host import lit_arguments
 
 from gpuir.runtime.native import key as native_key
 from gpuir.runtime.native.build import compiler
@@ -288,16 +289,29 @@ def test_the_c_runtime_compiles_without_a_warning(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
-def test_an_emitted_executable_reports_a_kernel_fault_as_gpu_run_does(cache, tmp_path):
-    """A kernel that writes past the end of an allocation: the same error at the launch, the
-    same allocation named, the same work-group; only the address differs (each run maps its
-    own pages)."""
-    program = ROOT / "tests" / "lit" / "run" / "cpu-illegal-address.mlir"
-    exe = tmp_path / "faulting"
+@pytest.mark.parametrize(
+    "name,args",
+    [
+        ("cpu-illegal-address", None),
+        ("barrier-divergence", None),
+        ("barrier-divergence-branches", None),
+        ("barrier-divergence-loop", None),
+        ("cpu-barrier-divergence", None),
+        ("warp-divergence", ["1"]),
+        ("warp-divergence", ["2"]),
+    ],
+)
+def test_an_emitted_executable_reports_kernel_errors_as_gpu_run_does(name, args, cache, tmp_path):
+    """A kernel's fault (the allocation next to the address, the work-group) and a barrier or
+    warp divergence (the work-items, their barriers, the note at the other one): the same
+    diagnostic at the same op; only a fault's address differs (each run maps its own pages)."""
+    program = ROOT / "tests" / "lit" / "run" / f"{name}.mlir"
+    args = lit_arguments(program) if args is None else args
+    exe = tmp_path / name
     assert gpu_run(cache, str(program), "--emit-executable", str(exe))[0] == 0
-    done = run_exe(exe, warm=False)
-    code, out, err = gpu_run(cache, str(program), GPUIR_NATIVE="0")
-    assert code == 1 and "an illegal memory access" in err
+    done = run_exe(exe, *args, warm=False)
+    code, out, err = gpu_run(cache, str(program), *args, GPUIR_NATIVE="0")
+    assert code == 1 and ("an illegal memory access" in err or "divergence" in err)
     address = re.compile(r"0x[0-9a-f]+")
     assert (done.returncode, done.stdout) == (code, out)
     assert address.sub("ADDRESS", done.stderr) == address.sub("ADDRESS", err)

@@ -33,6 +33,7 @@ from gpuir.ir.diagnostics import describe_op
 from gpuir.ir.source import ParsedChunk, locate, op_text, quoted
 from gpuir.runtime import structs
 from gpuir.runtime.compiled_host import compile_host
+from gpuir.runtime.cpu.compiled import CompiledKernel
 from gpuir.runtime.memory import size_of
 from gpuir.runtime.native import key as native_key
 from gpuir.runtime.scalars import float_dtype, int_width
@@ -162,25 +163,44 @@ def op_entry(
 def tables(
     main: FuncOp,
     ops: list[Operation],
-    kernels: list[tuple[str, str, int, tuple]],
+    kernels: list[tuple[str, str, CompiledKernel]],
     parsed: ParsedChunk,
     formats: list,
+    device: ModuleOp | None = None,
 ) -> str:
-    """The C source of `native.h`'s tables. `kernels`: per kernel its name, launch entry,
-    static shared bytes and parameter types (after the ids and shared pointers); `formats`:
-    the kernels' print calls."""
+    """The C source of `native.h`'s tables. `kernels`: per kernel its name, launch entry and
+    compiled code (shared bytes, parameter types, the resumable form's barriers); `formats`:
+    the kernels' print calls; `device`: the device module, where the barriers' ops are."""
+    from gpuir.runtime.cpu.errors import barrier_op, describe_barrier
+
     index = {name: i for i, (name, *_) in enumerate(kernels)}
-    params_of = {name: tuple(params) for name, _, _, params in kernels}
+    params_of = {name: tuple(code.params) for name, _, code in kernels}
     lines = ['#include "native.h"', ""]
-    for _, entry, _, _ in kernels:
+    sites: list[str] = []
+    rows = []
+    for i, (name, entry, code) in enumerate(kernels):
         lines.append(
             f"extern void {entry}(int64_t, int64_t, int64_t, void *, void *, void *, void *);"
         )
-    rows = [
-        f"{{{c_string(name)}, {entry}, {shared}, {len(params)}, "
-        f"{c_string(''.join(param_kind(p, name) for p in params))}}}"
-        for name, entry, shared, params in kernels
-    ]
+        barriers = []
+        for number, (barrier, *_) in enumerate(code.barriers, 1):
+            op = barrier_op(code, number, device)
+            site = -1
+            if op is not None:
+                site = len(sites)
+                texts = (*located(op, parsed), op_text(op), op.name)
+                sites.append(f"{{{', '.join(c_string(t) for t in texts)}}}")
+            words = describe_barrier(code, number)
+            barriers.append(f"{{{c_string(barrier)}, {c_string(words)}, {site}}}")
+        lines.append(
+            f"static const gn_barrier barriers_{i}[] = {{{', '.join(barriers) or '{0}'}}};"
+        )
+        kinds = "".join(param_kind(p, name) for p in code.params)
+        state = -1 if code.resume_state is None else code.resume_state
+        rows.append(
+            f"{{{c_string(name)}, {entry}, {code.shared_bytes}, {len(code.params)}, "
+            f"{c_string(kinds)}, {state}, {len(barriers)}, barriers_{i}}}"
+        )
     inputs = [scalar(t, "takes") for t in scalar_params(main)]
     outputs = [
         scalar(t, "returns") for t in main.function_type.outputs.data if not isinstance(t, MemType)
@@ -192,6 +212,7 @@ def tables(
         lines.append(f"const {type_} {name}[] = {{\n    {body}\n}};")
         lines.append(f"const int32_t {name.replace('gn_', 'gn_n_', 1)} = {len(items)};")
 
+    array("gn_site", "gn_sites", sites)
     array("gn_kernel", "gn_kernels", rows)
     array("gn_op", "gn_ops", op_rows)
     array("gn_scalar", "gn_params", inputs)
@@ -225,10 +246,7 @@ def device_objects(device: ModuleOp, index_bitwidth: int) -> tuple[list, bytes, 
         return [], b"", []
     if compiled.code is None:
         raise NotNative("the kernels' object code is not at hand")
-    kernels = [
-        (name, LAUNCH_PREFIX + name, kernel.shared_bytes, kernel.params)
-        for name, kernel in compiled.kernels.items()
-    ]
+    kernels = [(name, LAUNCH_PREFIX + name, code) for name, code in compiled.kernels.items()]
     formats = compiled.prints.formats if compiled.prints is not None else []
     return kernels, compiled.code, formats
 
@@ -305,7 +323,7 @@ def build(parsed: ParsedChunk, path: str | os.PathLike, index_bitwidth: int = 64
     kernels, kernel_code, formats = [], b"", []
     if any(isinstance(op, gpu.LaunchOp) for op in host.ops):  # else nothing to compile
         kernels, kernel_code, formats = device_objects(device, index_bitwidth)
-    source = tables(host.functions["main"], host.ops, kernels, parsed, formats)
+    source = tables(host.functions["main"], host.ops, kernels, parsed, formats, device)
     runtime = runtime_object(cc)
     target = Path(path)
     with tempfile.TemporaryDirectory(prefix="gpuir-native-") as scratch:

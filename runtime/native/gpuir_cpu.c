@@ -70,20 +70,20 @@ static void out_write(const char *text, size_t n) {
 static void out_text(const char *text) { out_write(text, strlen(text)); }
 
 /* An error as gpu-run writes it: at `where`, with the source line and caret (`source`), the op
- * (`text`, or NULL) and a note at op `related` (-1: none); exit status 1. In warm mode the
+ * (`text`, or NULL) and a note at `note_where` (NULL: none); exit status 1. In warm mode the
  * fallback instead: no output at all. */
-static void report(const char *where, const char *source, const char *text, int64_t related,
-                   const char *note, const char *format, va_list args) __attribute__((noreturn));
-static void report(const char *where, const char *source, const char *text, int64_t related,
-                   const char *note, const char *format, va_list args) {
+static void report(const char *where, const char *source, const char *text, const char *note_where,
+                   const char *note_source, const char *note, const char *format, va_list args)
+    __attribute__((noreturn));
+static void report(const char *where, const char *source, const char *text, const char *note_where,
+                   const char *note_source, const char *note, const char *format, va_list args) {
     if (warm) _exit(GN_FALLBACK);
     fflush(stdout);
-    char message[2048];
+    static char message[1 << 16];
     vsnprintf(message, sizeof message, format, args);
     fprintf(stderr, "%s: error: %s%s\n", where, message, source);
     if (text) fprintf(stderr, "note: see current operation: %s\n", text);
-    if (related >= 0 && related < gn_n_ops)
-        fprintf(stderr, "%s: note: %s%s\n", gn_ops[related].where, note, gn_ops[related].source);
+    if (note_where) fprintf(stderr, "%s: note: %s%s\n", note_where, note, note_source);
     exit(1);
 }
 
@@ -93,9 +93,12 @@ static void fail_with(int64_t op, int64_t related, const char *note, const char 
 static void fail_with(int64_t op, int64_t related, const char *note, const char *format, ...) {
     va_list args;
     va_start(args, format);
+    int noted = related >= 0 && related < gn_n_ops;
+    const char *note_where = noted ? gn_ops[related].where : NULL;
+    const char *note_source = noted ? gn_ops[related].source : "";
     if (op >= 0 && op < gn_n_ops)
-        report(gn_ops[op].where, gn_ops[op].source, gn_ops[op].text, related, note, format, args);
-    report(gn_program, "", NULL, related, note, format, args);
+        report(gn_ops[op].where, gn_ops[op].source, gn_ops[op].text, note_where, note_source, note, format, args);
+    report(gn_program, "", NULL, note_where, note_source, note, format, args);
 }
 
 #define fail(op, ...) fail_with(op, -1, NULL, __VA_ARGS__)
@@ -370,6 +373,7 @@ static worker_state *states;
 static __thread worker_state *thread_state; /* the kernel thread's: its group in `progress` */
 static int64_t launch_op = -1;                 /* the launch that runs now */
 static const gn_kernel *launch_kernel;
+static int64_t launch_items;
 
 static pthread_t *threads;
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -522,7 +526,7 @@ static void print_finish(const gn_kernel *k, int64_t op) {
 static void run_launch(const gn_kernel *k, int64_t n_groups, int64_t n_items, int64_t smem, void *args, int64_t op) {
     int64_t shared_size = k->shared_bytes + smem;
     thread_state = &states[0];
-    launch_op = op, launch_kernel = k;
+    launch_op = op, launch_kernel = k, launch_items = n_items;
     for (int w = 0; w < workers; w++) shared_buffer(&states[w], shared_size);
     if (gn_n_formats > 0) { /* a printing module: its groups in order, on this thread */
         char *shared = states[0].shared;
@@ -619,10 +623,111 @@ static void on_signal(int signal_number, siginfo_t *info, void *context) {
     fail(launch_op, "cpu: %s in @%s%s, in work-group %lld", words, launch_kernel->name, where, (long long)thread_state->progress);
 }
 
-/* A resumable kernel's barrier divergence (gpuir/lowering/cpu/resume.py): an error. */
+/* --- a resumable kernel's barrier divergence, in interp's words (runtime/cpu/errors.py) ------ */
+
+/* Work-item numbers as "0-3, 5, 7-8": those of `stops` (n of them) from `lo` to `hi` equal to
+ * `value`, or (`other`) different from it. */
+static void item_ranges(const int32_t *stops, int64_t lo, int64_t hi, int32_t value, int other, char *out, size_t size) {
+    size_t used = 0;
+    out[0] = 0;
+    for (int64_t i = lo; i < hi; i++) {
+        if ((stops[i] == value) == other) continue;
+        int64_t j = i;
+        while (j + 1 < hi && (stops[j + 1] == value) != other) j++;
+        used += (size_t)snprintf(out + used, used < size ? size - used : 0, used ? ", %lld" : "%lld", (long long)i);
+        if (j > i) used += (size_t)snprintf(out + used, used < size ? size - used : 0, "-%lld", (long long)j);
+        i = j;
+    }
+}
+
+static const char *barrier_words(const gn_kernel *k, int32_t number) {
+    return number >= 1 && number <= k->n_barriers ? k->barriers[number - 1].described : "(unknown op)";
+}
+
+static int32_t barrier_site(const gn_kernel *k, int32_t number) {
+    return number >= 1 && number <= k->n_barriers ? k->barriers[number - 1].site : -1;
+}
+
+/* The error at site `site` (else at the launch), with a note at site `noted` (-1: none). */
+static void fail_at_site(int32_t site, int32_t noted, const char *note, const char *format, ...) __attribute__((noreturn, format(printf, 4, 5)));
+static void fail_at_site(int32_t site, int32_t noted, const char *note, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    const char *note_where = noted >= 0 ? gn_sites[noted].where : NULL;
+    const char *note_source = noted >= 0 ? gn_sites[noted].source : "";
+    if (site >= 0)
+        report(gn_sites[site].where, gn_sites[site].source, gn_sites[site].text, note_where, note_source, note, format, args);
+    const gn_op *o = &gn_ops[launch_op];
+    report(o->where, o->source, o->text, note_where, note_source, note, format, args);
+}
+
+static int is_warp_op(const gn_kernel *k, int32_t number) {
+    if (number < 1 || number > k->n_barriers) return 0;
+    const char *name = k->barriers[number - 1].name;
+    return strcmp(name, "gpu.shuffle") == 0 || strcmp(name, "gpu.ballot") == 0;
+}
+
+/* Called by a resumable kernel whose group's items stopped at different barriers: the items'
+ * stops (0: returned, b: at barrier b) are in the thread's shared memory. */
 void __gpuir_barrier_divergence(int64_t group, int64_t passed) {
-    (void)passed;
-    fail(-1, "barrier divergence in work-group %lld (run it with gpu-run for the op)", (long long)group);
+    if (warm) _exit(GN_FALLBACK);
+    if (__atomic_exchange_n(&faulted, 1, __ATOMIC_SEQ_CST)) pause(); /* one thread reports */
+    const gn_kernel *k = launch_kernel;
+    if (!k || k->resume_state < 0 || !thread_state) fail(launch_op, "barrier divergence in group %lld", (long long)group);
+    const int32_t *stops = (const int32_t *)(thread_state->shared + k->resume_state);
+    int64_t n = launch_items;
+    static char same[1 << 14], rest[1 << 14];
+    for (int64_t start = 0; start < n; start += 32) { /* a warp's lanes that part at a warp op */
+        int64_t end = start + 32 < n ? start + 32 : n, first = -1, other = -1;
+        for (int64_t i = start; i < end && first < 0; i++)
+            if (is_warp_op(k, stops[i])) first = i;
+        if (first < 0) continue;
+        for (int64_t i = start; i < end && other < 0; i++)
+            if (stops[i] != stops[first]) other = i;
+        if (other < 0) continue;
+        item_ranges(stops, start, end, stops[first], 0, same, sizeof same);
+        item_ranges(stops, start, end, stops[other], 0, rest, sizeof rest);
+        char where[600];
+        if (stops[other] == 0)
+            snprintf(where, sizeof where, "returned from the kernel");
+        else
+            snprintf(where, sizeof where, "wait at %s", barrier_words(k, stops[other]));
+        fail_at_site(barrier_site(k, stops[first]), -1, NULL,
+                     "barrier divergence in group %lld: work-item(s) %s wait at %s (a warp operation), but work-item(s) %s of the same warp (work-items %lld-%lld) %s; every lane of a warp must reach a warp operation together",
+                     (long long)group, same, barrier_words(k, stops[first]), rest, (long long)start, (long long)(end - 1), where);
+    }
+    int64_t waiting = -1, returned = -1;
+    for (int64_t i = 0; i < n; i++) {
+        if (stops[i] != 0 && waiting < 0) waiting = i;
+        if (stops[i] == 0 && returned < 0) returned = i;
+    }
+    int32_t first = waiting >= 0 ? stops[waiting] : 0;
+    int32_t site = barrier_site(k, first);
+    if (waiting >= 0 && returned >= 0) {
+        item_ranges(stops, 0, n, 0, 1, same, sizeof same);
+        item_ranges(stops, 0, n, 0, 0, rest, sizeof rest);
+        fail_at_site(site, -1, NULL,
+                     "barrier divergence in group %lld: work-item(s) %s wait at %s (barrier %lld of the group), but work-item(s) %s returned from the kernel after %lld barrier(s), without reaching it",
+                     (long long)group, same, barrier_words(k, first), (long long)(passed + 1), rest, (long long)passed);
+    }
+    int64_t other_item = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (stops[i] != first) {
+            other_item = i;
+            break;
+        }
+    int32_t other = stops[other_item];
+    int32_t other_site = barrier_site(k, other);
+    item_ranges(stops, 0, n, first, 0, same, sizeof same);
+    item_ranges(stops, 0, n, other, 0, rest, sizeof rest);
+    const char *suffix = "";
+    if (site >= 0 && site == other_site)
+        suffix = strcmp(gn_sites[site].name, "gpu.synced_scope") == 0 ? " (the entry and the exit of one synced scope)" : " (reached through different calls)";
+    char note[64];
+    snprintf(note, sizeof note, "where work-item %lld waits", (long long)other_item);
+    fail_at_site(site, other_site, note,
+                 "barrier divergence in group %lld: work-item(s) %s wait at %s, but work-item(s) %s wait at %s%s; every work-item of a group must reach the same barriers",
+                 (long long)group, same, barrier_words(k, first), rest, barrier_words(k, other), suffix);
 }
 
 /* --- the ABI's functions (the shim's callbacks: 0 = done, a result through the last
@@ -949,7 +1054,7 @@ static void fail_at_main(const char *format, ...) __attribute__((noreturn, forma
 static void fail_at_main(const char *format, ...) {
     va_list args;
     va_start(args, format);
-    report(gn_main_where, gn_main_source, NULL, -1, NULL, format, args);
+    report(gn_main_where, gn_main_source, NULL, NULL, "", NULL, format, args);
 }
 
 static int plain_decimal(const char *text) {

@@ -15,6 +15,18 @@
 typedef void (*gn_entry)(int64_t first, int64_t end, int64_t n_items, void *shared, void *smem,
                          void *args, void *progress);
 
+/* An op of the device module that a diagnostic points at (as gn_op's fields). */
+typedef struct {
+    const char *where, *source, *text, *name;
+} gn_site;
+
+/* A barrier of a kernel in the resumable form (gpuir/lowering/cpu/resume.py), by number - 1:
+ * its op's name, "'gpu.sync_work_items' at f.mlir:3:5", and its op (-1: not found). */
+typedef struct {
+    const char *name, *described;
+    int32_t site;
+} gn_barrier;
+
 typedef struct {
     const char *name;
     gn_entry entry;
@@ -22,6 +34,9 @@ typedef struct {
     int32_t n_params;     /* arguments after the ids and the shared pointers */
     const char *params;   /* per argument: 'g' a pointer to global memory, 'h' a pointer to host
                              memory, 'b' an i1, 'v' any other scalar */
+    int64_t resume_state; /* the resumable form: where the items' stops are in shared memory */
+    int32_t n_barriers;
+    const gn_barrier *barriers;
 } gn_kernel;
 
 enum gn_kind {
@@ -83,6 +98,7 @@ typedef struct {
 extern const gn_format gn_formats[];
 extern const int32_t gn_n_formats; /* 0: the kernels do not print */
 
+extern const gn_site gn_sites[];
 extern const gn_kernel gn_kernels[];
 extern const int32_t gn_n_kernels;
 extern const gn_op gn_ops[];
