@@ -4,7 +4,8 @@ standard library only), because gpu-run's warm path reads it before it imports a
 The key is a SHA-256 of: the program's bytes; the options that decide its code (the provider,
 the index bitwidth); gpuir's source, as the size and modification time of each of its files
 (a stat per file, not a read: an edit changes the key); the folders of `sys.path` (installing or
-removing a plugin changes them) and the Python that runs gpu-run; and this CPU's model and
+removing a plugin changes them) and the Python that runs gpu-run (its real path: a venv's
+`python` and `python3` are one); and this CPU's model and
 features (`/proc/cpuinfo`). The entry is `native-<key>` (the executable) and
 `native-<key>.json` (its SHA-256, checked before each run) in the compile cache's folder
 (`gpuir.runtime.disk_cache`, whose `$GPUIR_CACHE_DIR` and `$GPUIR_CACHE` it follows).
@@ -73,7 +74,7 @@ def key(program: bytes, options: dict[str, str]) -> str:
     digest.update(program)
     for name in sorted(options):
         digest.update(f"{name}={options[name]}\n".encode())
-    digest.update(f"{sys.executable}\n{sys.version}\n".encode())
+    digest.update(f"{os.path.realpath(sys.executable)}\n{sys.version}\n".encode())
     for folder in sys.path:
         try:
             digest.update(f"{folder}\0{os.stat(folder).st_mtime_ns}\n".encode())
