@@ -383,44 +383,56 @@ class VectorImporter(SharedImporter):
             self.write_lane(b, s, ref, at, guard, lane(b, value, at_lane))
 
     def load(self, op: vector.LoadOp, b: Builder, s: Scope) -> None:
-        ref = self.memory(op, op.base, s)
-        starts = self.mapped(op, op.indices, s)
-        type_ = vector_type(op.result)
-        lanes = []
-        for moves, _ in self.walk(op, ref, starts, type_, None, None):
-            lanes.append(self.read_lane(b, s, ref, self.indices(b, starts, moves), None, None))
-        s.values[op.result] = gather(b, lanes, type_)
-
-    def store(self, op: vector.StoreOp, b: Builder, s: Scope) -> None:
-        ref = self.memory(op, op.base, s)
-        starts = self.mapped(op, op.indices, s)
-        (value,) = self.mapped(op, [op.vector], s)
-        type_ = vector_type(value)
-        walked = self.walk(op, ref, starts, type_, None, None)
-        for (moves, _), at in zip(walked, positions(type_.get_shape()), strict=True):
-            self.write_lane(b, s, ref, self.indices(b, starts, moves), None, lane(b, value, at))
+        self.read(op, b, s, None, None)
 
     def masked_load(self, op: vector.MaskedLoadOp, b: Builder, s: Scope) -> None:
+        self.read(op, b, s, op.mask, op.pass_thru)
+
+    def read(
+        self,
+        op: vector.LoadOp | vector.MaskedLoadOp,
+        b: Builder,
+        s: Scope,
+        mask: SSAValue | None,
+        pass_thru: SSAValue | None,
+    ) -> None:
+        """A vector load, its lanes where `mask` (None: every lane) is set, else `pass_thru`'s."""
         ref = self.memory(op, op.base, s)
         starts = self.mapped(op, op.indices, s)
-        (passed,) = self.mapped(op, [op.pass_thru], s)
+        passed = None if pass_thru is None else self.mapped(op, [pass_thru], s)[0]
         type_ = vector_type(op.result)
-        bits = self.mask_bits(op, b, s, op.mask, type_)
+        shape = positions(type_.get_shape())
+        bits = [None] * len(shape) if mask is None else self.mask_bits(op, b, s, mask, type_)
         lanes = []
         walked = self.walk(op, ref, starts, type_, None, None)
-        for (moves, _), bit, at in zip(walked, bits, positions(type_.get_shape()), strict=True):
-            pad = lane(b, passed, at)
+        for (moves, _), bit, at in zip(walked, bits, shape, strict=True):
+            pad = None if passed is None else lane(b, passed, at)
             lanes.append(self.read_lane(b, s, ref, self.indices(b, starts, moves), bit, pad))
         s.values[op.result] = gather(b, lanes, type_)
 
+    def store(self, op: vector.StoreOp, b: Builder, s: Scope) -> None:
+        self.write(op, b, s, op.vector, None)
+
     def masked_store(self, op: vector.MaskedStoreOp, b: Builder, s: Scope) -> None:
+        self.write(op, b, s, op.value_to_store, op.mask)
+
+    def write(
+        self,
+        op: vector.StoreOp | vector.MaskedStoreOp,
+        b: Builder,
+        s: Scope,
+        stored: SSAValue,
+        mask: SSAValue | None,
+    ) -> None:
+        """A vector store, of the lanes where `mask` (None: every lane) is set."""
         ref = self.memory(op, op.base, s)
         starts = self.mapped(op, op.indices, s)
-        (value,) = self.mapped(op, [op.value_to_store], s)
+        (value,) = self.mapped(op, [stored], s)
         type_ = vector_type(value)
-        bits = self.mask_bits(op, b, s, op.mask, type_)
+        shape = positions(type_.get_shape())
+        bits = [None] * len(shape) if mask is None else self.mask_bits(op, b, s, mask, type_)
         walked = self.walk(op, ref, starts, type_, None, None)
-        for (moves, _), bit, at in zip(walked, bits, positions(type_.get_shape()), strict=True):
+        for (moves, _), bit, at in zip(walked, bits, shape, strict=True):
             self.write_lane(b, s, ref, self.indices(b, starts, moves), bit, lane(b, value, at))
 
     # -- printing --
