@@ -198,6 +198,12 @@ def opened(client: Client, name: str, text: str = PROGRAM) -> str:
     return uri
 
 
+def hover(client: Client, uri: str, at: dict[str, int]) -> str:
+    """The text the server shows on hovering at `at` in the document `uri`."""
+    answer = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": at})
+    return answer["contents"]["value"]
+
+
 def test_initialize(client: Client) -> None:
     capabilities = client.capabilities  # type: ignore[attr-defined]
     for provider in ("hoverProvider", "definitionProvider", "referencesProvider"):
@@ -267,23 +273,17 @@ def test_check_error_with_a_note(client: Client) -> None:
 
 def test_hover_on_mem_load(client: Client) -> None:
     uri = opened(client, "hover.mlir")
-    at = position(4, "mem.load")
-    answer = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": at})
-    text = answer["contents"]["value"]
+    text = hover(client, uri, position(4, "mem.load"))
     assert "`mem.load`" in text
     assert "| operand | `mem` |" in text and "| result | `res` |" in text
-    value = client.request(
-        "textDocument/hover", {"textDocument": {"uri": uri}, "position": position(4, "%v")}
-    )
-    assert "%v : i32" in value["contents"]["value"]
-    assert "result #1 of `mem.load`" in value["contents"]["value"]
+    value = hover(client, uri, position(4, "%v"))
+    assert "%v : i32" in value
+    assert "result #1 of `mem.load`" in value
 
 
 def test_hover_on_launch_shows_the_kernel(client: Client) -> None:
     uri = opened(client, "launch-hover.mlir")
-    at = position(27, "gpu.launch")
-    answer = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": at})
-    text = answer["contents"]["value"]
+    text = hover(client, uri, position(27, "gpu.launch"))
     assert "kernel `@kernel`" in text
     assert "%p: !mem.ptr<!mem.array<4 x i32>, 1>" in text
 
@@ -415,10 +415,7 @@ def test_a_crashing_pass_is_a_diagnostic(client: Client) -> None:
     assert diagnostic["message"].startswith("gpu-lsp: internal error in mul-to-shift: ValueError")
     assert diagnostic["range"]["start"] == {"line": 0, "character": 0}
     assert client.process.poll() is None  # and the server goes on
-    answer = client.request(
-        "textDocument/hover", {"textDocument": {"uri": uri}, "position": position(4, "mem.load")}
-    )
-    assert "`mem.load`" in answer["contents"]["value"]
+    assert "`mem.load`" in hover(client, uri, position(4, "mem.load"))
 
 
 def test_shutdown(client: Client) -> None:
