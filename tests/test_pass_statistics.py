@@ -37,19 +37,6 @@ class CountOpsPass(ModulePass):
                 self.funcs.add()
 
 
-@dataclass(frozen=True)
-class CountMorePass(CountOpsPass):
-    """`CountOpsPass` with a statistic of its own."""
-
-    name = "test-count-more"
-
-    returns = Statistic("num-returns", "Number of func.return ops seen")
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        super().apply(ctx, op)
-        self.returns.add(sum(inner.name == "func.return" for inner in op.walk()))
-
-
 TEXT = """
 func.func @f() {
   func.return
@@ -133,6 +120,16 @@ def test_the_class_attribute_is_the_statistic_and_the_object_attribute_its_count
 
 
 def test_a_subclass_inherits_the_statistics_and_adds_its_own():
+    @dataclass(frozen=True)
+    class CountMorePass(CountOpsPass):
+        name = "test-count-more"
+
+        returns = Statistic("num-returns", "Number of func.return ops seen")
+
+        def apply(self, ctx: Context, op: ModuleOp) -> None:
+            super().apply(ctx, op)
+            self.returns.add(sum(inner.name == "func.return" for inner in op.walk()))
+
     p = CountMorePass()
     p.apply(Context(), module())
     assert [s.name for s in statistics_of(p)] == [
