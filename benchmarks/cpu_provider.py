@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-from kernels import SAXPY
+from kernels import SAXPY, group_sum
 
 import gpuir
 from gpuir.api import Device
@@ -33,46 +33,23 @@ ITEMS = 256
 PER_ITEM = 64
 """Elements each work-item of the sum adds before the group's reduction."""
 
-SUM_AND_EMPTY = """
-// Each item adds `per_item` elements, `n_items` apart (the GPU's coalesced pattern); the group
-// reduces the items' sums in the fixed tree, and item 0 writes it to sums[group].
-func.func @sum(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-               %group: index, %item: index, %n_items: index, %per_item: index,
-               %x: !mem.ptr<!mem.array<? x f32>, 1>, %sums: !mem.ptr<!mem.array<? x f32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  %chunk = arith.muli %n_items, %per_item : index
-  %base = arith.muli %group, %chunk : index
-  %start = arith.addi %base, %item : index
-  %a1, %acc = scf.for %k = %c0 to %per_item step %c1 iter_args(%t1 = %m1, %s = %zero)
-      -> (!mem.M<1>, f32) {
-    %offset = arith.muli %k, %n_items : index
-    %i = arith.addi %start, %offset : index
-    %p = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
-    %u1, %v = mem.load %t1, %p : !mem.ptr<f32, 1>
-    %s2 = arith.addf %s, %v : f32
-    scf.yield %u1, %s2 : !mem.M<1>, f32
-  }
-  %b1, %b3, %total = gpu.workgroup_reduce "add" %a1, %m3, %acc : f32
-  %first = arith.cmpi eq, %item, %c0 : index
-  %r1 = scf.if %first -> (!mem.M<1>) {
-    %po = mem.lea %sums, %group : !mem.ptr<!mem.array<? x f32>, 1>
-    %c1_ = mem.store %b1, %po, %total : !mem.ptr<f32, 1>
-    scf.yield %c1_ : !mem.M<1>
-  } else {
-    scf.yield %b1 : !mem.M<1>
-  }
-  func.return %r1, %b3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-
+SUM_AND_EMPTY = (
+    group_sum(
+        "sum",
+        '  %b1, %b3, %total = gpu.workgroup_reduce "add" %a1, %m3, %own : f32',
+        total="%total",
+        global_token="%b1",
+        shared_token="%b3",
+    )
+    + """
 func.func @empty(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                  %group: index, %item: index)
     -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
   func.return %m1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 }
 """
+)
+"""`@sum` (`kernels.group_sum`: the group's items' sums reduced in the fixed tree) and `@empty`."""
 KERNELS = SAXPY + SUM_AND_EMPTY
 """`@saxpy` (`kernels.SAXPY`), `@sum` and `@empty`."""
 

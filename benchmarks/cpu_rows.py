@@ -204,14 +204,9 @@ def cpu_sum(device, n: int, repeats: int, numba: Numba) -> list[Row]:
     total = device.compile(cpu_provider.KERNELS).kernel("sum")
     xs = device.upload(x)
     groups = n // chunk
-    last = min(groups, 1024)
-    partial, result = device.empty(groups, np.float32), device.empty(1, np.float32)
-
-    def ours() -> None:
-        total(groups, items, items, per_item, xs, partial)
-        total(1, last, last, groups // last, partial, result)
-        device.synchronize()
-
+    ours, partial, result = sum_launches(
+        device, total, xs, groups, items, per_item, min(groups, 1024)
+    )
     ours()
     check_sum("gpuir's sum", float(result.download()[0]), exact, n)
     check_sum("numpy's sum", float(np.sum(x)), exact, n)
@@ -310,6 +305,21 @@ def cpu_launch_path(device, n: int, repeats: int, numba: Numba) -> list[Row]:
         Row(label, ours.seconds, peer.seconds, name, "s", "<= 1.5"),
         Row(kept, ours.kept_bytes * launch.LAUNCHES, peer.kept_bytes * launch.LAUNCHES, name, "B"),
     ]
+
+
+def sum_launches(device, kernel, xs, groups: int, items: int, per_item: int, last: int):
+    """A sum in two launches of `kernel` (a group sum, `kernels.group_sum`): `groups` groups of
+    `items` items, `per_item` values each, sum the device array `xs` into the groups' sums, then
+    one group of `last` items sums those. The run (launches, then `synchronize()`), and the
+    buffers of the groups' sums and of the result."""
+    partial, result = device.empty(groups, np.float32), device.empty(1, np.float32)
+
+    def ours() -> None:
+        kernel(groups, items, items, per_item, xs, partial)
+        kernel(1, last, last, groups // last, partial, result)
+        device.synchronize()
+
+    return ours, partial, result
 
 
 def check_sum(who: str, found: float, exact: float, n: int) -> None:

@@ -25,7 +25,8 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from cpu_rows import Numba, check_sum, race
+from cpu_rows import Numba, check_sum, race, sum_launches
+from kernels import group_sum
 from table import Row
 
 ITEMS = 256
@@ -44,33 +45,15 @@ SHUFFLE_DOWN = """
     scf.yield %s1{s}, %s3{s}, %next{s}, %half{s} : !mem.M<1>, !mem.M<3>, f32, i32
   }}"""
 
-BLOCK_SUM = (
+BLOCK_SUM = group_sum(
+    "block_sum",
     """
-func.func @block_sum(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                     %group: index, %item: index, %n_items: index, %per_item: index,
-                     %x: !mem.ptr<!mem.array<? x f32>, 1>, %sums: !mem.ptr<!mem.array<? x f32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
   %c5 = arith.constant 5 : index
   %c32 = arith.constant 32 : index
-  %zero = arith.constant 0.0 : f32
   %one = arith.constant 1 : i32
   %w32 = arith.constant 32 : i32
   %sixteen = arith.constant 16 : i32
-  %a3, %partial = mem.slot %m3 : !mem.ptr<!mem.array<32 x f32>, 3>
-  %chunk = arith.muli %n_items, %per_item : index
-  %base = arith.muli %group, %chunk : index
-  %start = arith.addi %base, %item : index
-  %a1, %own = scf.for %k = %c0 to %per_item step %c1 iter_args(%t1 = %m1, %s = %zero)
-      -> (!mem.M<1>, f32) {
-    %step = arith.muli %k, %n_items : index
-    %i = arith.addi %start, %step : index
-    %p = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
-    %u1, %v = mem.load %t1, %p : !mem.ptr<f32, 1>
-    %s2 = arith.addf %s, %v : f32
-    scf.yield %u1, %s2 : !mem.M<1>, f32
-  }"""
+  %a3, %partial = mem.slot %m3 : !mem.ptr<!mem.array<32 x f32>, 3>"""
     + SHUFFLE_DOWN.format(s="", m1="%a1", m3="%a3", value="%own")
     + """
   %lane = gpu.lane_id
@@ -93,19 +76,10 @@ func.func @block_sum(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M
   } else {
     scf.yield %e3, %zero : !mem.M<3>, f32
   }"""
-    + SHUFFLE_DOWN.format(s="_2", m1="%e1", m3="%g3", value="%w")
-    + """
-  %is0 = arith.cmpi eq, %item, %c0 : index
-  %h1 = scf.if %is0 -> (!mem.M<1>) {
-    %po = mem.lea %sums, %group : !mem.ptr<!mem.array<? x f32>, 1>
-    %t1 = mem.store %r1_2, %po, %sum_2 : !mem.ptr<f32, 1>
-    scf.yield %t1 : !mem.M<1>
-  } else {
-    scf.yield %r1_2 : !mem.M<1>
-  }
-  func.return %h1, %r3_2, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
+    + SHUFFLE_DOWN.format(s="_2", m1="%e1", m3="%g3", value="%w"),
+    total="%sum_2",
+    global_token="%r1_2",
+    shared_token="%r3_2",
 )
 """Each group sums `n_items * per_item` values (`n_items` a multiple of 32, at most 1024) into
 `sums[group]`: all its warps take both rounds of shuffles, so that the whole group reaches each
@@ -304,13 +278,7 @@ def block_sum_of(device, n: int, repeats: int, text: str, variant: str) -> list[
     exact = float(np.sum(x, dtype=np.float64))
     kernel = device.compile(text).kernel("block_sum")
     xs = device.upload(x)
-    sums, result = device.empty(groups, np.float32), device.empty(1, np.float32)
-
-    def ours() -> None:
-        kernel(groups, ITEMS, ITEMS, PER_ITEM, xs, sums)
-        kernel(1, ITEMS, ITEMS, groups // ITEMS, sums, result)
-        device.synchronize()
-
+    ours, sums, result = sum_launches(device, kernel, xs, groups, ITEMS, PER_ITEM, ITEMS)
     ours()
     check_sum("gpuir's warp-shuffle block sum", float(result.download()[0]), exact, n)
     best = race({"ours": ours, "numpy": lambda: np.sum(x)}, repeats)
