@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 from cpu_rows import Numba, check_sum, race, sum_launches
-from kernels import group_sum
+from kernels import TOKENS, group_sum
 from table import Row
 
 ITEMS = 256
@@ -113,51 +113,57 @@ FIRST_WARP_RESUMABLE = first_warp_sum(
 """`if (item < n_items / 8)`: the same for 256 items, but not provably a multiple of 32: the
 resumable form, for comparison."""
 
-COMPACT = """
-// Item i of the grid: its warp's ballot of x[i] > t. @count writes each warp's count of set
-// bits to counts[warp]; @scatter writes x[i], where set, to out[offsets[warp] + the set bits
-// below its lane].
-func.func @count(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                 %group: index, %item: index, %n_items: index, %t: f32,
-                 %x: !mem.ptr<!mem.array<? x f32>, 1>, %counts: !mem.ptr<!mem.array<? x i32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
-  %c0 = arith.constant 0 : index
-  %c32 = arith.constant 32 : index
+
+def ballot_kernel(name: str, arrays: str, setup: str, condition: str, then: str) -> str:
+    """A kernel of `COMPACT` (its arguments `n_items`, `t`, `x`, then `arrays`): item i of the
+    grid loads `%v = x[i]` and takes its warp's ballot `%mask` of `%keep = x[i] > t` (the
+    tokens then `%b1`, `%b3`); after `setup` (lines of MLIR), where `condition`, it runs `then`
+    (lines of MLIR storing through `%b1`, its last token `%s1`)."""
+    return f"""
+func.func @{name}(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+    %group: index, %item: index, %n_items: index, %t: f32,
+    %x: !mem.ptr<!mem.array<? x f32>, 1>, {arrays})
+    -> ({TOKENS}) attributes {{gpu.kernel}} {{
   %base = arith.muli %group, %n_items : index
   %i = arith.addi %base, %item : index
   %p = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
   %a1, %v = mem.load %m1, %p : !mem.ptr<f32, 1>
   %keep = arith.cmpf ogt, %v, %t : f32
   %b1, %b3, %mask = gpu.ballot %a1, %m3, %keep
+{setup.strip(chr(10))}
+  %r1 = scf.if {condition} -> (!mem.M<1>) {{
+{then.strip(chr(10))}
+    scf.yield %s1 : !mem.M<1>
+  }} else {{
+    scf.yield %b1 : !mem.M<1>
+  }}
+  func.return %r1, %b3, %m4, %m5 : {TOKENS}
+}}
+"""
+
+
+COMPACT = ballot_kernel(
+    "count",
+    "%counts: !mem.ptr<!mem.array<? x i32>, 1>",
+    """
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
   %lane = gpu.lane_id
-  %lead = arith.cmpi eq, %lane, %c0 : index
-  %r1 = scf.if %lead -> (!mem.M<1>) {
+  %lead = arith.cmpi eq, %lane, %c0 : index""",
+    "%lead",
+    """
     %n = math.ctpop %mask : i32
     %warp = arith.divui %i, %c32 : index
     %q = mem.lea %counts, %warp : !mem.ptr<!mem.array<? x i32>, 1>
-    %s1 = mem.store %b1, %q, %n : !mem.ptr<i32, 1>
-    scf.yield %s1 : !mem.M<1>
-  } else {
-    scf.yield %b1 : !mem.M<1>
-  }
-  func.return %r1, %b3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-
-func.func @scatter(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                   %group: index, %item: index, %n_items: index, %t: f32,
-                   %x: !mem.ptr<!mem.array<? x f32>, 1>,
-                   %offsets: !mem.ptr<!mem.array<? x i32>, 1>,
-                   %out: !mem.ptr<!mem.array<? x f32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %s1 = mem.store %b1, %q, %n : !mem.ptr<i32, 1>""",
+) + ballot_kernel(
+    "scatter",
+    "%offsets: !mem.ptr<!mem.array<? x i32>, 1>, %out: !mem.ptr<!mem.array<? x f32>, 1>",
+    """
   %c32 = arith.constant 32 : index
-  %one = arith.constant 1 : i32
-  %base = arith.muli %group, %n_items : index
-  %i = arith.addi %base, %item : index
-  %p = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
-  %a1, %v = mem.load %m1, %p : !mem.ptr<f32, 1>
-  %keep = arith.cmpf ogt, %v, %t : f32
-  %b1, %b3, %mask = gpu.ballot %a1, %m3, %keep
-  %r1 = scf.if %keep -> (!mem.M<1>) {
+  %one = arith.constant 1 : i32""",
+    "%keep",
+    """
     %lane = gpu.lane_id
     %lane32 = arith.index_cast %lane : index to i32
     %bit = arith.shli %one, %lane32 : i32
@@ -170,14 +176,11 @@ func.func @scatter(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5
     %at32 = arith.addi %start, %rank : i32
     %at = arith.index_cast %at32 : i32 to index
     %o = mem.lea %out, %at : !mem.ptr<!mem.array<? x f32>, 1>
-    %s1 = mem.store %c1, %o, %v : !mem.ptr<f32, 1>
-    scf.yield %s1 : !mem.M<1>
-  } else {
-    scf.yield %b1 : !mem.M<1>
-  }
-  func.return %r1, %b3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
+    %s1 = mem.store %c1, %o, %v : !mem.ptr<f32, 1>""",
+)
+"""Item i of the grid: its warp's ballot of x[i] > t (`ballot_kernel`, the same in both
+kernels). `@count` writes each warp's count of set bits to counts[warp]; `@scatter` writes
+x[i], where set, to out[offsets[warp] + the set bits below its lane]."""
 
 C_SOURCE = r"""
 #include <stddef.h>
