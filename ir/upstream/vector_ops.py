@@ -98,23 +98,13 @@ class StepOp(IRDLOperation):
     assembly_format = "attr-dict `:` type($result)"
 
 
-@irdl_op_definition
-class SplatOp(IRDLOperation):
-    """`%v = vector.splat %x : vector<4xf32>` (before MLIR 22): `vector.broadcast`."""
-
-    name = "vector.splat"
-    input = operand_def()
-    result = result_def(VectorType)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SplatOp:
-        unresolved = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        type_ = parser.parse_type()
-        if not isinstance(type_, VectorType):
-            parser.raise_error(f"expected a vector type, found {type_}")
-        value = parser.resolve_operand(unresolved, type_.element_type)
-        return cls.create(operands=[value], result_types=[type_])
+def _parse_vector_type(parser: Parser) -> VectorType:
+    """`: vector<…>`, the type these ops end with."""
+    parser.parse_punctuation(":")
+    type_ = parser.parse_type()
+    if not isinstance(type_, VectorType):
+        parser.raise_error(f"expected a vector type, found {type_}")
+    return type_
 
 
 def _parse_position(parser: Parser) -> list:
@@ -130,6 +120,22 @@ def _parse_position(parser: Parser) -> list:
 
 
 @irdl_op_definition
+class SplatOp(IRDLOperation):
+    """`%v = vector.splat %x : vector<4xf32>` (before MLIR 22): `vector.broadcast`."""
+
+    name = "vector.splat"
+    input = operand_def()
+    result = result_def(VectorType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SplatOp:
+        unresolved = parser.parse_unresolved_operand()
+        type_ = _parse_vector_type(parser)
+        value = parser.resolve_operand(unresolved, type_.element_type)
+        return cls.create(operands=[value], result_types=[type_])
+
+
+@irdl_op_definition
 class ExtractElementOp(IRDLOperation):
     """`%x = vector.extractelement %v[%i : index] : vector<4xf32>` (before MLIR 22)."""
 
@@ -142,10 +148,7 @@ class ExtractElementOp(IRDLOperation):
     def parse(cls, parser: Parser) -> ExtractElementOp:
         unresolved = parser.parse_unresolved_operand()
         position = _parse_position(parser)
-        parser.parse_punctuation(":")
-        type_ = parser.parse_type()
-        if not isinstance(type_, VectorType):
-            parser.raise_error(f"expected a vector type, found {type_}")
+        type_ = _parse_vector_type(parser)
         value = parser.resolve_operand(unresolved, type_)
         return cls.create(operands=[value, *position], result_types=[type_.element_type])
 
@@ -166,10 +169,7 @@ class InsertElementOp(IRDLOperation):
         parser.parse_punctuation(",")
         dest = parser.parse_unresolved_operand()
         position = _parse_position(parser)
-        parser.parse_punctuation(":")
-        type_ = parser.parse_type()
-        if not isinstance(type_, VectorType):
-            parser.raise_error(f"expected a vector type, found {type_}")
+        type_ = _parse_vector_type(parser)
         operands = [
             parser.resolve_operand(source, type_.element_type),
             parser.resolve_operand(dest, type_),
