@@ -295,51 +295,35 @@ class VectorImporter(SharedImporter):
             bit = below if bit is None else b.insert(arith.AndIOp(bit, below)).result
         return bit
 
-    def read_lane(
+    def lane_access(
         self,
         b: Builder,
         s: Scope,
         ref: Ref,
         at: list[SSAValue],
         bit: SSAValue | None,
-        pad: SSAValue | None,
-    ) -> SSAValue:
+        access: type[mem.LoadOp | mem.StoreOp],
+        stored: Sequence[SSAValue] = (),
+        otherwise: Sequence[SSAValue] = (),
+    ) -> Sequence[SSAValue]:
+        """`access` (a `mem.load`, or a `mem.store` of `stored`) of `ref`'s element at `at`,
+        threading its space's token; where `bit` is given, under an `scf.if` on it that gives
+        `otherwise` (a read's padding) and the token unchanged when it is false. The results
+        after the token (a read's value)."""
         space = ref.space
         if bit is None:
-            done = b.insert(mem.LoadOp(s.tokens[space], element_at(ref, at, b)))
+            done = b.insert(access(s.tokens[space], element_at(ref, at, b), *stored))
             s.tokens[space] = done.results[0]
-            return done.results[1]
-        assert pad is not None
+            return done.results[1:]
         then, other = Block(), Block()
         tb = Builder(InsertPoint.at_end(then))
-        loaded = tb.insert(mem.LoadOp(s.tokens[space], element_at(ref, at, tb)))
-        tb.insert(scf.YieldOp(loaded.results[1], loaded.results[0]))
-        Builder(InsertPoint.at_end(other)).insert(scf.YieldOp(pad, s.tokens[space]))
-        made = b.insert(scf.IfOp(bit, [pad.type, MemType(space)], Region(then), Region(other)))
-        s.tokens[space] = made.results[1]
-        return made.results[0]
-
-    def write_lane(
-        self,
-        b: Builder,
-        s: Scope,
-        ref: Ref,
-        at: list[SSAValue],
-        bit: SSAValue | None,
-        value: SSAValue,
-    ) -> None:
-        space = ref.space
-        if bit is None:
-            stored = b.insert(mem.StoreOp(s.tokens[space], element_at(ref, at, b), value))
-            s.tokens[space] = stored.results[0]
-            return
-        then, other = Block(), Block()
-        tb = Builder(InsertPoint.at_end(then))
-        stored = tb.insert(mem.StoreOp(s.tokens[space], element_at(ref, at, tb), value))
-        tb.insert(scf.YieldOp(stored.results[0]))
-        Builder(InsertPoint.at_end(other)).insert(scf.YieldOp(s.tokens[space]))
-        made = b.insert(scf.IfOp(bit, [MemType(space)], Region(then), Region(other)))
-        s.tokens[space] = made.results[0]
+        done = tb.insert(access(s.tokens[space], element_at(ref, at, tb), *stored))
+        tb.insert(scf.YieldOp(*done.results[1:], done.results[0]))
+        Builder(InsertPoint.at_end(other)).insert(scf.YieldOp(*otherwise, s.tokens[space]))
+        types = [*(value.type for value in otherwise), MemType(space)]
+        made = b.insert(scf.IfOp(bit, types, Region(then), Region(other)))
+        s.tokens[space] = made.results[-1]
+        return made.results[:-1]
 
     def mask_bits(
         self, op: Operation, b: Builder, s: Scope, mask: SSAValue | None, type_: VectorType
@@ -364,7 +348,8 @@ class VectorImporter(SharedImporter):
         lanes = []
         for (moves, checked), bit in zip(lanes_of, bits, strict=True):
             at = self.indices(b, starts, moves)
-            lanes.append(self.read_lane(b, s, ref, at, self.guard(b, ref, at, checked, bit), pad))
+            guard = self.guard(b, ref, at, checked, bit)
+            lanes.append(self.lane_access(b, s, ref, at, guard, mem.LoadOp, otherwise=[pad])[0])
         s.values[op.result] = gather(b, lanes, type_)
 
     def transfer_write(self, op: vector.TransferWriteOp, b: Builder, s: Scope) -> None:
@@ -380,60 +365,39 @@ class VectorImporter(SharedImporter):
         ):
             at = self.indices(b, starts, moves)
             guard = self.guard(b, ref, at, checked, bit)
-            self.write_lane(b, s, ref, at, guard, lane(b, value, at_lane))
+            self.lane_access(b, s, ref, at, guard, mem.StoreOp, [lane(b, value, at_lane)])
 
-    def load(self, op: vector.LoadOp, b: Builder, s: Scope) -> None:
-        self.read(op, b, s, None, None)
-
-    def masked_load(self, op: vector.MaskedLoadOp, b: Builder, s: Scope) -> None:
-        self.read(op, b, s, op.mask, op.pass_thru)
-
-    def read(
-        self,
-        op: vector.LoadOp | vector.MaskedLoadOp,
-        b: Builder,
-        s: Scope,
-        mask: SSAValue | None,
-        pass_thru: SSAValue | None,
-    ) -> None:
-        """A vector load, its lanes where `mask` (None: every lane) is set, else `pass_thru`'s."""
+    def read(self, op: vector.LoadOp | vector.MaskedLoadOp, b: Builder, s: Scope) -> None:
+        """A vector load; a masked one reads the lanes where its mask is set and takes the
+        others from its pass-through."""
+        masked = isinstance(op, vector.MaskedLoadOp)
         ref = self.memory(op, op.base, s)
         starts = self.mapped(op, op.indices, s)
-        passed = None if pass_thru is None else self.mapped(op, [pass_thru], s)[0]
+        passed = self.mapped(op, [op.pass_thru], s)[0] if masked else None
         type_ = vector_type(op.result)
         shape = positions(type_.get_shape())
-        bits = [None] * len(shape) if mask is None else self.mask_bits(op, b, s, mask, type_)
+        bits = self.mask_bits(op, b, s, op.mask, type_) if masked else [None] * len(shape)
         lanes = []
         walked = self.walk(op, ref, starts, type_, None, None)
         for (moves, _), bit, at in zip(walked, bits, shape, strict=True):
-            pad = None if passed is None else lane(b, passed, at)
-            lanes.append(self.read_lane(b, s, ref, self.indices(b, starts, moves), bit, pad))
+            pad = [] if passed is None else [lane(b, passed, at)]
+            where = self.indices(b, starts, moves)
+            lanes.append(self.lane_access(b, s, ref, where, bit, mem.LoadOp, otherwise=pad)[0])
         s.values[op.result] = gather(b, lanes, type_)
 
-    def store(self, op: vector.StoreOp, b: Builder, s: Scope) -> None:
-        self.write(op, b, s, op.vector, None)
-
-    def masked_store(self, op: vector.MaskedStoreOp, b: Builder, s: Scope) -> None:
-        self.write(op, b, s, op.value_to_store, op.mask)
-
-    def write(
-        self,
-        op: vector.StoreOp | vector.MaskedStoreOp,
-        b: Builder,
-        s: Scope,
-        stored: SSAValue,
-        mask: SSAValue | None,
-    ) -> None:
-        """A vector store, of the lanes where `mask` (None: every lane) is set."""
+    def write(self, op: vector.StoreOp | vector.MaskedStoreOp, b: Builder, s: Scope) -> None:
+        """A vector store; a masked one stores the lanes where its mask is set."""
+        masked = isinstance(op, vector.MaskedStoreOp)
         ref = self.memory(op, op.base, s)
         starts = self.mapped(op, op.indices, s)
-        (value,) = self.mapped(op, [stored], s)
+        (value,) = self.mapped(op, [op.value_to_store if masked else op.vector], s)
         type_ = vector_type(value)
         shape = positions(type_.get_shape())
-        bits = [None] * len(shape) if mask is None else self.mask_bits(op, b, s, mask, type_)
+        bits = self.mask_bits(op, b, s, op.mask, type_) if masked else [None] * len(shape)
         walked = self.walk(op, ref, starts, type_, None, None)
         for (moves, _), bit, at in zip(walked, bits, shape, strict=True):
-            self.write_lane(b, s, ref, self.indices(b, starts, moves), bit, lane(b, value, at))
+            where = self.indices(b, starts, moves)
+            self.lane_access(b, s, ref, where, bit, mem.StoreOp, [lane(b, value, at)])
 
     # -- printing --
 
@@ -532,12 +496,12 @@ VECTOR_OPS: OpTable = {
     vector.CreateMaskOp: VectorImporter.create_mask,
     vector_ops.ConstantMaskOp: VectorImporter.constant_mask,
     vector_ops.StepOp: VectorImporter.step,
-    vector.LoadOp: VectorImporter.load,
-    vector.StoreOp: VectorImporter.store,
+    vector.LoadOp: VectorImporter.read,
+    vector.StoreOp: VectorImporter.write,
     vector.TransferReadOp: VectorImporter.transfer_read,
     vector.TransferWriteOp: VectorImporter.transfer_write,
-    vector.MaskedLoadOp: VectorImporter.masked_load,
-    vector.MaskedStoreOp: VectorImporter.masked_store,
+    vector.MaskedLoadOp: VectorImporter.read,
+    vector.MaskedStoreOp: VectorImporter.write,
     vector_ops.PrintOp: VectorImporter.print,
     ub.PoisonOp: VectorImporter.poison,
 }
