@@ -2,7 +2,8 @@
 `gpu`, `buffer` and `btensor` its description (the op class's docstring), operands, results
 and properties with their constraints, an example of its custom syntax taken from the lit tests
 (`tests/lit/dialects/`, then the rest of `tests/lit`, then `examples/`), and the messages of
-its verifier (the `VerifyException`s its class raises, read from the source).
+its verifier (the `VerifyException`s its class raises and those of the dialects' shared checks
+it calls, such as `expect_type`, read from the source).
 
     python scripts/dialect_reference.py            # rewrite docs/dialects.md
     python scripts/dialect_reference.py --check    # exit 1 when docs/dialects.md is stale
@@ -17,6 +18,7 @@ import inspect
 import re
 import sys
 import textwrap
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import generated
@@ -70,46 +72,71 @@ def arity(definition: object) -> str:
 
 
 def verifier_messages(op: type) -> list[str]:
-    """The messages of the `VerifyException`s raised in the op class's own methods, as
-    written (f-string fields as `{…}`)."""
+    """The messages of the `VerifyException`s raised in the op class's own methods and in the
+    dialects' functions they call, in source order, as written (f-string fields as `{…}`)."""
+    return list(dict.fromkeys(raised(op, op.name, {}, ())))  # type: ignore[attr-defined]
+
+
+def raised(code: object, op_name: str, bound: dict[str, str], calling: tuple) -> Iterator[str]:
+    """The messages `code` (a class or a function) raises, following the calls of functions of
+    `gpuir.dialects`; `bound`: the parameters of `code` that its caller gave as a string literal
+    (`expect_type(self, "result", …)`: `what` is `result`)."""
     try:
-        source = textwrap.dedent(inspect.getsource(op))
+        source = textwrap.dedent(inspect.getsource(code))  # type: ignore[arg-type]
     except (OSError, TypeError):
-        return []
-    messages: list[str] = []
-    for node in ast.walk(ast.parse(source)):
-        if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
+        return
+    scope = vars(inspect.getmodule(code))
+    nodes = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Raise | ast.Call)]
+    for node in sorted(nodes, key=lambda n: (n.lineno, n.col_offset)):
+        if isinstance(node, ast.Raise):
+            exc = node.exc
+            if isinstance(exc, ast.Call) and ast.unparse(exc.func) == "VerifyException":
+                if exc.args and (text := render(exc.args[0], op_name, bound)):
+                    yield text
             continue
-        called = node.exc.func
-        if not (isinstance(called, ast.Name) and called.id == "VerifyException"):
+        helper = scope.get(node.func.id) if isinstance(node.func, ast.Name) else None
+        if not inspect.isfunction(helper) or helper in calling:
             continue
-        if node.exc.args:
-            text = render(node.exc.args[0], op.name)  # type: ignore[attr-defined]
-            if text and text not in messages:
-                messages.append(text)
-    return messages
+        if not helper.__module__.startswith("gpuir.dialects"):
+            continue
+        yield from raised(helper, op_name, arguments(helper, node, bound), (*calling, helper))
 
 
-def render(node: ast.expr, op_name: str) -> str:
-    """A message expression as text: literal parts kept, `self.name` as the op's name, each
-    other computed part `…`."""
+def arguments(helper: Callable, call: ast.Call, bound: dict[str, str]) -> dict[str, str]:
+    """The parameters of `helper` that `call` gives as a string literal (or as a parameter of
+    the caller that is one)."""
+    names = list(inspect.signature(helper).parameters)
+    given = [*zip(names, call.args, strict=False), *((k.arg, k.value) for k in call.keywords)]
+    out: dict[str, str] = {}
+    for name, value in given:
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            out[name] = value.value  # type: ignore[index]
+        elif isinstance(value, ast.Name) and value.id in bound:
+            out[name] = bound[value.id]  # type: ignore[index]
+    return out
+
+
+def render(node: ast.expr, op_name: str, bound: dict[str, str]) -> str:
+    """A message expression as text: literal parts kept, `self.name` as the op's name, a bound
+    parameter as its text, each other computed part `…`."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr):
-        return "".join(field_text(part, op_name) for part in node.values)
+        return "".join(field_text(part, op_name, bound) for part in node.values)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return render(node.left, op_name) + render(node.right, op_name)
+        return render(node.left, op_name, bound) + render(node.right, op_name, bound)
     return ""
 
 
-def field_text(part: ast.expr, op_name: str) -> str:
+def field_text(part: ast.expr, op_name: str, bound: dict[str, str]) -> str:
     if isinstance(part, ast.Constant):
         return str(part.value)
-    if isinstance(part, ast.FormattedValue) and ast.unparse(part.value) in (
-        "self.name",
-        "cls.name",
-    ):
+    if not isinstance(part, ast.FormattedValue):
+        return "…"
+    if ast.unparse(part.value) in ("self.name", "cls.name", "op.name"):
         return op_name
+    if isinstance(part.value, ast.Name) and part.value.id in bound:
+        return bound[part.value.id]
     return "…"
 
 
