@@ -53,7 +53,7 @@ from xdsl.traits import HasParent, IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from gpuir.dialects.buffer import BufType
-from gpuir.dialects.common import YieldingOp, expect_block_args
+from gpuir.dialects.common import YieldingOp, expect_block_args, expect_type
 from gpuir.dialects.mem import HOST, MemType
 
 M0 = MemType(HOST)
@@ -149,11 +149,7 @@ class MapReduceBase(IRDLOperation):
         elements = [b.type.element_type for b in self.inputs]  # type: ignore[attr-defined]
         _verify_region(self, "combiner", self.combiner, (acc, *elements), acc)
         out_type = self._verify_epilogue(acc)
-        expected = BufType(self.output_shape, out_type)
-        if self.res.type != expected:
-            raise VerifyException(
-                f"'{self.name}' expects its result to be {expected}, found {self.res.type}"
-            )
+        expect_type(self, "result", self.res.type, BufType(self.output_shape, out_type))
 
     def _verify_epilogue(self, acc: Attribute) -> Attribute:
         return acc

@@ -1,6 +1,6 @@
 """What the ops of gpuir's dialects share: the terminator that yields a region's values
-(`gpu.yield`, `btensor.yield`), the check of a region's arguments, and the parser's check of a
-type's kind."""
+(`gpu.yield`, `btensor.yield`), the checks of a region's arguments and of a value's type, and
+the parser's check of a type's kind."""
 
 from __future__ import annotations
 
@@ -40,6 +40,12 @@ class YieldingOp(IRDLOperation):
 def types_text(types: Sequence[Attribute]) -> str:
     """`(T1, T2)`."""
     return f"({', '.join(map(str, types))})"
+
+
+def expect_type(op: IRDLOperation, what: str, found: Attribute, expected: Attribute) -> None:
+    """Check that `op`'s `what` (`result`, `token result`) is of the type `expected`."""
+    if found != expected:
+        raise VerifyException(f"'{op.name}' expects its {what} to be {expected}, found {found}")
 
 
 def expect_block_args(

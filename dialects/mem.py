@@ -51,7 +51,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from gpuir.dialects.common import parse_type_of
+from gpuir.dialects.common import expect_type, parse_type_of
 
 HOST, GLOBAL, SHARED, CONST, LOCAL = 0, 1, 3, 4, 5
 SPACE_NAMES = {HOST: "host", GLOBAL: "global", SHARED: "shared", CONST: "const", LOCAL: "local"}
@@ -215,10 +215,7 @@ def tokens_match_ptr(
             f"'{op.name}' expects the token of the pointer's address space "
             f"({ptr_type.token_type}), found {mem.type}"
         )
-    if res_mem.type != mem.type:
-        raise VerifyException(
-            f"'{op.name}' expects its token result to be {mem.type}, found {res_mem.type}"
-        )
+    expect_type(op, "token result", res_mem.type, mem.type)
 
 
 def not_an_array_value(op: IRDLOperation, value_type: Attribute, what: str) -> None:
@@ -588,8 +585,7 @@ class AtomicRmwOp(AccessOp):
                 f'found "{kind}"'
             )
         for what, value in (("value", self.value.type), ("result", self.res.type)):
-            if value != t:
-                raise VerifyException(f"'{self.name}' expects its {what} to be {t}, found {value}")
+            expect_type(self, what, value, t)
 
 
 @irdl_op_definition
@@ -627,8 +623,7 @@ class CmpxchgOp(AccessOp):
         t = atomic_operand_ok(self, self.ptr.type, floats=False)
         values = (("expected value", self.expected.type), ("desired value", self.desired.type))
         for what, value in (*values, ("result", self.res.type)):
-            if value != t:
-                raise VerifyException(f"'{self.name}' expects its {what} to be {t}, found {value}")
+            expect_type(self, what, value, t)
         if self.success.type != i1:
             raise VerifyException(f"'{self.name}' expects its success flag to be i1")
 
@@ -672,10 +667,7 @@ class LeaOp(PtrSyntaxOp):
                 f"'{self.name}' expects a pointer to a !mem.array, found {self.ptr.type}"
             )
         expected = PtrType(array.element_type, self.ptr.type.space)
-        if self.res.type != expected:
-            raise VerifyException(
-                f"'{self.name}' expects its result to be {expected}, found {self.res.type}"
-            )
+        expect_type(self, "result", self.res.type, expected)
 
 
 @irdl_op_definition
@@ -690,10 +682,7 @@ class RememOp(IRDLOperation):
         super().__init__(operands=[mem], result_types=[mem.type])
 
     def verify_(self) -> None:
-        if self.res_mem.type != self.mem.type:
-            raise VerifyException(
-                f"'{self.name}' expects its result to be {self.mem.type}, found {self.res_mem.type}"
-            )
+        expect_type(self, "result", self.res_mem.type, self.mem.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> RememOp:

@@ -29,7 +29,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from gpuir.dialects.common import YieldingOp
+from gpuir.dialects.common import YieldingOp, expect_type
 from gpuir.dialects.gpu.common import (
     M1,
     M3,
@@ -177,10 +177,7 @@ class CollectiveOp(KeyedValueOp):
             raise VerifyException(
                 f"'{self.name}' kind \"{kind}\" needs an integer value, found {value_type}"
             )
-        if self.res.type != value_type:
-            raise VerifyException(
-                f"'{self.name}' expects its result to be {value_type}, found {self.res.type}"
-            )
+        expect_type(self, "result", self.res.type, value_type)
 
 
 @irdl_op_definition
@@ -322,10 +319,7 @@ class ShuffleOp(KeyedValueOp):
             raise VerifyException(
                 f"'{self.name}' expects a width of 1 to {WARP} lanes, found the constant {width}"
             )
-        if self.res.type != t:
-            raise VerifyException(
-                f"'{self.name}' expects its result to be {t}, found {self.res.type}"
-            )
+        expect_type(self, "result", self.res.type, t)
         if self.valid.type != IntegerType(1):
             raise VerifyException(f"'{self.name}' expects its valid flag to be i1")
 
