@@ -85,7 +85,8 @@ def raised(code: object, op_name: str, bound: dict[str, str], calling: tuple) ->
         source = textwrap.dedent(inspect.getsource(code))  # type: ignore[arg-type]
     except (OSError, TypeError):
         return
-    scope = vars(inspect.getmodule(code))
+    module = inspect.getmodule(code)
+    scope = vars(module) if module is not None else {}
     nodes = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Raise | ast.Call)]
     for node in sorted(nodes, key=lambda n: (n.lineno, n.col_offset)):
         if isinstance(node, ast.Raise):
