@@ -34,8 +34,9 @@ Writing a provider (`runtime/<name>.py`, then its `module:Class` in `gpuir.runti
 - `load_module` gets the device module as IR (`@device` after the default pipeline; any module
   with kernels marked `gpu.kernel` or launched): compile it with `gpuir.lowering` and keep what
   `launch` needs in `LoadedModule.payload`; `kernels_of(module)` finds the kernels;
-- `launch`: `check_launch(...)` does the checks every provider makes, then pass the values of
-  `args` in order (pointers as `ptr.address`), plus the dynamic shared memory size.
+- `launch`: `check_launch(name, Launch(...))` does the checks every provider makes, then pass
+  the values of `args` in order (pointers as `ptr.address`), plus the dynamic shared memory
+  size.
 """
 
 from __future__ import annotations
@@ -290,26 +291,33 @@ class Provider(ABC):
         """
 
 
-def check_launch(
-    provider: str,
-    module: LoadedModule,
-    kernel: str,
-    n_groups: int,
-    n_items: int,
-    args: Sequence[tuple[object, Attribute]],
-    op: Operation | None,
-    max_items: int = 1024,
-) -> tuple[FuncOp, bool]:
+@dataclass(frozen=True)
+class Launch:
+    """One launch as a provider checks and runs it: the arguments of `Provider.launch` but
+    the stream, passed on together (to `check_launch`, to interp's `run_launch`)."""
+
+    module: LoadedModule
+    kernel: str
+    n_groups: int
+    n_items: int
+    smem_bytes: int
+    args: Sequence[tuple[object, Attribute]]
+    op: Operation | None
+
+
+def check_launch(provider: str, launch: Launch, max_items: int = 1024) -> tuple[FuncOp, bool]:
     """Checks every provider makes before a launch: the kernel exists, the configuration is
     valid (as CUDA's: at least one group of 1 to `max_items` items), the arguments match its
     parameters. Returns the kernel and whether it takes the shared-memory pointer."""
-    func = module.kernel(kernel, op)
+    kernel, args, op = launch.kernel, launch.args, launch.op
+    func = launch.module.kernel(kernel, op)
     check_known_sizes(provider, kernel, args, op)
-    if n_groups < 1 or not 1 <= n_items <= max_items:
+    if launch.n_groups < 1 or not 1 <= launch.n_items <= max_items:
         raise ProviderError(
             op,
-            f"{provider}: invalid launch configuration of @{kernel}: {n_groups} work-group(s) "
-            f"of {n_items} work-item(s) (at least 1 group of 1 to {max_items} items)",
+            f"{provider}: invalid launch configuration of @{kernel}: {launch.n_groups} "
+            f"work-group(s) of {launch.n_items} work-item(s) (at least 1 group of 1 to "
+            f"{max_items} items)",
             "invalid launch configuration",
         )
     params = func.function_type.inputs.data

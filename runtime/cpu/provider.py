@@ -8,6 +8,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
+from dataclasses import replace
 from typing import IO
 
 import numpy as np
@@ -23,7 +24,7 @@ from gpuir.runtime.cpu.compiled import MAX_ITEMS, CompiledKernel, CompiledModule
 from gpuir.runtime.cpu.errors import fault_error, pool_error, read_stops
 from gpuir.runtime.eager import EagerHostProvider
 from gpuir.runtime.memory import Allocation, Pointer
-from gpuir.runtime.provider import LoadedModule, ProviderError, check_launch, kernels_of
+from gpuir.runtime.provider import Launch, LoadedModule, ProviderError, check_launch, kernels_of
 
 PARALLEL_GROUPS = 2
 """A launch of fewer work-groups than this runs on the calling thread (a group's work is not
@@ -196,12 +197,13 @@ class CpuProvider(EagerHostProvider):
             raise ProviderError(op, "cpu: the module was not loaded by cpu", "invalid handle")
         code = compiled.kernel(kernel, op) if kernel in compiled.kernels else None
         if code is None or not code.accepts(n_groups, n_items, args):
-            check_launch(self.name, module, kernel, n_groups, n_items, args, op)
+            check_launch(self.name, Launch(module, kernel, n_groups, n_items, smem_bytes, args, op))
             code = compiled.kernel(kernel, op)
         prints = compiled.prints
         if self.checker is not None:
+            launch = Launch(module, kernel, n_groups, n_items, smem_bytes, args, op)
             with code.lock, prints.lock if prints is not None else nullcontext():
-                self._checked_launch(module, code, n_groups, n_items, smem_bytes, args, op)
+                self._checked_launch(launch, code)
             return
         if prints is not None:  # in order, one group after another, with the module's buffer
             with prints.lock, code.lock:
@@ -296,16 +298,7 @@ class CpuProvider(EagerHostProvider):
 
         return launch
 
-    def _checked_launch(
-        self,
-        module: LoadedModule,
-        code: CompiledKernel,
-        n_groups: int,
-        n_items: int,
-        smem_bytes: int,
-        args: Sequence[tuple[object, Attribute]],
-        op: Operation | None,
-    ) -> None:
+    def _checked_launch(self, launch: Launch, code: CompiledKernel) -> None:
         """A launch with `--check`: the groups in order on this thread, each access checked;
         a suspect access (or a fault, or a barrier divergence) stops it, and `interp` runs it
         again from the device memory it started with (docs/cpu-provider.md)."""
@@ -313,15 +306,16 @@ class CpuProvider(EagerHostProvider):
         assert checker is not None and guard is not None
         from llvmlite import binding
 
+        n_items, smem_bytes, op = launch.n_items, launch.smem_bytes, launch.op
         try:
-            code.fill(args, op)
+            code.fill(launch.args, op)
         except ProviderError as e:
             if e.name != "use after free":
                 raise
             # a freed buffer is an error where a work-item touches it, as interp says
-            self._replay(module, code.name, n_groups, n_items, smem_bytes, args, op)
+            self._replay(launch)
             return
-        prints = module.payload.prints  # type: ignore[union-attr]
+        prints = launch.module.payload.prints  # type: ignore[union-attr]
         static = code.shared_bytes
         shared = self.shared_buffer(static + smem_bytes)
         checker.begin(n_items, binding.address_of_symbol(faults.DIVERGENCE_SYMBOL))
@@ -334,7 +328,7 @@ class CpuProvider(EagerHostProvider):
             prints.start()
         try:
             fault = faults.run_guarded(
-                guard, code.address, 0, n_groups, n_items, shared, shared + static, code.argv
+                guard, code.address, 0, launch.n_groups, n_items, shared, shared + static, code.argv
             )
         finally:
             if smem_bytes:
@@ -349,30 +343,22 @@ class CpuProvider(EagerHostProvider):
             checker.undo()  # device memory as it was: interp runs the launch from there
         except MemoryError as e:
             raise ProviderError(op, str(e), "out of memory") from e
-        self._replay(module, code.name, n_groups, n_items, smem_bytes, args, op)
+        self._replay(launch)
 
-    def _replay(
-        self,
-        module: LoadedModule,
-        kernel: str,
-        n_groups: int,
-        n_items: int,
-        smem_bytes: int,
-        args: Sequence[tuple[object, Attribute]],
-        op: Operation | None,
-    ) -> None:
+    def _replay(self, launch: Launch) -> None:
         """Run the launch under `interp`, on this provider's memory: its first bad access
         is the launch's error, in interp's words; without one, its results are the launch's."""
         from gpuir.runtime.interp import interp_module, run_launch
 
         self.replayed += 1
+        module = launch.module
         loaded = self.replays.get(id(module))
         if loaded is None:
             loaded = LoadedModule(
                 module.module, module.kernels, interp_module(module.module), module.functions
             )
             self.replays[id(module)] = loaded
-        run_launch(self, loaded, kernel, n_groups, n_items, smem_bytes, args, op)
+        run_launch(self, replace(launch, module=loaded))
 
     def print_output(self, output: device_print.Output, kernel: str, op: Operation | None) -> None:
         device_print.write(output, self.output(), f"cpu: the printf output of @{kernel}", op)

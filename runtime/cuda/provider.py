@@ -72,6 +72,7 @@ from gpuir.runtime.cuda.driver_api import (
 from gpuir.runtime.cuda.targets import PTX_REJECTED, choose_target
 from gpuir.runtime.memory import Allocation, Pointer
 from gpuir.runtime.provider import (
+    Launch,
     LoadedModule,
     Provider,
     ProviderError,
@@ -504,7 +505,8 @@ class CudaProvider(Provider):
                 f"@{kernel}",
                 "invalid launch configuration",
             )
-        check_launch(self.name, module, kernel, n_groups, n_items, args, op, prepared.max_items)
+        launch = Launch(module, kernel, n_groups, n_items, smem_bytes, args, op)
+        check_launch(self.name, launch, prepared.max_items)
         if n_groups > self.max_groups:
             raise ProviderError(
                 op,

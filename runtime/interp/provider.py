@@ -25,7 +25,13 @@ from gpuir.runtime.interp.items import DEVICE_FUNCTIONS, GroupState, ItemMachine
 from gpuir.runtime.interp.races import RaceTracker
 from gpuir.runtime.interp.scheduler import GroupScheduler
 from gpuir.runtime.memory import Allocation, Pointer, size_of
-from gpuir.runtime.provider import LoadedModule, ProviderError, check_launch, kernels_of
+from gpuir.runtime.provider import (
+    Launch,
+    LoadedModule,
+    ProviderError,
+    check_launch,
+    kernels_of,
+)
 
 
 def uses_barriers(kernel: FuncOp, functions: dict[str, FuncOp]) -> bool:
@@ -185,7 +191,7 @@ class InterpProvider(EagerHostProvider):
         self.check_stream(stream, op)
         if not isinstance(module.payload, InterpModule):
             raise ProviderError(op, "interp: the module was not loaded by interp", "invalid handle")
-        run_launch(self, module, kernel, n_groups, n_items, smem_bytes, args, op)
+        run_launch(self, Launch(module, kernel, n_groups, n_items, smem_bytes, args, op))
 
 
 def interp_module(module: ModuleOp) -> InterpModule:
@@ -195,24 +201,15 @@ def interp_module(module: ModuleOp) -> InterpModule:
     return InterpModule(prototype)
 
 
-def run_launch(
-    provider: EagerHostProvider,
-    module: LoadedModule,
-    kernel: str,
-    n_groups: int,
-    n_items: int,
-    smem_bytes: int,
-    args: Sequence[tuple[object, Attribute]],
-    op: Operation | None,
-) -> None:
-    """Run a launch of `kernel` of `module` (loaded as interp loads it) under interp's
-    semantics, on `provider`'s memory (its device heap and output: interp's, or the cpu
-    provider's when it runs a checked launch again)."""
-    func, takes_smem = check_launch("interp", module, kernel, n_groups, n_items, args, op)
+def run_launch(provider: EagerHostProvider, launch: Launch) -> None:
+    """Run `launch` (of a module loaded as interp loads it) under interp's semantics, on
+    `provider`'s memory (its device heap and output: interp's, or the cpu provider's when it
+    runs a checked launch again)."""
+    func, takes_smem = check_launch("interp", launch)
     smem = None
     if takes_smem:
         param = func.function_type.inputs.data[6]
         assert isinstance(param, PtrType)
-        smem = (param.pointee, smem_bytes)
-    values = [value for value, _ in args]
-    KernelRun(provider, module, func, n_groups, n_items, smem, values).run()
+        smem = (param.pointee, launch.smem_bytes)
+    values = [value for value, _ in launch.args]
+    KernelRun(provider, launch.module, func, launch.n_groups, launch.n_items, smem, values).run()
