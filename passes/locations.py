@@ -74,7 +74,8 @@ class KeepLocations(RewritePattern):
     def rewrite_located(self, op: Operation, rewriter: PatternRewriter) -> None:
         location = op.location
         block, before, after = op.parent, op.prev_op, op.next_op
-        kept = set(op.walk())  # what the pattern may move into the ops that replace op
+        # what the pattern may move into the ops that replace op
+        kept = set(op.walk()) if op.regions else (op,)
         made: list[Operation] = []
         handler = made.append
         rewriter.operation_insertion_handler.append(handler)
@@ -97,8 +98,12 @@ class KeepLocations(RewritePattern):
 
 
 def keeping(rewritten: Counter | None, *patterns: RewritePattern) -> list[RewritePattern]:
-    """Each of `patterns` in `KeepLocations`, counting in `rewritten`."""
-    return [KeepLocations(p, rewritten) for p in patterns]
+    """`patterns` in `KeepLocations`, counting in `rewritten`: one wrapper around them all, so
+    that an op's contents are looked at once per visit, not once per pattern tried."""
+    if len(patterns) == 1:
+        return [KeepLocations(patterns[0], rewritten)]
+    inner = GreedyRewritePatternApplier(list(patterns), dce_enabled=False)
+    return [KeepLocations(inner, rewritten)]
 
 
 def apply_patterns(

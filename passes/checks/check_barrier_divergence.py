@@ -31,7 +31,14 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, func, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+)
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
@@ -132,12 +139,30 @@ class Budget:
     left: int = BUDGET
 
 
-def holders(kernel: func.FuncOp, module: ModuleOp) -> set[Operation]:
+class Symbols:
+    """The symbols of a module's top level by name, read once: a lookup per launch and call
+    is then constant time, where xDSL's `lookup_symbol` scans the module each time."""
+
+    def __init__(self, module: ModuleOp) -> None:
+        self.module = module
+        self.by_name: dict[str, Operation] = {}
+        for op in module.ops:
+            name = op.properties.get("sym_name", op.attributes.get("sym_name"))
+            if isinstance(name, StringAttr):
+                self.by_name.setdefault(name.data, op)
+
+    def lookup(self, ref: SymbolRefAttr) -> Operation | None:
+        if ref.nested_references.data:
+            return SymbolTable.lookup_symbol(self.module, ref)
+        return self.by_name.get(ref.root_reference.data)
+
+
+def holders(kernel: func.FuncOp, symbols: Symbols) -> set[Operation]:
     """The kernel's barriers, its calls of functions that may wait at one (the walk stops
     there), and the ops that hold either."""
     found: set[Operation] = set()
     for op in kernel.walk():
-        if is_barrier(op) or (isinstance(op, func.CallOp) and _may_wait(op, module)):
+        if is_barrier(op) or (isinstance(op, func.CallOp) and _may_wait(op, symbols)):
             while op is not None and op is not kernel and op not in found:
                 found.add(op)
                 op = op.parent_op()
@@ -159,9 +184,9 @@ def uniform(kernel: func.FuncOp, holding: set[Operation]) -> bool:
     return True
 
 
-def _may_wait(call: func.CallOp, module: ModuleOp) -> bool:
+def _may_wait(call: func.CallOp, symbols: Symbols) -> bool:
     """Whether the callee has a barrier or calls on (or is not in the module)."""
-    callee = SymbolTable.lookup_symbol(module, call.callee)
+    callee = symbols.lookup(call.callee)
     if not isinstance(callee, func.FuncOp):
         return True
     return any(is_barrier(op) or isinstance(op, func.CallOp) for op in callee.walk())
@@ -358,18 +383,18 @@ def _unconditional_launches(module: ModuleOp) -> list[gpu.LaunchOp]:
 
 
 def check_launch(
-    module: ModuleOp, launch: gpu.LaunchOp, walked: Counter, same_way: Counter | None = None
+    symbols: Symbols, launch: gpu.LaunchOp, walked: Counter, same_way: Counter | None = None
 ) -> None:
     """Raise an `OpError` at the first barrier of the launched kernel that the work-items of a
     group provably part at (module docstring); `walked` counts the launches whose kernel is
     walked work-item by work-item, `same_way` those that need no walk (`uniform`)."""
     n_items = _constant(launch.n_items)
-    kernel = SymbolTable.lookup_symbol(module, launch.kernel)
+    kernel = symbols.lookup(launch.kernel)
     if n_items is None or not 1 < n_items <= MAX_ITEMS or not isinstance(kernel, func.FuncOp):
         return
     if not kernel.body.blocks:
         return
-    holding = holders(kernel, module)
+    holding = holders(kernel, symbols)
     if not any(is_barrier(op) for op in holding):
         return
     if uniform(kernel, holding):
@@ -430,6 +455,7 @@ class CheckBarrierDivergencePass(ModulePass):
     )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        symbols = Symbols(op)
         for launch in _unconditional_launches(op):
-            check_launch(op, launch, self.walked, self.uniform)
+            check_launch(symbols, launch, self.walked, self.uniform)
             self.checked.add()
