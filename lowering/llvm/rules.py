@@ -31,9 +31,18 @@ The warp's `count` lanes are cut into segments of `width` lanes (1 to 32; any ot
 no lane valid); the source of lane `l`, in the segment that starts at `s = l / width * width`,
 is `l ^ offset`, `l - offset`, `l + offset` or `s + offset` (`xor`, `up`, `down`, `idx`), and
 it is valid when it lies in `[s, min(s + width, count))`.
+
+## The elements a `vector.broadcast` copies
+
+`broadcast_sources`: for each element of the result, the element of the source it copies, in
+Python: the shuffle mask of `convert-vector-to-llvm` and interp's gather
+(`gpuir.runtime.engine.vector`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from math import prod
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
@@ -93,3 +102,22 @@ def shuffle_source(
     valid = b.insert(arith.AndIOp(fits, inside)).result
     read = b.insert(arith.SelectOp(valid, source, lane)).result
     return read, valid
+
+
+def broadcast_sources(shape: Sequence[int], source: Sequence[int]) -> list[int]:
+    """The row-major index in `source` of the element that each element of a `vector.broadcast`
+    to `shape` copies: `source` is `shape`'s trailing dimensions, each its extent or 1 (one
+    element, stretched)."""
+    lead = len(shape) - len(source)
+    sources = []
+    for k in range(prod(shape)):
+        rest, at = k, []
+        for extent in reversed(shape):
+            at.append(rest % extent)
+            rest //= extent
+        at.reverse()
+        offset = 0
+        for j, s in enumerate(source):
+            offset = offset * s + (0 if s == 1 else at[lead + j])
+        sources.append(offset)
+    return sources

@@ -49,6 +49,7 @@ from gpuir.lowering.llvm.conversion import (
     to_llvm,
 )
 from gpuir.lowering.llvm.llvm_ext import ExtractElementOp, PoisonOp
+from gpuir.lowering.llvm.rules import broadcast_sources
 from gpuir.passes.locations import rewrite_once
 
 
@@ -179,19 +180,7 @@ class BroadcastLowering(RewritePattern):
             one = insert_at(r, poison, to_llvm(r, op.source, op), 0)
             made = shuffle(r, one, one, [0] * prod(shape))
         else:
-            source = tuple(op.source.type.get_shape())
-            lead = len(shape) - len(source)
-            mask = []
-            for k in range(prod(shape)):
-                rest, at = k, []
-                for extent in reversed(shape):
-                    at.append(rest % extent)
-                    rest //= extent
-                at.reverse()
-                offset = 0
-                for j, s in enumerate(source):
-                    offset = offset * s + (0 if s == 1 else at[lead + j])
-                mask.append(offset)
+            mask = broadcast_sources(shape, tuple(op.source.type.get_shape()))
             value = to_llvm(r, op.source, op)
             made = shuffle(r, value, value, mask)
         r.replace_op(op, [], [from_llvm(r, made, result)])

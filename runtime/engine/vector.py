@@ -17,6 +17,7 @@ from xdsl.interpreter import InterpreterFunctions, PythonValues, impl, register_
 from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects.vector_ext import FromElementsOp, ShapeCastOp
+from gpuir.lowering.llvm.rules import broadcast_sources
 from gpuir.runtime.engine.arith import _maximum, _minimum, maxnum, minnum
 from gpuir.runtime.engine.machine import Machine, fail
 from gpuir.runtime.engine.math import _fma
@@ -141,16 +142,7 @@ class VectorFunctions(InterpreterFunctions):
         lead = len(shape) - len(source)
         if lead < 0 or any(s not in (1, shape[lead + k]) for k, s in enumerate(source)):
             raise fail(op, f"'{op.name}' cannot broadcast {op.source.type} to {op.vector.type}")
-        out = []
-        for k in range(prod(shape)):
-            rest, at = k, []
-            for extent in reversed(shape):
-                at.append(rest % extent)
-                rest //= extent
-            at.reverse()
-            source_at = [0 if s == 1 else at[lead + j] for j, s in enumerate(source)]
-            out.append(args[0][flat(source, source_at)])
-        return (tuple(out),)
+        return (tuple(args[0][k] for k in broadcast_sources(shape, source)),)
 
     @impl(vector.ShuffleOp)
     def run_shuffle(self, machine: Machine, op: vector.ShuffleOp, args: PythonValues):
