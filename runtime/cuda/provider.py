@@ -289,7 +289,7 @@ class CudaProvider(Provider):
         self._usable(op)
         cu_stream = self._stream(stream, op)
         if ptr.allocation is not None and not ptr.allocation.freed:
-            self._own(ptr.allocation, op, "the pointer freed")
+            self._own(ptr.allocation, op, "the pointer freed is")
         allocation = memory.free(ptr, op, GLOBAL)
         _, device_allocation = self.live.pop(allocation.serial)
         if stream is not None:  # stream-ordered: after the work queued on the stream
@@ -299,12 +299,15 @@ class CudaProvider(Provider):
             self._forget_launches(stream)
         self._call(op, device_allocation.free)
 
-    def _own(self, allocation: Allocation, op: Operation | None, role: str) -> None:
+    def _own(
+        self, allocation: Allocation, op: Operation | None, role: str, what: str = "global memory"
+    ) -> None:
+        """`allocation` (the `role` of `op`: `the pointer freed is`) must be `what` of this
+        device: one it allocated (a freed one is a use after free, said elsewhere)."""
         if allocation.serial not in self.live and not allocation.freed:
             raise ProviderError(
                 op,
-                f"cuda: {role} is {allocation.describe()}, which is not global memory of this "
-                "device",
+                f"cuda: {role} {allocation.describe()}, which is not {what} of this device",
                 "invalid value",
             )
 
@@ -323,7 +326,7 @@ class CudaProvider(Provider):
         device_allocation, device_offset = memory.check_access(
             device, nbytes, op, f"{'writes' if to_device else 'reads'} {nbytes} bytes at"
         )
-        self._own(device_allocation, op, "the copy's device side")
+        self._own(device_allocation, op, "the copy's device side is")
         data = memory.host_bytes(host_allocation, op)[host_offset : host_offset + nbytes]
         return device_allocation.address + device_offset, data
 
@@ -633,13 +636,7 @@ class CudaProvider(Provider):
                 f"cuda: {where} points to {allocation.describe()}, which device code cannot access",
                 "invalid address space",
             )
-        if allocation.serial not in self.live and not allocation.freed:
-            raise ProviderError(
-                op,
-                f"cuda: {where} points to {allocation.describe()}, which is not memory of this "
-                "device",
-                "invalid value",
-            )
+        self._own(allocation, op, f"{where} points to", "memory")
 
     def __repr__(self) -> str:
         state = "open" if self.is_open else "closed"
