@@ -170,15 +170,7 @@ def emit_ballot(f: Fission, b: Builder, op: gpu.BallotOp, preds: SSAValue) -> No
     if op.mask not in f.storage_of:
         return
     masks = f.array_of(op.mask)
-    warp = index_constant(b, gpu.WARP)
-    first = f.zero if f.lo is f.zero else b.insert(arith.DivUIOp(f.lo, warp)).result
-    last = b.insert(arith.AddiOp(f.hi, index_constant(b, gpu.WARP - 1))).result
-    n_warps = b.insert(arith.DivUIOp(last, warp)).result
-    body = Block(arg_types=[IndexType()])
-    wb = Builder(InsertPoint.at_end(body))
-    lo = wb.insert(arith.MuliOp(body.args[0], warp)).result
-    end = wb.insert(arith.AddiOp(lo, warp)).result
-    hi = wb.insert(arith.MinUIOp(end, f.hi)).result
+    wb, lo, hi = warp_loop(f, b, f.lo, f.hi)
     vote = Block(arg_types=[IndexType(), i32])
     vb = Builder(InsertPoint.at_end(vote))
     item, mask = vote.args
@@ -194,7 +186,24 @@ def emit_ballot(f: Fission, b: Builder, op: gpu.BallotOp, preds: SSAValue) -> No
     gb.insert(scf.YieldOp())
     wb.insert(scf.ForOp(lo, hi, f.one, [], give))
     wb.insert(scf.YieldOp())
+
+
+def warp_loop(
+    f: Fission, b: Builder, start: SSAValue, stop: SSAValue
+) -> tuple[Builder, SSAValue, SSAValue]:
+    """An `scf.for` at `b` over the warps of items `start` (a warp's first item) to `stop`: a
+    builder at the end of its body, which the caller ends with its yield, and the body's warp's
+    first item and end (at most `stop`)."""
+    warp = index_constant(b, gpu.WARP)
+    first = f.zero if start is f.zero else b.insert(arith.DivUIOp(start, warp)).result
+    last = b.insert(arith.AddiOp(stop, index_constant(b, gpu.WARP - 1))).result
+    n_warps = b.insert(arith.DivUIOp(last, warp)).result
+    body = Block(arg_types=[IndexType()])
     b.insert(scf.ForOp(first, n_warps, f.one, [], body))
+    wb = Builder(InsertPoint.at_end(body))
+    lo = wb.insert(arith.MuliOp(body.args[0], warp)).result
+    end = wb.insert(arith.AddiOp(lo, warp)).result
+    return wb, lo, wb.insert(arith.MinUIOp(end, stop)).result
 
 
 # --- warp operations that whole warps reach, not the whole group ----------------------------------
@@ -315,21 +324,13 @@ def emit_per_warp(f: Fission, b: Builder, op: Operation) -> None:
     if f.in_warp:
         emit_in_warp(f, b, op)
         return
-    warp = index_constant(b, gpu.WARP)
-    last = b.insert(arith.AddiOp(f.n_items, index_constant(b, gpu.WARP - 1))).result
-    n_warps = b.insert(arith.DivUIOp(last, warp)).result
-    body = Block(arg_types=[IndexType()])
-    wb = Builder(InsertPoint.at_end(body))
-    lo = wb.insert(arith.MuliOp(body.args[0], warp)).result
-    end = wb.insert(arith.AddiOp(lo, warp)).result
-    hi = wb.insert(arith.MinUIOp(end, f.n_items)).result
+    wb, lo, hi = warp_loop(f, b, f.zero, f.n_items)
     f.lo, f.hi, f.in_warp = lo, hi, True
     try:
         emit_in_warp(f, wb, op)
     finally:
         f.lo, f.hi, f.in_warp = f.zero, f.n_items, False
     wb.insert(scf.YieldOp())
-    b.insert(scf.ForOp(f.zero, n_warps, f.one, [], body))
 
 
 def emit_in_warp(f: Fission, b: Builder, op: Operation) -> None:
