@@ -29,6 +29,25 @@ class AbiFunction:
     doc: str
 
 
+def copies(direction: str, op: str) -> tuple[AbiFunction, AbiFunction]:
+    """The blocking and the stream-ordered copy in `direction` (`gpuirMemcpyHtoD`,
+    `gpuirMemcpyHtoDAsync`; `DtoH`), for `op`'s two forms."""
+    return (
+        AbiFunction(
+            f"gpuirMemcpy{direction}",
+            None,
+            ("ptr", "ptr", "i64", "i64"),
+            f"{op}.block: dst, src, nbytes (-1: the rest of src's allocation)",
+        ),
+        AbiFunction(
+            f"gpuirMemcpy{direction}Async",
+            None,
+            ("ptr", "ptr", "i64", "ptr", "i64"),
+            f"{op}.asyn: dst, src, nbytes, stream",
+        ),
+    )
+
+
 ABI: tuple[AbiFunction, ...] = (
     AbiFunction("gpuirInit", None, ("i64",), "gpu.init / gpu.auto_init: open the device"),
     AbiFunction(
@@ -43,30 +62,8 @@ ABI: tuple[AbiFunction, ...] = (
     ),
     AbiFunction("gpuirMemFree", None, ("ptr", "i64"), "gpu.free.block"),
     AbiFunction("gpuirMemFreeAsync", None, ("ptr", "ptr", "i64"), "gpu.free.asyn: ptr, stream"),
-    AbiFunction(
-        "gpuirMemcpyHtoD",
-        None,
-        ("ptr", "ptr", "i64", "i64"),
-        "gpu.copy_to_device.block: dst, src, nbytes (-1: the rest of src's allocation)",
-    ),
-    AbiFunction(
-        "gpuirMemcpyHtoDAsync",
-        None,
-        ("ptr", "ptr", "i64", "ptr", "i64"),
-        "gpu.copy_to_device.asyn: dst, src, nbytes, stream",
-    ),
-    AbiFunction(
-        "gpuirMemcpyDtoH",
-        None,
-        ("ptr", "ptr", "i64", "i64"),
-        "gpu.copy_to_host.block: dst, src, nbytes (-1: the rest of src's allocation)",
-    ),
-    AbiFunction(
-        "gpuirMemcpyDtoHAsync",
-        None,
-        ("ptr", "ptr", "i64", "ptr", "i64"),
-        "gpu.copy_to_host.asyn: dst, src, nbytes, stream",
-    ),
+    *copies("HtoD", "gpu.copy_to_device"),
+    *copies("DtoH", "gpu.copy_to_host"),
     AbiFunction(
         "gpuirLaunchKernel",
         None,
