@@ -122,15 +122,15 @@ start:
   ret i32 %r
 }}
 
-define void @__gpuir_fault_handler(i32 %sig, ptr %info, ptr %uc) {{
+; Back to this thread's guarded call (`__gpuir_guarded`), which returns `%sig`, with `%address`
+; in its context; returns where the thread runs none.
+define internal void @__gpuir_jump(i64 %address, i32 %sig) {{
 start:
   %key = load i32, ptr @__gpuir_fault_key
   %ctx = call ptr @pthread_getspecific(i32 %key)
   %none = icmp eq ptr %ctx, null
-  br i1 %none, label %chain, label %jump
+  br i1 %none, label %back, label %jump
 jump:
-  %at = getelementptr i8, ptr %info, i64 {SI_ADDR}
-  %address = load i64, ptr %at
   %slot = getelementptr i8, ptr %ctx, i64 {ADDRESS}
   store volatile i64 %address, ptr %slot
   %sigslot = getelementptr i8, ptr %ctx, i64 {SIGNO}
@@ -138,7 +138,15 @@ jump:
   store volatile i64 %sig64, ptr %sigslot
   call void @siglongjmp(ptr %ctx, i32 %sig) #1
   unreachable
-chain:
+back:
+  ret void
+}}
+
+define void @__gpuir_fault_handler(i32 %sig, ptr %info, ptr %uc) {{
+start:
+  %at = getelementptr i8, ptr %info, i64 {SI_ADDR}
+  %address = load i64, ptr %at
+  call void @__gpuir_jump(i64 %address, i32 %sig)
   %table = load ptr, ptr @__gpuir_old_actions
   %index = sext i32 %sig to i64
   %offset = mul i64 %index, {ctypes.sizeof(Sigaction)}
@@ -150,18 +158,7 @@ chain:
 
 define void @{DIVERGENCE_SYMBOL}(i64 %group, i64 %passed) #1 {{
 start:
-  %key = load i32, ptr @__gpuir_fault_key
-  %ctx = call ptr @pthread_getspecific(i32 %key)
-  %none = icmp eq ptr %ctx, null
-  br i1 %none, label %die, label %jump
-jump:
-  %slot = getelementptr i8, ptr %ctx, i64 {ADDRESS}
-  store volatile i64 %passed, ptr %slot
-  %sigslot = getelementptr i8, ptr %ctx, i64 {SIGNO}
-  store volatile i64 {DIVERGENCE}, ptr %sigslot
-  call void @siglongjmp(ptr %ctx, i32 {DIVERGENCE}) #1
-  unreachable
-die:
+  call void @__gpuir_jump(i64 %passed, i32 {DIVERGENCE})
   call void @abort() #1
   unreachable
 }}
