@@ -52,24 +52,37 @@ def locate(ops: Iterable[Operation], location: Attribute, kept: Container[Operat
 
 class KeepLocations(RewritePattern):
     """`pattern`, giving what it makes the rewritten op's location (module docstring), and
-    counting in `rewritten` (when given) each op it rewrote."""
+    counting in `rewritten` (when given) each op it rewrote. `apply_patterns` merges the
+    wrappers it is given in a row into one, which tries their patterns in order: an op's
+    contents are then read once per visit, not once per pattern tried."""
 
     def __init__(self, pattern: RewritePattern, rewritten: Counter | None = None) -> None:
-        self.pattern = pattern
-        self.rewritten = rewritten
+        self.alternatives: list[tuple[RewritePattern, Counter | None]] = [(pattern, rewritten)]
+
+    def merged(self, other: KeepLocations) -> KeepLocations:
+        both = KeepLocations.__new__(KeepLocations)
+        both.alternatives = self.alternatives + other.alternatives
+        return both
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         acted = rewriter.has_done_action
         rewriter.has_done_action = False
         try:
             if isinstance(op.location, UnknownLoc):
-                self.pattern.match_and_rewrite(op, rewriter)
+                self.rewrite(op, rewriter)
             else:
                 self.rewrite_located(op, rewriter)
-            if rewriter.has_done_action and self.rewritten is not None:
-                self.rewritten.add()
         finally:
             rewriter.has_done_action |= acted
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        """The first of the patterns that acts on `op`, counted."""
+        for pattern, rewritten in self.alternatives:
+            pattern.match_and_rewrite(op, rewriter)
+            if rewriter.has_done_action:
+                if rewritten is not None:
+                    rewritten.add()
+                return
 
     def rewrite_located(self, op: Operation, rewriter: PatternRewriter) -> None:
         location = op.location
@@ -80,7 +93,7 @@ class KeepLocations(RewritePattern):
         handler = made.append
         rewriter.operation_insertion_handler.append(handler)
         try:
-            self.pattern.match_and_rewrite(op, rewriter)
+            self.rewrite(op, rewriter)
         finally:
             rewriter.operation_insertion_handler.remove(handler)
         if not rewriter.has_done_action:
@@ -98,12 +111,19 @@ class KeepLocations(RewritePattern):
 
 
 def keeping(rewritten: Counter | None, *patterns: RewritePattern) -> list[RewritePattern]:
-    """`patterns` in `KeepLocations`, counting in `rewritten`: one wrapper around them all, so
-    that an op's contents are looked at once per visit, not once per pattern tried."""
-    if len(patterns) == 1:
-        return [KeepLocations(patterns[0], rewritten)]
-    inner = GreedyRewritePatternApplier(list(patterns), dce_enabled=False)
-    return [KeepLocations(inner, rewritten)]
+    """Each of `patterns` in `KeepLocations`, counting in `rewritten`."""
+    return [KeepLocations(p, rewritten) for p in patterns]
+
+
+def merge_kept(patterns: Sequence[RewritePattern]) -> list[RewritePattern]:
+    """`patterns`, each run of `KeepLocations` in a row merged into one (same order)."""
+    merged: list[RewritePattern] = []
+    for pattern in patterns:
+        if isinstance(pattern, KeepLocations) and merged and isinstance(merged[-1], KeepLocations):
+            merged[-1] = merged[-1].merged(pattern)
+        else:
+            merged.append(pattern)
+    return merged
 
 
 def apply_patterns(
@@ -114,7 +134,8 @@ def apply_patterns(
     `once`, one walk over the ops there were (the ops the rewrites make are not visited); else
     the made and changed ops are rewritten too, until nothing changes."""
     PatternRewriteWalker(
-        GreedyRewritePatternApplier(list(patterns), dce_enabled=dce), apply_recursively=not once
+        GreedyRewritePatternApplier(merge_kept(patterns), dce_enabled=dce),
+        apply_recursively=not once,
     ).rewrite_module(root)
 
 

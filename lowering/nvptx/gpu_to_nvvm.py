@@ -38,9 +38,7 @@ from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp, UnitAttr, f3
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -63,7 +61,7 @@ from gpuir.lowering.llvm.conversion import (
 )
 from gpuir.lowering.llvm.rules import shuffle_source
 from gpuir.lowering.nvptx.collectives import Collectives
-from gpuir.passes.locations import KeepLocations
+from gpuir.passes.locations import KeepLocations, apply_patterns
 
 SMEM_GLOBAL = "__dynamic_smem"
 SMEM_ALIGN = 16
@@ -335,19 +333,15 @@ class ConvertGpuToNvvmPass(DeviceModulePass):
             lower_kernel_parameters(kernel, module, calls)
             self.kernels.add()
         collectives = Collectives(module)
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(
-                [
-                    KeepLocations(SyncWorkItemsToBarrier(), self.barriers),
-                    KeepLocations(
-                        CollectiveToCall(collectives, index_type(module)), self.collectives
-                    ),
-                    KeepLocations(FenceToLlvm(), self.fences),
-                    KeepLocations(LaneIdToSreg(index_type(module)), self.warp_ops),
-                    KeepLocations(ShuffleToShfl(), self.warp_ops),
-                    KeepLocations(BallotToVote(), self.warp_ops),
-                    KeepLocations(NvvmToIntrinsics(), self.nvvm_ops),
-                ]
-            ),
-            apply_recursively=False,
-        ).rewrite_module(module)
+        apply_patterns(
+            module,
+            [
+                KeepLocations(SyncWorkItemsToBarrier(), self.barriers),
+                KeepLocations(CollectiveToCall(collectives, index_type(module)), self.collectives),
+                KeepLocations(FenceToLlvm(), self.fences),
+                KeepLocations(LaneIdToSreg(index_type(module)), self.warp_ops),
+                KeepLocations(ShuffleToShfl(), self.warp_ops),
+                KeepLocations(BallotToVote(), self.warp_ops),
+                KeepLocations(NvvmToIntrinsics(), self.nvvm_ops),
+            ],
+        )
