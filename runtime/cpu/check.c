@@ -76,8 +76,27 @@ typedef struct {
 #define SLOTS (1u << 16)
 #endif
 
+/* The chunk of records (`size` bytes each) that `key` names in a table of `SLOTS` chunks
+ * (`keys`, `chunks`: open addressing), made on first touch; 0 when every slot is taken (no
+ * room: the access is suspect) or no memory is left. */
+static void *chunk_in(uint64_t *keys, void **chunks, uint64_t key, size_t size) {
+  uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (SLOTS - 1);
+  for (uint32_t probes = 1; chunks[slot] && keys[slot] != key; probes++) {
+    if (probes == SLOTS) return 0;
+    slot = (slot + 1) & (SLOTS - 1);
+  }
+  if (!chunks[slot]) {
+    void *cells = mmap(0, size * CHUNK, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (cells == MAP_FAILED) return 0;
+    keys[slot] = key;
+    chunks[slot] = cells;
+  }
+  return chunks[slot];
+}
+
 static uint64_t chunk_keys[SLOTS];
-static Cell *chunk_cells[SLOTS];
+static void *chunk_cells[SLOTS];
 #define WAYS 16
 static uint64_t recent_keys[WAYS] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
                                      ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull};
@@ -87,27 +106,11 @@ static Cell *cell_of(uint64_t address) { /* a few chunks at once (a kernel's arr
   uint64_t key = address >> CHUNK_BITS;
   unsigned way = (unsigned)(key ^ (key >> 7)) & (WAYS - 1);
   if (recent_keys[way] == key) return recent_cells[way] + (address & (CHUNK - 1));
-  uint64_t last_key = ~0ull;
-  Cell *last_cells = 0;
-  {
-    uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (SLOTS - 1);
-    for (uint32_t probes = 1; chunk_cells[slot] && chunk_keys[slot] != key; probes++) {
-      if (probes == SLOTS) return 0; /* every slot taken: no room (the access is suspect) */
-      slot = (slot + 1) & (SLOTS - 1);
-    }
-    if (!chunk_cells[slot]) {
-      void *cells = mmap(0, sizeof(Cell) * CHUNK, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (cells == MAP_FAILED) return 0;
-      chunk_keys[slot] = key;
-      chunk_cells[slot] = cells;
-    }
-    last_key = key;
-    last_cells = chunk_cells[slot];
-  }
-  recent_keys[way] = last_key;
-  recent_cells[way] = last_cells;
-  return last_cells + (address & (CHUNK - 1));
+  Cell *cells = chunk_in(chunk_keys, chunk_cells, key, sizeof(Cell));
+  if (!cells) return 0;
+  recent_keys[way] = key;
+  recent_cells[way] = cells;
+  return cells + (address & (CHUNK - 1));
 }
 
 typedef struct {
@@ -118,7 +121,7 @@ typedef struct {
 } Word;
 
 static uint64_t word_keys[SLOTS];
-static Word *word_cells[SLOTS];
+static void *word_cells[SLOTS];
 static uint64_t recent_word_keys[WAYS] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
                                           ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull};
 static Word *recent_words[WAYS];
@@ -127,21 +130,11 @@ static Word *word_of(uint64_t address) { /* the cell of the aligned word holding
   uint64_t word = address >> 2, key = word >> CHUNK_BITS;
   unsigned way = (unsigned)(key ^ (key >> 7)) & (WAYS - 1);
   if (recent_word_keys[way] == key) return recent_words[way] + (word & (CHUNK - 1));
-  uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (SLOTS - 1);
-  for (uint32_t probes = 1; word_cells[slot] && word_keys[slot] != key; probes++) {
-    if (probes == SLOTS) return 0;
-    slot = (slot + 1) & (SLOTS - 1);
-  }
-  if (!word_cells[slot]) {
-    void *cells = mmap(0, sizeof(Word) * CHUNK, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (cells == MAP_FAILED) return 0;
-    word_keys[slot] = key;
-    word_cells[slot] = cells;
-  }
+  Word *words = chunk_in(word_keys, word_cells, key, sizeof(Word));
+  if (!words) return 0;
   recent_word_keys[way] = key;
-  recent_words[way] = word_cells[slot];
-  return word_cells[slot] + (word & (CHUNK - 1));
+  recent_words[way] = words;
+  return words + (word & (CHUNK - 1));
 }
 
 /* --- owners: the fast path of the common case ---
@@ -170,28 +163,18 @@ enum { OWN_READ = 1, OWN_WRITE = 2, OWN_VALUES = 4, OWN_SLOW = 8, OWN_LIVE = 16 
 #define OWN_BITS(o) ((unsigned)((o) >> 48))
 
 static uint64_t owner_keys[SLOTS];
-static uint64_t *owner_cells[SLOTS];
+static void *owner_cells[SLOTS];
 static uint64_t recent_owner_keys[WAYS] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
                                            ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull};
 static uint64_t *recent_owners[WAYS];
 
 static uint64_t *owner_chunk(uint64_t key) {
-  uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (SLOTS - 1);
-  for (uint32_t probes = 1; owner_cells[slot] && owner_keys[slot] != key; probes++) {
-    if (probes == SLOTS) return 0;
-    slot = (slot + 1) & (SLOTS - 1);
-  }
-  if (!owner_cells[slot]) {
-    void *cells = mmap(0, sizeof(uint64_t) * CHUNK, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (cells == MAP_FAILED) return 0;
-    owner_keys[slot] = key;
-    owner_cells[slot] = cells;
-  }
+  uint64_t *owners = chunk_in(owner_keys, owner_cells, key, sizeof(uint64_t));
+  if (!owners) return 0;
   unsigned way = (unsigned)(key ^ (key >> 7)) & (WAYS - 1);
   recent_owner_keys[way] = key;
-  recent_owners[way] = owner_cells[slot];
-  return owner_cells[slot];
+  recent_owners[way] = owners;
+  return owners;
 }
 
 static inline uint64_t *owner_of(uint64_t address) { /* the owner of the word at `address` */
