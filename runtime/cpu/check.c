@@ -76,41 +76,50 @@ typedef struct {
 #define SLOTS (1u << 16)
 #endif
 
-/* The chunk of records (`size` bytes each) that `key` names in a table of `SLOTS` chunks
- * (`keys`, `chunks`: open addressing), made on first touch; 0 when every slot is taken (no
- * room: the access is suspect) or no memory is left. */
-static void *chunk_in(uint64_t *keys, void **chunks, uint64_t key, size_t size) {
+#define WAYS 16
+typedef struct { /* chunks of records by key (open addressing), and the last chunk per way */
+  uint64_t keys[SLOTS];
+  void *chunks[SLOTS];
+  uint64_t recent_keys[WAYS];
+  void *recent[WAYS];
+} Table;
+#define NEW_TABLE                                                                               \
+  {                                                                                             \
+    .recent_keys = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,                     \
+                    ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull}                     \
+  }
+#define WAY(key) ((unsigned)((key) ^ ((key) >> 7)) & (WAYS - 1))
+
+/* The chunk of records (`size` bytes each) that `key` names in `t`, made on first touch; 0
+ * when every slot is taken (no room: the access is suspect) or no memory is left. */
+static void *chunk_in(Table *t, uint64_t key, size_t size) {
   uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (SLOTS - 1);
-  for (uint32_t probes = 1; chunks[slot] && keys[slot] != key; probes++) {
+  for (uint32_t probes = 1; t->chunks[slot] && t->keys[slot] != key; probes++) {
     if (probes == SLOTS) return 0;
     slot = (slot + 1) & (SLOTS - 1);
   }
-  if (!chunks[slot]) {
-    void *cells = mmap(0, size * CHUNK, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (cells == MAP_FAILED) return 0;
-    keys[slot] = key;
-    chunks[slot] = cells;
+  if (!t->chunks[slot]) {
+    void *made = mmap(0, size * CHUNK, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (made == MAP_FAILED) return 0;
+    t->keys[slot] = key;
+    t->chunks[slot] = made;
   }
-  return chunks[slot];
+  t->recent_keys[WAY(key)] = key;
+  t->recent[WAY(key)] = t->chunks[slot];
+  return t->chunks[slot];
 }
 
-static uint64_t chunk_keys[SLOTS];
-static void *chunk_cells[SLOTS];
-#define WAYS 16
-static uint64_t recent_keys[WAYS] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
-                                     ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull};
-static Cell *recent_cells[WAYS];
+static inline void *chunk_of(Table *t, uint64_t key, size_t size) {
+  unsigned way = WAY(key);
+  return t->recent_keys[way] == key ? t->recent[way] : chunk_in(t, key, size);
+}
+
+static Table cell_table = NEW_TABLE;
 
 static Cell *cell_of(uint64_t address) { /* a few chunks at once (a kernel's arrays) */
-  uint64_t key = address >> CHUNK_BITS;
-  unsigned way = (unsigned)(key ^ (key >> 7)) & (WAYS - 1);
-  if (recent_keys[way] == key) return recent_cells[way] + (address & (CHUNK - 1));
-  Cell *cells = chunk_in(chunk_keys, chunk_cells, key, sizeof(Cell));
-  if (!cells) return 0;
-  recent_keys[way] = key;
-  recent_cells[way] = cells;
-  return cells + (address & (CHUNK - 1));
+  Cell *chunk = chunk_of(&cell_table, address >> CHUNK_BITS, sizeof(Cell));
+  return chunk ? chunk + (address & (CHUNK - 1)) : 0;
 }
 
 typedef struct {
@@ -120,21 +129,12 @@ typedef struct {
   uint8_t flags, split, pad[2];
 } Word;
 
-static uint64_t word_keys[SLOTS];
-static void *word_cells[SLOTS];
-static uint64_t recent_word_keys[WAYS] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
-                                          ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull};
-static Word *recent_words[WAYS];
+static Table word_table = NEW_TABLE;
 
 static Word *word_of(uint64_t address) { /* the cell of the aligned word holding `address` */
-  uint64_t word = address >> 2, key = word >> CHUNK_BITS;
-  unsigned way = (unsigned)(key ^ (key >> 7)) & (WAYS - 1);
-  if (recent_word_keys[way] == key) return recent_words[way] + (word & (CHUNK - 1));
-  Word *words = chunk_in(word_keys, word_cells, key, sizeof(Word));
-  if (!words) return 0;
-  recent_word_keys[way] = key;
-  recent_words[way] = words;
-  return words + (word & (CHUNK - 1));
+  uint64_t word = address >> 2;
+  Word *chunk = chunk_of(&word_table, word >> CHUNK_BITS, sizeof(Word));
+  return chunk ? chunk + (word & (CHUNK - 1)) : 0;
 }
 
 /* --- owners: the fast path of the common case ---
@@ -162,26 +162,12 @@ enum { OWN_READ = 1, OWN_WRITE = 2, OWN_VALUES = 4, OWN_SLOW = 8, OWN_LIVE = 16 
 #define OWN_ITEM(o) ((uint16_t)((o) >> 32))
 #define OWN_BITS(o) ((unsigned)((o) >> 48))
 
-static uint64_t owner_keys[SLOTS];
-static void *owner_cells[SLOTS];
-static uint64_t recent_owner_keys[WAYS] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
-                                           ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull};
-static uint64_t *recent_owners[WAYS];
-
-static uint64_t *owner_chunk(uint64_t key) {
-  uint64_t *owners = chunk_in(owner_keys, owner_cells, key, sizeof(uint64_t));
-  if (!owners) return 0;
-  unsigned way = (unsigned)(key ^ (key >> 7)) & (WAYS - 1);
-  recent_owner_keys[way] = key;
-  recent_owners[way] = owners;
-  return owners;
-}
+static Table owner_table = NEW_TABLE;
 
 static inline uint64_t *owner_of(uint64_t address) { /* the owner of the word at `address` */
   if (address - fast.lo < fast.span) return fast.shadow + ((address - fast.lo) >> 2);
-  uint64_t word = address >> 2, key = word >> CHUNK_BITS;
-  unsigned way = (unsigned)(key ^ (key >> 7)) & (WAYS - 1);
-  uint64_t *chunk = recent_owner_keys[way] == key ? recent_owners[way] : owner_chunk(key);
+  uint64_t word = address >> 2;
+  uint64_t *chunk = chunk_of(&owner_table, word >> CHUNK_BITS, sizeof(uint64_t));
   return chunk ? chunk + (word & (CHUNK - 1)) : 0;
 }
 
