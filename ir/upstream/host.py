@@ -58,6 +58,9 @@ PRINT_MEMREF = {"printMemrefF32", "printMemrefF64", "printMemrefI32", "printMemr
 PRINT_TEXT = {"printNewline": "\n", "printComma": ", ", "printOpen": "( ", "printClose": " )"}
 PRINT_VALUE = {"printI64", "printU64"}
 PRINT_FLOAT = {"printF32", "printF64"}
+DEVICE_VIEWS = {"mgpuMemGetDeviceMemRef1dFloat": "f32", "mgpuMemGetDeviceMemRef1dInt32": "i32"}
+"""ROCm's runtime shims that give the device's view of registered host memory (a 1-d memref of
+these elements)."""
 
 
 class HostImporter(KernelImporter):
@@ -284,10 +287,25 @@ class HostImporter(KernelImporter):
         elif callee in PRINT_FLOAT:  # C's %g, as mlir-runner's printF32 / printF64
             made = b.insert(printf.PrintFormatOp("{}", *self.mapped(op, op.arguments[:1], s)))
             made.attributes[gpu.PRINTF_SPECS_ATTR] = ArrayAttr([StringAttr("g")])
+        elif callee in DEVICE_VIEWS:
+            self.device_view(op, callee, s)
         elif callee in self.host_functions:
             self.inline(op, self.host_functions[callee], b, s)
         else:
             raise unsupported(op, f"of @{callee} is not supported (yet)")
+
+    def device_view(self, op: func.CallOp, callee: str, s: Scope) -> None:
+        """ROCm's `mgpuMemGetDeviceMemRef1d*`: the device's view of registered host memory,
+        which on gpuir's providers is that memory (a launch copies it in and out, as any
+        registered memory)."""
+        types = [*(a.type for a in op.arguments), *(r.type for r in op.results)]
+        element = DEVICE_VIEWS[callee]
+        if len(types) != 2 or any(str(t) != f"memref<?x{element}>" for t in types):
+            raise unsupported(op, f"of @{callee} takes and returns one memref<?x{element}>")
+        ref = self.ref(op, op.arguments[0], s)
+        if ref.mirror is None:
+            raise unsupported(op, "of memory that is not registered (gpu.host_register it)")
+        s.refs[op.results[0]] = ref
 
     # -- launches --
 
