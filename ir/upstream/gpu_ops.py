@@ -9,9 +9,9 @@ nothing else sees them. xDSL's own `gpu` dialect has the ops but none of their c
 reads and prints the generic form only).
 
 Read (MLIR 22's syntax): `gpu.module @m [targets] { … }`; `gpu.func @k(args) [workgroup(…)]
-[private(…)] kernel { … }` and `gpu.return`; `gpu.launch_func [async] [deps] @m::@k blocks in
-(x, y, z) threads in (x, y, z) [dynamic_shared_memory_size s] [args(v : t, …)]`; `gpu.launch
-[async] [deps] blocks(bx, by, bz) in (sx = x, …) threads(tx, ty, tz) in (ex = x, …)
+[private(…)] kernel { … }` (an argument's `{attributes}` read and dropped) and `gpu.return`;
+`gpu.launch_func [async] [deps] @m::@k blocks in (x, y, z) threads in (x, y, z)
+[dynamic_shared_memory_size s] [args(v : t, …)]`; `gpu.launch [async] [deps] blocks(bx, by, bz) in (sx = x, …) threads(tx, ty, tz) in (ex = x, …)
 [dynamic_shared_memory_size s] { … gpu.terminator }`; `gpu.thread_id x` and `block_id`,
 `block_dim`, `grid_dim`, `global_id` (`x`, `y`, `z`), `gpu.lane_id`; `gpu.barrier`;
 `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`, `gpu.memset` and `gpu.wait` with `async` and `[deps]`;
@@ -214,7 +214,9 @@ class FuncOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> FuncOp:
         name = parser.parse_symbol_name()
-        params = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
+        params = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, lambda: parse_argument_with_attrs(parser)
+        )
         outputs: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
             if parser.parse_optional_punctuation("(") is not None:
@@ -230,7 +232,7 @@ class FuncOp(IRDLOperation):
             keyword := parser.parse_optional_keyword("private")
         ):
             groups[keyword] = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_argument
+                parser.Delimiter.PAREN, lambda: parse_argument_with_attrs(parser)
             )
         kernel = parser.parse_optional_keyword("kernel") is not None
         attributes = parser.parse_optional_attr_dict_with_keyword()
@@ -248,6 +250,15 @@ class FuncOp(IRDLOperation):
         if attributes is not None:
             op.attributes.update(attributes.data)
         return op
+
+
+def parse_argument_with_attrs(parser: Parser) -> Parser.Argument:
+    """`%a : T {attrs}`: a parameter or attribution of a `gpu.func`, whose attributes (what
+    `--test-gpu-memory-promotion` reads, `{gpu.test_promote_workgroup}`; `{llvm.noalias}`) are
+    read and dropped: no import reads them."""
+    argument = parser.parse_argument()
+    parser.parse_optional_attr_dict()
+    return argument
 
 
 class TypedTerminatorOp(IRDLOperation):
