@@ -11,8 +11,9 @@ reads and prints the generic form only).
 Read (MLIR 22's syntax): `gpu.module @m [targets] { … }`; `gpu.func @k(args) [workgroup(…)]
 [private(…)] kernel { … }` (an argument's `{attributes}` read and dropped) and `gpu.return`;
 `gpu.launch_func [async] [deps] @m::@k blocks in (x, y, z) threads in (x, y, z)
-[dynamic_shared_memory_size s] [args(v : t, …)]`; `gpu.launch [async] [deps] blocks(bx, by, bz) in (sx = x, …) threads(tx, ty, tz) in (ex = x, …)
-[dynamic_shared_memory_size s] { … gpu.terminator }`; `gpu.thread_id x` and `block_id`,
+[dynamic_shared_memory_size s] [args(v : t, …)]`; `gpu.launch [async] [deps] blocks(bx, by,
+bz) in (sx = x, …) threads(tx, ty, tz) in (ex = x, …) [dynamic_shared_memory_size s] { …
+gpu.terminator }`; `gpu.thread_id x` and `block_id`,
 `block_dim`, `grid_dim`, `global_id` (`x`, `y`, `z`), `gpu.lane_id`; `gpu.barrier`;
 `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`, `gpu.memset` and `gpu.wait` with `async` and `[deps]`;
 `gpu.host_register`; `gpu.dynamic_shared_memory`; `gpu.printf "fmt" [, v : t …]`;
