@@ -44,7 +44,7 @@ get_all_targets = lazy_group(TARGETS)
 
 
 LOWERING_PASSES: dict[str, str] = {
-    "convert-scf-while-to-cf": "gpuir.lowering.llvm.scf_while_to_cf:ConvertScfWhileToCfPass",
+    "convert-scf-while-to-cf": "gpuir.lowering.llvm.cf_to_llvm:ConvertScfWhileToCfPass",
     "convert-gpu-to-nvvm": "gpuir.lowering.nvptx.gpu_to_nvvm:ConvertGpuToNvvmPass",
     "convert-mem-to-llvm": "gpuir.lowering.llvm.mem_to_llvm:ConvertMemToLlvmPass",
     "erase-mem-tokens": "gpuir.lowering.llvm.erase_mem_tokens:EraseMemTokensPass",

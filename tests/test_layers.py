@@ -244,3 +244,27 @@ def test_attribute_names_have_one_definition():
     assert written == {}, (
         f"attribute names written as literals instead of their constant: {written}"
     )
+
+
+MAX_LINES = 800
+"""A source file's lines, at most (CONTRIBUTING: split a bigger one at its seams)."""
+MAX_MODULES = 16
+"""A source folder's Python files, at most (CONTRIBUTING: a room per target and provider)."""
+
+
+def test_no_source_file_or_folder_outgrows_its_limit():
+    files = list(package_modules().values())
+    too_long = [
+        f"{path.relative_to(ROOT)}: {n} lines"
+        for path in files
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    ]
+    folders: dict[Path, int] = {}
+    for path in files:
+        folders[path.parent] = folders.get(path.parent, 0) + 1
+    too_full = [
+        f"{folder.relative_to(ROOT)}/: {n} Python files"
+        for folder, n in folders.items()
+        if n > MAX_MODULES and folder != ROOT
+    ]
+    assert not too_long and not too_full, "\n".join(too_long + too_full)

@@ -17,7 +17,7 @@ from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLow
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.cpu.workgroups import defined_values
-from gpuir.lowering.llvm.scf_while_to_cf import ExecuteRegionLowering, WhileLowering
+from gpuir.lowering.llvm.cf_to_llvm import ExecuteRegionLowering, WhileLowering
 from gpuir.passes.locations import KeepLocations
 
 

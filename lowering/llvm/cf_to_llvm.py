@@ -1,4 +1,16 @@
-"""`convert-cf-to-llvm`: `cf` branches of device code to `llvm.br` / `llvm.cond_br`.
+"""Branches: `convert-scf-while-to-cf` makes them of loops, `convert-cf-to-llvm` lowers them.
+
+`convert-scf-while-to-cf`: `scf.while` to branches, in device modules (and
+`ExecuteRegionLowering`, which the cpu provider's resumable form uses for
+`scf.execute_region`). xDSL's `convert-scf-to-cf` lowers `scf.for`, `scf.if` and
+`scf.index_switch` but not `scf.while`; this pass does, as MLIR's `WhileLowering`:
+
+    ^before(args): …; scf.condition(%c) vals   →   cf.cond_br %c, ^after(vals), ^end(vals)
+    ^after(args):  …; scf.yield vals            →   cf.br ^before(vals)
+
+with a `cf.br ^before(inits)` where the loop was and the loop's results as `^end`'s arguments.
+
+`convert-cf-to-llvm`: `cf` branches of device code to `llvm.br` / `llvm.cond_br`.
 
 The arguments of every non-entry block take their llvm types (`index` → `i64` or `i32`, …; a cast back
 serves the users that are not converted yet). `cf.switch` becomes a chain of `llvm.icmp eq` and
@@ -11,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import cf, llvm
+from xdsl.dialects import cf, llvm, scf
 from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
@@ -20,7 +32,12 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Block, Operation
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
 
 from gpuir.ir.diagnostics import OpError
@@ -33,7 +50,7 @@ from gpuir.lowering.llvm.conversion import (
     llvm_type,
     to_llvm,
 )
-from gpuir.passes.locations import rewrite_once
+from gpuir.passes.locations import KeepLocations, rewrite_once
 
 
 def convert_block_arguments(block: Block, index: IntegerType) -> None:
@@ -132,3 +149,64 @@ class ConvertCfToLlvmPass(DeviceModulePass):
                     convert_block_arguments(block, index)
         patterns = [BranchLowering(), CondBranchLowering(), SwitchLowering(), AssertRejection()]
         rewrite_once(module, patterns, self.lowered)
+
+
+class WhileLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.WhileOp, rewriter: PatternRewriter):
+        block = op.parent_block()
+        region = block.parent_region() if block is not None else None
+        if block is None or region is None:
+            return
+        end = block.split_before(op)
+        result_args = [end.insert_arg(t, i) for i, t in enumerate(op.result_types)]
+        before = op.before_region.block
+        after = op.after_region.block
+
+        condition = before.last_op
+        assert isinstance(condition, scf.ConditionOp)
+        rewriter.replace(
+            condition,
+            cf.ConditionalBranchOp(condition.condition, after, condition.args, end, condition.args),
+        )
+        step = after.last_op
+        assert isinstance(step, scf.YieldOp)
+        rewriter.replace(step, cf.BranchOp(before, *step.arguments))
+
+        rewriter.inline_region(op.before_region, BlockInsertPoint.before(end))
+        rewriter.inline_region(op.after_region, BlockInsertPoint.before(end))
+        rewriter.insert(cf.BranchOp(before, *op.arguments), InsertPoint.at_end(block))
+        rewriter.replace(op, [], result_args)
+
+
+class ExecuteRegionLowering(RewritePattern):
+    """`scf.execute_region` → its blocks in place, each `scf.yield` a branch to the blocks
+    after it (whose arguments are its results), as MLIR's `ExecuteRegionLowering`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.ExecuteRegionOp, rewriter: PatternRewriter):
+        block = op.parent_block()
+        if block is None or block.parent_region() is None or not op.region.blocks:
+            return
+        end = block.split_before(op)
+        result_args = [end.insert_arg(t, i) for i, t in enumerate(op.result_types)]
+        entry = op.region.blocks[0]
+        for inner in op.region.blocks:
+            last = inner.last_op
+            if isinstance(last, scf.YieldOp):
+                rewriter.replace(last, cf.BranchOp(end, *last.arguments))
+        rewriter.inline_region(op.region, BlockInsertPoint.before(end))
+        rewriter.insert(cf.BranchOp(entry), InsertPoint.at_end(block))
+        rewriter.replace(op, [], result_args)
+
+
+@dataclass(frozen=True)
+class ConvertScfWhileToCfPass(DeviceModulePass):
+    """`scf.while` to a loop of blocks and branches."""
+
+    name = "convert-scf-while-to-cf"
+
+    lowered = Statistic("num-loops-lowered", "Number of scf.while loops lowered to blocks")
+
+    def lower_module(self, module: ModuleOp) -> None:
+        PatternRewriteWalker(KeepLocations(WhileLowering(), self.lowered)).rewrite_module(module)
