@@ -102,15 +102,33 @@ from gpuir.dialects.gpu.launch import (
     smem_param,
     struct_fields,
 )
+from gpuir.dialects.gpu.mma import (
+    ELEMENTWISE_KINDS,
+    MMA_OPS,
+    FragmentType,
+    MmaComputeOp,
+    MmaConstantOp,
+    MmaElementwiseOp,
+    MmaLoadOp,
+    MmaStoreOp,
+)
 from gpuir.dialects.gpu.printf import (
-    C_SPECS,
     PRINTF_SPECS_ATTR,
+    CSpec,
     format_fields,
     format_text,
     with_specs,
 )
 
 __all__ = [
+    "ELEMENTWISE_KINDS",
+    "MMA_OPS",
+    "FragmentType",
+    "MmaComputeOp",
+    "MmaConstantOp",
+    "MmaElementwiseOp",
+    "MmaLoadOp",
+    "MmaStoreOp",
     "AllocAsynOp",
     "AllocBlockOp",
     "AllocCopyAsynOp",
@@ -124,7 +142,7 @@ __all__ = [
     "BufCopyToHostOp",
     "COLLECTIVE_KINDS",
     "COMBINE_OPS",
-    "C_SPECS",
+    "CSpec",
     "CollectiveOp",
     "CopyOp",
     "CopyToDeviceAsynOp",
@@ -225,7 +243,12 @@ Gpu = Dialect(
         LaneIdOp,
         ShuffleOp,
         BallotOp,
+        MmaLoadOp,
+        MmaStoreOp,
+        MmaComputeOp,
+        MmaConstantOp,
+        MmaElementwiseOp,
         YieldOp,
     ],
-    [StreamType],
+    [StreamType, FragmentType],
 )

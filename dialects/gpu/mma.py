@@ -1,0 +1,371 @@
+"""The matrix ops of the `gpu` dialect: a warp's 16x16 tiles in registers (tensor cores), as
+MLIR's `gpu.subgroup_mma_*` ops and `!gpu.mma_matrix` type model them (CUDA's `wmma`).
+
+- `!gpu.fragment<16x16xT, "a">` (`"a"`, `"b"`, `"c"`: the left and right operand of a product,
+  the accumulator): one 16x16 matrix held by the 32 lanes of a warp together. Its layout over
+  the lanes is opaque: only the ops below read it. interp and the cpu provider give lane `l` the
+  8 consecutive elements `8l … 8l + 7` of the row-major matrix (row `l / 2`); the NVPTX lowering
+  gives the lanes `wmma`'s own registers.
+- `gpu.mma_load`, `gpu.mma_store`: the tile whose element (r, c) is element `index + r * lead +
+  c` (`transpose`: `index + c * lead + r`) of the scalars the pointer points to, counted
+  row-major through its arrays (the pointer of a memref, the linear index of its element);
+  `lead` (MLIR's `leadDimension`) is at least 16. Each lane accesses the elements of its share.
+- `gpu.mma_compute`: `a · b + c` (the products summed in f32, the sum rounded once to the
+  accumulator's type); `a_transpose` / `b_transpose` say that the operand was loaded with
+  `transpose`, as MLIR's `subgroup_mma_compute` says it (the NVPTX lowering's layouts).
+- `gpu.mma_constant`: every element the scalar; `gpu.mma_elementwise "addf" | "subf" | "mulf"
+  | "divf" | "maxf" | "minf" | "negatef"`: the op on each element (`maxf` / `minf` propagate a
+  NaN, as MLIR's lowering does).
+
+Every op is a warp collective (`WarpCollective`): the 32 lanes of a warp reach it together, with
+the same pointer and index; each takes and gives the global and shared tokens, as the other warp
+ops do. Departure from MLIR: only 16x16 tiles, of f16 (`a`, `b`) and f16 or f32 (`c`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    Float16Type,
+    Float32Type,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    StringAttr,
+    UnitAttr,
+)
+from xdsl.ir import Attribute, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
+from xdsl.utils.exceptions import VerifyException
+
+from gpuir.dialects.common import expect_type
+from gpuir.dialects.gpu.common import M1, M3
+from gpuir.dialects.mem import GLOBAL, SHARED, ArrayType, PtrType
+from gpuir.dialects.traits import WarpCollective
+
+TILE = 16
+"""The rows and columns of every fragment."""
+KINDS = ("a", "b", "c")
+ELEMENTWISE_KINDS = {"addf": 2, "subf": 2, "mulf": 2, "divf": 2, "maxf": 2, "minf": 2}
+ELEMENTWISE_KINDS["negatef"] = 1
+"""`gpu.mma_elementwise`'s kinds and how many fragments each takes."""
+
+
+@irdl_attr_definition
+class FragmentType(ParametrizedAttribute, TypeAttribute):
+    """`!gpu.fragment<16x16xf16, "a">`: a warp's tile in registers (module docstring)."""
+
+    name = "gpu.fragment"
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+    kind: StringAttr
+
+    def __init__(self, element_type: Attribute, kind: str, rows: int = TILE, cols: int = TILE):
+        super().__init__(ArrayAttr([IntAttr(rows), IntAttr(cols)]), element_type, StringAttr(kind))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        """A bad shape, kind or element is a parse error at the type (which gpu-opt places)."""
+        with parser.in_angle_brackets():
+            pos = parser.pos
+            rows = parser.parse_shape_dimension()
+            parser.parse_shape_delimiter()
+            cols = parser.parse_shape_dimension()
+            parser.parse_shape_delimiter()
+            element = parser.parse_type()
+            parser.parse_punctuation(",")
+            kind = parser.parse_str_literal("the fragment's kind")
+            if (problem := fragment_problem((rows, cols), element, kind)) is not None:
+                parser.raise_error(problem, pos, parser.pos)
+        return (ArrayAttr([IntAttr(rows), IntAttr(cols)]), element, StringAttr(kind))
+
+    def print_parameters(self, printer: Printer) -> None:
+        rows, cols = (d.data for d in self.shape.data)
+        printer.print_string(f"<{rows}x{cols}x")
+        printer.print_attribute(self.element_type)
+        printer.print_string(f', "{self.kind.data}">')
+
+    def verify(self) -> None:
+        shape = tuple(d.data for d in self.shape.data)
+        if (problem := fragment_problem(shape, self.element_type, self.kind.data)) is not None:
+            raise VerifyException(problem)
+
+
+def fragment_problem(shape: tuple[int, ...], element: Attribute, kind: str) -> str | None:
+    """What is wrong with a fragment of `shape`, `element` and `kind`, if anything."""
+    if shape != (TILE, TILE):
+        return f"!gpu.fragment is a {TILE}x{TILE} tile, found {'x'.join(map(str, shape))}"
+    if kind not in KINDS:
+        return f'!gpu.fragment\'s kind is one of "a", "b", "c", found "{kind}"'
+    allowed = (Float16Type(), Float32Type()) if kind == "c" else (Float16Type(),)
+    if element not in allowed:
+        wanted = "f16 or f32" if kind == "c" else "f16"
+        return f'!gpu.fragment of kind "{kind}" holds {wanted}, found {element}'
+    return None
+
+
+def scalar_of(pointee: Attribute) -> Attribute:
+    """The scalar a pointer's arrays hold."""
+    while isinstance(pointee, ArrayType):
+        pointee = pointee.element_type
+    return pointee
+
+
+def expect_kind(op: IRDLOperation, what: str, type_: Attribute, kinds: str) -> FragmentType:
+    if not isinstance(type_, FragmentType) or type_.kind.data not in kinds:
+        wanted = " or ".join(f'"{k}"' for k in kinds)
+        raise VerifyException(
+            f"'{op.name}' expects its {what} to be a !gpu.fragment of kind {wanted}, found {type_}"
+        )
+    return type_
+
+
+class MmaAccessOp(IRDLOperation):
+    """What `gpu.mma_load` and `gpu.mma_store` check: the pointer's space and scalar, `lead`."""
+
+    VERB: ClassVar[str]
+
+    def check_access(self, fragment: FragmentType) -> None:
+        ptr, lead = self.ptr.type, self.lead.value.data  # type: ignore[attr-defined]
+        assert isinstance(ptr, PtrType)
+        if ptr.space.data not in (GLOBAL, SHARED):
+            raise VerifyException(
+                f"'{self.name}' {self.VERB} global or shared memory (address space 1 or 3), "
+                f"found address space {ptr.space.data}"
+            )
+        if scalar_of(ptr.pointee) != fragment.element_type:
+            raise VerifyException(
+                f"'{self.name}' expects a pointer to {fragment.element_type} elements, found {ptr}"
+            )
+        if lead < TILE:
+            raise VerifyException(
+                f"'{self.name}' expects a lead of at least {TILE} elements, found {lead}"
+            )
+
+
+@irdl_op_definition
+class MmaLoadOp(MmaAccessOp):
+    """`%a1, %a3, %f = gpu.mma_load %m1, %m3, %p[%i] {lead = 32} : !mem.ptr<…> ->
+    !gpu.fragment<16x16xf16, "a">`: the tile at element `%i` (module docstring)."""
+
+    name = "gpu.mma_load"
+    VERB: ClassVar[str] = "loads from"
+    traits = traits_def(WarpCollective(), MemoryReadEffect())
+    irdl_options = (ParsePropInAttrDict(),)
+    m1 = operand_def(M1)
+    m3 = operand_def(M3)
+    ptr = operand_def(PtrType)
+    index = operand_def(IndexType)
+    lead = prop_def(IntegerAttr)
+    transpose = opt_prop_def(UnitAttr)
+    res_m1 = result_def(M1)
+    res_m3 = result_def(M3)
+    res = result_def(FragmentType)
+
+    assembly_format = "$m1 `,` $m3 `,` $ptr `[` $index `]` attr-dict `:` type($ptr) `->` type($res)"
+
+    def __init__(
+        self,
+        m1: SSAValue,
+        m3: SSAValue,
+        ptr: SSAValue,
+        index: SSAValue,
+        lead: int,
+        transpose: bool,
+        type_: FragmentType,
+    ):
+        properties: dict[str, Attribute] = {"lead": IntegerAttr(lead, 64)}
+        if transpose:
+            properties["transpose"] = UnitAttr()
+        super().__init__(
+            operands=[m1, m3, ptr, index], properties=properties, result_types=[M1, M3, type_]
+        )
+
+    def verify_(self) -> None:
+        assert isinstance(self.res.type, FragmentType)
+        self.check_access(self.res.type)
+
+
+@irdl_op_definition
+class MmaStoreOp(MmaAccessOp):
+    """`%a1, %a3 = gpu.mma_store %m1, %m3, %f, %p[%i] {lead = 32} : !gpu.fragment<16x16xf32,
+    "c">, !mem.ptr<…>`: an accumulator's tile to element `%i` on (module docstring)."""
+
+    name = "gpu.mma_store"
+    VERB: ClassVar[str] = "stores to"
+    traits = traits_def(WarpCollective(), MemoryWriteEffect())
+    irdl_options = (ParsePropInAttrDict(),)
+    m1 = operand_def(M1)
+    m3 = operand_def(M3)
+    value = operand_def(FragmentType)
+    ptr = operand_def(PtrType)
+    index = operand_def(IndexType)
+    lead = prop_def(IntegerAttr)
+    transpose = opt_prop_def(UnitAttr)
+    res_m1 = result_def(M1)
+    res_m3 = result_def(M3)
+
+    assembly_format = (
+        "$m1 `,` $m3 `,` $value `,` $ptr `[` $index `]` attr-dict `:` type($value) `,` type($ptr)"
+    )
+
+    def __init__(
+        self,
+        m1: SSAValue,
+        m3: SSAValue,
+        value: SSAValue,
+        ptr: SSAValue,
+        index: SSAValue,
+        lead: int,
+        transpose: bool,
+    ):
+        properties: dict[str, Attribute] = {"lead": IntegerAttr(lead, 64)}
+        if transpose:
+            properties["transpose"] = UnitAttr()
+        super().__init__(
+            operands=[m1, m3, value, ptr, index], properties=properties, result_types=[M1, M3]
+        )
+
+    def verify_(self) -> None:
+        self.check_access(expect_kind(self, "value", self.value.type, "c"))
+
+
+@irdl_op_definition
+class MmaComputeOp(IRDLOperation):
+    """`%a1, %a3, %d = gpu.mma_compute %m1, %m3, %a, %b, %c : !gpu.fragment<16x16xf16, "a">,
+    !gpu.fragment<16x16xf16, "b">, !gpu.fragment<16x16xf32, "c"> -> !gpu.fragment<16x16xf32,
+    "c">`: `a · b + c`."""
+
+    name = "gpu.mma_compute"
+    traits = traits_def(WarpCollective())
+    irdl_options = (ParsePropInAttrDict(),)
+    m1 = operand_def(M1)
+    m3 = operand_def(M3)
+    a = operand_def(FragmentType)
+    b = operand_def(FragmentType)
+    c = operand_def(FragmentType)
+    a_transpose = opt_prop_def(UnitAttr)
+    b_transpose = opt_prop_def(UnitAttr)
+    res_m1 = result_def(M1)
+    res_m3 = result_def(M3)
+    res = result_def(FragmentType)
+
+    assembly_format = (
+        "$m1 `,` $m3 `,` $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c) "
+        "`->` type($res)"
+    )
+
+    def __init__(
+        self,
+        m1: SSAValue,
+        m3: SSAValue,
+        a: SSAValue,
+        b: SSAValue,
+        c: SSAValue,
+        a_transpose: bool = False,
+        b_transpose: bool = False,
+    ):
+        properties: dict[str, Attribute] = {}
+        for name, given in (("a_transpose", a_transpose), ("b_transpose", b_transpose)):
+            if given:
+                properties[name] = UnitAttr()
+        super().__init__(
+            operands=[m1, m3, a, b, c], properties=properties, result_types=[M1, M3, c.type]
+        )
+
+    def verify_(self) -> None:
+        a = expect_kind(self, "left operand", self.a.type, "a")
+        b = expect_kind(self, "right operand", self.b.type, "b")
+        expect_kind(self, "accumulator", self.c.type, "c")
+        if a.element_type != b.element_type:
+            raise VerifyException(
+                f"'{self.name}' expects its operands of one element type, found "
+                f"{a.element_type} and {b.element_type}"
+            )
+        expect_type(self, "result", self.res.type, self.c.type)
+
+
+@irdl_op_definition
+class MmaConstantOp(IRDLOperation):
+    """`%a1, %a3, %f = gpu.mma_constant %m1, %m3, %x : f32 -> !gpu.fragment<16x16xf32, "c">`:
+    every element `%x`."""
+
+    name = "gpu.mma_constant"
+    traits = traits_def(WarpCollective())
+    m1 = operand_def(M1)
+    m3 = operand_def(M3)
+    value = operand_def(AnyFloat)
+    res_m1 = result_def(M1)
+    res_m3 = result_def(M3)
+    res = result_def(FragmentType)
+
+    assembly_format = "$m1 `,` $m3 `,` $value attr-dict `:` type($value) `->` type($res)"
+
+    def __init__(self, m1: SSAValue, m3: SSAValue, value: SSAValue, type_: FragmentType):
+        super().__init__(operands=[m1, m3, value], result_types=[M1, M3, type_])
+
+    def verify_(self) -> None:
+        assert isinstance(self.res.type, FragmentType)
+        expect_type(self, "value", self.value.type, self.res.type.element_type)
+
+
+@irdl_op_definition
+class MmaElementwiseOp(IRDLOperation):
+    """`%a1, %a3, %f = gpu.mma_elementwise "addf" %m1, %m3, %x, %y : !gpu.fragment<…>,
+    !gpu.fragment<…> -> !gpu.fragment<…>`: the op on each element of fragments of one type."""
+
+    name = "gpu.mma_elementwise"
+    traits = traits_def(WarpCollective())
+    m1 = operand_def(M1)
+    m3 = operand_def(M3)
+    values = var_operand_def(FragmentType)
+    kind = prop_def(StringAttr)
+    res_m1 = result_def(M1)
+    res_m3 = result_def(M3)
+    res = result_def(FragmentType)
+
+    assembly_format = "$kind $m1 `,` $m3 `,` $values attr-dict `:` type($values) `->` type($res)"
+
+    def __init__(self, kind: str, m1: SSAValue, m3: SSAValue, values: Sequence[SSAValue]):
+        super().__init__(
+            operands=[m1, m3, values],
+            properties={"kind": StringAttr(kind)},
+            result_types=[M1, M3, values[0].type],
+        )
+
+    def verify_(self) -> None:
+        kind = self.kind.data
+        count = ELEMENTWISE_KINDS.get(kind)
+        if count is None:
+            raise VerifyException(
+                f"'{self.name}' expects kind to be one of {', '.join(ELEMENTWISE_KINDS)}, "
+                f'found "{kind}"'
+            )
+        if len(self.values) != count:
+            raise VerifyException(
+                f"'{self.name}' \"{kind}\" takes {count} fragment(s), found {len(self.values)}"
+            )
+        for value in self.values:
+            expect_type(self, "operands", value.type, self.res.type)
+
+
+MMA_OPS = (MmaLoadOp, MmaStoreOp, MmaComputeOp, MmaConstantOp, MmaElementwiseOp)
+"""The matrix ops, all warp collectives."""
