@@ -59,6 +59,8 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoTerminator
 
+from gpuir.ir.upstream.mma_ops import UPSTREAM_MMA_OPS, MmaMatrixType
+
 DIMENSIONS = ("x", "y", "z")
 
 
@@ -718,6 +720,8 @@ UpstreamGpu = Dialect(
         ShuffleOp,
         SubgroupReduceOp,
         YieldOp,
+        *UPSTREAM_MMA_OPS,
     ],
-    [AsyncTokenType, AddressSpaceAttr, NvvmTargetAttr],  # a gpu.module's #nvvm.target too
+    # a gpu.module's #nvvm.target too, and the matrix ops' type
+    [AsyncTokenType, AddressSpaceAttr, NvvmTargetAttr, MmaMatrixType],
 )

@@ -50,6 +50,7 @@ from gpuir.ir.upstream.common import (
     pointee_of,
     unsupported,
 )
+from gpuir.ir.upstream.mma_ops import MMA_IMPORTS
 from gpuir.ir.upstream.vectors import VECTOR_OPS, VectorImporter
 
 KERNEL_SPACES = (1, 3, 4, 5)
@@ -648,6 +649,7 @@ class KernelImporter(VectorImporter):
 KERNEL_OPS: OpTable = {
     **SHARED_OPS,
     **VECTOR_OPS,
+    **MMA_IMPORTS,
     gpu_ops.ReturnOp: KernelImporter.kernel_return,
     gpu_ops.TerminatorOp: KernelImporter.end_kernel,
     func.ReturnOp: KernelImporter.inlined_return,

@@ -24,6 +24,7 @@ from gpuir.dialects.mem import CONST, GLOBAL, HOST, LOCAL, SHARED
 from gpuir.runtime import memory
 from gpuir.runtime.engine import STANDARD_FUNCTIONS, Machine
 from gpuir.runtime.engine.token_order import TokenOrder, region_tokens
+from gpuir.runtime.interp.mma import MmaFunctions
 from gpuir.runtime.memory import Allocation, Pointer, space_name, store_size
 from gpuir.runtime.provider import ProviderError
 from gpuir.runtime.scalars import TOKEN, float_dtype, int_width, signed
@@ -281,4 +282,4 @@ class GpuDeviceFunctions(InterpreterFunctions):
         return ReturnedValues(args), ()
 
 
-DEVICE_FUNCTIONS = (*STANDARD_FUNCTIONS, GpuDeviceFunctions)
+DEVICE_FUNCTIONS = (*STANDARD_FUNCTIONS, GpuDeviceFunctions, MmaFunctions)

@@ -14,6 +14,7 @@ from gpuir.dialects import gpu
 from gpuir.dialects.traits import is_warp_op
 from gpuir.ir.diagnostics import describe_op, item_ranges
 from gpuir.runtime.interp.collectives import left_scan, tree_reduce
+from gpuir.runtime.interp.mma import mma_results
 from gpuir.runtime.provider import ProviderError, shuffle_source, warp_divergence_message
 from gpuir.runtime.scalars import signed, wrap
 
@@ -229,6 +230,9 @@ class GroupScheduler:
 
 def warp_results(op: Operation, values: list[object], lanes: list[ItemThread]) -> None:
     """Each lane's result of the warp operation `op`, from the lanes' `values`."""
+    if isinstance(op, gpu.MMA_OPS):
+        mma_results(op, values, lanes)
+        return
     if isinstance(op, gpu.BallotOp):
         mask = sum(1 << lane for lane, pred in enumerate(values) if pred)
         for thread in lanes:
