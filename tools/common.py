@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -63,6 +63,39 @@ def show_warning(
         report(format_warning(message, parsed))
     else:
         report(f"{prog}: warning: {message}")
+
+
+def exit_status(
+    prog: str,
+    run: Callable[[], int],
+    where: Callable[[], str] = str,
+    notes: Callable[[], list[str]] = list,
+) -> int:
+    """`run()`'s exit status, ended the way every tool ends: argparse's exits (`--help` 0, a
+    usage error it printed 1), Ctrl-C 130, stdout closed early (`tool x.mlir | head`) quietly,
+    and any other exception one line, `prog: internal error{where()}: …` with `notes()` and a
+    hint at GPUIR_DEBUG (raised as it is under GPUIR_DEBUG=1); `NotImplementedError` is
+    `prog: error{where()}: not supported: …`. `run` reports its own errors and returns 1."""
+    try:
+        return run()
+    except SystemExit as e:
+        return 0 if e.code in (0, None) else 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except Exception as e:
+        if debugging():
+            raise
+        first_line = (str(e).strip().splitlines() or [""])[0]
+        if isinstance(e, NotImplementedError):  # e.g. `-t llvm` on ops it cannot convert
+            report(f"{prog}: error{where()}: not supported: {first_line}", e)
+            return 1
+        report(f"{prog}: internal error{where()}: {type(e).__name__}: {first_line}")
+        for note in notes():
+            report(f"{prog}: note: {note}")
+        report(f"{prog}: note: set {DEBUG_ENV}=1 to see the Python traceback")
+    return 1
 
 
 def debugging() -> bool:

@@ -95,12 +95,11 @@ from gpuir.ir.source import (
 )
 from gpuir.ir.verifier import verify_input, verify_ops
 from gpuir.tools.common import (
-    DEBUG_ENV,
     STDIN,
     STDIN_NAME,
     capture_target,
     capturing,
-    debugging,
+    exit_status,
     report,
     show_warning,
 )
@@ -721,36 +720,27 @@ def file_mode(path: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """gpu-opt: run on `argv` (default: the command line) and return the exit status."""
     tool: GpuOptMain | None = None
+
+    def run() -> int:
+        nonlocal tool
+        try:
+            tool = GpuOptMain(args=argv)
+            return tool.run()
+        except GpuOptError as e:
+            report(str(e), e)
+        except ArgSpecParseError as e:  # -t/-f spec syntax; a BaseException in xDSL
+            report(f"{PROG}: error: {e}".rstrip(), e)
+        return 1
+
+    def where() -> str:
+        return f" in pass '{tool.running_pass}'" if tool and tool.running_pass else ""
+
     thresholds = gc.get_threshold()
     gc.set_threshold(*GC_THRESHOLDS)
     try:
-        tool = GpuOptMain(args=argv)
-        return tool.run()
-    except GpuOptError as e:
-        report(str(e), e)
-    except ArgSpecParseError as e:  # -t/-f spec syntax; a BaseException in xDSL
-        report(f"{PROG}: error: {e}".rstrip(), e)
-    except SystemExit as e:  # argparse: --help/--version (0), or a usage error it printed (2)
-        return 0 if e.code in (0, None) else 1
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:  # stdout was closed early (`gpu-opt big.mlir | head`)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except Exception as e:
-        if debugging():
-            raise
-        first_line = (str(e).strip().splitlines() or [""])[0]
-        where = f" in pass '{tool.running_pass}'" if tool and tool.running_pass else ""
-        if isinstance(e, NotImplementedError):  # e.g. `-t llvm` on ops it cannot convert
-            report(f"{PROG}: error{where}: not supported: {first_line}", e)
-            return 1
-        report(f"{PROG}: internal error{where}: {type(e).__name__}: {first_line}")
-        for note in tool.failure_notes if tool else []:
-            report(f"{PROG}: note: {note}")
-        report(f"{PROG}: note: set {DEBUG_ENV}=1 to see the Python traceback")
+        return exit_status(PROG, run, where, lambda: tool.failure_notes if tool else [])
     finally:
         gc.set_threshold(*thresholds)
-    return 1
 
 
 if __name__ == "__main__":

@@ -35,7 +35,6 @@ Debug knobs: `GPUIR_DEBUG=1` shows the Python traceback behind a diagnostic or i
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 import warnings
@@ -71,6 +70,7 @@ from gpuir.tools.common import (
     STDIN,
     STDIN_NAME,
     debugging,
+    exit_status,
     report,
     show_warning,
 )
@@ -516,25 +516,16 @@ def pass_instruments(options: Options) -> Instruments:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """gpu-run: run on `argv` (default: the command line) and return the exit status."""
-    try:
-        options = parse_args(sys.argv[1:] if argv is None else list(argv))
-        return run(options)
-    except GpuRunError as e:
-        sys.stdout.flush()
-        report(str(e), e)
-    except SystemExit as e:  # argparse: --help/--version (0), or a usage error it printed (2)
-        return 0 if e.code in (0, None) else 1
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:  # stdout was closed early (`gpu-run x.mlir | head`)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except Exception as e:
-        if debugging():
-            raise
-        first_line = (str(e).strip().splitlines() or [""])[0]
-        report(f"{PROG}: internal error: {type(e).__name__}: {first_line}")
-        report(f"{PROG}: note: set GPUIR_DEBUG=1 to see the Python traceback")
-    return 1
+
+    def run_options() -> int:
+        try:
+            return run(parse_args(sys.argv[1:] if argv is None else list(argv)))
+        except GpuRunError as e:
+            sys.stdout.flush()
+            report(str(e), e)
+            return 1
+
+    return exit_status(PROG, run_options)
 
 
 if __name__ == "__main__":
