@@ -220,6 +220,9 @@ class SharedImporter:
         """The names of the functions made."""
         self.inlined: list[func.CallOp] = []
         """The calls being inlined, innermost last."""
+        self.continuations: dict[func.CallOp, Block] = {}
+        """The block after an inlined call of a function of several blocks: its returns branch
+        there with their values and the tokens."""
 
     def fresh(self, name: str) -> str:
         found, count = name, 0
@@ -237,7 +240,7 @@ class SharedImporter:
         branch passes them)."""
         sources = list(region.blocks)
         assert entry.parent is not None
-        s.blocks = {sources[0]: entry}
+        s.blocks[sources[0]] = entry
         for source in sources[1:]:
             for arg in source.args:
                 if isinstance(arg.type, MemRefType | UnrankedMemRefType):
@@ -271,19 +274,33 @@ class SharedImporter:
                         inner.location = op.location
                 made = made.next_op
 
-    def return_from_inlined(self, op: Operation, s: Scope) -> None:
-        """The end of an inlined call: its results are the values returned."""
+    def return_from_inlined(self, op: Operation, b: Builder, s: Scope) -> None:
+        """The end of an inlined call: its results are the values returned (a branch to the
+        block after the call, which takes them, where the callee has several blocks)."""
         call = self.inlined[-1]
-        for old, new in zip(call.results, self.mapped(op, op.operands, s), strict=True):
+        values = self.mapped(op, op.operands, s)
+        after = self.continuations.get(call)
+        if after is not None:
+            b.insert(cf.BranchOp(after, *values, *self.token_list(s)))
+            return
+        for old, new in zip(call.results, values, strict=True):
             s.values[old] = new
 
     def inline(self, op: func.CallOp, callee: Operation, b: Builder, s: Scope) -> None:
         """A call: the callee's body, made here with its arguments the call's (on the host, so
-        registered memory stays registered, and launches inside copy it)."""
+        registered memory stays registered, and launches inside copy it). A callee of several
+        blocks: its entry's ops here, its other blocks after the function's, and the rest of
+        the caller's block in a new block that its returns branch to."""
         name = callee.sym_name.data  # type: ignore[attr-defined]
         body = callee.regions[0]
-        if len(body.blocks) != 1:
-            raise unsupported(op, f"of @{name}, which has several blocks")
+        here = b.insertion_point.block
+        several = len(body.blocks) > 1
+        if several and not (here.parent and isinstance(here.parent.parent, func.FuncOp)):
+            raise unsupported(
+                op, f"of @{name}, which has several blocks, inside an scf region is not supported"
+            )
+        if several and any(isinstance(r.type, MemRefType) for r in op.results):
+            raise unsupported(op, f"of @{name}, which has several blocks, returning a memref")
         if any(call.callee == op.callee for call in self.inlined):
             raise unsupported(op, f"of @{name} inside itself (recursion)")
         entry = body.blocks[0]
@@ -294,7 +311,20 @@ class SharedImporter:
                 s.values[param] = self.mapped(op, [arg], s)[0]
         self.inlined.append(op)
         try:
-            self.block(entry, b, s)
+            if not several:
+                self.block(entry, b, s)
+                return
+            after = Block(
+                arg_types=[*(r.type for r in op.results), *(MemType(t) for t in s.spaces)]
+            )
+            self.continuations[op] = after
+            self.blocks(body, here, b, s)
+            assert here.parent is not None
+            here.parent.add_block(after)
+            for old, new in zip(op.results, after.args, strict=False):
+                s.values[old] = new
+            s.tokens = {t: after.args[len(op.results) + k] for k, t in enumerate(s.spaces)}
+            b.insertion_point = InsertPoint.at_end(after)
         finally:
             self.inlined.pop()
 

@@ -105,7 +105,7 @@ class HostImporter(KernelImporter):
         """`return`: the end of a host function being inlined, or of @main (registered memory's
         device copies freed, the device closed)."""
         if self.inlined:
-            self.return_from_inlined(op, s)
+            self.return_from_inlined(op, b, s)
             return
         for ref in self.registered:
             assert ref.mirror is not None

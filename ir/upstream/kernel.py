@@ -365,7 +365,7 @@ class KernelImporter(VectorImporter):
     def kernel_return(self, op: gpu_ops.ReturnOp, b: Builder, s: Scope) -> None:
         """`gpu.return`: the end of a device function being inlined, or of the kernel."""
         if self.inlined:
-            self.return_from_inlined(op, s)
+            self.return_from_inlined(op, b, s)
         else:
             self.end_kernel(op, b, s)
 
@@ -380,7 +380,7 @@ class KernelImporter(VectorImporter):
         `gpu.return`)."""
         if not self.inlined:
             raise unsupported(op)
-        self.return_from_inlined(op, s)
+        self.return_from_inlined(op, b, s)
 
     def kernel_call(self, op: func.CallOp, b: Builder, s: Scope) -> None:
         """A call of another function of the gpu.module: its body, inlined."""
