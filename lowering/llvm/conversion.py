@@ -71,7 +71,13 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
-from gpuir.dialects.gpu import DEVICE_ATTR, KERNEL_TOKENS, StreamType, check_struct_argument
+from gpuir.dialects.gpu import (
+    DEVICE_ATTR,
+    KERNEL_TOKENS,
+    FragmentType,
+    StreamType,
+    check_struct_argument,
+)
 from gpuir.dialects.gpu import KERNEL_ATTR as KERNEL_ATTR  # the lowerings import it from here
 from gpuir.dialects.mem import ArrayType, PtrType
 from gpuir.ir.data_layout import POINTER_SIZE, LayoutError, align_of, size_of
@@ -239,12 +245,23 @@ def llvm_type(t: Attribute, index: IntegerType = i64) -> Attribute | None:
         return llvm.LLVMStructType(t.struct_name, ArrayAttr(fields))  # type: ignore[arg-type]
     if isinstance(t, llvm.LLVMPointerType | llvm.LLVMArrayType):
         return t
+    if isinstance(t, FragmentType):  # a lane's wmma registers (gpuir.lowering.nvptx.mma)
+        return fragment_registers(t)
     if isinstance(t, VectorType):  # one LLVM vector of all its elements, row-major
         element = llvm_type(t.element_type, index)
         if element is None or t.get_num_scalable_dims():
             return None
         return VectorType(element, [prod(t.get_shape())])
     return None
+
+
+def fragment_registers(t: FragmentType) -> llvm.LLVMStructType:
+    """A lane's share of a fragment in NVVM's `wmma.m16n16k16` registers: 8 `float` of an f32
+    accumulator, 4 `<2 x half>` of an f16 one, 8 `<2 x half>` of an f16 operand."""
+    if t.element_type == Float32Type():
+        return llvm.LLVMStructType.from_type_list([Float32Type()] * 8)
+    count = 4 if t.kind.data == "c" else 8
+    return llvm.LLVMStructType.from_type_list([VectorType(Float16Type(), [2])] * count)
 
 
 def require_llvm_type(

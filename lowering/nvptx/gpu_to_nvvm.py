@@ -61,6 +61,7 @@ from gpuir.lowering.llvm.conversion import (
 )
 from gpuir.lowering.llvm.rules import shuffle_source
 from gpuir.lowering.nvptx.collectives import Collectives
+from gpuir.lowering.nvptx.mma import MMA_PATTERNS
 from gpuir.passes.locations import KeepLocations, apply_patterns
 
 SMEM_GLOBAL = "__dynamic_smem"
@@ -78,6 +79,7 @@ DEVICE_OPS = (
     gpu.ShuffleOp,
     gpu.BallotOp,
     gpu.YieldOp,
+    *gpu.MMA_OPS,
 )
 LANE_ID = "llvm.nvvm.read.ptx.sreg.laneid"
 N_ITEMS = "llvm.nvvm.read.ptx.sreg.ntid.x"
@@ -343,5 +345,6 @@ class ConvertGpuToNvvmPass(DeviceModulePass):
                 KeepLocations(ShuffleToShfl(), self.warp_ops),
                 KeepLocations(BallotToVote(), self.warp_ops),
                 KeepLocations(NvvmToIntrinsics(), self.nvvm_ops),
+                *(KeepLocations(pattern(), self.warp_ops) for pattern in MMA_PATTERNS),
             ],
         )

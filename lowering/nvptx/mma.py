@@ -1,0 +1,170 @@
+"""The matrix ops (`gpuir.dialects.gpu.mma`) as NVVM's `wmma.m16n16k16` intrinsics (part of
+`convert-gpu-to-nvvm`; sm_70 and newer). A fragment is a lane's `wmma` registers
+(`gpuir.lowering.llvm.conversion.fragment_registers`); the tokens pass through.
+
+- `gpu.mma_load` → `llvm.nvvm.wmma.m16n16k16.load.{a,b,c}.{row,col}.stride.{f16,f32}.p0`
+  of the address of element `index` (`col` for `transpose`) with the stride `lead`;
+- `gpu.mma_store` → `…store.d.{row,col}.stride.{f16,f32}.p0`;
+- `gpu.mma_compute` → `…mma.{row,col}.{row,col}.{d}.{c}` (the operands' layouts from
+  `a_transpose` / `b_transpose`: they must be those the fragments were loaded with);
+- `gpu.mma_constant` → the scalar in every register; `gpu.mma_elementwise` → the `arith` op on
+  each register (`maxf` / `minf` as `maximumf` / `minimumf`: a NaN wins).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import DenseArrayBase, Float32Type, VectorType, i32, i64
+from xdsl.ir import Attribute, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from gpuir.dialects import gpu
+from gpuir.dialects.gpu.mma import FragmentType, scalar_of
+from gpuir.dialects.mem import PtrType
+from gpuir.lowering.llvm.conversion import (
+    constant,
+    fragment_registers,
+    from_llvm,
+    require_llvm_type,
+    to_llvm,
+)
+from gpuir.lowering.llvm.conversion import (
+    ptr_type as ptr_type_of,
+)
+from gpuir.lowering.llvm.llvm_ext import AddrSpaceCastOp
+
+WMMA = "llvm.nvvm.wmma.m16n16k16"
+ELEMENTWISE = {
+    "addf": arith.AddfOp,
+    "subf": arith.SubfOp,
+    "mulf": arith.MulfOp,
+    "divf": arith.DivfOp,
+    "maxf": arith.MaximumfOp,
+    "minf": arith.MinimumfOp,
+}
+
+
+def type_name(t: Attribute) -> str:
+    return "f32" if t == Float32Type() else "f16"
+
+
+def fields(b: PatternRewriter, value: SSAValue) -> list[SSAValue]:
+    """The registers of a lane's fragment (its llvm struct's fields)."""
+    struct = value.type
+    assert isinstance(struct, llvm.LLVMStructType)
+    return [
+        b.insert(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [k]), value, t)).res
+        for k, t in enumerate(struct.types.data)
+    ]
+
+
+def struct_of(b: PatternRewriter, type_: llvm.LLVMStructType, values: list[SSAValue]) -> SSAValue:
+    made = b.insert(llvm.UndefOp(type_)).res
+    for k, value in enumerate(values):
+        position = DenseArrayBase.from_list(i64, [k])
+        made = b.insert(llvm.InsertValueOp(position, made, value)).res
+    return made
+
+
+def element_address(b: PatternRewriter, op: gpu.MmaLoadOp | gpu.MmaStoreOp) -> SSAValue:
+    """The address of element `index` of the scalars `ptr` points to, as a generic address
+    (the translation declares an intrinsic's pointers generic)."""
+    ptr_type = op.ptr.type
+    assert isinstance(ptr_type, PtrType)
+    scalar = require_llvm_type(scalar_of(ptr_type.pointee), op)
+    base, at = to_llvm(b, op.ptr, op), to_llvm(b, op.index, op)
+    gep = llvm.GEPOp(base, [llvm.GEP_USE_SSA_VAL], scalar, ssa_indices=[at], result_type=base.type)
+    return b.insert(AddrSpaceCastOp(b.insert(gep).result, ptr_type_of(0))).results[0]
+
+
+def layout(flag: object) -> str:
+    return "row" if flag is None else "col"
+
+
+class MmaLoadToWmma(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: gpu.MmaLoadOp, rewriter: PatternRewriter):
+        type_ = op.res.type
+        assert isinstance(type_, FragmentType) and isinstance(op.ptr.type, PtrType)
+        address = element_address(rewriter, op)
+        lead = constant(rewriter, op.lead.value.data, i32)
+        name = (
+            f"{WMMA}.load.{type_.kind.data}.{layout(op.transpose)}.stride."
+            f"{type_name(type_.element_type)}.p0"
+        )
+        registers = fragment_registers(type_)
+        call = rewriter.insert(llvm.CallIntrinsicOp(name, [address, lead], [registers]))
+        result = from_llvm(rewriter, call.results[0], type_)
+        rewriter.replace(op, [], [op.m1, op.m3, result])
+
+
+class MmaStoreToWmma(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: gpu.MmaStoreOp, rewriter: PatternRewriter):
+        type_ = op.value.type
+        assert isinstance(type_, FragmentType) and isinstance(op.ptr.type, PtrType)
+        address = element_address(rewriter, op)
+        registers = fields(rewriter, to_llvm(rewriter, op.value, op))
+        lead = constant(rewriter, op.lead.value.data, i32)
+        name = f"{WMMA}.store.d.{layout(op.transpose)}.stride.{type_name(type_.element_type)}.p0"
+        rewriter.insert(llvm.CallIntrinsicOp(name, [address, *registers, lead], []))
+        rewriter.replace(op, [], [op.m1, op.m3])
+
+
+class MmaComputeToWmma(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: gpu.MmaComputeOp, rewriter: PatternRewriter):
+        type_ = op.res.type
+        assert isinstance(type_, FragmentType)
+        registers = [
+            r for v in (op.a, op.b, op.c) for r in fields(rewriter, to_llvm(rewriter, v, op))
+        ]
+        kind = type_name(type_.element_type)
+        name = f"{WMMA}.mma.{layout(op.a_transpose)}.{layout(op.b_transpose)}.{kind}.{kind}"
+        call = llvm.CallIntrinsicOp(name, registers, [fragment_registers(type_)])
+        result = from_llvm(rewriter, rewriter.insert(call).results[0], type_)
+        rewriter.replace(op, [], [op.m1, op.m3, result])
+
+
+class MmaConstantToRegisters(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: gpu.MmaConstantOp, rewriter: PatternRewriter):
+        type_ = op.res.type
+        assert isinstance(type_, FragmentType)
+        registers = fragment_registers(type_)
+        field = registers.types.data[0]
+        value = op.value
+        if isinstance(field, VectorType):
+            pair = rewriter.insert(llvm.UndefOp(field)).res
+            for k in range(2):
+                at = constant(rewriter, k, i32)
+                pair = rewriter.insert(llvm.InsertElementOp(pair, value, at)).res
+            value = pair
+        made = struct_of(rewriter, registers, [value] * len(registers.types.data))
+        rewriter.replace(op, [], [op.m1, op.m3, from_llvm(rewriter, made, type_)])
+
+
+class MmaElementwiseToArith(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: gpu.MmaElementwiseOp, rewriter: PatternRewriter):
+        type_ = op.res.type
+        assert isinstance(type_, FragmentType)
+        inputs = [fields(rewriter, to_llvm(rewriter, v, op)) for v in op.values]
+        results = []
+        for registers in zip(*inputs, strict=True):
+            if op.kind.data == "negatef":
+                made = rewriter.insert(arith.NegfOp(registers[0])).result
+            else:
+                made = rewriter.insert(ELEMENTWISE[op.kind.data](*registers)).result
+            results.append(made)
+        made = struct_of(rewriter, fragment_registers(type_), results)
+        rewriter.replace(op, [], [op.m1, op.m3, from_llvm(rewriter, made, type_)])
+
+
+MMA_PATTERNS = (
+    MmaLoadToWmma,
+    MmaStoreToWmma,
+    MmaComputeToWmma,
+    MmaConstantToRegisters,
+    MmaElementwiseToArith,
+)
