@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -33,6 +34,9 @@ from xdsl.ir import Attribute
 
 from gpuir.ir.data_layout import INDEX_WIDTH, int_width  # noqa: F401  # re-exported
 from gpuir.ir.integers import signed, unsigned, wrap  # noqa: F401  # re-exported
+
+if TYPE_CHECKING:
+    from gpuir.dialects.gpu import CSpec
 
 
 class Token:
@@ -246,18 +250,79 @@ def to_numpy(value: object, type_: Attribute) -> object:
 def format_value(value: object, type_: Attribute, spec: str = "") -> str:
     """How gpu-run prints a result (and printf a value): integers in decimal (signed; `i1` as
     0 or 1), floats as the shortest text that reads back to the same value of their type. A
-    float with a C conversion `spec` (`f`, `e`, `g`: an imported `gpu.printf`'s `%f`, `%e`,
-    `%g`) as C's printf prints it, six digits after the point."""
+    value with a C conversion `spec` (`d`, `-8.3f`, `08x`: an imported `gpu.printf`'s, a
+    `CSpec`) as C's printf prints it (`c_format`)."""
+    if spec:
+        from gpuir.dialects.gpu import CSpec
+
+        return c_format(CSpec.parse(spec), value, type_)
     if int_width(type_) is not None:
         return str(value)
     if (dtype := float_dtype(type_)) is not None:
-        if spec:
-            number = float(dtype(value))
-            if math.isnan(number):
-                return "-nan" if math.copysign(1.0, number) < 0 else "nan"
-            return format(number, spec)
         return str(dtype(value))
     return repr(value)
+
+
+def c_format(spec: CSpec, value: object, type_: Attribute) -> str:
+    """`value` as C's `printf` prints it with `spec`: a float widened exactly to a double (C's
+    argument promotion), an integer as its type's signed value (`i1` 0 or 1) converted to the
+    conversion's argument type (`%d` an `int`, `%llx` an `unsigned long long`, `%c` an
+    `unsigned char`); a `%c` byte from 0x80 is its Latin-1 character, as `printf.print_char`."""
+    if spec.conversion in "fFeEgG":
+        dtype = float_dtype(type_)
+        if dtype is None:
+            raise ValueError(f"%{spec.conversion} of a value of type {type_}")
+        return c_float(spec, float(dtype(value)))
+    if int_width(type_) is None:
+        raise ValueError(f"%{spec.conversion} of a value of type {type_}")
+    number = int(value)  # type: ignore[call-overload]
+    if spec.conversion == "c":
+        return pad(spec, "", chr(unsigned(number, 8)), zeros=False)
+    if spec.conversion in "di":
+        number = wrap(number, spec.bits)
+    else:
+        number = unsigned(number, spec.bits)
+    digits = format(abs(number), {"o": "o", "x": "x", "X": "X"}.get(spec.conversion, "d"))
+    if number == 0 and spec.precision == 0:
+        digits = ""  # C prints no digit for a zero of precision 0
+    digits = digits.rjust(spec.precision or 0, "0")
+    if spec.conversion == "o" and "#" in spec.flags and not digits.startswith("0"):
+        digits = "0" + digits
+    prefix = ""
+    if spec.conversion in "di":
+        prefix = (
+            "-" if number < 0 else "+" if "+" in spec.flags else " " if " " in spec.flags else ""
+        )
+    elif spec.conversion in "xX" and "#" in spec.flags and number != 0:
+        prefix = "0" + spec.conversion
+    return pad(spec, prefix, digits, zeros=spec.precision is None)
+
+
+def c_float(spec: CSpec, number: float) -> str:
+    """A double as C's `%f`, `%e`, `%g` (and `F E G`) print it: Python's `%` where the value is
+    finite (the same text as glibc's), else `inf` / `nan` with the sign bit's `-` (which
+    Python drops for a NaN), padded with spaces whatever the `0` flag."""
+    if math.isfinite(number):
+        precision = "" if spec.precision is None else f".{spec.precision}"
+        return f"%{spec.flags}{spec.width or ''}{precision}{spec.conversion}" % number
+    text = "nan" if math.isnan(number) else "inf"
+    text = text.upper() if spec.conversion.isupper() else text
+    sign = "-" if math.copysign(1.0, number) < 0 else ""
+    sign = sign or ("+" if "+" in spec.flags else " " if " " in spec.flags else "")
+    return pad(spec, sign, text, zeros=False)
+
+
+def pad(spec: CSpec, prefix: str, digits: str, zeros: bool) -> str:
+    """`prefix` and `digits` in the spec's width: spaces after with `-`, zeros between them
+    with `0` (where `zeros` allows it), else spaces before."""
+    fill = spec.width - len(prefix) - len(digits)
+    if fill <= 0:
+        return prefix + digits
+    if "-" in spec.flags:
+        return prefix + digits + " " * fill
+    if "0" in spec.flags and zeros:
+        return prefix + "0" * fill + digits
+    return " " * fill + prefix + digits
 
 
 def print_text(text: str, values: Sequence[object], types: Sequence[Attribute]) -> str:

@@ -8,6 +8,7 @@ buffer's records decode as the host formats.
 from __future__ import annotations
 
 import struct
+import subprocess
 import warnings
 
 import numpy as np
@@ -18,6 +19,7 @@ from xdsl.dialects.builtin import IndexType, f16, f32, f64, i1, i8, i64
 import gpuir
 from gpuir.ir.diagnostics import OpWarning
 from gpuir.runtime import device_print
+from gpuir.runtime.native.build import compiler
 from gpuir.tools.gpu_run import main as gpu_run
 
 TYPES = (
@@ -159,3 +161,106 @@ def test_kernel_printf_is_in_order_with_the_host_output(capsys):
 def test_printing_kernels_run_from_the_api(provider, capsys):
     gpuir.compile(FLOOD, provider=provider).main(2)
     assert capsys.readouterr().out == "0\n1\n" * 8
+
+
+# --- gpu.printf's C conversions, against C's printf -----------------------------------------------
+
+INT_SPECS = (
+    "d", "5d", "-5d", "+d", " d", "05d", ".3d", "8.3d", "-08.3d", ".0d", "i", "-+6i", "u", "x",
+    "X", "#x", "#X", "08x", "-#10x", "o", "#o", "#.0o", "lld", "llx", "llu", "ld", "zu", "hd",
+    "hu", "hhd", "hhx", "c", "3c", "-3c",
+)  # fmt: skip
+FLOAT_SPECS = (
+    "f", "-8.3f", "+e", "E", "g", "G", "#g", ".0f", "#.0f", "010.2f", "- 12.4e", "F", "lf",
+    ".10g", "+08.1f", "-+9.2E",
+)  # fmt: skip
+INT_VALUES = {  # upstream type: (C type, values)
+    "i32": ("int32_t", (0, 65, -1, 2147483647, -123456)),
+    "i8": ("int8_t", (-1, 127, -128, 48)),
+    "i16": ("int16_t", (-3000, 97)),
+    "i64": ("int64_t", (-1, 2**40 + 7, 66)),
+    "index": ("int64_t", (3, -70000)),
+}
+FLOAT_VALUES = {  # upstream type: (C type, values as MLIR writes them, as C does)
+    "f32": ("float", (("3.25", "3.25f"), ("-0.0", "-0.0f"), ("1.0e+20", "1e20f"),
+                      ("0x7F800000", "INFINITY"), ("0x7FC00000", "NAN"))),
+    "f64": ("double", (("0.1", "0.1"), ("-2.5e-07", "-2.5e-7"), ("0xFFF0000000000000", "-INFINITY"),
+                       ("0xFFF8000000000000", "-NAN"), ("123456789.125", "123456789.125"))),
+    "f16": ("float", (("1.5", "1.5f"), ("-65504.0", "-65504.0f"))),
+}  # fmt: skip
+C_ARGUMENT = {"": "int", "ll": "long long", "l": "long", "z": "size_t", "h": "int", "hh": "int"}
+
+
+def printf_cases() -> list[tuple[str, str, str, str, str]]:
+    """(spec, upstream type, MLIR value, C type, C value) for every spec and value it prints."""
+    cases = []
+    for spec in INT_SPECS:
+        for type_, (c_type, values) in INT_VALUES.items():
+            for value in values:
+                if spec.endswith("c") and not 32 <= value < 127:
+                    continue  # C prints a byte, gpu-run its character (the same below 0x80)
+                cases.append((spec, type_, str(value), c_type, str(value)))
+    for spec in FLOAT_SPECS:
+        for type_, (c_type, pairs) in FLOAT_VALUES.items():
+            cases.extend((spec, type_, mlir, c_type, c) for mlir, c in pairs)
+    return cases
+
+
+def printf_program(cases) -> str:
+    lines = []
+    for k, (spec, type_, value, _, _) in enumerate(cases):
+        lines.append(f"      %v{k} = arith.constant {value} : {type_}")
+        lines.append(f'      gpu.printf "%{spec}|\\n", %v{k} : {type_}')
+    body = "\n".join(lines)
+    return f"""module attributes {{gpu.container_module}} {{
+  gpu.module @kernels {{
+    gpu.func @show() kernel {{
+{body}
+      gpu.return
+    }}
+  }}
+  func.func @main() {{
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@show blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }}
+}}
+"""
+
+
+def c_program(cases) -> str:
+    """The same prints in C: each value of its C type, passed as the argument its conversion
+    reads (an integer cast to the length modifier's type, signed or unsigned; a float promoted
+    to double; `-NAN` a NaN with its sign bit)."""
+    lines = []
+    for spec, _, _, c_type, value in cases:
+        conversion, length = spec[-1], spec[:-1].lstrip("-+ #0123456789.")
+        if conversion in "fFeEgG":
+            argument = f"(double)({c_type})({value})"
+        else:
+            cast = C_ARGUMENT[length]
+            cast = f"unsigned {cast}" if conversion in "ouxX" and cast != "size_t" else cast
+            argument = f"({cast})({c_type})({value}LL)"
+        lines.append(f'    printf("%{spec}|\\n", {argument});')
+    body = "\n".join(lines)
+    return f"#include <math.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stddef.h>\nint main(void) {{\n{body}\n    return 0;\n}}\n"
+
+
+@pytest.mark.skipif(compiler() is None, reason="no C compiler")
+def test_gpu_printf_conversions_print_what_c_printf_prints(tmp_path, capsys):
+    """Widths, flags, precisions, length modifiers, every conversion of an integer and a float
+    (`%c`, `%x`, `%o`, `%u`, `%e`, `%G`, …) on interp, cpu and a native executable: C's printf
+    of the same values, compiled by cc, byte for byte."""
+    cases = printf_cases()
+    source = tmp_path / "printf.c"
+    source.write_text(c_program(cases))
+    subprocess.run([compiler(), str(source), "-o", str(tmp_path / "c"), "-lm"], check=True)
+    expected = subprocess.run([str(tmp_path / "c")], capture_output=True, check=True).stdout
+    text = printf_program(cases)
+    for provider in ("interp", "cpu"):
+        assert run(text, provider, tmp_path, capsys) == (0, expected.decode(), "")
+    program, exe = tmp_path / "native.mlir", tmp_path / "native"
+    program.write_text(text)
+    assert gpu_run([str(program), "--provider", "cpu", "--emit-executable", str(exe)]) == 0
+    capsys.readouterr()
+    assert subprocess.run([str(exe)], capture_output=True, check=True).stdout == expected

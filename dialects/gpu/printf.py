@@ -1,10 +1,12 @@
 """The format of a `printf.print_format` in device code, and the C conversions
-(`gpu.printf_specs`) an imported `gpu.printf` gives its floats."""
+(`gpu.printf_specs`) an imported `gpu.printf` gives its values (`CSpec`)."""
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -12,12 +14,76 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation
 
 PRINTF_SPECS_ATTR = "gpu.printf_specs"
-"""On a `printf.print_format` in device code: per value, `""` or a C conversion of a float
-(`"f"`, `"e"`, `"g"`) it prints with (what an imported `gpu.printf`'s `%f` says)."""
+"""On a `printf.print_format` in device code: per value, `""` or the C conversion it prints
+with, without its `%` (`"d"`, `"-8.3f"`, `"08llx"`: a `CSpec`; what an imported `gpu.printf`
+says)."""
+
+C_CONVERSION = re.compile(
+    r"%(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?(?:\.(?P<precision>\*|\d*))?"
+    r"(?P<length>hh|h|ll|l|j|z|t|L|q)?(?P<conversion>.?)",
+    re.DOTALL,
+)
+"""A C printf conversion as written (`%-8.3f`), any conversion character (`CSpec.problem`)."""
+
+INT_CONVERSIONS = "diouxXc"
+FLOAT_CONVERSIONS = "fFeEgG"
+INT_BITS = {"hh": 8, "h": 16, "": 32, "l": 64, "ll": 64, "j": 64, "z": 64, "t": 64}
+"""The bits of the C argument an integer conversion reads, by its length modifier."""
 
 
-C_SPECS = ("f", "e", "g")
-"""The C conversions of a float that a printf field may carry (`with_specs`)."""
+@dataclass(frozen=True)
+class CSpec:
+    """A C printf conversion gpuir prints as C does: `%[flags][width][.precision][length]c`
+    with `c` one of `d i o u x X c f F e E g G` (`problem` says why another is not)."""
+
+    flags: str
+    width: int
+    precision: int | None
+    length: str
+    conversion: str
+
+    @staticmethod
+    def problem(found: re.Match[str]) -> str | None:
+        """Why a `C_CONVERSION` match is not a `CSpec`, or None."""
+        flags, length, conversion = found["flags"], found["length"] or "", found["conversion"]
+        if conversion == "s":
+            return "%s (gpu.printf takes no string: its values are integers, index and floats)"
+        if conversion in ("a", "A"):
+            return f"{found[0]} (hexadecimal floats are not supported (yet))"
+        if not conversion or conversion not in INT_CONVERSIONS + FLOAT_CONVERSIONS:
+            return f"the conversion {found[0]!r}"
+        if "*" in (found["width"], found["precision"]):
+            return f"a width or precision taken from a value ({found[0]})"
+        lengths = {"c": ("",), **dict.fromkeys(FLOAT_CONVERSIONS, ("", "l"))}
+        if length not in lengths.get(conversion, INT_BITS):
+            return f"the length modifier {length!r} of %{conversion} ({found[0]})"
+        undefined = {"d": "#", "i": "#", "u": "#", "c": "#0"}.get(conversion, "")
+        precise = found["precision"] is not None
+        if any(f in undefined for f in flags) or (conversion == "c" and precise):
+            return f"{found[0]}, which C leaves undefined"
+        return None
+
+    @staticmethod
+    def parse(text: str) -> CSpec:
+        """The spec `text` (a conversion without its `%`); ValueError for another."""
+        found = C_CONVERSION.fullmatch("%" + text)
+        problem = CSpec.problem(found) if found is not None else f"the conversion {text!r}"
+        if problem is not None:
+            raise ValueError(f"cannot print {problem}")
+        assert found is not None
+        precision = found["precision"]
+        return CSpec(
+            found["flags"],
+            int(found["width"] or 0),
+            None if precision is None else int(precision or 0),
+            found["length"] or "",
+            found["conversion"],
+        )
+
+    @property
+    def bits(self) -> int:
+        """The bits of the C argument of an integer conversion (`%c`: 8)."""
+        return 8 if self.conversion == "c" else INT_BITS[self.length]
 
 
 def format_fields(text: str) -> Iterator[tuple[str, str | None, int, str]]:

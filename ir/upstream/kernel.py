@@ -9,7 +9,6 @@ inlined).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
@@ -37,6 +36,7 @@ from xdsl.rewriter import InsertPoint
 
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.gpu import KERNEL_TOKENS, WARP
+from gpuir.dialects.gpu.printf import C_CONVERSION, FLOAT_CONVERSIONS, CSpec
 from gpuir.dialects.mem import ArrayType, MemType, PtrType
 from gpuir.ir.data_layout import size_of
 from gpuir.ir.upstream import gpu_ops
@@ -54,7 +54,6 @@ from gpuir.ir.upstream.mma_ops import MMA_IMPORTS
 from gpuir.ir.upstream.vectors import VECTOR_OPS, VectorImporter
 
 KERNEL_SPACES = (1, 3, 4, 5)
-PRINTF_FIELD = re.compile(r"%(?:l|ll|h|hh|z)?([diufeg%])")
 
 
 REDUCE_KINDS = {
@@ -612,37 +611,33 @@ class KernelImporter(VectorImporter):
         s.tokens = dict(zip(s.spaces, going.args, strict=True))
 
     def printf(self, op: gpu_ops.PrintfOp, b: Builder, s: Scope) -> None:
-        """`gpu.printf`'s C format as `printf.print_format`'s: each integer conversion a `{}`,
-        each `%f`, `%e`, `%g` a `{}` whose value has that C conversion (`gpu.printf_specs`)."""
+        """`gpu.printf`'s C format as `printf.print_format`'s: each conversion a `{}` whose
+        value prints with it (`gpu.printf_specs`, a `gpu.CSpec`: `%-8.3f` is `"-8.3f"`), `%%`
+        a `%`; a conversion gpuir does not print as C does is an error at the op."""
         text: list[str] = []
         specs: list[str] = []
         source, at = op.format.data, 0
-        for found in PRINTF_FIELD.finditer(source):
+        for found in C_CONVERSION.finditer(source):
             text.append(source[at : found.start()].replace("{", "{{").replace("}", "}}"))
             at = found.end()
-            conversion = found.group(1)
-            if conversion == "%":
+            if found[0] == "%%":
                 text.append("%")
                 continue
+            if (problem := CSpec.problem(found)) is not None:
+                raise unsupported(op, f"cannot print {problem}")
             text.append("{}")
-            specs.append(conversion if conversion in "feg" else "")
+            specs.append(found[0][1:])
         text.append(source[at:].replace("{", "{{").replace("}", "}}"))
-        if "%" in PRINTF_FIELD.sub("", source):
-            raise unsupported(
-                op,
-                "with a conversion other than %d, %i, %u, %f, %e, %g (and their l, ll) is not "
-                "supported (yet)",
-            )
         values = self.mapped(op, op.operands, s)
         if len(values) != len(specs):
             raise unsupported(op, f"with {len(specs)} conversions for {len(values)} values")
         for value, spec in zip(values, specs, strict=True):
-            if spec and not isinstance(
-                value.type, builtin.Float16Type | builtin.Float32Type | builtin.Float64Type
-            ):
-                raise unsupported(op, f"%{spec} of a value of type {value.type}")
+            floats = builtin.Float16Type | builtin.Float32Type | builtin.Float64Type
+            wanted = floats if spec[-1] in FLOAT_CONVERSIONS else IntegerType | IndexType
+            if not isinstance(value.type, wanted):
+                raise unsupported(op, f"cannot print %{spec} of a value of type {value.type}")
         made = b.insert(printf.PrintFormatOp("".join(text), *values))
-        if any(specs):
+        if specs:
             made.attributes[gpu.PRINTF_SPECS_ATTR] = ArrayAttr([StringAttr(x) for x in specs])
 
 

@@ -9,11 +9,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import func, printf
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+)
+from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects import gpu, mem
-from gpuir.dialects.gpu import PRINTF_SPECS_ATTR, format_fields
+from gpuir.dialects.gpu import PRINTF_SPECS_ATTR, CSpec, format_fields
+from gpuir.dialects.gpu.printf import FLOAT_CONVERSIONS
 from gpuir.dialects.mem import PtrType
 from gpuir.ir.source import quoted
 from gpuir.lowering.mlir.body import Memref, Writer, memref_type, refuse
@@ -124,9 +132,9 @@ class KernelWriter(Writer):
         self.emit(f"{bound}gpu.all_reduce {kind} {value} {{}} : ({type_}) -> ({type_})")
 
     def printf(self, op: Operation) -> None:
-        """`printf.print_format` as `gpu.printf`: an integer as `%d` / `%lld`, a float with a C
-        conversion (`gpu.printf_specs`) as it; a float printed as its shortest decimal has no
-        C conversion."""
+        """`printf.print_format` as `gpu.printf`: a value with a C conversion (`gpu.printf_specs`,
+        a `CSpec` of its kind of type) as it, an integer without one as `%d` / `%lld`; a float
+        printed as its shortest decimal has no C conversion."""
         assert isinstance(op, printf.PrintFormatOp)
         found = op.attributes.get(PRINTF_SPECS_ATTR)
         specs = [s.data for s in found.data] if found is not None else []  # type: ignore[attr-defined]
@@ -137,7 +145,7 @@ class KernelWriter(Writer):
                 continue
             value = op.format_vals[index]
             spec = spec or (specs[index] if index < len(specs) else "")
-            if isinstance(value.type, AnyFloat) and spec in ("f", "e", "g"):
+            if spec and prints(spec, value.type):
                 text.append(f"%{spec}")
             elif isinstance(value.type, IntegerType | IndexType) and not spec:
                 wide = isinstance(value.type, IndexType) or value.type.width.data > 32
@@ -152,6 +160,17 @@ class KernelWriter(Writer):
             types.append(self.type_text(op, value.type))
         rest = f", {', '.join(values)} : {', '.join(types)}" if values else ""
         self.emit(f"gpu.printf {mlir_string(''.join(text))}{rest}")
+
+
+def prints(spec: str, type_: Attribute) -> bool:
+    """Whether `spec` is a C conversion (a `CSpec`) that prints a value of `type_`."""
+    try:
+        conversion = CSpec.parse(spec).conversion
+    except ValueError:
+        return False
+    if conversion in FLOAT_CONVERSIONS:
+        return isinstance(type_, Float16Type | Float32Type | Float64Type)
+    return isinstance(type_, IntegerType | IndexType)
 
 
 KernelWriter.table = {

@@ -6,8 +6,8 @@ included), its kernels' object (the cpu provider's), the C runtime (`gpuir_cpu.c
 once per version into the cache) and the tables the runtime reads (`native.h`: the kernels, the
 host ops that call the runtime by op id, `@main`'s signature), generated here as C.
 
-Not every program can be one: `NotNative` says why (a print with a C conversion other than
-`%f`/`%e`/`%g`, a struct argument,
+Not every program can be one: `NotNative` says why (a print with a C conversion wider than
+`PRINT_FIELD`, a struct argument,
 `mem.print_memref`, a signature gpu-run reads but this runtime does not, a kernel that did not
 compile). `gpu-run` keeps one per program in the compile cache (`cache_executable`) and runs it
 on later runs (`gpuir.tools.warm`); `gpu-run --emit-executable PROG` writes one.
@@ -54,6 +54,11 @@ KINDS: tuple[tuple[type[Operation] | tuple[type[Operation], ...], str], ...] = (
     (gpu.LaunchOp, "GN_LAUNCH"),
 )
 """The ops whose kind does not depend on an address space (allocations and frees do)."""
+
+
+PRINT_FIELD = 512
+"""The widest field width and precision of a printf conversion in a native executable (the C
+runtime formats a value into a buffer of 2048 bytes)."""
 
 
 class NotNative(Exception):
@@ -263,17 +268,33 @@ def format_rows(formats: list) -> tuple[list[str], list[str]]:
         pieces = []
         if entry.kind == "format":
             for literal, field, index, spec in format_fields(entry.text):
-                if spec not in ("", "f", "e", "g"):
-                    raise NotNative(f"a kernel prints with the conversion '{spec}'")
-                char = f"'{spec}'" if spec else "0"
                 value = index if field is not None else -1
-                pieces.append(f"{{{c_string(literal)}, {value}, {char}}}")
+                form, bits = c_printf_format(spec) if spec else ("0", 0)
+                pieces.append(f"{{{c_string(literal)}, {value}, {form}, {bits}}}")
         lines.append(f"static const gn_scalar types_{i}[] = {{{', '.join(types)}}};")
         lines.append(f"static const gn_piece pieces_{i}[] = {{{', '.join(pieces) or '{0}'}}};")
         rows.append(
             f"{{{kinds[entry.kind]}, {len(entry.types)}, types_{i}, {len(pieces)}, pieces_{i}}}"
         )
     return lines, rows
+
+
+def c_printf_format(spec: str) -> tuple[str, int]:
+    """A value's C conversion (a `gpu.CSpec`) as the runtime's printf format of one value, a C
+    string (`"%08llx"`: an integer's argument is 64 bits there, a float's a double), and the
+    bits of the integer argument it stands for."""
+    from gpuir.dialects.gpu import CSpec
+
+    try:
+        parsed = CSpec.parse(spec)
+    except ValueError as e:
+        raise NotNative(f"a kernel prints with the conversion '{spec}': {e}") from None
+    if parsed.width > PRINT_FIELD or (parsed.precision or 0) > PRINT_FIELD:
+        raise NotNative(f"a kernel prints with the conversion '%{spec}', wider than {PRINT_FIELD}")
+    precision = "" if parsed.precision is None else f".{parsed.precision}"
+    length = "ll" if parsed.conversion in "diouxX" else ""
+    form = f"%{parsed.flags}{parsed.width or ''}{precision}{length}{parsed.conversion}"
+    return c_string(form), parsed.bits if parsed.conversion not in "fFeEgG" else 0
 
 
 def runtime_object(cc: str) -> Path:

@@ -461,23 +461,54 @@ static void print_start(void) {
     __gpuir_print_cursor = 0;
 }
 
-/* A value of a record as gpu-run prints it (runtime/scalars.py: format_value). */
-static void print_value(uint64_t slot, const gn_scalar *type, char spec) {
-    char text[512];
+/* A byte as its Latin-1 character, in UTF-8 (as printf.print_char). */
+static void out_byte(unsigned char c) {
+    unsigned char utf8[2] = {c, 0};
+    if (c < 0x80) {
+        out_write((char *)utf8, 1);
+        return;
+    }
+    utf8[0] = (unsigned char)(0xc0 | (c >> 6));
+    utf8[1] = (unsigned char)(0x80 | (c & 0x3f));
+    out_write((char *)utf8, 2);
+}
+
+/* %c with its flags and width ("%-5c"): the byte, padded with spaces (runtime/scalars.py:
+ * c_format). */
+static void print_byte(unsigned char c, const char *format) {
+    int left = strchr(format, '-') != NULL;
+    int width = atoi(format + 1 + strspn(format + 1, "-+ #0"));
+    for (int i = 1; !left && i < width; i++) out_write(" ", 1);
+    out_byte(c);
+    for (int i = 1; left && i < width; i++) out_write(" ", 1);
+}
+
+/* A value of a record as gpu-run prints it (runtime/scalars.py: format_value), or with C's
+ * conversion `format`, its integer argument of `bits` bits (runtime/scalars.py: c_format). */
+static void print_value(uint64_t slot, const gn_scalar *type, const char *format, int32_t bits) {
+    char text[2048]; /* a conversion's width and precision are at most 512 (build.py) */
+    char conversion = format ? format[strlen(format) - 1] : 0;
     if (type->kind == 'i') {
         int width = type->width;
         long long value = width == 1 ? (long long)(slot & 1) : width >= 64 ? (long long)slot : ((slot >> (width - 1)) & 1) ? (long long)(slot & ((1ULL << width) - 1)) - (long long)(1ULL << width) : (long long)(slot & ((1ULL << width) - 1));
-        snprintf(text, sizeof text, "%lld", value);
+        unsigned long long mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1, bits_of = (unsigned long long)value & mask;
+        if (!format) {
+            snprintf(text, sizeof text, "%lld", value);
+        } else if (conversion == 'c') {
+            print_byte((unsigned char)value, format);
+            return;
+        } else if (conversion == 'd' || conversion == 'i') { /* the argument's signed value */
+            long long narrow = bits < 64 && ((bits_of >> (bits - 1)) & 1) ? (long long)(bits_of | ~mask) : (long long)bits_of;
+            snprintf(text, sizeof text, format, narrow);
+        } else {
+            snprintf(text, sizeof text, format, bits_of);
+        }
     } else {
         double value; /* the slot holds the value widened to double, exactly */
         memcpy(&value, &slot, 8);
-        if (!spec) {
+        if (!format) {
             format_float(value, type->width, text);
-        } else if (isnan(value)) {
-            strcpy(text, signbit(value) ? "-nan" : "nan");
         } else {
-            char format[] = "%?";
-            format[1] = spec;
             snprintf(text, sizeof text, format, value);
         }
     }
@@ -498,21 +529,14 @@ static void print_finish(const gn_kernel *k, int64_t op) {
         const uint64_t *values = &slots[at / 8 + 1];
         at += 8 * (1 + count);
         if (f->kind == GN_PRINT_CHAR) { /* a code point below 256, in UTF-8 */
-            unsigned char c = (unsigned char)values[0], utf8[2];
-            if (c < 0x80) {
-                out_write((char *)&c, 1);
-            } else {
-                utf8[0] = (unsigned char)(0xc0 | (c >> 6));
-                utf8[1] = (unsigned char)(0x80 | (c & 0x3f));
-                out_write((char *)utf8, 2);
-            }
+            out_byte((unsigned char)values[0]);
         } else if (f->kind == GN_PRINT_INT) {
-            print_value(values[0], &f->types[0], 0);
+            print_value(values[0], &f->types[0], NULL, 0);
         } else {
             for (int32_t i = 0; i < f->n_pieces; i++) {
                 const gn_piece *piece = &f->pieces[i];
                 out_text(piece->literal);
-                if (piece->value >= 0) print_value(values[piece->value], &f->types[piece->value], piece->spec);
+                if (piece->value >= 0) print_value(values[piece->value], &f->types[piece->value], piece->format, piece->bits);
             }
         }
     }

@@ -78,11 +78,13 @@ typedef struct {
 
 /* Kernel printf (gpuir/runtime/device_print.py): a print call's record is a header slot and
  * one 8-byte slot per value; its text is pieces: a literal, then value `value` (-1: none) in
- * gpu-run's text, or with a C conversion `spec` ('f', 'e', 'g'; 0: none). */
+ * gpu-run's text (`format` NULL) or as C's printf prints it with `format` ("%-8.3f", "%08llx":
+ * an integer's argument as `bits` 8, 16, 32 or 64 bits, passed as long long; "%c" a byte). */
 typedef struct {
     const char *literal;
     int32_t value;
-    char spec;
+    const char *format;
+    int32_t bits;
 } gn_piece;
 
 enum gn_print_kind { GN_PRINT_FORMAT, GN_PRINT_INT, GN_PRINT_CHAR };

@@ -19,6 +19,13 @@
 // RUN: ptxas -arch=sm_80 %t.subgroup-nan.ptx -o %t.subgroup-nan.cubin
 // RUN: gpu-opt %S/../upstream/subgroup-reduce-narrow.mlir -t 'ptx{sm=80}' > %t.narrow.ptx
 // RUN: ptxas -arch=sm_80 %t.narrow.ptx -o %t.narrow.cubin
+// gpu.printf with C conversions (widths, flags, %x, %c, floats): the kernel writes its values
+// into the print buffer, which the host formats; the conversions are in the module's formats:
+// RUN: gpu-opt %S/../upstream/printf-formats.mlir -t 'ptx{sm=80}' > %t.printf.ptx
+// RUN: ptxas -arch=sm_80 %t.printf.ptx -o %t.printf.cubin
+// RUN: filecheck %s --check-prefix=PRINTF < %t.printf.ptx
+// PRINTF: .entry formats(
+// PRINTF: atom.global.add.u64
 
 // CHECK: .entry launch_kernel(
 // CHECK: bar.sync

@@ -8,7 +8,7 @@
 // CHECK-NEXT: Hello from 1, 2, 3.000000
 // CHECK-EMPTY:
 
-// IMPORTED: printf.print_format "Hello from {}, {}, {}\0A", %{{.*}} : index, %csti8 : i8, %cstf32 : f32 {gpu.printf_specs = ["", "", "f"]}
+// IMPORTED: printf.print_format "Hello from {}, {}, {}\0A", %{{.*}} : index, %csti8 : i8, %cstf32 : f32 {gpu.printf_specs = ["lld", "d", "f"]}
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
