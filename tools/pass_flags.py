@@ -83,27 +83,19 @@ def add_arguments(
         metavar="DIR",
         help="write each printed IR to a file in DIR, in a folder per op, not to stderr",
     )
-    group.add_argument(
+    add_report(
+        group,
         "--mlir-timing",
-        action="store_true",
-        help="report the time of each pass (nested as the pipeline runs) to stderr",
+        "report the time of each pass (nested as the pipeline runs) to stderr",
+        ("tree", "list"),
+        "the timing report: nested (tree, the default) or per name (list)",
     )
-    group.add_argument(
-        "--mlir-timing-display",
-        choices=("tree", "list"),
-        default="tree",
-        help="the timing report: nested (tree, the default) or per name (list)",
-    )
-    group.add_argument(
+    add_report(
+        group,
         "--mlir-pass-statistics",
-        action="store_true",
-        help="report each pass's statistics to stderr",
-    )
-    group.add_argument(
-        "--mlir-pass-statistics-display",
-        choices=("pipeline", "list"),
-        default="pipeline",
-        help="the statistics report: under the pipeline (the default) or per pass (list)",
+        "report each pass's statistics to stderr",
+        ("pipeline", "list"),
+        "the statistics report: under the pipeline (the default) or per pass (list)",
     )
     group.add_argument(
         "--mlir-pass-pipeline-crash-reproducer",
@@ -116,6 +108,14 @@ def add_arguments(
         action="store_true",
         help="the reproducer holds the IR the failing pass got and that pass alone",
     )
+
+
+def add_report(
+    group: argparse._ArgumentGroup, flag: str, help: str, displays: tuple[str, str], how: str
+) -> None:
+    """A report's flag, and its `-display` flag: one of `displays`, the first by default."""
+    group.add_argument(flag, action="store_true", help=help)
+    group.add_argument(f"{flag}-display", choices=displays, default=displays[0], help=how)
 
 
 @dataclass
