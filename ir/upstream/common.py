@@ -7,13 +7,17 @@ dispatch table of its ops), its blocks and the memory tokens they pass, and the 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import arith, builtin, cf, func, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -61,6 +65,10 @@ VIEW_ONLY = (
     "of a memref.subview is not supported (yet): a subview may be loaded from, stored to, "
     "asked its dims, cast, copied (memref.copy) and viewed again"
 )
+
+
+MAX_GLOBAL_ELEMENTS = 1 << 16
+"""A memref.global's elements are stored one by one where it is made: at most this many."""
 
 
 def unsupported(op: Operation, what: str = "") -> OpError:
@@ -149,6 +157,46 @@ def element_at(ref: Ref, indices: Sequence[Index], b: Builder) -> SSAValue:
 
 Tokens = dict[int, SSAValue]
 """The memory tokens of a scope, by address space."""
+
+
+def find_global(op: Operation, name: str) -> memref_ops.GlobalOp | None:
+    """The memref.global `name` of the module around `op`: its gpu.module's in a kernel of one
+    (where `--gpu-kernel-outlining` copies it), else the program's."""
+    scope = op.parent_op()
+    while scope is not None and scope.name not in ("gpu.module", "builtin.module"):
+        scope = scope.parent_op()
+    for found in scope.regions[0].block.ops if scope is not None else ():
+        if isinstance(found, memref_ops.GlobalOp) and found.sym_name.data == name:
+            return found
+    return None
+
+
+def store_global(op: memref_ops.GlobalOp, ptr: SSAValue, space: int, b: Builder, s: Scope) -> None:
+    """A memref.global's initial value (dense, or a splat) stored at `ptr` (memory of `space`,
+    the global's shape) element by element; nothing for one without."""
+    type_, value = op.type, op.initial_value
+    assert isinstance(type_, MemRefType)
+    if value is None:
+        return
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        raise unsupported(op, f"with the initial value {value}")
+    shape = list(type_.get_shape())
+    values = list(value.get_values())
+    if len(values) == 1:  # a splat
+        values = values * math.prod(shape)
+    if len(values) > MAX_GLOBAL_ELEMENTS:
+        raise unsupported(op, f"of more than {MAX_GLOBAL_ELEMENTS} elements")
+    element_type = type_.element_type
+    for flat, element in enumerate(values):
+        at = ptr
+        for i in np.unravel_index(flat, shape) if shape else ():
+            at = b.insert(mem.LeaOp(at, index(b, int(i)))).res
+        if isinstance(element_type, builtin.IntegerType | IndexType):
+            attr: Attribute = IntegerAttr(int(element), element_type)
+        else:
+            attr = FloatAttr(float(element), element_type)  # type: ignore[arg-type]
+        constant = b.insert(arith.ConstantOp(attr)).result
+        s.tokens[space] = b.insert(mem.StoreOp(s.tokens[space], at, constant)).results[0]
 
 
 def each_element(

@@ -7,10 +7,8 @@ and `gpu.launch` with its body outlined as a kernel).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
-import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import arith, builtin, func, memref, printf
 from xdsl.dialects.builtin import (
@@ -18,9 +16,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     DenseArrayBase,
-    DenseIntOrFPElementsAttr,
     DictionaryAttr,
-    FloatAttr,
     FunctionType,
     IndexType,
     IntegerAttr,
@@ -46,14 +42,13 @@ from gpuir.ir.upstream.common import (
     element_at,
     index,
     pointee_of,
+    store_global,
     unsupported,
 )
 from gpuir.ir.upstream.kernel import KernelImporter
 from gpuir.ir.upstream.vectors import VECTOR_OPS
 
 HOST_SPACES = (0, 1, 4)
-MAX_GLOBAL_ELEMENTS = 1 << 16
-"""A memref.global's elements are stored one by one at @main's start: at most this many."""
 PRINT_MEMREF = {"printMemrefF32", "printMemrefF64", "printMemrefI32", "printMemrefI64"}
 PRINT_TEXT = {"printNewline": "\n", "printComma": ", ", "printOpen": "( ", "printClose": " )"}
 PRINT_VALUE = {"printI64", "printU64"}
@@ -160,27 +155,7 @@ class HostImporter(KernelImporter):
         made = b.insert(mem.AllocOp(s.tokens[0], ptr_type, dims[0] if dims else None))
         s.tokens[0], ptr = made.results
         ptr.name_hint = op.sym_name.data
-        value = op.initial_value
-        if isinstance(value, DenseIntOrFPElementsAttr):
-            count = math.prod(shape)
-            values = list(value.get_values())
-            if len(values) == 1 and count > 1:  # a splat
-                values = values * count
-            if len(values) > MAX_GLOBAL_ELEMENTS:
-                raise unsupported(op, f"of more than {MAX_GLOBAL_ELEMENTS} elements")
-            element_type = type_.element_type
-            for flat, element in enumerate(values):
-                at = ptr
-                for i in np.unravel_index(flat, shape) if shape else ():
-                    at = b.insert(mem.LeaOp(at, index(b, int(i)))).res
-                if isinstance(element_type, builtin.IntegerType | IndexType):
-                    attr: Attribute = IntegerAttr(int(element), element_type)
-                else:
-                    attr = FloatAttr(float(element), element_type)  # type: ignore[arg-type]
-                constant = b.insert(arith.ConstantOp(attr)).result
-                s.tokens[0] = b.insert(mem.StoreOp(s.tokens[0], at, constant)).results[0]
-        elif value is not None:
-            raise unsupported(op, f"with the initial value {value}")
+        store_global(op, ptr, 0, b, s)
         self.global_refs[op.sym_name.data] = Ref(ptr, dims, 0)
 
     def allocate(

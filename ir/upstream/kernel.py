@@ -39,6 +39,7 @@ from gpuir.dialects.gpu import KERNEL_TOKENS, WARP
 from gpuir.dialects.gpu.printf import C_CONVERSION, FLOAT_CONVERSIONS, CSpec
 from gpuir.dialects.mem import ArrayType, MemType, PtrType
 from gpuir.ir.data_layout import size_of
+from gpuir.ir.diagnostics import OpError
 from gpuir.ir.upstream import gpu_ops
 from gpuir.ir.upstream.common import (
     SHARED_OPS,
@@ -46,8 +47,10 @@ from gpuir.ir.upstream.common import (
     Ref,
     Scope,
     View,
+    find_global,
     index,
     pointee_of,
+    store_global,
     unsupported,
 )
 from gpuir.ir.upstream.mma_ops import MMA_IMPORTS
@@ -467,6 +470,20 @@ class KernelImporter(VectorImporter):
         assert isinstance(type_, MemRefType)
         self.slot(op, op.memref, space_of(type_, 5, op), b, s)
 
+    def kernel_global(self, op: memref.GetGlobalOp, b: Builder, s: Scope) -> None:
+        """`memref.get_global` in a kernel, of a constant memref.global (`find_global`): a
+        private array of its elements, stored where the op is."""
+        name = op.name_.root_reference.data
+        found = find_global(op, name)
+        if found is None:
+            raise OpError(op, f"importing upstream MLIR: no memref.global {op.name_}")
+        if found.constant is None:
+            raise unsupported(
+                op, f"of @{name}, which is not constant, is not supported in a kernel (yet)"
+            )
+        self.slot(found, op.memref, 5, b, s)
+        store_global(found, s.refs[op.memref].ptr, 5, b, s)
+
     def all_reduce(self, op: gpu_ops.AllReduceOp, b: Builder, s: Scope) -> None:
         """`gpu.all_reduce` of a kind of `REDUCE_KINDS`, or of a region of `REGION_KINDS`: a
         `gpu.workgroup_reduce`."""
@@ -668,5 +685,6 @@ KERNEL_OPS: OpTable = {
     gpu_ops.PrintfOp: KernelImporter.printf,
     cf.AssertOp: KernelImporter.kernel_assert,
     memref.AllocaOp: KernelImporter.alloca,
+    memref.GetGlobalOp: KernelImporter.kernel_global,
 }
 """The ops a kernel imports, by type (`SharedImporter.import_op`)."""
