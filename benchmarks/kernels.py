@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ir_text import constants, item_index
+
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 
 
@@ -35,12 +37,10 @@ func.func @{name}(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>
     %group: index, %item: index, %n_items: index, %per_item: index,
     %x: !mem.ptr<!mem.array<? x f32>, 1>, %sums: !mem.ptr<!mem.array<? x f32>, 1>)
     -> ({TOKENS}) attributes {{gpu.kernel}} {{
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
+{constants(c0=0, c1=1)}
+{constants("f32", zero=0.0)}
   %chunk = arith.muli %n_items, %per_item : index
-  %base = arith.muli %group, %chunk : index
-  %start = arith.addi %base, %item : index
+{item_index("%chunk", index="%start")}
   %a1, %own = scf.for %k = %c0 to %per_item step %c1 iter_args(%t1 = %m1, %s = %zero)
       -> (!mem.M<1>, f32) {{
     %step = arith.muli %k, %n_items : index

@@ -39,6 +39,7 @@ import tempfile
 from dataclasses import dataclass
 
 import kernels
+from ir_text import constants, item_index
 from xdsl.parser import Parser
 
 from gpuir.dialects import make_context
@@ -186,11 +187,9 @@ MATMUL = Kernel(
 func.func @matmul({PARAMS}, %block: index, %n: index, %a: !mem.ptr<!mem.array<? x f32>, 1>,
                   %b: !mem.ptr<!mem.array<? x f32>, 1>, %c: !mem.ptr<!mem.array<? x f32>, 1>)
     -> ({TOKENS}) attributes {{gpu.kernel}} {{
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %f0 = arith.constant 0.0 : f32
-  %base = arith.muli %g, %block : index
-  %k = arith.addi %base, %i : index
+{constants(c0=0, c1=1)}
+{constants("f32", f0=0.0)}
+{item_index("%block", index="%k", group="%g", item="%i")}
   %nn = arith.muli %n, %n : index
   %inside = arith.cmpi ult, %k, %nn : index
   %r1 = scf.if %inside -> (!mem.M<1>) {{

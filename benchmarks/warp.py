@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 from cpu_rows import Numba, check_sum, race, sum_launches
+from ir_text import constants, item_load
 from kernels import TOKENS, group_sum
 from table import Row
 
@@ -47,12 +48,9 @@ SHUFFLE_DOWN = """
 
 BLOCK_SUM = group_sum(
     "block_sum",
-    """
-  %c5 = arith.constant 5 : index
-  %c32 = arith.constant 32 : index
-  %one = arith.constant 1 : i32
-  %w32 = arith.constant 32 : i32
-  %sixteen = arith.constant 16 : i32
+    constants(c5=5, c32=32)
+    + constants("i32", one=1, w32=32, sixteen=16)
+    + """
   %a3, %partial = mem.slot %m3 : !mem.ptr<!mem.array<32 x f32>, 3>"""
     + SHUFFLE_DOWN.format(s="", m1="%a1", m3="%a3", value="%own")
     + """
@@ -124,10 +122,7 @@ func.func @{name}(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>
     %group: index, %item: index, %n_items: index, %t: f32,
     %x: !mem.ptr<!mem.array<? x f32>, 1>, {arrays})
     -> ({TOKENS}) attributes {{gpu.kernel}} {{
-  %base = arith.muli %group, %n_items : index
-  %i = arith.addi %base, %item : index
-  %p = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
-  %a1, %v = mem.load %m1, %p : !mem.ptr<f32, 1>
+{item_load("%a1, %v", "%x", "f32", n="%n_items")}
   %keep = arith.cmpf ogt, %v, %t : f32
   %b1, %b3, %mask = gpu.ballot %a1, %m3, %keep
 {setup.strip(chr(10))}

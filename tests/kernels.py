@@ -1,10 +1,28 @@
 """Kernels that several test files run or compile as they are (`from kernels import SAXPY`, as
 `example_args`): a kernel that only one file uses stays in that file, next to its test. The
-kernels the benchmarks run too are read from `benchmarks/programs/`, their one copy."""
+kernels the benchmarks run too are read from `benchmarks/programs/`, their one copy; so are the
+builders of repeated lines (`constants`, `item_index`, `item_load`), from `benchmarks/ir_text.py`."""
 
+import importlib.util
 from pathlib import Path
 
-PROGRAMS = Path(__file__).resolve().parent.parent / "benchmarks" / "programs"
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+PROGRAMS = BENCHMARKS / "programs"
+
+
+def _load_ir_text():
+    """`benchmarks/ir_text.py`, loaded from its path (`benchmarks/` is not on `sys.path` here)."""
+    spec = importlib.util.spec_from_file_location("ir_text", BENCHMARKS / "ir_text.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_ir_text = _load_ir_text()
+constants = _ir_text.constants
+item_index = _ir_text.item_index
+item_load = _ir_text.item_load
 
 SAXPY = (PROGRAMS / "saxpy.mlir").read_text()
 """`y[i] = a * x[i] + y[i]` for `i = group * n_items + item`, guarded by `i < n`. Its arguments

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kernels import SAXPY_UNGUARDED, if_then, kernel
+from kernels import SAXPY_UNGUARDED, constants, if_then, item_load, kernel
 
 import gpuir
 from gpuir.api import CompileError, KernelNotFound
@@ -19,12 +19,9 @@ BLOCK_SUM = kernel(
     "block_sum",
     "%group: index, %item: index, %smem: !mem.ptr<!mem.array<? x i32>, 3>,"
     " %x: !mem.ptr<!mem.array<? x i32>, 1>, %out: !mem.ptr<!mem.array<? x i32>, 1>",
-    """
-  %n = arith.constant 4 : index
-  %base = arith.muli %group, %n : index
-  %i = arith.addi %base, %item : index
-  %px = mem.lea %x, %i : !mem.ptr<!mem.array<? x i32>, 1>
-  %a1, %v = mem.load %m1, %px : !mem.ptr<i32, 1>
+    constants(n=4)
+    + item_load("%a1, %v", "%x", "i32")
+    + """
   %ps = mem.lea %smem, %item : !mem.ptr<!mem.array<? x i32>, 3>
   %a3 = mem.store %m3, %ps, %v : !mem.ptr<i32, 3>
   %b1, %b3, %s = gpu.workgroup_reduce "add" %a1, %a3, %v : i32

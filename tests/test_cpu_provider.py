@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from example_args import EXAMPLE_ARGS
-from kernels import SAXPY, if_then, kernel
+from kernels import SAXPY, constants, if_then, item_load, kernel
 
 import gpuir
 from gpuir.api import Device
@@ -79,11 +79,8 @@ def collective_kernels(type_: str, kind: str) -> str:
         f"%group: index, %item: index, %n: index, %x: !mem.ptr<!mem.array<? x {type_}>, 1>,"
         f" %sums: !mem.ptr<!mem.array<? x {type_}>, 1>,"
         f" %scans: !mem.ptr<!mem.array<? x {type_}>, 1>",
-        f"""
-  %base = arith.muli %group, %n : index
-  %i = arith.addi %base, %item : index
-  %px = mem.lea %x, %i : !mem.ptr<!mem.array<? x {type_}>, 1>
-  %a1, %v = mem.load %m1, %px : !mem.ptr<{type_}, 1>
+        item_load("%a1, %v", "%x", type_)
+        + f"""
   %b1, %b3, %r = gpu.workgroup_reduce "{kind}" %a1, %m3, %v : {type_}
   %c1, %c3, %s = gpu.workgroup_scan "{kind}" %b1, %b3, %v : {type_}
   %ps = mem.lea %scans, %i : !mem.ptr<!mem.array<? x {type_}>, 1>
@@ -172,14 +169,9 @@ TREE_SUM = kernel(
     "%group: index, %item: index, %smem: !mem.ptr<!mem.array<? x f32>, 3>, %n: index,"
     " %rounds: index, %x: !mem.ptr<!mem.array<? x f32>, 1>,"
     " %out: !mem.ptr<!mem.array<? x f32>, 1>",
-    """
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %base = arith.muli %group, %n : index
-  %i = arith.addi %base, %item : index
-  %px = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
-  %a1, %v = mem.load %m1, %px : !mem.ptr<f32, 1>
+    constants(c0=0, c1=1, c2=2)
+    + item_load("%a1, %v", "%x", "f32")
+    + """
   %mine = mem.lea %smem, %item : !mem.ptr<!mem.array<? x f32>, 3>
   %a3 = mem.store %m3, %mine, %v : !mem.ptr<f32, 3>
   %s1, %s3 = gpu.sync_work_items %a1, %a3
@@ -362,13 +354,8 @@ SCALARS = kernel(
     "%group: index, %item: index, %b: i1, %c: i8, %s: i16, %i: i32, %l: i64, %x: index,"
     " %h: f16, %f: f32, %d: f64,"
     " %ints: !mem.ptr<!mem.array<6 x i64>, 1>, %floats: !mem.ptr<!mem.array<3 x f64>, 1>",
-    """
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
-  %c4 = arith.constant 4 : index
-  %c5 = arith.constant 5 : index
+    constants(c0=0, c1=1, c2=2, c3=3, c4=4, c5=5)
+    + """
   %b64 = arith.extui %b : i1 to i64
   %c64 = arith.extsi %c : i8 to i64
   %s64 = arith.extsi %s : i16 to i64
@@ -544,14 +531,10 @@ CARRY = kernel(
     "carry",
     "%group: index, %item: index, %n_items: index, %rounds: index,"
     " %x: !mem.ptr<!mem.array<? x f32>, 1>, %out: !mem.ptr<!mem.array<? x f32>, 1>",
-    """
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %half = arith.constant 0.5 : f32
-  %base = arith.muli %group, %n_items : index
-  %i = arith.addi %base, %item : index
-  %p = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
-  %a1, %v = mem.load %m1, %p : !mem.ptr<f32, 1>
+    constants(c0=0, c1=1)
+    + constants("f32", half=0.5)
+    + item_load("%a1, %v", "%x", "f32", n="%n_items")
+    + """
   %r1, %a, %b, %u = scf.for %k = %c0 to %rounds step %c1
       iter_args(%t1 = %a1, %s = %v, %t = %half, %w = %half) -> (!mem.M<1>, f32, f32, f32) {
     %ki = arith.index_cast %k : index to i32

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from kernels import kernel
+from kernels import constants, item_index, kernel
 from xdsl.dialects.func import FuncOp
 from xdsl.parser import Parser
 
@@ -17,21 +17,20 @@ from gpuir.lowering.cpu.forms import choose_form
 from gpuir.lowering.cpu.workgroups import Helpers
 
 PARAMS = "%group: index, %item: index, %n: index, %out: !mem.ptr<!mem.array<? x i32>, 1>"
-HEAD = """
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %c5 = arith.constant 5 : index
-  %c32 = arith.constant 32 : index
+HEAD = (
+    constants(c0=0, c1=1, c2=2, c5=5, c32=32)
+    + """
   %three = arith.constant 3 : i32
   %w = arith.constant WIDTH : i32
   %off = arith.constant OFFSET : i32
-  %base = arith.muli %group, %n : index
-  %i = arith.addi %base, %item : index
+"""
+    + item_index("%n")
+    + """
   %v0 = arith.index_cast %i : index to i32
   %v = arith.muli %v0, %three : i32
   %item32 = arith.index_cast %item : index to i32
 """
+)
 BRANCH = """
   %r1, %r3, %r = scf.if %cond -> (!mem.M<1>, !mem.M<3>, i32) {
     %a1, %a3, %s, %ok = gpu.shuffle "MODE" %m1, %m3, %v, %off, %w : i32
@@ -76,15 +75,7 @@ PER_WARP = {
     "item + 32 < 96": """%plus = arith.addi %item, %c32 : index
   %cond = arith.cmpi ult, %plus, %c96 : index""",
 }
-CONSTANTS = """
-  %c63 = arith.constant 63 : index
-  %c64 = arith.constant 64 : index
-  %c95 = arith.constant 95 : index
-  %c96 = arith.constant 96 : index
-  %c224 = arith.constant 224 : index
-  %cm32 = arith.constant -32 : index
-  %k32 = arith.constant 32 : i32
-"""
+CONSTANTS = constants(c63=63, c64=64, c95=95, c96=96, c224=224, cm32=-32) + constants("i32", k32=32)
 SPLITS_A_WARP = {
     "item < 40": "%cond = arith.cmpi ult, %item, %c40 : index",
     "item <= 32": "%cond = arith.cmpi ule, %item, %c32 : index",
@@ -93,10 +84,7 @@ SPLITS_A_WARP = {
     "item / 16 < 2": """%h = arith.divui %item, %c16 : index
   %cond = arith.cmpi ult, %h, %c2 : index""",
 }
-MORE = """
-  %c16 = arith.constant 16 : index
-  %c40 = arith.constant 40 : index
-"""
+MORE = constants(c16=16, c40=40)
 
 
 def text(condition: str, mode: str = "down", offset: int = 1, width: int = 32) -> str:

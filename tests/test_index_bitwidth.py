@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from example_args import EXAMPLE_ARGS
-from kernels import if_then, kernel
+from kernels import constants, if_then, kernel
 
 from gpuir.runtime import ProviderUnavailable, unavailable_reason
 from gpuir.runtime.cpu import INDEX_BITWIDTH_ENV, CpuProvider
@@ -93,12 +93,8 @@ WRAPS = (
     kernel(
         "k",
         PARAMS,
-        """
-  %c4 = arith.constant 4 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
-  %half = arith.constant 2147483648 : index
+        constants(c4=4, c1=1, c2=2, c3=3, half=2147483648)
+        + """
   %slot = arith.muli %item, %c4 : index
   %wrap = arith.muli %item, %half : index
   %wrap2 = arith.muli %wrap, %c2 : index
