@@ -92,7 +92,7 @@ def interp_tables() -> tuple[set[type[Operation]], set[type[Operation]]]:
 
 def kind(op: type[Operation]) -> str:
     """`host`, `device` or `memory` (both), by where the op is defined."""
-    if op.__module__ == "gpuir.dialects.gpu.device":
+    if op.__module__ in ("gpuir.dialects.gpu.device", "gpuir.dialects.gpu.mma"):
         return "device"
     if op.__module__ in ("gpuir.dialects.gpu.host", "gpuir.dialects.gpu.launch"):
         return "host"

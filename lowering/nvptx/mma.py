@@ -31,7 +31,7 @@ from gpuir.lowering.llvm.conversion import (
 from gpuir.lowering.llvm.conversion import (
     ptr_type as ptr_type_of,
 )
-from gpuir.lowering.llvm.llvm_ext import AddrSpaceCastOp
+from gpuir.lowering.llvm.llvm_ext import AddrSpaceCastOp, ExtractElementOp
 
 WMMA = "llvm.nvvm.wmma.m16n16k16"
 ELEMENTWISE = {
@@ -150,15 +150,34 @@ class MmaElementwiseToArith(RewritePattern):
         type_ = op.res.type
         assert isinstance(type_, FragmentType)
         inputs = [fields(rewriter, to_llvm(rewriter, v, op)) for v in op.values]
-        results = []
-        for registers in zip(*inputs, strict=True):
-            if op.kind.data == "negatef":
-                made = rewriter.insert(arith.NegfOp(registers[0])).result
-            else:
-                made = rewriter.insert(ELEMENTWISE[op.kind.data](*registers)).result
-            results.append(made)
+        results = [
+            register_op(rewriter, op.kind.data, registers)
+            for registers in zip(*inputs, strict=True)
+        ]
         made = struct_of(rewriter, fragment_registers(type_), results)
         rewriter.replace(op, [], [op.m1, op.m3, from_llvm(rewriter, made, type_)])
+
+
+def register_op(b: PatternRewriter, kind: str, registers: tuple[SSAValue, ...]) -> SSAValue:
+    """`gpu.mma_elementwise`'s op on one register: a `float`, or a `<2 x half>` half by half
+    (gpuir's `arith` lowering takes scalars)."""
+    type_ = registers[0].type
+    if not isinstance(type_, VectorType):
+        return scalar_op(b, kind, registers)
+    pair = b.insert(llvm.UndefOp(type_)).res
+    for k in range(2):
+        at = constant(b, k, i32)
+        halves = tuple(
+            b.insert(ExtractElementOp(r, at, type_.element_type)).results[0] for r in registers
+        )
+        pair = b.insert(llvm.InsertElementOp(pair, scalar_op(b, kind, halves), at)).res
+    return pair
+
+
+def scalar_op(b: PatternRewriter, kind: str, values: tuple[SSAValue, ...]) -> SSAValue:
+    if kind == "negatef":
+        return b.insert(arith.NegfOp(values[0])).result
+    return b.insert(ELEMENTWISE[kind](*values)).result
 
 
 MMA_PATTERNS = (
