@@ -86,13 +86,7 @@ class FragmentType(ParametrizedAttribute, TypeAttribute):
         """A bad shape, kind or element is a parse error at the type (which gpu-opt places)."""
         with parser.in_angle_brackets():
             pos = parser.pos
-            rows = parser.parse_shape_dimension()
-            parser.parse_shape_delimiter()
-            cols = parser.parse_shape_dimension()
-            parser.parse_shape_delimiter()
-            element = parser.parse_type()
-            parser.parse_punctuation(",")
-            kind = parser.parse_str_literal("the fragment's kind")
+            rows, cols, element, kind = parse_tile(parser, "the fragment's kind")
             if (problem := fragment_problem((rows, cols), element, kind)) is not None:
                 parser.raise_error(problem, pos, parser.pos)
         return (ArrayAttr([IntAttr(rows), IntAttr(cols)]), element, StringAttr(kind))
@@ -107,6 +101,18 @@ class FragmentType(ParametrizedAttribute, TypeAttribute):
         shape = tuple(d.data for d in self.shape.data)
         if (problem := fragment_problem(shape, self.element_type, self.kind.data)) is not None:
             raise VerifyException(problem)
+
+
+def parse_tile(parser: AttrParser, what: str) -> tuple[int, int, Attribute, str]:
+    """`16x16xf16, "a"`: a tile's rows, columns, element type and the string after them (the
+    syntax of `!gpu.fragment` and of MLIR's `!gpu.mma_matrix`)."""
+    rows = parser.parse_shape_dimension()
+    parser.parse_shape_delimiter()
+    cols = parser.parse_shape_dimension()
+    parser.parse_shape_delimiter()
+    element = parser.parse_type()
+    parser.parse_punctuation(",")
+    return rows, cols, element, parser.parse_str_literal(what)
 
 
 def fragment_problem(shape: tuple[int, ...], element: Attribute, kind: str) -> str | None:

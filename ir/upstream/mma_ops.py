@@ -30,7 +30,12 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 
 from gpuir.dialects import gpu
-from gpuir.dialects.gpu.mma import ELEMENTWISE_KINDS, FragmentType, fragment_problem
+from gpuir.dialects.gpu.mma import (
+    ELEMENTWISE_KINDS,
+    FragmentType,
+    fragment_problem,
+    parse_tile,
+)
 from gpuir.dialects.mem import ArrayType, PtrType
 from gpuir.ir.upstream.common import OpTable, Scope, add, index, mul, unsupported
 
@@ -49,13 +54,7 @@ class MmaMatrixType(ParametrizedAttribute, TypeAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            rows = parser.parse_shape_dimension()
-            parser.parse_shape_delimiter()
-            cols = parser.parse_shape_dimension()
-            parser.parse_shape_delimiter()
-            element = parser.parse_type()
-            parser.parse_punctuation(",")
-            operand = parser.parse_str_literal("the matrix's operand")
+            rows, cols, element, operand = parse_tile(parser, "the matrix's operand")
         return (ArrayAttr([IntAttr(rows), IntAttr(cols)]), element, StringAttr(operand))
 
     def print_parameters(self, printer: Printer) -> None:
