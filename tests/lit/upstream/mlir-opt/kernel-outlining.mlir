@@ -3,11 +3,18 @@
 // known_block_size = array<i32: 4, 2, 1> and known_grid_size = array<i32: 2, 1, 1>. The import
 // folds gpu.block_dim and gpu.grid_dim to those constants and checks them at the launch_func.
 // Each thread stores 1000 gx + 100 bx + 10 by + tx + 4 ty + 8 bid at its element
-// tx + 4 ty + 8 bid (numpy: 2000 + 400 + 20 + arange(16)).
+// tx + 4 ty + 8 bid. Expected output: numpy, from the NUMPY lines (Inputs/numpy_expect.py
+// prints it, and the CHECK lines are what it printed).
 // RUN: mlir-opt-22 %s --gpu-launch-sink-index-computations --gpu-kernel-outlining > %t.mlir
+// RUN: python %S/Inputs/numpy_expect.py %s | filecheck %s
 // RUN: gpu-run %t.mlir --provider interp | filecheck %s
 // RUN: gpu-run %t.mlir --provider cpu | filecheck %s
 // RUN: gpu-opt %t.mlir | filecheck %s --check-prefix=IMPORTED
+
+// NUMPY: tx, ty, bid = np.indices((4, 2, 2))  # each thread's ids
+// NUMPY: out = np.zeros(16, dtype=np.int32)
+// NUMPY: out[tx + 4 * ty + 8 * bid] = 1000 * 2 + 100 * 4 + 10 * 2 + tx + 4 * ty + 8 * bid
+// NUMPY: show(out)
 
 // CHECK:      rank = 1 offset = 0 sizes = [16] strides = [1] data =
 // CHECK-NEXT: [2420,  2421,  2422,  2423,  2424,  2425,  2426,  2427,  2428,  2429,  2430,  2431,  2432,  2433,  2434,  2435]

@@ -1,14 +1,21 @@
 // A linalg matmul taken to the GPU by MLIR's own passes, run unchanged: mlir-opt-22 maps its
 // parallel loops to gpu.launch regions (each marked {SCFToGPU_visited}), lowers the affine maps,
 // and gpu-run imports and runs what it wrote. C = A B with A[i][k] = i + k, B[k][j] = k - j:
-// C[i][j] = sum over k < 3 of (i + k)(k - j), computed on both providers.
+// C[i][j] = sum over k < 3 of (i + k)(k - j), computed on both providers. Expected output:
+// numpy, from the NUMPY lines (Inputs/numpy_expect.py prints it, and the CHECK lines are what
+// it printed).
 // RUN: mlir-opt-22 %s --convert-linalg-to-parallel-loops --gpu-map-parallel-loops \
 // RUN:   --convert-parallel-loops-to-gpu --lower-affine --canonicalize > %t.mlir
+// RUN: python %S/Inputs/numpy_expect.py %s | filecheck %s
 // RUN: gpu-run %t.mlir --provider interp | filecheck %s
 // RUN: gpu-run %t.mlir --provider cpu | filecheck %s
 
+// NUMPY: a = (np.arange(4)[:, None] + np.arange(3)).astype(np.float32)  # a[i][k] = i + k
+// NUMPY: b = (np.arange(3)[:, None] - np.arange(5)).astype(np.float32)  # b[k][j] = k - j
+// NUMPY: show(a @ b)
+
 // CHECK:      rank = 2 offset = 0 sizes = [4, 5] strides = [5, 1] data =
-// CHECK-NEXT: {{\[}}[5,   2,   -1,   -4,   -7],
+// CHECK-NEXT: {{\[\[}}5,   2,   -1,   -4,   -7],
 // CHECK-NEXT:  [8,   2,   -4,   -10,   -16],
 // CHECK-NEXT:  [11,   2,   -7,   -16,   -25],
 // CHECK-NEXT:  [14,   2,   -10,   -22,   -34]]
