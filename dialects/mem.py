@@ -515,9 +515,9 @@ ATOMIC_FLOAT_KINDS = ("add", "max", "min", "xchg")
 ATOMIC_SPACES = (HOST, GLOBAL, SHARED)
 
 
-def atomic_operand_ok(op: IRDLOperation, ptr: Attribute, floats: bool) -> Attribute:
+def atomic_operand_ok(op: IRDLOperation, ptr: Attribute) -> Attribute:
     """The pointee of an atomic's pointer, checked: in space 0, 1 or 3; a 32- or 64-bit
-    integer (or `index`), or with `floats` an f32 or f64."""
+    integer (or `index`), an f32 or an f64."""
     assert isinstance(ptr, PtrType)
     space = ptr.space.data
     if space not in ATOMIC_SPACES:
@@ -528,10 +528,11 @@ def atomic_operand_ok(op: IRDLOperation, ptr: Attribute, floats: bool) -> Attrib
     t = ptr.pointee
     if isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width.data in (32, 64)):
         return t
-    if floats and isinstance(t, Float32Type | Float64Type):
+    if isinstance(t, Float32Type | Float64Type):
         return t
-    what = "a 32- or 64-bit integer, index, f32 or f64" if floats else "a 32- or 64-bit integer"
-    raise VerifyException(f"'{op.name}' expects a pointer to {what}, found {t}")
+    raise VerifyException(
+        f"'{op.name}' expects a pointer to a 32- or 64-bit integer, index, f32 or f64, found {t}"
+    )
 
 
 @irdl_op_definition
@@ -576,7 +577,7 @@ class AtomicRmwOp(AccessOp):
 
     def verify_(self) -> None:
         super().verify_()
-        t = atomic_operand_ok(self, self.ptr.type, floats=True)
+        t = atomic_operand_ok(self, self.ptr.type)
         kind = self.kind.data
         kinds = ATOMIC_FLOAT_KINDS if isinstance(t, Float32Type | Float64Type) else ATOMIC_INT_KINDS
         if kind not in kinds:
@@ -592,7 +593,7 @@ class AtomicRmwOp(AccessOp):
 class CmpxchgOp(AccessOp):
     """`%m, %old, %ok = mem.cmpxchg %m1, %p, %expected, %desired : !mem.ptr<i32, 1>`:
     atomically, if `*p == expected` then `*p = desired`; the old value and whether it stored
-    (CUDA's `atomicCAS`)."""
+    (CUDA's `atomicCAS`). Floats compare by their bits (a NaN equals itself, -0 is not +0)."""
 
     name = "mem.cmpxchg"
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
@@ -620,7 +621,7 @@ class CmpxchgOp(AccessOp):
 
     def verify_(self) -> None:
         super().verify_()
-        t = atomic_operand_ok(self, self.ptr.type, floats=False)
+        t = atomic_operand_ok(self, self.ptr.type)
         values = (("expected value", self.expected.type), ("desired value", self.desired.type))
         for what, value in (*values, ("result", self.res.type)):
             expect_type(self, what, value, t)

@@ -16,10 +16,14 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, builtin, cf, func, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AnyFloat,
     DenseIntOrFPElementsAttr,
+    Float32Type,
+    Float64Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     UnknownLoc,
     UnrankedMemRefType,
@@ -52,7 +56,30 @@ ATOMIC_KINDS = {
     "minnumf": "min",
 }
 """`memref.atomic_rmw`'s kinds as `mem.atomic_rmw`'s (`mulf`, `muli` and the NaN-propagating
-`maximumf` / `minimumf` have none)."""
+`maximumf` / `minimumf` have none: `ATOMIC_LOOPS`)."""
+
+
+COMBINE_KINDS: dict[str, Callable[[SSAValue, SSAValue], Operation]] = {
+    "add": lambda x, y: arith.AddfOp(x, y) if isinstance(x.type, AnyFloat) else arith.AddiOp(x, y),
+    "mul": lambda x, y: arith.MulfOp(x, y) if isinstance(x.type, AnyFloat) else arith.MuliOp(x, y),
+    "minui": arith.MinUIOp,
+    "minsi": arith.MinSIOp,
+    "maxui": arith.MaxUIOp,
+    "maxsi": arith.MaxSIOp,
+    "minnumf": arith.MinnumfOp,
+    "maxnumf": arith.MaxnumfOp,
+    "minimumf": arith.MinimumfOp,
+    "maximumf": arith.MaximumfOp,
+    "and": arith.AndIOp,
+    "or": arith.OrIOp,
+    "xor": arith.XOrIOp,
+}
+"""Upstream's ways to combine two values, by `gpu.subgroup_reduce`'s names for them: the op
+that combines them (a NaN wins `maximumf` / `minimumf` and loses `maxnumf` / `minnumf`)."""
+
+ATOMIC_LOOPS = {"muli": "mul", "mulf": "mul", "maximumf": "maximumf", "minimumf": "minimumf"}
+"""`memref.atomic_rmw`'s kinds that `mem.atomic_rmw` has not, by their `COMBINE_KINDS` name:
+a compare-and-swap loop (`SharedImporter.atomic_loop`)."""
 
 
 HOST_ACCESS = (
@@ -84,8 +111,10 @@ class Ref:
     space: int
     mirror: Ref | None = None
     """For host memory registered with `gpu.host_register`: its device copy."""
-    view: View | None = None
-    """For a `memref.subview`: where its elements are in the memory of `ptr`."""
+    view: View | Linear | None = None
+    """For a `memref.subview`: where its elements are in the memory of `ptr`; for a
+    `memref.reinterpret_cast` or an `extract_strided_metadata`'s base buffer, the same as
+    positions in the memory's elements in row-major order (`Linear`)."""
 
 
 Index = int | SSAValue
@@ -99,6 +128,51 @@ class View:
 
     offsets: list[Index]
     strides: list[Index]
+
+
+@dataclass
+class Linear:
+    """A `memref.reinterpret_cast` of memory (what `--gpu-decompose-memrefs` and
+    `--expand-strided-metadata` make): its element (i_0, …) is the memory's element at
+    position `offset + Σ i_k · strides[k]` in row-major order (the memory's indices are that
+    position divided by the memory's static inner extents). The base buffer of
+    `memref.extract_strided_metadata`, a `memref<T>`, is the one of offset 0 and no strides."""
+
+    offset: Index
+    strides: list[Index]
+
+    @property
+    def is_base(self) -> bool:
+        return self.offset == 0 and not self.strides
+
+
+def delinearize(ptr: SSAValue, position: Index, b: Builder) -> list[Index]:
+    """The indices of the element at row-major `position` of the memory `ptr` points to."""
+    assert isinstance(ptr.type, mem.PtrType)
+    extents: list[int] = []
+    inner = ptr.type.pointee
+    while isinstance(inner, ArrayType):
+        extents.append(inner.size.data)
+        inner = inner.element_type
+    if not extents:  # a memref<T>'s one element
+        return []
+    indices: list[Index] = []
+    for k in range(len(extents)):
+        stride = 1
+        for extent in extents[k + 1 :]:
+            stride *= extent
+        at = divide(b, position, stride, arith.DivUIOp)
+        indices.append(at if k == 0 else divide(b, at, extents[k], arith.RemUIOp))
+    return indices
+
+
+def divide(b: Builder, x: Index, y: int, kind: type[arith.DivUIOp | arith.RemUIOp]) -> Index:
+    """x / y or x mod y (`kind`), folded where x is known (and x / 1 is x)."""
+    if isinstance(x, int):
+        return x // y if kind is arith.DivUIOp else x % y
+    if y == 1:
+        return x if kind is arith.DivUIOp else 0
+    return b.insert(kind(x, index(b, y))).result
 
 
 def pointee_of(type_: MemRefType, op: Operation) -> Attribute:
@@ -145,7 +219,12 @@ def mul(b: Builder, x: Index, y: Index) -> Index:
 def element_at(ref: Ref, indices: Sequence[Index], b: Builder) -> SSAValue:
     """The address of `ref`'s element at `indices` (through its view)."""
     ptr = ref.ptr
-    if ref.view is not None:
+    if isinstance(ref.view, Linear):
+        position = ref.view.offset
+        for i, t in zip(indices, ref.view.strides, strict=True):
+            position = add(b, position, mul(b, i, t))
+        indices = delinearize(ptr, position, b)
+    elif ref.view is not None:
         indices = [
             add(b, o, mul(b, i, t))
             for i, o, t in zip(indices, ref.view.offsets, ref.view.strides, strict=True)
@@ -452,11 +531,13 @@ class SharedImporter:
         return found
 
     def ref(self, op: Operation, value: SSAValue, s: Scope, view: bool = False) -> Ref:
-        """The memref `value` as the importer made it; a subview only where `view`."""
+        """The memref `value` as the importer made it; a subview only where `view` (a base
+        buffer, the whole memory, everywhere)."""
         found = s.refs.get(value)
         if found is None:
             raise unsupported(op, "on a memref the importer did not make (yet)")
-        if found.view is not None and not view:
+        base = isinstance(found.view, Linear) and found.view.is_base
+        if found.view is not None and not view and not base:
             raise unsupported(op, VIEW_ONLY)
         return found
 
@@ -482,14 +563,23 @@ class SharedImporter:
         )
         if len(offsets) != rank or len(sizes) != rank or len(strides) != rank:
             raise unsupported(op, f"with other than {rank} offsets, sizes and strides")
-        base = source.view or View([0] * rank, [1] * rank)
-        view = View(
-            [
-                add(b, o, mul(b, f, t))
-                for o, f, t in zip(base.offsets, offsets, base.strides, strict=True)
-            ],
-            [mul(b, t, u) for t, u in zip(base.strides, strides, strict=True)],
-        )
+        view: View | Linear
+        if isinstance(source.view, Linear):  # a view of a reinterpret_cast
+            position = source.view.offset
+            for f, t in zip(offsets, source.view.strides, strict=True):
+                position = add(b, position, mul(b, f, t))
+            view = Linear(
+                position, [mul(b, t, u) for t, u in zip(source.view.strides, strides, strict=True)]
+            )
+        else:
+            base = source.view or View([0] * rank, [1] * rank)
+            view = View(
+                [
+                    add(b, o, mul(b, f, t))
+                    for o, f, t in zip(base.offsets, offsets, base.strides, strict=True)
+                ],
+                [mul(b, t, u) for t, u in zip(base.strides, strides, strict=True)],
+            )
         dims = [index(b, d) if isinstance(d, int) else d for d in sizes]
         mirror = None
         if source.mirror is not None:
@@ -529,19 +619,60 @@ class SharedImporter:
         s.tokens.update(each_element(src.dims, s.tokens, b, move))
 
     def atomic(self, op: memref_ops.AtomicRmwOp, b: Builder, s: Scope) -> None:
-        """`memref.atomic_rmw` as `mem.atomic_rmw` of the element (its old value)."""
-        kind = ATOMIC_KINDS.get(op.kind.data)
-        if kind is None:
-            raise unsupported(op, f"of kind {op.kind.data} is not supported (yet)")
+        """`memref.atomic_rmw` as `mem.atomic_rmw` of the element, or a loop for a kind it has
+        not (`ATOMIC_LOOPS`); its old value."""
+        name = op.kind.data
+        kind = ATOMIC_KINDS.get(name)
+        if kind is None and name not in ATOMIC_LOOPS:
+            raise unsupported(op, f"of kind {name} is not supported (yet)")
         value_arg, memref_arg, *indices = op.operands
+        type_ = value_arg.type
+        if not isinstance(type_, IndexType | IntegerType | Float32Type | Float64Type) or (
+            isinstance(type_, IntegerType) and type_.width.data not in (32, 64)
+        ):
+            raise unsupported(op, f"of {type_}: only of 32- or 64-bit integers, index, f32, f64")
+        if name != "assign" and name.endswith("f") != isinstance(type_, AnyFloat):
+            raise unsupported(op, f"of kind {name} on {type_}")
         ref = self.ref(op, memref_arg, s, view=True)
         ptr = self.element(op, ref, indices, b, s)
         if ref.space not in s.tokens:
             raise unsupported(op, f"of memory in address space {ref.space} here")
         (value,) = self.mapped(op, [value_arg], s)
+        if kind is None:
+            combine = COMBINE_KINDS[ATOMIC_LOOPS[name]]
+            s.values[op.results[0]] = self.atomic_loop(combine, ptr, value, ref.space, b, s)
+            return
         done = b.insert(mem.AtomicRmwOp(kind, s.tokens[ref.space], ptr, value))
         s.tokens[ref.space] = done.results[0]
         s.values[op.results[0]] = done.results[1]
+
+    def atomic_loop(
+        self,
+        combine: Callable[[SSAValue, SSAValue], Operation],
+        ptr: SSAValue,
+        value: SSAValue,
+        space: int,
+        b: Builder,
+        s: Scope,
+    ) -> SSAValue:
+        """`*ptr = old ⊕ value` atomically, as MLIR's `memref.generic_atomic_rmw` lowers: from
+        a guess of `old` (0), `mem.cmpxchg` of the guess and `guess ⊕ value` until it stores (a
+        failed one reads the next guess); `old`."""
+        type_ = value.type
+        zero = FloatAttr(0.0, type_) if isinstance(type_, AnyFloat) else IntegerAttr(0, type_)
+        guess = b.insert(arith.ConstantOp(zero)).result  # type: ignore[arg-type]
+        before = Block(arg_types=[type_, MemType(space)])
+        bb = Builder(InsertPoint.at_end(before))
+        new = bb.insert(combine(before.args[0], value)).results[0]
+        swap = mem.CmpxchgOp(before.args[1], ptr, before.args[0], new)
+        token, seen, stored = bb.insert(swap).results
+        true = bb.insert(arith.ConstantOp(IntegerAttr(1, 1))).result
+        bb.insert(scf.ConditionOp(bb.insert(arith.XOrIOp(stored, true)).result, seen, token))
+        after = Block(arg_types=[type_, MemType(space)])
+        Builder(InsertPoint.at_end(after)).insert(scf.YieldOp(*after.args))
+        loop = scf.WhileOp([guess, s.tokens[space]], [type_, MemType(space)], [before], [after])
+        old, s.tokens[space] = b.insert(loop).results
+        return old
 
     def access(self, op: memref.LoadOp | memref.StoreOp, b: Builder, s: Scope) -> None:
         ref = self.ref(op, op.memref, s, view=True)

@@ -9,7 +9,7 @@ inlined).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, builtin, cf, func, memref, printf
@@ -42,6 +42,7 @@ from gpuir.ir.data_layout import size_of
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.upstream import gpu_ops
 from gpuir.ir.upstream.common import (
+    COMBINE_KINDS,
     SHARED_OPS,
     OpTable,
     Ref,
@@ -79,24 +80,6 @@ float min and max propagate NaNs (`minimumf`, `maximumf`): `umin` and `umax` red
 bit flipped (the unsigned order is the signed order of the flipped values); `minnum` and `maxnum`
 (`minnumf`, `maxnumf`: a NaN loses to a number) reduce the floats' bits as ordered integers, a
 NaN as the integer that loses (`KernelImporter.num_reduce`)."""
-
-
-SUBGROUP_KINDS: dict[str, Callable[[SSAValue, SSAValue], Operation]] = {
-    "add": lambda x, y: arith.AddfOp(x, y) if isinstance(x.type, AnyFloat) else arith.AddiOp(x, y),
-    "mul": lambda x, y: arith.MulfOp(x, y) if isinstance(x.type, AnyFloat) else arith.MuliOp(x, y),
-    "minui": arith.MinUIOp,
-    "minsi": arith.MinSIOp,
-    "maxui": arith.MaxUIOp,
-    "maxsi": arith.MaxSIOp,
-    "minnumf": arith.MinnumfOp,
-    "maxnumf": arith.MaxnumfOp,
-    "minimumf": arith.MinimumfOp,
-    "maximumf": arith.MaximumfOp,
-    "and": arith.AndIOp,
-    "or": arith.OrIOp,
-    "xor": arith.XOrIOp,
-}
-"""`gpu.subgroup_reduce`'s kinds: the op that combines two lanes' values."""
 
 
 REGION_KINDS = {
@@ -551,7 +534,7 @@ class KernelImporter(VectorImporter):
         lanes that do not exist (a group's last warp may be partial), then `gpu.shuffle idx`
         of that lane to every lane. A value of fewer than 32 or 64 bits (`f16`, `i8`, …) is
         shuffled as its bits zero-extended to `i32` or `i64`, as MLIR's lowering does."""
-        combine = SUBGROUP_KINDS.get(op.kind.data)
+        combine = COMBINE_KINDS.get(op.kind.data)
         if combine is None:
             raise unsupported(op, f"of kind {op.kind.data} is not supported (yet)")
         if op.cluster_stride is not None and op.cluster_stride.value.data != 1:

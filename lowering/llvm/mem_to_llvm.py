@@ -23,7 +23,16 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IntegerAttr, ModuleOp, i1, i8, i64
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseArrayBase,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    i1,
+    i8,
+    i64,
+)
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -134,7 +143,8 @@ class AtomicRmwLowering(RewritePattern):
 
 
 class CmpxchgLowering(RewritePattern):
-    """`mem.cmpxchg` → `llvm.cmpxchg … monotonic monotonic` and its two fields."""
+    """`mem.cmpxchg` → `llvm.cmpxchg … monotonic monotonic` and its two fields; of a float, on
+    its bits (an integer of its width, as LLVM's cmpxchg takes)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mem.CmpxchgOp, rewriter: PatternRewriter):
@@ -143,10 +153,17 @@ class CmpxchgLowering(RewritePattern):
         ptr = to_llvm(rewriter, op.ptr, op)
         expected = to_memory(rewriter, op.expected, op)
         desired = to_memory(rewriter, op.desired, op)
+        float_type = expected.type if isinstance(expected.type, AnyFloat) else None
+        if float_type is not None:
+            bits = IntegerType(float_type.bitwidth)
+            expected = rewriter.insert(llvm.BitcastOp(expected, bits)).result
+            desired = rewriter.insert(llvm.BitcastOp(desired, bits)).result
         pair = rewriter.insert(CmpXchgOp(ptr, expected, desired)).res
         old = rewriter.insert(
             llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [0]), pair, expected.type)
         ).res
+        if float_type is not None:
+            old = rewriter.insert(llvm.BitcastOp(old, float_type)).result
         stored = rewriter.insert(
             llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [1]), pair, i1)
         ).res

@@ -121,7 +121,10 @@ class MemFunctions(InterpreterFunctions):
     def run_cmpxchg(self, machine: Machine, op: mem.CmpxchgOp, args: PythonValues):
         ptr: Pointer = args[1]
         old = machine.load(op, ptr)
-        stored = old == args[2]
+        if isinstance(old, np.floating):  # by the bits
+            stored = old.tobytes() == type(old)(args[2]).tobytes()
+        else:
+            stored = old == args[2]
         if stored:
             machine.store(op, ptr, args[3])
         return (TOKEN, old, int(stored))

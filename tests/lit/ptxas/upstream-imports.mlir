@@ -13,3 +13,13 @@
 // GLOBAL: .entry k(
 // GLOBAL: .local
 // GLOBAL: st.local.b32 {{.*}}, 1;
+
+// Every memref.atomic_rmw kind, and the NaN rules' test: the kinds mem.atomic_rmw lacks as a
+// loop of atom.cas (of the float's bits).
+// RUN: gpu-opt %S/../upstream/atomic-kinds.mlir -t 'ptx{sm=80}' > %t.atomics.ptx
+// RUN: ptxas -arch=sm_80 %t.atomics.ptx -o %t.atomics.cubin
+// RUN: filecheck %s --check-prefix=ATOMICS < %t.atomics.ptx
+// RUN: gpu-opt %S/../upstream/atomic-nan.mlir -t 'ptx{sm=90}' > %t.nan.ptx
+// RUN: ptxas -arch=sm_90 %t.nan.ptx -o %t.nan.cubin
+// ATOMICS: atom.relaxed.gpu.global.cas.b32
+// ATOMICS: atom.relaxed.gpu.global.cas.b64

@@ -58,10 +58,10 @@
 
 // -----
 
-// Compare-and-swap takes integers only.
-%m1, %p, %v = "test.op"() : () -> (!mem.M<1>, !mem.ptr<f32, 1>, f32)
-// expected-error @below {{'mem.cmpxchg' expects a pointer to a 32- or 64-bit integer, found f32}}
-%a, %o, %ok = mem.cmpxchg %m1, %p, %v, %v : !mem.ptr<f32, 1>
+// Compare-and-swap takes the atomics' types: 32- or 64-bit integers and floats.
+%m1, %p, %v = "test.op"() : () -> (!mem.M<1>, !mem.ptr<f16, 1>, f16)
+// expected-error @below {{'mem.cmpxchg' expects a pointer to a 32- or 64-bit integer, index, f32 or f64, found f16}}
+%a, %o, %ok = mem.cmpxchg %m1, %p, %v, %v : !mem.ptr<f16, 1>
 
 
 // -----
