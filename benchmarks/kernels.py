@@ -37,8 +37,7 @@ func.func @{name}(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>
     %group: index, %item: index, %n_items: index, %per_item: index,
     %x: !mem.ptr<!mem.array<? x f32>, 1>, %sums: !mem.ptr<!mem.array<? x f32>, 1>)
     -> ({TOKENS}) attributes {{gpu.kernel}} {{
-{constants(c0=0, c1=1)}
-{constants("f32", zero=0.0)}
+{constants(c0=0, c1=1, zero="0.0 : f32")}
   %chunk = arith.muli %n_items, %per_item : index
 {item_index("%chunk", index="%start")}
   %a1, %own = scf.for %k = %c0 to %per_item step %c1 iter_args(%t1 = %m1, %s = %zero)

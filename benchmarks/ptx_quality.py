@@ -187,8 +187,7 @@ MATMUL = Kernel(
 func.func @matmul({PARAMS}, %block: index, %n: index, %a: !mem.ptr<!mem.array<? x f32>, 1>,
                   %b: !mem.ptr<!mem.array<? x f32>, 1>, %c: !mem.ptr<!mem.array<? x f32>, 1>)
     -> ({TOKENS}) attributes {{gpu.kernel}} {{
-{constants(c0=0, c1=1)}
-{constants("f32", f0=0.0)}
+{constants(c0=0, c1=1, f0="0.0 : f32")}
 {item_index("%block", index="%k", group="%g", item="%i")}
   %nn = arith.muli %n, %n : index
   %inside = arith.cmpi ult, %k, %nn : index

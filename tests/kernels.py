@@ -1,7 +1,8 @@
 """Kernels that several test files run or compile as they are (`from kernels import SAXPY`, as
 `example_args`): a kernel that only one file uses stays in that file, next to its test. The
 kernels the benchmarks run too are read from `benchmarks/programs/`, their one copy; so are the
-builders of repeated lines (`constants`, `item_index`, `item_load`), from `benchmarks/ir_text.py`."""
+builders of repeated lines (`constants`, `item_index`, `load`, `store`, `item_load`), from
+`benchmarks/ir_text.py`."""
 
 import importlib.util
 from pathlib import Path
@@ -22,6 +23,8 @@ def _load_ir_text():
 _ir_text = _load_ir_text()
 constants = _ir_text.constants
 item_index = _ir_text.item_index
+load = _ir_text.load
+store = _ir_text.store
 item_load = _ir_text.item_load
 
 SAXPY = (PROGRAMS / "saxpy.mlir").read_text()

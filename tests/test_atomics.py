@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kernels import if_then, kernel
+from kernels import if_then, item_index, kernel
 
 import gpuir
 
@@ -82,25 +82,16 @@ def test_every_integer_kind_folds_every_items_value(provider: str, type_: str, k
 def shared_cell(type_: str, start: str) -> str:
     """The group's shared cell `%cell` of `type_`, which item 0 (`%first`) sets to `start`
     before a barrier (its tokens `%s1`, `%s3`); and the item's global index `%i`."""
+    set_cell = f"    %s3 = mem.store %a3, %cell, {start} : !mem.ptr<{type_}, 3>"
     return (
         f"""
   %a3, %cell = mem.slot %m3 : !mem.ptr<{type_}, 3>
   %c0 = arith.constant 0 : index
   %first = arith.cmpi eq, %item, %c0 : index
 """
-        + if_then(
-            "%b3",
-            "%first",
-            f"    %s3 = mem.store %a3, %cell, {start} : !mem.ptr<{type_}, 3>",
-            "%s3",
-            "%a3",
-            space=3,
-        )
-        + """
-  %s1, %s3 = gpu.sync_work_items %m1, %b3
-  %base = arith.muli %group, %n_items : index
-  %i = arith.addi %base, %item : index
-"""
+        + if_then("%b3", "%first", set_cell, "%s3", "%a3", space=3)
+        + "  %s1, %s3 = gpu.sync_work_items %m1, %b3\n"
+        + item_index("%n_items")
     )
 
 

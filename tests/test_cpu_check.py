@@ -12,7 +12,7 @@ import pytest
 from differential.generator import generate
 from differential.planted import find_planted, planted
 from differential.running import CHECKED, run, same
-from kernels import SAXPY, if_then, kernel, launching_main
+from kernels import SAXPY, constants, if_then, kernel, launching_main, store
 from test_cpu_provider import ARGS, PROGRAMS
 
 import gpuir
@@ -199,15 +199,7 @@ UNDONE = kernel(
   %d1 = mem.store %c1, %p, %w : !mem.ptr<i32, 1>
   %last = arith.cmpi eq, %item, %n : index
 """
-    + if_then(
-        "%r1",
-        "%last",
-        """
-    %q = mem.lea %y, %n : !mem.ptr<!mem.array<? x i32>, 1>
-    %e1 = mem.store %d1, %q, %one : !mem.ptr<i32, 1>""",
-        "%e1",
-        "%d1",
-    ),
+    + if_then("%r1", "%last", store("%e1", "%d1", "%y", "%n", "%one", "i32"), "%e1", "%d1"),
     "%r1, %m3, %m4, %m5",
 )
 
@@ -291,10 +283,8 @@ BEFORE = kernel(
     "k",
     "%group: index, %item: index, %back: index,"
     " %y: !mem.ptr<!mem.array<? x f32>, 1>, %out: !mem.ptr<!mem.array<? x f32>, 1>",
-    """
-  %zero = arith.constant 0 : index
-  %three = arith.constant 3 : index
-  %nothing = arith.constant 0.0 : f32
+    constants(zero=0, three=3, nothing="0.0 : f32")
+    + """
   %q = mem.lea %out, %item : !mem.ptr<!mem.array<? x f32>, 1>
   %a1 = mem.store %m1, %q, %nothing : !mem.ptr<f32, 1>
   %last = arith.cmpi eq, %item, %three : index

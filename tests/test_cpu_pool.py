@@ -13,7 +13,7 @@ import threading
 
 import numpy as np
 import pytest
-from kernels import if_then, kernel
+from kernels import if_then, kernel, store
 
 import gpuir
 from gpuir.api import ProviderError
@@ -51,14 +51,7 @@ WILD = kernel(
   %late = arith.cmpi uge, %group, %from : index
   %bad = arith.andi %first, %late : i1
 """
-    + if_then(
-        "%r1",
-        "%bad",
-        """
-    %q = mem.lea %p, %far : !mem.ptr<!mem.array<? x i32>, 1>
-    %a1 = mem.store %m1, %q, %v : !mem.ptr<i32, 1>""",
-        "%a1",
-    ),
+    + if_then("%r1", "%bad", store("%a1", "%m1", "%p", "%far", "%v", "i32"), "%a1"),
     "%r1, %m3, %m4, %m5",
 )
 """Item 0 of each group from `from` on stores 10^11 elements past `p`: a fault."""

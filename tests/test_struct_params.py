@@ -10,7 +10,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from kernels import if_then, kernel
+from kernels import if_then, kernel, load, store
 from providers import PROVIDERS_WITHOUT_GPU
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IndexType, f16, f32, f64, i1, i8, i16, i32, i64
@@ -143,13 +143,12 @@ AFFINE = kernel(
     + if_then(
         "%r1",
         "%inside",
-        """
-    %pa = mem.lea %a, %item : !mem.ptr<!mem.array<? x f32>, 1>
-    %x1, %x = mem.load %m1, %pa : !mem.ptr<f32, 1>
+        load("%x1, %x", "%m1", "%a", "%item", "f32")
+        + """
     %ax = arith.mulf %x, %scale : f32
     %y = arith.addf %ax, %bias : f32
-    %po = mem.lea %out, %item : !mem.ptr<!mem.array<? x f32>, 1>
-    %y1 = mem.store %x1, %po, %y : !mem.ptr<f32, 1>""",
+"""
+        + store("%y1", "%x1", "%out", "%item", "%y", "f32"),
         "%y1",
     ),
     "%r1, %m3, %m4, %m5",
