@@ -35,6 +35,7 @@ from functools import cache
 from typing import IO
 
 import numpy as np
+from xdsl.dialects import cf
 from xdsl.dialects.builtin import Float64Type, ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
@@ -438,6 +439,14 @@ class HostRuntime(DeviceSession):
         op = self.op(ident)
         assert op is not None
         self.write(pointee_text(self.pointer(data, op.operands[1].type), op, self.who))
+
+    def gpuirAssert(self, condition: int, ident: int) -> None:  # noqa: N802
+        if condition:
+            return
+        op = self.op(ident)
+        assert isinstance(op, cf.AssertOp)
+        message = f"assertion failed in {self.who}: {op.msg.data}"
+        raise ProviderError(op, message, "assertion failed")  # as interp's cf.assert
 
 
 # --- the executor --------------------------------------------------------------------------------

@@ -83,6 +83,9 @@ void gpuirPrintFloatSpec(double value, int32_t conversion, int64_t op);
 /* mem.print_memref: the memref at data, of the op's pointer type, as mlir-runner prints it. */
 void gpuirPrintMemref(void *data, int64_t op);
 
+/* cf.assert in host code: where `condition` is 0, fails at the op with its message. */
+void gpuirAssert(int32_t condition, int64_t op);
+
 #ifdef __cplusplus
 }
 #endif

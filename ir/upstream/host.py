@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, builtin, func, memref, printf
+from xdsl.dialects import arith, builtin, cf, func, memref, printf, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
@@ -284,6 +284,17 @@ class HostImporter(KernelImporter):
 
     # -- launches --
 
+    def host_assert(self, op: cf.AssertOp, b: Builder, s: Scope) -> None:
+        """`cf.assert` in host code, as mlir-runner runs MLIR's lowering of it: where the
+        condition is false, the message and a newline on the output (its `puts`), then the
+        program fails at the op (where mlir-runner aborts)."""
+        (cond,) = self.mapped(op, [op.arg], s)
+        true = b.insert(arith.ConstantOp.from_int_and_width(1, 1)).result
+        failed = b.insert(arith.XOrIOp(cond, true)).result
+        text = op.msg.data.replace("{", "{{").replace("}", "}}") + "\n"
+        b.insert(scf.IfOp(failed, [], Region(Block([printf.PrintFormatOp(text), scf.YieldOp()]))))
+        b.insert(cf.AssertOp(cond, op.msg))
+
     def launch_func(self, op: gpu_ops.LaunchFuncOp, b: Builder, s: Scope) -> None:
         path = (op.kernel.root_reference.data, *(r.data for r in op.kernel.nested_references))
         if len(path) != 2 or tuple(path) not in self.kernel_names:
@@ -446,5 +457,6 @@ HOST_OPS: OpTable = {
     gpu_ops.HostRegisterOp: HostImporter.register,
     gpu_ops.LaunchFuncOp: HostImporter.launch_func,
     gpu_ops.LaunchOp: HostImporter.launch_region,
+    cf.AssertOp: HostImporter.host_assert,
 }
 """The ops host code imports, by type (`SharedImporter.import_op`)."""

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import llvm
+from xdsl.dialects import cf, llvm
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, f64, i8, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -288,6 +288,16 @@ class HostHeapLowering(RewritePattern):
             rewriter.replace(op, [], [op.mem])
 
 
+class AssertLowering(RewritePattern):
+    """`cf.assert %c, "msg"` → `gpuirAssert(zext %c, id)`: the runtime fails at the op."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cf.AssertOp, rewriter: PatternRewriter):
+        flag = rewriter.insert(llvm.ZExtOp(to_llvm(rewriter, op.arg, op), i32)).results[0]
+        call_runtime(rewriter, op, "gpuirAssert", [flag])
+        rewriter.erase(op)
+
+
 def check_host_code(module: ModuleOp) -> None:
     """Host code touches host memory only, and no composite or buffer op is left."""
     for op in module.walk():
@@ -336,6 +346,7 @@ class ConvertGpuHostToLlvmPass(ModulePass):
             CopyLowering(),
             LaunchLowering(self.launches),
             HostHeapLowering(),
+            AssertLowering(),
         ]
         with lowering_host(host_module(op, self.name)) as module:
             check_host_code(module)

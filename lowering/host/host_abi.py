@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from xdsl.dialects import cf
 from xdsl.ir import Operation
 
 from gpuir.dialects import gpu, mem
@@ -99,6 +100,7 @@ ABI: tuple[AbiFunction, ...] = (
     AbiFunction(
         "gpuirPrintMemref", None, ("ptr", "i64"), "mem.print_memref: the pointer (the op's type)"
     ),
+    AbiFunction("gpuirAssert", None, ("i32", "i64"), "cf.assert: fails at the op where it is 0"),
 )
 
 BY_NAME: dict[str, AbiFunction] = {f.name: f for f in ABI}
@@ -133,6 +135,7 @@ RUNTIME_OPS: tuple[type[Operation], ...] = (
     mem.MallocOp,
     mem.FreeOp,
     mem.PrintMemrefOp,
+    cf.AssertOp,
 )
 """The ops whose lowering calls the runtime with an op id."""
 
