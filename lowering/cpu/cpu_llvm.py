@@ -53,6 +53,7 @@ from xdsl.ir import Attribute
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pipelines import CPU_TO_LLVM
+from gpuir.lowering.cpu.mma import expand_mma
 from gpuir.lowering.cpu.resume import BARRIERS_ATTR, STATE_ATTR
 from gpuir.lowering.cpu.workgroup_loops import workgroup_loops
 from gpuir.lowering.cpu.workgroups import SHARED_BYTES_ATTR, WORKGROUP_ATTR
@@ -143,6 +144,7 @@ def host_program(device: ModuleOp, index_bitwidth: int = 64, check: bool = False
     check_index_bitwidth(index_bitwidth)
     module = device_only(device)
     set_index_bitwidth(module, index_bitwidth)
+    expand_mma(module)  # before the check, which then sees each lane's loads and stores
     if check:
         from gpuir.lowering.cpu.check_accesses import check_accesses
 

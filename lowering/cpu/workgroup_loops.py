@@ -94,7 +94,7 @@ from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.lowering.cpu.blocks import inline_calls
 from gpuir.lowering.cpu.fission import Fission
 from gpuir.lowering.cpu.forms import FISSION, ITEM_CALLS, RESUMABLE, choose_form
-from gpuir.lowering.cpu.mma import refuse_mma
+from gpuir.lowering.cpu.mma import expand_mma
 from gpuir.lowering.cpu.resume import resumable
 from gpuir.lowering.cpu.workgroups import (
     NOT_HERE,
@@ -329,7 +329,7 @@ def workgroup_loops(
     from gpuir.passes.device_code import kernels
     from gpuir.passes.expand_gpu_composites import ExpandGpuCompositesPass
 
-    refuse_mma(module)
+    expand_mma(module)
 
     ExpandGpuCompositesPass().apply(Context(), module)
     lower_fences(module)

@@ -7,7 +7,8 @@ or store meets first (`mma_results` checks that every lane gives the same pointe
 then each lane reads or writes its own 8 elements through the work-item's checked accesses: the
 race check, bounds and token order see them, and the lanes of one warp never touch one element
 twice. `gpu.mma_compute` gathers the lanes' shares at the meeting and hands each its share of
-`a · b + c` (the products summed in f32, rounded once to the accumulator's type).
+`a · b + c` (`product`: the products added to `c` in order in f32, rounded once to the
+accumulator's type).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from gpuir.dialects import gpu
 from gpuir.dialects.gpu.mma import TILE, FragmentType, scalar_of
 from gpuir.dialects.mem import PtrType
 from gpuir.ir.diagnostics import item_ranges
+from gpuir.runtime.engine.arith import _maximum, _minimum
 from gpuir.runtime.memory import Pointer, size_of
 from gpuir.runtime.provider import ProviderError
 from gpuir.runtime.scalars import TOKEN, float_dtype
@@ -98,20 +100,34 @@ class MmaFunctions(InterpreterFunctions):
 
 
 def elementwise(kind: str, values: tuple) -> np.ndarray:
-    """`gpu.mma_elementwise`'s kinds on a share (`maxf`, `minf`: a NaN wins)."""
+    """`gpu.mma_elementwise`'s kinds on a share (`maxf`, `minf`: `arith.maximumf` /
+    `minimumf`, a NaN wins and -0 < +0)."""
     if kind == "negatef":
         return -values[0]
     x, y = values
+    if kind in ("maxf", "minf"):
+        pick = _maximum if kind == "maxf" else _minimum
+        return np.array([pick(p, q) for p, q in zip(x, y, strict=True)], dtype=x.dtype)
     found = {
         "addf": np.add,
         "subf": np.subtract,
         "mulf": np.multiply,
         "divf": np.divide,
-        "maxf": np.maximum,
-        "minf": np.minimum,
     }[kind]
     with np.errstate(all="ignore"):
         return found(x, y)
+
+
+def product(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """`a · b + c` of row-major tiles: each element `c + a[i][0] b[0][j] + … + a[i][15]
+    b[15][j]`, added in that order in f32 (a product of two f16 is exact there), rounded once
+    to `c`'s type (the cpu provider adds in the same order: `gpuir.lowering.cpu.mma`)."""
+    square = (TILE, TILE)
+    a32, b32 = a.astype(np.float32).reshape(square), b.astype(np.float32).reshape(square)
+    acc = c.astype(np.float32).reshape(square)
+    for k in range(TILE):
+        acc = acc + np.outer(a32[:, k], b32[k, :])
+    return acc.astype(c.dtype).reshape(-1)
 
 
 def mma_results(op: Operation, values: list[object], lanes: list[ItemThread]) -> None:
@@ -140,9 +156,7 @@ def mma_results(op: Operation, values: list[object], lanes: list[ItemThread]) ->
     results: list[object] = [None] * len(lanes)
     if isinstance(op, gpu.MmaComputeOp):
         a, b, c = (np.concatenate([v[k] for v in values]) for k in range(3))  # type: ignore[index]
-        square = (TILE, TILE)
-        product = a.astype(np.float32).reshape(square) @ b.astype(np.float32).reshape(square)
-        d = (product + c.astype(np.float32).reshape(square)).astype(c.dtype).reshape(-1)
+        d = product(a, b, c)
         results = [d[k * SHARE : (k + 1) * SHARE].copy() for k in range(len(lanes))]
     for thread, result in zip(lanes, results, strict=True):
         thread.result = result
