@@ -470,9 +470,12 @@ def test_a_kernel_without_barriers_may_branch_freely():
 # --- loop shapes the cpu provider specializes --------------------------------------------------
 
 
-def add_if(condition: str, token: str, addend: str, result: str) -> str:
-    """`if (condition) *%p += addend` on an i32 in global memory, from `token` to `result`."""
-    return if_then(
+def add_if(condition: str, tokens: str, addend: str, result: str, synced: str = "") -> str:
+    """`if (condition) *%p += addend` on an i32 in global memory, from the global token of
+    `tokens` (`"%m1, %m3"`: global, shared) to `result`; then, unless `synced` is empty, a
+    barrier of `result` and the shared token, whose tokens are `synced`."""
+    token, shared = tokens.split(", ")
+    added = if_then(
         result,
         condition,
         f"""
@@ -482,6 +485,9 @@ def add_if(condition: str, token: str, addend: str, result: str) -> str:
         "%s1",
         token,
     )
+    if not synced:
+        return added
+    return added + f"  {synced} = gpu.sync_work_items {result}, {shared}\n"
 
 
 # `if (u + item < n)`-style guards become item-loop bounds (each predicate, either side): each
@@ -502,26 +508,20 @@ GUARDS = kernel(
   %j = arith.subi %i, %shift : index
   %c1 = arith.cmpi slt, %j, %n : index
 """
-    + add_if("%c1", "%m1", "%one", "%a1")
-    + """  %ax1, %ax3 = gpu.sync_work_items %a1, %m3
-  %c2 = arith.cmpi uge, %n, %i : index
-"""
-    + add_if("%c2", "%ax1", "%two", "%b1")
-    + """  %bx1, %bx3 = gpu.sync_work_items %b1, %ax3
-  %c3 = arith.cmpi sle, %item, %shift : index
-"""
-    + add_if("%c3", "%bx1", "%four", "%d1")
-    + """  %dx1, %dx3 = gpu.sync_work_items %d1, %bx3
-  %c4 = arith.cmpi ult, %i, %n : index
-"""
-    + add_if("%c4", "%dx1", "%eight", "%e1")
-    + """  %ex1, %ex3 = gpu.sync_work_items %e1, %dx3
+    + add_if("%c1", "%m1, %m3", "%one", "%a1", "%ax1, %ax3")
+    + "  %c2 = arith.cmpi uge, %n, %i : index\n"
+    + add_if("%c2", "%ax1, %ax3", "%two", "%b1", "%bx1, %bx3")
+    + "  %c3 = arith.cmpi sle, %item, %shift : index\n"
+    + add_if("%c3", "%bx1, %bx3", "%four", "%d1", "%dx1, %dx3")
+    + "  %c4 = arith.cmpi ult, %i, %n : index\n"
+    + add_if("%c4", "%dx1, %dx3", "%eight", "%e1", "%ex1, %ex3")
+    + """
   %minus_one = arith.constant -1 : index
   %sixteen = arith.constant 16 : i32
   %previous = arith.addi %item, %minus_one : index
   %c5 = arith.cmpi ult, %previous, %shift : index
 """
-    + add_if("%c5", "%ex1", "%sixteen", "%f1"),
+    + add_if("%c5", "%ex1, %ex3", "%sixteen", "%f1"),
     "%f1, %ex3, %m4, %m5",
 )
 
@@ -531,8 +531,7 @@ CARRY = kernel(
     "carry",
     "%group: index, %item: index, %n_items: index, %rounds: index,"
     " %x: !mem.ptr<!mem.array<? x f32>, 1>, %out: !mem.ptr<!mem.array<? x f32>, 1>",
-    constants(c0=0, c1=1)
-    + constants("f32", half=0.5)
+    constants(c0=0, c1=1, half="0.5 : f32")
     + item_load("%a1, %v", "%x", "f32", n="%n_items")
     + """
   %r1, %a, %b, %u = scf.for %k = %c0 to %rounds step %c1
