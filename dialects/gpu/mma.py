@@ -149,6 +149,14 @@ class MmaAccessOp(IRDLOperation):
 
     VERB: ClassVar[str]
 
+    @staticmethod
+    def access_properties(lead: int, transpose: bool) -> dict[str, Attribute]:
+        """The `lead` and `transpose` properties of an access."""
+        properties: dict[str, Attribute] = {"lead": IntegerAttr(lead, 64)}
+        if transpose:
+            properties["transpose"] = UnitAttr()
+        return properties
+
     def check_access(self, fragment: FragmentType) -> None:
         ptr, lead = self.ptr.type, self.lead.value.data  # type: ignore[attr-defined]
         assert isinstance(ptr, PtrType)
@@ -198,11 +206,10 @@ class MmaLoadOp(MmaAccessOp):
         transpose: bool,
         type_: FragmentType,
     ):
-        properties: dict[str, Attribute] = {"lead": IntegerAttr(lead, 64)}
-        if transpose:
-            properties["transpose"] = UnitAttr()
         super().__init__(
-            operands=[m1, m3, ptr, index], properties=properties, result_types=[M1, M3, type_]
+            operands=[m1, m3, ptr, index],
+            properties=self.access_properties(lead, transpose),
+            result_types=[M1, M3, type_],
         )
 
     def verify_(self) -> None:
@@ -243,11 +250,10 @@ class MmaStoreOp(MmaAccessOp):
         lead: int,
         transpose: bool,
     ):
-        properties: dict[str, Attribute] = {"lead": IntegerAttr(lead, 64)}
-        if transpose:
-            properties["transpose"] = UnitAttr()
         super().__init__(
-            operands=[m1, m3, value, ptr, index], properties=properties, result_types=[M1, M3]
+            operands=[m1, m3, value, ptr, index],
+            properties=self.access_properties(lead, transpose),
+            result_types=[M1, M3],
         )
 
     def verify_(self) -> None:
