@@ -243,7 +243,7 @@ def linear_element(importer, op: Operation, values: Sequence[SSAValue], b: Build
             extents.append(inner.size.data)
             inner = inner.element_type
     linear = 0
-    for i, extent in zip(indices, [*extents, 1], strict=True):
+    for i, extent in zip(indices, [1, *extents], strict=True):  # Horner: the row times its width
         linear = add(b, mul(b, linear, extent), i) if linear != 0 else i
     at = index(b, linear) if isinstance(linear, int) else linear
     if ref.space not in (1, 3):

@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    VectorType,
     i1,
     i8,
     i64,
@@ -41,6 +42,7 @@ from xdsl.traits import SymbolTable
 
 from gpuir.dialects import mem
 from gpuir.dialects.mem import GLOBAL, HOST, LOCAL, SHARED, SPACE_NAMES, ArrayType, PtrType
+from gpuir.ir.data_layout import align_of
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.lowering.llvm.conversion import (
@@ -103,12 +105,20 @@ def constant_index(value: SSAValue) -> int | None:
     return None
 
 
+def vector_align(type_: Attribute) -> int | None:
+    """A vector's alignment in gpuir's data layout (at most 16 bytes: a `vector<8xf32>` that a
+    work-item array or slot holds is 16-aligned, where LLVM's own would be 32); None for any
+    other type, whose alignment is LLVM's."""
+    return align_of(type_) if isinstance(type_, VectorType) else None
+
+
 class LoadLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mem.LoadOp, rewriter: PatternRewriter):
         assert isinstance(op.ptr.type, PtrType)
         ptr = to_llvm(rewriter, op.ptr, op)
-        load = rewriter.insert(llvm.LoadOp(ptr, element_type(op.ptr.type.pointee, op)))
+        pointee = op.ptr.type.pointee
+        load = rewriter.insert(llvm.LoadOp(ptr, element_type(pointee, op), vector_align(pointee)))
         value = from_memory(rewriter, load.dereferenced_value, op.res.type, op)
         rewriter.replace(op, [], [op.mem, value])
 
@@ -118,7 +128,7 @@ class StoreLowering(RewritePattern):
     def match_and_rewrite(self, op: mem.StoreOp, rewriter: PatternRewriter):
         ptr = to_llvm(rewriter, op.ptr, op)
         value = to_memory(rewriter, op.value, op)
-        rewriter.insert(llvm.StoreOp(value, ptr))
+        rewriter.insert(llvm.StoreOp(value, ptr, vector_align(op.value.type)))
         rewriter.replace(op, [], [op.mem])
 
 
