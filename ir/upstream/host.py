@@ -46,6 +46,7 @@ from gpuir.ir.upstream.common import (
     unsupported,
 )
 from gpuir.ir.upstream.kernel import KernelImporter
+from gpuir.ir.upstream.strided import STRIDED_OPS, LaunchMade, kernel_for_launch
 from gpuir.ir.upstream.vectors import VECTOR_OPS
 
 HOST_SPACES = (0, 1, 4)
@@ -71,6 +72,8 @@ class HostImporter(KernelImporter):
         self.globals: dict[str, memref_ops.GlobalOp] = {}
         """The program's memref.globals; @main makes each in host memory first."""
         self.global_refs: dict[str, Ref] = {}
+        self.by_launch: dict[tuple[str, ...], LaunchMade] = {}
+        """The kernels made at their launches (`strided.kernel_for_launch`)."""
 
     def main(self, op: func.FuncOp) -> None:
         inputs, outputs = op.function_type.inputs.data, op.function_type.outputs.data
@@ -297,12 +300,17 @@ class HostImporter(KernelImporter):
 
     def launch_func(self, op: gpu_ops.LaunchFuncOp, b: Builder, s: Scope) -> None:
         path = (op.kernel.root_reference.data, *(r.data for r in op.kernel.nested_references))
-        if len(path) != 2 or tuple(path) not in self.kernel_names:
+        known = len(path) == 2 and (tuple(path) in self.kernel_names or path in self.by_launch)
+        if not known:
             raise OpError(op, f"importing upstream MLIR: no kernel {op.kernel}")
         sizes = list(op.rest[: 6 + op.smem.data])
         self.single_clusters(op, op.rest[len(sizes) : len(sizes) + op.clusters.data])
         args = list(op.rest[len(sizes) + op.clusters.data :])
-        self.launch(op, self.kernel_names[path], sizes, args, b, s)
+        if path in self.by_launch:  # made for the memory this launch gives it
+            name = kernel_for_launch(self, op, path, args, s)
+        else:
+            name = self.kernel_names[path]
+        self.launch(op, name, sizes, args, b, s)
 
     def launch_region(self, op: gpu_ops.LaunchOp, b: Builder, s: Scope) -> None:
         self.single_clusters(op, op.rest[6 + op.smem.data :])
@@ -443,6 +451,7 @@ class HostImporter(KernelImporter):
 HOST_OPS: OpTable = {
     **SHARED_OPS,
     **VECTOR_OPS,
+    **STRIDED_OPS,
     func.ReturnOp: HostImporter.host_return,
     func.CallOp: HostImporter.call,
     memref.AllocOp: HostImporter.host_alloc,

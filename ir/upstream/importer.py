@@ -21,6 +21,7 @@ from gpuir.ir.source import (
 from gpuir.ir.upstream import gpu_ops, memref_ops, vector_ops
 from gpuir.ir.upstream.common import unsupported
 from gpuir.ir.upstream.host import HostImporter
+from gpuir.ir.upstream.strided import LaunchMade, made_at_launch
 
 
 class Importer(HostImporter):
@@ -39,6 +40,10 @@ class Importer(HostImporter):
                             self.device_functions[inner.sym_name.data] = inner
                 for inner in op.body.block.ops:
                     if isinstance(inner, gpu_ops.FuncOp) and inner.kernel is not None:
+                        if made_at_launch(inner):
+                            path = (op.sym_name.data, inner.sym_name.data)
+                            self.by_launch[path] = LaunchMade(inner, self.device_functions)
+                            continue
                         name = self.fresh(inner.sym_name.data)
                         self.kernel_names[(op.sym_name.data, inner.sym_name.data)] = name
                         self.kernel(inner.body, list(inner.body.blocks[0].args), name, inner)

@@ -44,6 +44,7 @@ from gpuir.ir.upstream import gpu_ops
 from gpuir.ir.upstream.common import (
     COMBINE_KINDS,
     SHARED_OPS,
+    Linear,
     OpTable,
     Ref,
     Scope,
@@ -55,6 +56,7 @@ from gpuir.ir.upstream.common import (
     unsupported,
 )
 from gpuir.ir.upstream.mma_ops import MMA_IMPORTS
+from gpuir.ir.upstream.strided import STRIDED_OPS
 from gpuir.ir.upstream.vectors import VECTOR_OPS, VectorImporter
 
 KERNEL_SPACES = (1, 3, 4, 5)
@@ -292,7 +294,9 @@ class KernelImporter(VectorImporter):
                 if isinstance(type_.pointee, ArrayType)
                 else []
             )
-            s.refs[param] = Ref(ptr, made, 1)
+            # a memref<T> given a memory (an extract_strided_metadata's base buffer): its base
+            base = Linear(0, []) if made and not param.type.get_shape() else None  # type: ignore[attr-defined]
+            s.refs[param] = Ref(ptr, made, 1, view=base)
         known = known_sizes(op) if isinstance(op, gpu_ops.FuncOp) else {}
         if known:
             self.known_sizes[name] = known
@@ -644,6 +648,7 @@ class KernelImporter(VectorImporter):
 KERNEL_OPS: OpTable = {
     **SHARED_OPS,
     **VECTOR_OPS,
+    **STRIDED_OPS,
     **MMA_IMPORTS,
     gpu_ops.ReturnOp: KernelImporter.kernel_return,
     gpu_ops.TerminatorOp: KernelImporter.end_kernel,
