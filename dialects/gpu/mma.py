@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
@@ -38,7 +39,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnitAttr,
 )
-from xdsl.ir import Attribute, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
@@ -67,6 +68,17 @@ KINDS = ("a", "b", "c")
 ELEMENTWISE_KINDS = {"addf": 2, "subf": 2, "mulf": 2, "divf": 2, "maxf": 2, "minf": 2}
 ELEMENTWISE_KINDS["negatef"] = 1
 """`gpu.mma_elementwise`'s kinds and how many fragments each takes."""
+ELEMENTWISE_OPS: dict[str, type[Operation]] = {
+    "addf": arith.AddfOp,
+    "subf": arith.SubfOp,
+    "mulf": arith.MulfOp,
+    "divf": arith.DivfOp,
+    "maxf": arith.MaximumfOp,
+    "minf": arith.MinimumfOp,
+    "negatef": arith.NegfOp,
+}
+"""The `arith` op that each kind is on one element (`maximumf`, `minimumf`: a NaN wins, -0 <
++0), which the lowerings build."""
 
 
 @irdl_attr_definition

@@ -34,24 +34,13 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.dialects import gpu, mem
-from gpuir.dialects.gpu.mma import TILE, FragmentType, scalar_of
+from gpuir.dialects.gpu.mma import ELEMENTWISE_OPS, TILE, FragmentType, scalar_of
 from gpuir.dialects.mem import DYNAMIC_INDEX, GLOBAL, ArrayType, PtrType
 from gpuir.dialects.vector_ext import FromElementsOp
 from gpuir.lowering.cpu.workgroups import index_constant
 
 SHARE = TILE * TILE // gpu.WARP
 """The elements each lane holds."""
-
-ELEMENTWISE = {
-    "addf": arith.AddfOp,
-    "subf": arith.SubfOp,
-    "mulf": arith.MulfOp,
-    "divf": arith.DivfOp,
-    "maxf": arith.MaximumfOp,
-    "minf": arith.MinimumfOp,
-}
-"""`gpu.mma_elementwise`'s kinds of two fragments as `arith` ops (`maximumf`, `minimumf`: a
-NaN wins, -0 < +0, as interp)."""
 
 
 def share_type(type_: Attribute) -> Attribute:
@@ -178,12 +167,9 @@ def expand_compute(b: Builder, op: gpu.MmaComputeOp) -> list[SSAValue]:
 
 
 def expand_elementwise(b: Builder, op: gpu.MmaElementwiseOp) -> list[SSAValue]:
+    built = ELEMENTWISE_OPS[op.kind.data]
     shares = [elements(b, v) for v in op.values]
-    kind = op.kind.data
-    if kind == "negatef":
-        found = [b.insert(arith.NegfOp(x)).result for x in shares[0]]
-    else:
-        found = [b.insert(ELEMENTWISE[kind](x, y)).result for x, y in zip(*shares, strict=True)]
+    found = [b.insert(built(*xs)).results[0] for xs in zip(*shares, strict=True)]  # type: ignore[call-arg]
     return [op.m1, op.m3, share_of(b, found)]
 
 

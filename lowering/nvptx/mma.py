@@ -13,13 +13,13 @@
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, llvm
+from xdsl.dialects import llvm
 from xdsl.dialects.builtin import DenseArrayBase, Float32Type, VectorType, i32, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from gpuir.dialects import gpu
-from gpuir.dialects.gpu.mma import FragmentType, scalar_of
+from gpuir.dialects.gpu.mma import ELEMENTWISE_OPS, FragmentType, scalar_of
 from gpuir.dialects.mem import PtrType
 from gpuir.lowering.llvm.conversion import (
     constant,
@@ -34,14 +34,6 @@ from gpuir.lowering.llvm.conversion import (
 from gpuir.lowering.llvm.llvm_ext import AddrSpaceCastOp, ExtractElementOp
 
 WMMA = "llvm.nvvm.wmma.m16n16k16"
-ELEMENTWISE = {
-    "addf": arith.AddfOp,
-    "subf": arith.SubfOp,
-    "mulf": arith.MulfOp,
-    "divf": arith.DivfOp,
-    "maxf": arith.MaximumfOp,
-    "minf": arith.MinimumfOp,
-}
 
 
 def type_name(t: Attribute) -> str:
@@ -175,9 +167,7 @@ def register_op(b: PatternRewriter, kind: str, registers: tuple[SSAValue, ...]) 
 
 
 def scalar_op(b: PatternRewriter, kind: str, values: tuple[SSAValue, ...]) -> SSAValue:
-    if kind == "negatef":
-        return b.insert(arith.NegfOp(values[0])).result
-    return b.insert(ELEMENTWISE[kind](*values)).result
+    return b.insert(ELEMENTWISE_OPS[kind](*values)).results[0]  # type: ignore[call-arg]
 
 
 MMA_PATTERNS = (
