@@ -12,7 +12,8 @@ MLIR's `gpu.subgroup_mma_*` ops and `!gpu.mma_matrix` type model them (CUDA's `w
   `lead` (MLIR's `leadDimension`) is at least 16. Each lane accesses the elements of its share.
 - `gpu.mma_compute`: `a · b + c` (on interp and the cpu provider: `c` plus the products in k
   order, added in f32, the sum rounded once to the accumulator's type); `a_transpose` /
-  `b_transpose` say that the operand was loaded with `transpose`, as MLIR's `subgroup_mma_compute` says it (the NVPTX lowering's layouts).
+  `b_transpose` say that the operand was loaded with `transpose`, as MLIR's
+  `subgroup_mma_compute` says it (the NVPTX lowering's layouts).
 - `gpu.mma_constant`: every element the scalar; `gpu.mma_elementwise "addf" | "subf" | "mulf"
   | "divf" | "maxf" | "minf" | "negatef"`: the op on each element (`maxf` / `minf` propagate a
   NaN, as MLIR's lowering does, and order -0 below +0).
