@@ -33,6 +33,7 @@ from gpuir.dialects.mem import ArrayType, MemType, PtrType
 from gpuir.ir.data_layout import size_of
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.upstream import gpu_ops, memref_ops
+from gpuir.ir.upstream.async_ops import ASYNC_OPS
 from gpuir.ir.upstream.common import (
     SHARED_OPS,
     OpTable,
@@ -452,6 +453,7 @@ HOST_OPS: OpTable = {
     **SHARED_OPS,
     **VECTOR_OPS,
     **STRIDED_OPS,
+    **ASYNC_OPS,
     func.ReturnOp: HostImporter.host_return,
     func.CallOp: HostImporter.call,
     memref.AllocOp: HostImporter.host_alloc,

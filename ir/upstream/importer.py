@@ -18,7 +18,7 @@ from gpuir.ir.source import (
     format_parse_error,
     parse_module,
 )
-from gpuir.ir.upstream import gpu_ops, memref_ops, vector_ops
+from gpuir.ir.upstream import async_ops, gpu_ops, memref_ops, vector_ops
 from gpuir.ir.upstream.common import unsupported
 from gpuir.ir.upstream.host import HostImporter
 from gpuir.ir.upstream.strided import LaunchMade, made_at_launch
@@ -84,6 +84,7 @@ def upstream_context() -> Context:
         gpu_ops.UpstreamGpu,
         vector_ops.UpstreamVector,
         ub.UB,
+        async_ops.UpstreamAsync,
     ):
         ctx.load_dialect(dialect)
     return ctx
