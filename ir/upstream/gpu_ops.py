@@ -28,6 +28,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AffineMapAttr,
     DictionaryAttr,
     FunctionType,
     IndexType,
@@ -88,6 +89,45 @@ class AddressSpaceAttr(ParametrizedAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.space.data}>")
+
+
+PROCESSORS = (
+    *(f"{kind}_{d}" for kind in ("block", "thread") for d in ("x", "y", "z")),
+    "sequential",
+)
+
+
+@irdl_attr_definition
+class LoopDimMapAttr(ParametrizedAttribute):
+    """`#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>`: the
+    GPU mapping `--gpu-map-parallel-loops` puts on an `scf.parallel`, which stays on a loop
+    that `--convert-parallel-loops-to-gpu` could not convert (read; the import runs the loop
+    without it)."""
+
+    name = "gpu.loop_dim_map"
+    processor: StringAttr
+    map: AffineMapAttr
+    bound: AffineMapAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            parser.parse_keyword("processor")
+            parser.parse_punctuation("=")
+            processor = StringAttr(parse_one_of(parser, cls.name, PROCESSORS))
+            parser.parse_punctuation(",")
+            parser.parse_keyword("map")
+            parser.parse_punctuation("=")
+            map_ = AffineMapAttr(parser.parse_affine_map())
+            parser.parse_punctuation(",")
+            parser.parse_keyword("bound")
+            parser.parse_punctuation("=")
+            return (processor, map_, AffineMapAttr(parser.parse_affine_map()))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(
+            f"<processor = {self.processor.data}, map = {self.map.data}, bound = {self.bound.data}>"
+        )
 
 
 @irdl_attr_definition
@@ -723,5 +763,5 @@ UpstreamGpu = Dialect(
         *UPSTREAM_MMA_OPS,
     ],
     # a gpu.module's #nvvm.target too, and the matrix ops' type
-    [AsyncTokenType, AddressSpaceAttr, NvvmTargetAttr, MmaMatrixType],
+    [AsyncTokenType, AddressSpaceAttr, LoopDimMapAttr, NvvmTargetAttr, MmaMatrixType],
 )

@@ -47,6 +47,7 @@ from gpuir.ir.upstream.common import (
     unsupported,
 )
 from gpuir.ir.upstream.kernel import KernelImporter
+from gpuir.ir.upstream.parallel import PARALLEL_OPS
 from gpuir.ir.upstream.strided import STRIDED_OPS, LaunchMade, kernel_for_launch
 from gpuir.ir.upstream.vectors import VECTOR_OPS
 
@@ -453,6 +454,7 @@ HOST_OPS: OpTable = {
     **SHARED_OPS,
     **VECTOR_OPS,
     **STRIDED_OPS,
+    **PARALLEL_OPS,
     **ASYNC_OPS,
     func.ReturnOp: HostImporter.host_return,
     func.CallOp: HostImporter.call,

@@ -7,7 +7,8 @@ from __future__ import annotations
 import warnings
 
 from xdsl.context import Context
-from xdsl.dialects import arith, builtin, cf, func, math, scf, ub
+from xdsl.dialects import arith, builtin, cf, func, math, ub
+from xdsl.ir import Dialect
 from xdsl.utils.exceptions import ParseError
 
 from gpuir.ir.diagnostics import OpError
@@ -18,8 +19,9 @@ from gpuir.ir.source import (
     format_parse_error,
     parse_module,
 )
-from gpuir.ir.upstream import async_ops, gpu_ops, memref_ops, vector_ops
+from gpuir.ir.upstream import async_ops, gpu_ops, memref_ops, parallel, vector_ops
 from gpuir.ir.upstream.common import unsupported
+from gpuir.ir.upstream.device_llvm import llvm_device_module
 from gpuir.ir.upstream.host import HostImporter
 from gpuir.ir.upstream.strided import LaunchMade, made_at_launch
 
@@ -66,7 +68,11 @@ class Importer(HostImporter):
 
 def import_upstream(module: builtin.ModuleOp) -> builtin.ModuleOp:
     """A gpuir program from an upstream MLIR GPU program (module docstring); an `OpError` at
-    the first op it cannot import."""
+    the first op it cannot import. A program of gpu.modules of llvm ops alone is device code
+    already: its device module (`device_llvm`)."""
+    device = llvm_device_module(module)
+    if device is not None:
+        return device
     return Importer(module).run()
 
 
@@ -78,7 +84,7 @@ def upstream_context() -> Context:
         func.Func,
         arith.Arith,
         math.Math,
-        scf.Scf,
+        parallel.UpstreamScf,
         cf.Cf,
         memref_ops.UpstreamMemref,
         gpu_ops.UpstreamGpu,
@@ -87,7 +93,21 @@ def upstream_context() -> Context:
         async_ops.UpstreamAsync,
     ):
         ctx.load_dialect(dialect)
+    ctx.register_dialect("llvm", llvm_dialect)  # imported when an op names it (device_llvm)
+    ctx.register_dialect("nvvm", nvvm_dialect)
     return ctx
+
+
+def llvm_dialect() -> Dialect:
+    from xdsl.dialects.llvm import LLVM
+
+    return LLVM
+
+
+def nvvm_dialect() -> Dialect:
+    from gpuir.dialects.nvvm import Nvvm
+
+    return Nvvm
 
 
 class UpstreamImportError(SourceError):

@@ -56,6 +56,7 @@ from gpuir.ir.upstream.common import (
     unsupported,
 )
 from gpuir.ir.upstream.mma_ops import MMA_IMPORTS
+from gpuir.ir.upstream.parallel import PARALLEL_OPS
 from gpuir.ir.upstream.strided import STRIDED_OPS
 from gpuir.ir.upstream.vectors import VECTOR_OPS, VectorImporter
 
@@ -649,6 +650,7 @@ KERNEL_OPS: OpTable = {
     **SHARED_OPS,
     **VECTOR_OPS,
     **STRIDED_OPS,
+    **PARALLEL_OPS,
     **MMA_IMPORTS,
     gpu_ops.ReturnOp: KernelImporter.kernel_return,
     gpu_ops.TerminatorOp: KernelImporter.end_kernel,
