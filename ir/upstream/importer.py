@@ -10,6 +10,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin, cf, func, math, ub
 from xdsl.ir import Dialect
 from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Span
 
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.source import (
@@ -24,6 +25,11 @@ from gpuir.ir.upstream.common import unsupported
 from gpuir.ir.upstream.device_llvm import llvm_device_module
 from gpuir.ir.upstream.host import HostImporter
 from gpuir.ir.upstream.strided import LaunchMade, made_at_launch
+
+AFFINE_NOTE = (
+    "the import reads no affine ops or maps: lower them first (mlir-opt --lower-affine, "
+    "as MLIR's gpu-lower-to-nvvm-pipeline does)"
+)
 
 
 class Importer(HostImporter):
@@ -123,7 +129,15 @@ def read_upstream(text: str, name: str, line_offset: int = 0) -> ParsedChunk:
     parser = LocatingParser(upstream_context(), text, name)
     with warnings.catch_warnings():  # xDSL's: an operand parsed before its type is known
         warnings.simplefilter("ignore", DeprecationWarning)
-        source = parse_module(parser)  # an op's format checks a type as it reads it
+        try:
+            source = parse_module(parser)  # an op's format checks a type as it reads it
+        except NotImplementedError as e:  # xDSL's affine maps: no semi-affine expressions
+            at = Span(parser.pos, parser.pos, parser.lexer.input)
+            raise ParseError(at, f"{e}; {AFFINE_NOTE}") from e
+        except ParseError as e:
+            if e.msg.startswith("Operation affine.") and "not registered" in e.msg:
+                raise ParseError(e.span, f"{e.msg}: {AFFINE_NOTE}") from e
+            raise
     parsed = ParsedChunk(source, name, text, line_offset, parser.op_starts)
     parsed.set_locations()
     try:
