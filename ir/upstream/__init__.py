@@ -4,8 +4,9 @@ says whether a text is one; `read_upstream` and `read_upstream_program` read and
 
 The package: `gpu_ops` and `memref_ops` declare the upstream ops it reads, with their custom
 syntax; the importer is `common` (what host code and kernels share), `kernel` (kernels and
-their ops), `host` (@main, its memory and its launches) and `importer` (the program's top
-level: its gpu.modules, host functions and memref.globals; the readers). This file holds only
+their ops), `host` (@main, its memory and its launches), `strided` (strided metadata and
+reinterpret_casts), `parallel` (`scf.parallel`, with its syntax) and `importer` (the program's
+top level: its gpu.modules, host functions and memref.globals; the readers). This file holds only
 `is_upstream`, so that a tool asks it without importing the importer (nor numpy); the
 importer's names are imported from here when first asked for.
 
@@ -20,7 +21,9 @@ What it makes:
   dynamic shapes is the same pointer; the importer keeps each memref's extents for
   `memref.dim`. Host memrefs are in space 0, `gpu.alloc`'s in space 1. Only the outermost
   dimension may be dynamic. A `memref.subview` makes no op: its loads and stores index the
-  source's memory through the view's offsets and strides (`View`), within the function.
+  source's memory through the view's offsets and strides (`View`), within the function; a
+  `memref.reinterpret_cast` (of an `extract_strided_metadata`'s base buffer: the whole memory)
+  reads it at row-major positions (`Linear`).
 - **Kernels**: each `gpu.func … kernel` of a `gpu.module`, and each `gpu.launch` body (outlined;
   the values it uses from outside become its arguments), becomes a kernel
   `(M1, M3, M4, M5, group, item, gx, gy, gz, bx, by, bz, args…)`, a memref argument as its
@@ -36,6 +39,8 @@ What it makes:
   are `mem.print_memref`; `printNewline`, `printComma`, `printI64` print what mlir-runner's do.
 - `cf` blocks of a kernel or of `@main` take the memory tokens after their arguments, and every
   branch passes them; `scf.for` and `scf.if` carry them as iteration values and results.
+- `scf.parallel` (a loop MLIR did not map to the GPU, on the host or in a kernel) is a nest of
+  `scf.for` that carries its reductions' accumulators.
 
 Anything else is an error at the op that says it is not supported (yet).
 """
