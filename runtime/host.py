@@ -98,6 +98,7 @@ class HostMachine(Machine):
         value = memory.load(ptr, op, self.who)
         if self.order is not None:
             self.order.access(self, op, ptr, store_size(ptr.pointee), False)
+        self._stream_order(op, ptr, False)
         return value
 
     def store(self, op: Operation, ptr: Pointer, value: object) -> None:
@@ -105,6 +106,14 @@ class HostMachine(Machine):
         memory.store(ptr, value, op, self.who)
         if self.order is not None:
             self.order.access(self, op, ptr, store_size(ptr.pointee), True)
+        self._stream_order(op, ptr, True)
+
+    def _stream_order(self, op: Operation, ptr: Pointer, write: bool) -> None:
+        """The provider's stream-order check of a host access (interp's `streams`), if any."""
+        streams = getattr(self.executor.provider, "stream_order", None)
+        if streams is not None:
+            streams.host_op(op)
+            streams.access(ptr, store_size(ptr.pointee), write)
 
     def allocate(
         self, op: Operation, space: int, pointee: Attribute, extent: int | None, nbytes: int
@@ -127,6 +136,10 @@ class HostMachine(Machine):
             memory.free(ptr, op, ptr_type.space.data, self.who)
             if self.order is not None:
                 self.order.free(self, op, ptr)
+            streams = getattr(self.executor.provider, "stream_order", None)
+            if streams is not None:
+                streams.host_op(op)
+                streams.free(ptr)
 
     def slot(self, op: Operation, space: int, pointee: Attribute, nbytes: int) -> Pointer:
         if space != HOST:

@@ -121,13 +121,17 @@ class ItemMachine(Machine):
 
     def _order(self, op: Operation, ptr: Pointer, nbytes: int, write: bool) -> None:
         """The token-order check of an access: against this work-item's own accesses, and
-        of global memory as the launch's against the host code's (`token_order`)."""
+        of global memory as the launch's against the host code's (`token_order`); and the
+        stream-order check of global memory (`streams`)."""
         if self.order is not None:
             self.order.access(self, op, ptr, nbytes, write)
         launched_by = self.run.launched_by
         if launched_by is not None and ptr.space == GLOBAL:
             host, launch = launched_by
             host.order.access(host, launch, ptr, nbytes, write, (op, self.who))
+        streams = self.run.streams
+        if streams is not None and ptr.space == GLOBAL:
+            streams.access(ptr, nbytes, write, (op, self.who))
 
     def load(self, op: Operation, ptr: Pointer) -> object:
         allocation = ptr.allocation
@@ -144,7 +148,7 @@ class ItemMachine(Machine):
                     if entry is not None:
                         if allocation.space in TRACKED:
                             self.run.races.read(self, op, allocation, offset, nbytes)
-                        if self.order is not None or self.run.launched_by is not None:
+                        if self.order is not None or self.run.watched:
                             self._order(op, ptr, nbytes, False)
                         return as_value(entry[1][offset // nbytes])
         self._check_space(op, ptr, "loads from")
@@ -154,7 +158,7 @@ class ItemMachine(Machine):
         )
         if self._tracked(allocation.space):
             self.run.races.read(self, op, allocation, offset, nbytes)
-        if self.order is not None or self.run.launched_by is not None:
+        if self.order is not None or self.run.watched:
             self._order(op, ptr, nbytes, False)
         return memory.decode(
             memory.host_bytes(allocation, op)[offset : offset + nbytes], ptr.pointee
@@ -170,7 +174,7 @@ class ItemMachine(Machine):
             raise ProviderError(op, f"{self.who} stores to const memory", "read-only memory")
         if self._tracked(allocation.space):
             self.run.races.write(self, op, allocation, offset, data)
-        if self.order is not None or self.run.launched_by is not None:
+        if self.order is not None or self.run.watched:
             self._order(op, ptr, len(data), True)
         memory.host_bytes(allocation, op)[offset : offset + len(data)] = np.frombuffer(
             data, np.uint8

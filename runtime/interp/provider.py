@@ -24,11 +24,13 @@ from gpuir.runtime.engine.token_order import entry_tokens
 from gpuir.runtime.interp.items import DEVICE_FUNCTIONS, GroupState, ItemMachine
 from gpuir.runtime.interp.races import RaceTracker
 from gpuir.runtime.interp.scheduler import GroupScheduler
+from gpuir.runtime.interp.streams import StreamOrder
 from gpuir.runtime.memory import Allocation, Pointer, size_of
 from gpuir.runtime.provider import (
     Launch,
     LoadedModule,
     ProviderError,
+    Stream,
     check_launch,
     kernels_of,
 )
@@ -82,6 +84,9 @@ class KernelRun:
         self.args = tuple(args)
         self.races = RaceTracker()
         self.launched_by = provider.launched_by
+        self.streams: StreamOrder | None = getattr(provider, "stream_order", None)
+        self.watched = self.launched_by is not None or self.streams is not None
+        """Whether an access of global memory goes to a host-side check (`ItemMachine._order`)."""
         self.out = provider.output()
         payload = loaded.payload
         assert isinstance(payload, InterpModule)
@@ -167,6 +172,8 @@ class InterpProvider(EagerHostProvider):
     def __init__(self, out: IO[str] | None = None) -> None:
         super().__init__()
         self.out = out
+        self.stream_order: StreamOrder | None = None
+        """The stream-order check (`streams`), from the session's first stream on."""
 
     def output(self) -> IO[str]:
         return self.out if self.out is not None else sys.stdout
@@ -178,6 +185,66 @@ class InterpProvider(EagerHostProvider):
 
     def _transfer(self, dst: Pointer, src: Pointer, nbytes: int, op: Operation | None) -> None:
         memory.write_bytes(dst, memory.read_bytes(src, nbytes, op), op)
+
+    # the stream-order check: each op on a stream (or blocking) is an agent's step
+
+    def _on(self, stream: Stream | None, op: Operation | None) -> StreamOrder | None:
+        """The check, with `op` begun on `stream` (None: blocking); None before it starts."""
+        if self.stream_order is None and stream is not None and stream.handle != 0:
+            self.stream_order = StreamOrder()
+        if self.stream_order is not None and op is not None:
+            self.stream_order.begin(stream, op)
+            return self.stream_order
+        return None
+
+    def open(self, *, op=None) -> None:
+        super().open(op=op)
+        self.stream_order = None
+
+    def create_stream(self, *, op=None) -> Stream:
+        stream = super().create_stream(op=op)
+        self.stream_order = self.stream_order or StreamOrder()
+        return stream
+
+    def alloc(self, nbytes, pointee, extent=None, *, stream=None, op=None) -> Pointer:
+        if stream is not None and self.stream_order is None:
+            self.stream_order = StreamOrder()
+        return super().alloc(nbytes, pointee, extent, stream=stream, op=op)
+
+    def free(self, ptr, *, stream=None, op=None) -> None:
+        super().free(ptr, stream=stream, op=op)
+        order = self._on(stream, op)
+        if order is not None:
+            order.free(ptr)
+
+    def copy_to_device(self, dst, src, nbytes, *, stream=None, op=None) -> None:
+        super().copy_to_device(dst, src, nbytes, stream=stream, op=op)
+        self._copied(dst, src, nbytes, stream, op)
+
+    def copy_to_host(self, dst, src, nbytes, *, stream=None, op=None) -> None:
+        super().copy_to_host(dst, src, nbytes, stream=stream, op=op)
+        self._copied(dst, src, nbytes, stream, op)
+
+    def _copied(self, dst: Pointer, src: Pointer, nbytes: int, stream, op) -> None:
+        order = self._on(stream, op)
+        if order is not None:
+            order.access(src, nbytes, False)
+            order.access(dst, nbytes, True)
+
+    def sync_stream(self, stream, *, op=None) -> None:
+        super().sync_stream(stream, op=op)
+        if self.stream_order is not None:
+            self.stream_order.wait(stream)
+
+    def destroy_stream(self, stream, *, op=None) -> None:
+        super().destroy_stream(stream, op=op)
+        if self.stream_order is not None:
+            self.stream_order.wait(stream)
+
+    def synchronize(self, *, op=None) -> None:
+        super().synchronize(op=op)
+        if self.stream_order is not None:
+            self.stream_order.wait_all()
 
     def load_module(self, module: ModuleOp, *, op=None) -> LoadedModule:
         self.check_open(op)
@@ -191,6 +258,7 @@ class InterpProvider(EagerHostProvider):
         self.check_stream(stream, op)
         if not isinstance(module.payload, InterpModule):
             raise ProviderError(op, "interp: the module was not loaded by interp", "invalid handle")
+        self._on(stream, op)
         run_launch(self, Launch(module, kernel, n_groups, n_items, smem_bytes, args, op))
 
 
