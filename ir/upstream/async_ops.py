@@ -35,7 +35,6 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
-    prop_def,
     region_def,
     result_def,
     traits_def,
@@ -88,33 +87,17 @@ class ValueType(ParametrizedAttribute, TypeAttribute):
 
 
 @irdl_op_definition
-class ExecuteOp(IRDLOperation):
+class ExecuteOp(gpu_ops.AsyncOp):
     """`rest`: the `!async.value`s the region takes (its block's arguments are their values)."""
 
     name = "async.execute"
-    values = var_operand_def()
-    n_deps = prop_def(IntAttr)
     token = result_def(TokenType)
     body_results = var_result_def(ValueType)
     body = region_def("single_block")
 
-    @property
-    def deps(self) -> Sequence[SSAValue]:
-        return self.values[: self.n_deps.data]
-
-    @property
-    def rest(self) -> Sequence[SSAValue]:
-        return self.values[self.n_deps.data :]
-
     @classmethod
     def parse(cls, parser: Parser) -> ExecuteOp:
-        deps: list[SSAValue] = []
-        if parser.parse_optional_punctuation("[") is not None:
-            if parser.parse_optional_punctuation("]") is None:
-                deps = parser.parse_comma_separated_list(
-                    parser.Delimiter.NONE, parser.parse_operand
-                )
-                parser.parse_punctuation("]")
+        _, deps = gpu_ops.parse_async(parser)  # `[%deps]`
         operands: list[SSAValue] = []
         args: list[Parser.Argument] = []
 
