@@ -20,7 +20,7 @@ from gpuir.ir.source import (
     format_parse_error,
     parse_module,
 )
-from gpuir.ir.upstream import async_ops, gpu_ops, memref_ops, parallel, vector_ops
+from gpuir.ir.upstream import amdgpu_ops, async_ops, gpu_ops, memref_ops, parallel, vector_ops
 from gpuir.ir.upstream.common import unsupported
 from gpuir.ir.upstream.device_llvm import llvm_device_module
 from gpuir.ir.upstream.host import HostImporter
@@ -97,6 +97,7 @@ def upstream_context() -> Context:
         vector_ops.UpstreamVector,
         ub.UB,
         async_ops.UpstreamAsync,
+        amdgpu_ops.UpstreamAmdgpu,
     ):
         ctx.load_dialect(dialect)
     ctx.register_dialect("llvm", llvm_dialect)  # imported when an op names it (device_llvm)

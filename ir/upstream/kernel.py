@@ -41,6 +41,7 @@ from gpuir.dialects.mem import ArrayType, MemType, PtrType
 from gpuir.ir.data_layout import size_of
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.upstream import gpu_ops
+from gpuir.ir.upstream.amdgpu_ops import AMDGPU_IMPORTS
 from gpuir.ir.upstream.common import (
     COMBINE_KINDS,
     SHARED_OPS,
@@ -652,6 +653,7 @@ KERNEL_OPS: OpTable = {
     **STRIDED_OPS,
     **PARALLEL_OPS,
     **MMA_IMPORTS,
+    **AMDGPU_IMPORTS,
     gpu_ops.ReturnOp: KernelImporter.kernel_return,
     gpu_ops.TerminatorOp: KernelImporter.end_kernel,
     func.ReturnOp: KernelImporter.inlined_return,
