@@ -2,13 +2,14 @@
 with `upstream_context()` into a gpuir program that every provider runs (`is_upstream(text)`
 says whether a text is one; `read_upstream` and `read_upstream_program` read and import a text).
 
-The package: `gpu_ops` and `memref_ops` declare the upstream ops it reads, with their custom
-syntax (`amdgpu_ops` the one `amdgpu` op it reads, `sched_barrier`, and its import); the
-importer is `common` (what host code and kernels share), `kernel` (kernels and their ops), `host` (@main, its memory and its launches), `strided` (strided metadata and
-reinterpret_casts), `parallel` (`scf.parallel`, with its syntax) and `importer` (the program's
-top level: its gpu.modules, host functions and memref.globals; the readers). This file holds only
-`is_upstream`, so that a tool asks it without importing the importer (nor numpy); the
-importer's names are imported from here when first asked for.
+The package: `gpu_ops` and `memref_ops` declare the upstream ops it reads, with their custom syntax
+(`amdgpu_ops` the one `amdgpu` op it reads, `sched_barrier`, and its import); the importer is
+`common` (what host code and kernels share), `kernel` (kernels and their ops), `host` (@main, its
+memory and its launches), `strided` (strided metadata and reinterpret_casts), `parallel`
+(`scf.parallel`, with its syntax) and `importer` (the program's top level: its gpu.modules, host
+functions and memref.globals; the readers). This file holds only `is_upstream`, so that a tool asks
+it without importing the importer (nor numpy); the importer's names are imported from here when
+first asked for.
 
 What it makes:
 - **Host functions** other than `@main` are inlined where they are called (one block each, no
