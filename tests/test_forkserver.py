@@ -138,3 +138,15 @@ def server_descendants(pid: int) -> list[int]:
             if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
                 found.append(int(entry))
     return found
+
+
+def test_an_uncaught_exception_prints_its_traceback(server, tmp_path):
+    """GPUIR_DEBUG=1 lets an internal error escape the tool: through the server as without it,
+    the caller's stderr gets the traceback, and the status is 1."""
+    (tmp_path / "good.mlir").write_text("func.func @f() {\n  func.return\n}\n")
+    plain, served = environments(server[1])
+    args = [str(tmp_path / "good.mlir"), "-p", "arith-add-fastmath{flags=fastest}"]
+    for env in (plain, served):
+        result = tool("gpu-opt", args, {**env, "GPUIR_DEBUG": "1"})
+        assert result.returncode == 1
+        assert "Traceback (most recent call last)" in result.stderr

@@ -125,6 +125,11 @@ def run_worker(call: dict, fds: list[int]) -> None:
         code = code if isinstance(code, int) else 0
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except BaseException:  # uncaught (GPUIR_DEBUG=1 raises): the traceback Python would print
+        import traceback
+
+        traceback.print_exc()
+        code = 1
     finally:
         for stream in (sys.stdout, sys.stderr):
             try:
