@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import tempfile
 
 import pytest
 
 _made: list[str] = []
+_servers: list[subprocess.Popen[bytes]] = []
 
 SLOW = frozenset(
     {
@@ -119,13 +121,37 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
-def pytest_configure() -> None:
+def pytest_configure(config: pytest.Config) -> None:
     if "GPUIR_CACHE_DIR" not in os.environ:
         folder = tempfile.mkdtemp(prefix="gpuir-pytest-cache-")
         _made.append(folder)
         os.environ["GPUIR_CACHE_DIR"] = folder
+    if not hasattr(config, "workerinput"):  # the session's first process, before xdist's workers
+        start_tool_server()
+
+
+def start_tool_server() -> None:
+    """The tools' fork server for the whole session, as lit's configuration starts one: a test's
+    `gpu-opt` or `gpu-run` process then starts in milliseconds (xdist's workers inherit its
+    socket's name). `GPUIR_TOOL_SERVER=0` turns it off; a test that needs a plain process passes
+    an environment without it."""
+    from gpuir.tools.forkserver import start_server
+    from gpuir.tools.launch import SERVER_ENV
+
+    if SERVER_ENV in os.environ:
+        if os.environ[SERVER_ENV] == "0":
+            del os.environ[SERVER_ENV]
+        return
+    folder = tempfile.mkdtemp(prefix="gpuir-pytest-tools-")
+    _made.append(folder)
+    server, os.environ[SERVER_ENV] = start_server(folder)
+    _servers.append(server)
 
 
 def pytest_unconfigure() -> None:
+    from gpuir.tools.forkserver import stop_server
+
+    for server in _servers:
+        stop_server(server)
     for folder in _made:
         shutil.rmtree(folder, ignore_errors=True)
