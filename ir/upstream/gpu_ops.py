@@ -713,7 +713,11 @@ class SubgroupReduceOp(IRDLOperation):
         parser.parse_punctuation(":")
         parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
         parser.parse_punctuation("->")
-        result = parser.parse_type()
+        if parser.parse_optional_punctuation("(") is not None:  # `(T) -> (T)` as well
+            result = parser.parse_type()
+            parser.parse_punctuation(")")
+        else:
+            result = parser.parse_type()
         return cls.create(operands=[value], result_types=[result], properties=properties)
 
 

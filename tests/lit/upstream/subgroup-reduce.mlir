@@ -1,6 +1,7 @@
 // gpu.subgroup_reduce: add, maxsi (uniform) and minnumf over a warp, and add over clusters of
 // 4 lanes, by 40 work-items: warp 0 has lanes 0..31, warp 1 only the 8 lanes of items 32..39
-// (the lanes that do not exist take no part). Each item reduces its own id.
+// (the lanes that do not exist take no part). Each item reduces its own id. The maxsi one
+// spells its type `(i32) -> (i32)`, as MLIR also may.
 // RUN: gpu-run %s --provider interp | filecheck %s
 // RUN: gpu-run %s --provider cpu | filecheck %s
 // RUN: gpu-run %s --provider cpu --check | filecheck %s
@@ -21,7 +22,7 @@ module attributes {gpu.container_module} {
       %tx = gpu.thread_id x
       %i = arith.index_cast %tx : index to i32
       %sum = gpu.subgroup_reduce add %i : (i32) -> i32
-      %max = gpu.subgroup_reduce maxsi %i uniform : (i32) -> i32
+      %max = gpu.subgroup_reduce maxsi %i uniform : (i32) -> (i32)
       %four = gpu.subgroup_reduce add %i cluster(size = 4) : (i32) -> i32
       %x = arith.sitofp %i : i32 to f32
       %fm = gpu.subgroup_reduce minnumf %x : (f32) -> f32
