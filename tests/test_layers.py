@@ -43,7 +43,7 @@ def package_modules() -> dict[str, Path]:
     found = {}
     for path in ROOT.rglob("*.py"):
         rel = path.relative_to(ROOT)
-        if rel.parts[0] not in RANKS and rel.stem not in RANKS:
+        if rel.parts[0] not in RANKS and (len(rel.parts) > 1 or rel.stem not in RANKS):
             continue
         parts = ["gpuir", *rel.with_suffix("").parts]
         if parts[-1] == "__init__":
