@@ -23,9 +23,12 @@ left alone):
    slot per kernel argument, the value in its low bytes (little-endian): integers (`i1` as 0/1),
    floats, pointers as addresses; for a struct argument, the address of its bytes, in C's
    layout (`gpuir.runtime.structs`), which the entry loads by value;
+   A kernel with write-only outputs (`gpuir.lowering.cpu.streaming`) has a second entry,
+   `__gpuir_launch_<k>.stream`, the same with non-temporal stores to them;
 4. with `check`, `check_accesses.FAST_PATH` linked in: the definition of the checker's
    `@__gpuir_check_access`, whose common case LLVM inlines into each access;
-5. `optimize` (`gpuir.lowering.llvm.native`): LLVM's `default<O3>` for the host CPU.
+5. `optimize` (`gpuir.lowering.llvm.native`): LLVM's `default<O3>` for the host CPU, then
+   `!nontemporal` on the stream entries' aligned vector stores to write-only outputs.
 
 `host_program(device, index_bitwidth=32)` lowers with 32-bit index values, as
 `device-to-llvm{index-bitwidth=32}` does for NVPTX (the same stages read the module's
@@ -47,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Attribute
 
@@ -55,6 +58,15 @@ from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pipelines import CPU_TO_LLVM
 from gpuir.lowering.cpu.mma import expand_mma
 from gpuir.lowering.cpu.resume import BARRIERS_ATTR, STATE_ATTR
+from gpuir.lowering.cpu.streaming import (
+    STREAM_SUFFIX,
+    assume_stream_launch,
+    mark_nontemporal,
+    stream_variant,
+    streams,
+    tag_stream_stores,
+    write_only_of,
+)
 from gpuir.lowering.cpu.workgroup_loops import workgroup_loops
 from gpuir.lowering.cpu.workgroups import SHARED_BYTES_ATTR, WORKGROUP_ATTR
 from gpuir.lowering.llvm.conversion import (
@@ -90,6 +102,9 @@ class HostKernel:
     barriers: tuple[tuple[str, str, int, int], ...] = ()
     """In resumable form: per barrier number `b` (at `b - 1`) its op's name, file, line and
     column."""
+    write_only: tuple[int, ...] = ()
+    """Its write-only pointer arguments (`gpuir.lowering.cpu.streaming`), when it has a stream
+    entry, `entry + STREAM_SUFFIX`, whose stores to them are non-temporal."""
 
 
 @dataclass
@@ -166,7 +181,10 @@ def host_program(device: ModuleOp, index_bitwidth: int = 64, check: bool = False
                 kernels[name].resume_state = op.attributes[STATE_ATTR].value.data  # type: ignore[attr-defined]
                 kernels[name].barriers = barrier_table(op.attributes[BARRIERS_ATTR])
     lower(module)
-    text = str(translate_with_launch_entries(module, list(kernels)))
+    entries: dict[str, tuple[int, ...]] = {name: () for name in kernels}
+    if not check:
+        entries |= add_stream_variants(module, kernels)
+    text = str(translate_with_launch_entries(module, entries))
     parsed = parse(text)
     if check:
         from gpuir.lowering.cpu.check_accesses import ACCESS, FAST_PATH
@@ -177,9 +195,30 @@ def host_program(device: ModuleOp, index_bitwidth: int = 64, check: bool = False
         )
         parsed.link_in(fast)
         parsed.get_function(ACCESS).linkage = "internal"  # inlined everywhere, then gone
-    optimized = optimize(parsed)
+    optimized = str(optimize(parsed))
+    if len(entries) > len(kernels):
+        optimized = mark_nontemporal(optimized)
+        for kernel in kernels.values():  # a stream entry without aligned stores is not taken
+            if kernel.write_only and not streams(optimized, kernel.entry + STREAM_SUFFIX):
+                kernel.write_only = ()
     formats = module.attributes.get(FORMATS_ATTR)
-    return HostProgram(str(optimized), kernels, errors, formats)
+    return HostProgram(optimized, kernels, errors, formats)
+
+
+def add_stream_variants(
+    module: ModuleOp, kernels: dict[str, HostKernel]
+) -> dict[str, tuple[int, ...]]:
+    """`@k.stream` after each lowered work-group function with write-only parameters
+    (`gpuir.lowering.cpu.streaming`), noted in its `HostKernel`: their names and write-only
+    parameters."""
+    added = {}
+    for op in list(module.ops):
+        variant = stream_variant(op) if isinstance(op, llvm.FuncOp) else None
+        if variant is None or op.sym_name.data not in kernels:
+            continue
+        module.body.block.insert_op_after(variant, op)
+        kernels[op.sym_name.data].write_only = added[variant.sym_name.data] = write_only_of(op)
+    return added
 
 
 def barrier_table(attr: Attribute) -> tuple[tuple[str, str, int, int], ...]:
@@ -194,21 +233,29 @@ def barrier_table(attr: Attribute) -> tuple[tuple[str, str, int, int], ...]:
 # --- LLVM IR ---------------------------------------------------------------------------------------
 
 
-def translate_with_launch_entries(module: ModuleOp, kernels: list[str]) -> ir.Module:
+def translate_with_launch_entries(
+    module: ModuleOp, kernels: dict[str, tuple[int, ...]]
+) -> ir.Module:
     """The llvmlite module of a lowered module, for the host
-    (`gpuir.lowering.llvm.llvm_ir.translate_for_host`), with the launch entries of `kernels`."""
+    (`gpuir.lowering.llvm.llvm_ir.translate_for_host`), with the launch entries of `kernels`
+    (each name with the write-only parameters that its stores stream to, in a stream
+    variant)."""
     from gpuir.lowering.llvm.llvm_ir import translate_for_host
 
     out = translate_for_host(module)
-    for name in kernels:
-        add_launch_entry(out, name)
+    for name, write_only in kernels.items():
+        if write_only:
+            tag_stream_stores(out.get_global(name), write_only)
+        add_launch_entry(out, name, write_only)
     return out
 
 
-def add_launch_entry(out: ir.Module, name: str) -> None:
+def add_launch_entry(out: ir.Module, name: str, streamed: tuple[int, ...] = ()) -> None:
     """`void @__gpuir_launch_<name>(i64 first, i64 end, i64 n_items, ptr shared, ptr smem,
     ptr args, ptr progress)`: the work-group function `@name` for each group in `[first, end)`,
-    each group's number stored at `progress` before it runs."""
+    each group's number stored at `progress` before it runs. With `streamed` (a stream
+    variant's write-only parameters), what a streaming launch guarantees, and a fence at the
+    end (`gpuir.lowering.cpu.streaming`)."""
     from llvmlite import ir
 
     from gpuir.lowering.llvm.line_info import wrapper_location
@@ -239,6 +286,8 @@ def add_launch_entry(out: ir.Module, name: str) -> None:
             values.append(b.load(bytes_, typ=type_, align=type_.get_abi_alignment(layout)))
             continue
         values.append(b.load(slot, typ=type_, align=ARG_SLOT))
+    if streamed:
+        assume_stream_launch(b, n_items, [values[2 + i] for i in streamed])
     b.branch(head)
     b.position_at_end(head)
     group = b.phi(i64, "group")
@@ -254,6 +303,8 @@ def add_launch_entry(out: ir.Module, name: str) -> None:
     group.add_incoming(following, body)
     b.branch(head)
     b.position_at_end(done)
+    if streamed:
+        b.fence("seq_cst")  # the non-temporal stores seen before the launch ends
     b.ret_void()
 
 

@@ -96,6 +96,7 @@ from gpuir.lowering.cpu.fission import Fission
 from gpuir.lowering.cpu.forms import FISSION, ITEM_CALLS, RESUMABLE, choose_form
 from gpuir.lowering.cpu.mma import expand_mma
 from gpuir.lowering.cpu.resume import resumable
+from gpuir.lowering.cpu.streaming import record_write_only
 from gpuir.lowering.cpu.workgroups import (
     NOT_HERE,
     SHARED_BYTES,
@@ -370,6 +371,7 @@ def workgroup_loops(
                 # slots per item where items' loops may be interchanged or cut at barriers
                 per_item_slots = form.name == FISSION or may_interchange(function)
                 new = Fission(function, helpers, per_item_slots).run()
+                record_write_only(new)  # its stores may stream (`streaming`)
                 Rewriter.insert_op(new, InsertPoint.before(function))
                 Rewriter.erase_op(function, safe_erase=False)
             counter = resumables if form.name == RESUMABLE else item_loops

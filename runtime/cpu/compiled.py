@@ -17,7 +17,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects.mem import HOST, PtrType
+from gpuir.ir.data_layout import size_of
 from gpuir.ir.diagnostics import OpError
+from gpuir.lowering.cpu.streaming import STREAM_ALIGN, STREAM_ITEMS, STREAM_SUFFIX
 from gpuir.lowering.llvm import print_abi
 from gpuir.lowering.llvm.native import load_libraries
 from gpuir.runtime import device_print, disk_cache, memory, structs
@@ -91,6 +93,11 @@ class CompiledKernel:
     """In resumable form: where the items' stops are in the group's shared memory."""
     barriers: tuple[tuple[str, str, int, int], ...] = ()
     """In resumable form: per barrier number `b` (at `b - 1`) its op's name and location."""
+    write_only: tuple[int, ...] = ()
+    """Its write-only pointer arguments, when it has a stream entry
+    (`gpuir.lowering.cpu.streaming`)."""
+    stream_address: int = 0
+    """The stream entry's address (0: none)."""
     entry: ctypes._CFuncPtr = field(init=False)  # type: ignore[name-defined]
     slots: ctypes.Array = field(init=False)  # type: ignore[type-arg]
     argv: int = field(init=False)
@@ -98,9 +105,14 @@ class CompiledKernel:
     """Per argument how a launch fills its slot: `("pointer", None)`, `("int", mask)`,
     `("float", struct.Struct)` (packs into the slot's low bytes) or `("struct", bytes)`."""
     lock: threading.Lock = field(init=False, default_factory=threading.Lock)
+    stream_bytes: int = field(init=False, default=0)
+    """Bytes an item writes to the write-only outputs when it writes one element of each."""
 
     def __post_init__(self) -> None:
         self.entry = EntryFunction(self.address)
+        for i in self.write_only:
+            pointee = self.params[i].pointee  # type: ignore[attr-defined]
+            self.stream_bytes += size_of(getattr(pointee, "element_type", pointee))
         self.slots = (ctypes.c_uint64 * max(len(self.params), 1))()
         self.argv = ctypes.addressof(self.slots)
         writers: list[tuple[str, object]] = []
@@ -228,6 +240,20 @@ class CompiledKernel:
             )
         else:
             raise ProviderError(op, f"cpu: cannot pass a value of type {type_} to @{self.name}")
+
+    def entry_for(self, n_groups: int, n_items: int, threshold: int | None) -> int:
+        """The entry of a launch whose arguments are in the slots: the stream entry where the
+        kernel has one, its write-only outputs are at least `threshold` bytes (one element per
+        item each: a map's output), `n_items` is a multiple of `STREAM_ITEMS` and the
+        write-only pointers `STREAM_ALIGN`-aligned (as the stream entry assumes); else the
+        usual one."""
+        if not self.stream_address or threshold is None or n_items % STREAM_ITEMS:
+            return self.address
+        if n_groups * n_items * self.stream_bytes < threshold:
+            return self.address
+        if any(self.slots[i] % STREAM_ALIGN for i in self.write_only):
+            return self.address
+        return self.stream_address
 
     def accepts(self, n_groups: int, n_items: int, args: Sequence[tuple[object, Attribute]]):
         """The checks of `check_launch`, fast, for a launch that passes them (the parameter
@@ -377,6 +403,7 @@ def _compile(module: ModuleOp, index_bitwidth: int, text: str, check: bool) -> C
                 [str(p) for p in k.params],
                 k.resume_state,
                 [list(b) for b in k.barriers],
+                list(k.write_only),
             ]
             for k in program.kernels.values()
         ]
@@ -391,6 +418,8 @@ def _compile(module: ModuleOp, index_bitwidth: int, text: str, check: bool) -> C
             kernel.params,
             kernel.resume_state,
             kernel.barriers,
+            kernel.write_only,
+            stream_address(engine, kernel.entry, kernel.write_only),
         )
         for name, kernel in program.kernels.items()
     }
@@ -403,10 +432,17 @@ def _compile(module: ModuleOp, index_bitwidth: int, text: str, check: bool) -> C
     )
 
 
+def stream_address(engine: object, entry: str, write_only: Sequence[int]) -> int:
+    """The address of the stream entry of a kernel with write-only arguments (else 0)."""
+    if not write_only:
+        return 0
+    return engine.get_function_address(entry + STREAM_SUFFIX)  # type: ignore[attr-defined]
+
+
 def _from_cache(header: dict[str, object], code: bytes) -> CompiledModule:
     """A compiled module from a disk cache entry (`_compile`'s header: per kernel its name,
-    entry symbol, shared bytes, parameter types as text, and in resumable form where the stops
-    are and the barriers)."""
+    entry symbol, shared bytes, parameter types as text, in resumable form where the stops
+    are and the barriers, and its write-only arguments)."""
     from xdsl.parser import Parser
 
     from gpuir.dialects import make_context
@@ -417,13 +453,16 @@ def _from_cache(header: dict[str, object], code: bytes) -> CompiledModule:
     assert isinstance(entries, list)
     faults.link()
     engine = disk_cache.engine_from_object(code)
-    for name, entry, shared_bytes, params, resume_state, barriers in entries:
+    for name, entry, shared_bytes, params, resume_state, barriers, write_only in entries:
         address = engine.get_function_address(entry)
-        if not address:
+        streams = stream_address(engine, entry, write_only)
+        if not address or (write_only and not streams):
             raise KeyError(entry)
         types = tuple(Parser(ctx, p).parse_attribute() for p in params)
         table = tuple((n, f, line, column) for n, f, line, column in barriers)
-        kernels[name] = CompiledKernel(name, address, shared_bytes, types, resume_state, table)
+        kernels[name] = CompiledKernel(
+            name, address, shared_bytes, types, resume_state, table, tuple(write_only), streams
+        )
     formats = [
         device_print.Format(text, kind, tuple(Parser(ctx, t).parse_attribute() for t in types))
         for text, kind, types in header.get("formats", [])  # type: ignore[union-attr]

@@ -7,8 +7,10 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from dataclasses import replace
+from functools import cache
+from pathlib import Path
 from typing import IO
 
 import numpy as np
@@ -20,7 +22,13 @@ from gpuir.runtime import ProviderUnavailable, device_print, memory
 from gpuir.runtime.cpu import check as checker_lib
 from gpuir.runtime.cpu import faults, pool
 from gpuir.runtime.cpu.arena import ALIGNMENT, device_bytes, release_device_bytes
-from gpuir.runtime.cpu.compiled import MAX_ITEMS, CompiledKernel, CompiledModule, compile_module
+from gpuir.runtime.cpu.compiled import (
+    MAX_ITEMS,
+    CompiledKernel,
+    CompiledModule,
+    EntryFunction,
+    compile_module,
+)
 from gpuir.runtime.cpu.errors import fault_error, pool_error, read_stops
 from gpuir.runtime.eager import EagerHostProvider
 from gpuir.runtime.memory import Allocation, Pointer
@@ -50,6 +58,37 @@ def threads() -> int:
         return len(os.sched_getaffinity(0)) or 1
     except (AttributeError, OSError):  # not Linux
         return os.cpu_count() or 1
+
+
+STREAMING_ENV = "GPUIR_CPU_STREAMING"
+"""Environment variable: `0` turns streaming stores off, `1` streams every launch that can."""
+LLC_FALLBACK = 32 << 20
+"""Bytes of last-level cache where sysfs does not say."""
+
+
+def streaming_threshold() -> int | None:
+    """The bytes of write-only outputs from which a launch takes its kernel's stream entry
+    (non-temporal stores: docs/cpu-provider.md): half the last-level cache (an output that
+    large would push the launch's inputs, and itself, out of it anyway); 0 with
+    `$GPUIR_CPU_STREAMING=1`, None (never) with `0`."""
+    setting = os.environ.get(STREAMING_ENV, "").strip()
+    if setting not in ("", "0", "1"):
+        raise ValueError(f"${STREAMING_ENV} must be 0 or 1, found {setting!r}")
+    if setting:
+        return None if setting == "0" else 0
+    return last_level_cache() // 2
+
+
+@cache
+def last_level_cache() -> int:
+    """Bytes of this machine's last-level cache: the largest of cpu0's caches in sysfs."""
+    sizes = []
+    for path in Path("/sys/devices/system/cpu/cpu0/cache").glob("index*/size"):
+        with suppress(OSError, ValueError):
+            text = path.read_text().strip()
+            scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
+            sizes.append(int(text.rstrip("KMG")) * scale)
+    return max(sizes, default=LLC_FALLBACK)
 
 
 # --- the provider --------------------------------------------------------------------------------
@@ -109,6 +148,7 @@ class CpuProvider(EagerHostProvider):
         self.index_bitwidth = index_bitwidth
         try:
             self.workers = threads()
+            self.streaming = streaming_threshold()
         except ValueError as e:
             raise ProviderUnavailable(f"cpu: {e}") from None
         self.local = threading.local()
@@ -260,6 +300,8 @@ class CpuProvider(EagerHostProvider):
         size = static + smem_bytes
         parallel = PARALLEL_GROUPS if self.workers > 1 else None
         threads = pool.pool(self.workers)
+        entry_for = code.entry_for if code.stream_address else None
+        streaming = self.streaming
         get_ident = threading.get_ident
         acquire, release = lock.acquire, lock.release
 
@@ -274,11 +316,14 @@ class CpuProvider(EagerHostProvider):
                 return False  # another thread's launch: the usual way waits for it
             try:
                 fill(args)
+                entry = address if entry_for is None else entry_for(n_groups, n_items, streaming)
                 if parallel is not None and n_groups >= parallel:
                     if threads is None or not threads.alive:
                         self._run(code, n_groups, n_items, smem_bytes, argv, None, source)
                         return True
-                    self._run_on_pool(threads, code, n_groups, n_items, size, argv, source, None)
+                    self._run_on_pool(
+                        threads, code, entry, n_groups, n_items, size, argv, source, None
+                    )
                     return True
                 thread = get_ident()
                 if owner[0] != thread:
@@ -287,7 +332,7 @@ class CpuProvider(EagerHostProvider):
                         block, 0, address, 0, 0, 0, shared, shared + static, argv, ctx.address
                     )
                     owner[0], owner[1], owner[2] = thread, ctx, shared
-                block[2], block[3] = n_groups, n_items
+                block[0], block[2], block[3] = entry, n_groups, n_items
                 if call(block):
                     fault = faults.fault_of(owner[1].array)
                     stops = read_stops(fault, code, owner[2], n_items)
@@ -385,14 +430,16 @@ class CpuProvider(EagerHostProvider):
         shared_size = static + smem_bytes
         guard = faults.install()
         faulted: list[faults.Fault] = []
+        address = code.entry_for(n_groups, n_items, self.streaming)
 
         def run_chunk(first: int, end: int) -> None:
             shared = self.shared_buffer(shared_size)
             if guard is None:
-                code.entry(first, end, n_items, shared, shared + static, argv, self.progress())
+                entry = code.entry if address == code.address else EntryFunction(address)
+                entry(first, end, n_items, shared, shared + static, argv, self.progress())
                 return
             fault = faults.run_guarded(
-                guard, code.address, first, end, n_items, shared, shared + static, argv
+                guard, address, first, end, n_items, shared, shared + static, argv
             )
             if fault is not None:
                 faulted.append(read_stops(fault, code, shared, n_items))
@@ -403,7 +450,9 @@ class CpuProvider(EagerHostProvider):
         if threads is None or not threads.alive:
             run_chunk(0, n_groups)
         else:
-            self._run_on_pool(threads, code, n_groups, n_items, shared_size, argv, source, op)
+            self._run_on_pool(
+                threads, code, address, n_groups, n_items, shared_size, argv, source, op
+            )
         if faulted:
             raise fault_error(min(faulted, key=lambda f: f.group), code, source, op)
 
@@ -418,6 +467,7 @@ class CpuProvider(EagerHostProvider):
         self,
         threads: pool.Pool,
         code: CompiledKernel,
+        address: int,
         n_groups: int,
         n_items: int,
         shared_size: int,
@@ -426,12 +476,11 @@ class CpuProvider(EagerHostProvider):
         op: Operation | None,
     ) -> None:
         """The groups in chunks on the native threads (`CHUNKS_PER_WORKER` per thread), each
-        thread with its shared-memory buffer; the fault of the lowest group is the error."""
+        thread with its shared-memory buffer, calling the entry at `address` (the kernel's or
+        its stream entry); the fault of the lowest group is the error."""
         chunks = min(n_groups, threads.workers * CHUNKS_PER_WORKER)
         shared = self.pool_buffers(shared_size, threads.workers)
-        found = threads.run(
-            code.address, n_groups, n_items, code.shared_bytes, argv, chunks, shared
-        )
+        found = threads.run(address, n_groups, n_items, code.shared_bytes, argv, chunks, shared)
         if found:
             raise pool_error(found, code, shared, n_items, source, op)
 

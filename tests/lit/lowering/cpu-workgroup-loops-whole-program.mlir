@@ -6,7 +6,7 @@
 // RUN: gpu-opt %s -p 'split-apply,cpu-workgroup-loops' | gpu-opt | filecheck %s
 
 // CHECK:      gpu.launch @device::@scale grid(%{{.*}}, %{{.*}}) stream(%{{.*}}) smem(!mem.array<? x f32>, %{{.*}}) mems({{.*}}) args(%{{.*}}, %{{.*}}) : (f32, !mem.ptr<!mem.array<16 x f32>, 1>)
-// CHECK:      func.func @scale(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x f32>, 3>, %x: f32, %p: !mem.ptr<!mem.array<16 x f32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 0 : i64}
+// CHECK:      func.func @scale(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x f32>, 3>, %x: f32, %p: !mem.ptr<!mem.array<16 x f32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 0 : i64, gpu.write_only = array<i64: 1>}
 
 func.func @scale(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
                  %group: index, %item: index, %smem: !mem.ptr<!mem.array<? x f32>, 3>,

@@ -22,7 +22,7 @@ builtin.module attributes {gpu.device} {
 }
 
 // CHECK:      builtin.module attributes {gpu.device} {
-// CHECK-NEXT:   func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x i8>, 3>, %out: !mem.ptr<!mem.array<? x i32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 16 : i64} {
+// CHECK-NEXT:   func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x i8>, 3>, %out: !mem.ptr<!mem.array<? x i32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 16 : i64, gpu.write_only = array<i64: 0>} {
 // CHECK-NEXT:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:     %[[OFFSET:.*]] = arith.constant 0 : index
@@ -109,7 +109,7 @@ builtin.module attributes {gpu.device} {
   }
 }
 
-// CHECK:      func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x i8>, 3>, %out: !mem.ptr<!mem.array<? x i32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 0 : i64} {
+// CHECK:      func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x i8>, 3>, %out: !mem.ptr<!mem.array<? x i32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 0 : i64, gpu.write_only = array<i64: 0>} {
 // CHECK:        %{{.*}}, %[[VS:.*]] = mem.mslot %m5, %{{.*}} : !mem.ptr<!mem.array<? x i32>, 5>
 // CHECK:        %{{.*}}, %[[SCRATCH:.*]] = mem.mslot %m5, %{{.*}} : !mem.ptr<!mem.array<? x i32>, 5>
 // CHECK-NEXT:   %[[C0:.*]] = arith.constant 0 : index
@@ -167,7 +167,7 @@ builtin.module attributes {gpu.device} {
   }
 }
 
-// CHECK:      func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x i8>, 3>, %n: index, %out: !mem.ptr<!mem.array<? x index>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 0 : i64} {
+// CHECK:      func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group_id: index, %n_items: index, %shared: !mem.ptr<!mem.array<? x i8>, 3>, %smem: !mem.ptr<!mem.array<? x i8>, 3>, %n: index, %out: !mem.ptr<!mem.array<? x index>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.workgroup, gpu.shared_bytes = 0 : i64, gpu.write_only = array<i64: 1>} {
 // CHECK:        %{{.*}}, %[[BS:.*]] = mem.mslot %m5, %{{.*}} : !mem.ptr<!mem.array<? x index>, 5>
 // CHECK:        %{{.*}}, %[[AS:.*]] = mem.mslot %m5, %{{.*}} : !mem.ptr<!mem.array<? x index>, 5>
 // CHECK-NEXT:   %[[C0:.*]] = arith.constant 0 : index

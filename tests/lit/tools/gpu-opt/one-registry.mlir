@@ -7,7 +7,7 @@
 // RUN: gpu-run %s -p 'gpu-pipeline,convert-scf-while-to-cf' --provider cpu | filecheck %s --check-prefix=OUT
 // RUN: not gpu-opt %s -p 'split-apply{device-pipeline="cpu-workgroup-lops"}' 2>&1 | filecheck %s --check-prefix=TYPO
 
-// CHECK: func.func @k({{.*}}%group_id: index, %n_items: index{{.*}}attributes {gpu.workgroup, gpu.shared_bytes = 0 : i64}
+// CHECK: func.func @k({{.*}}%group_id: index, %n_items: index{{.*}}attributes {gpu.workgroup, gpu.shared_bytes = 0 : i64, gpu.write_only = array<i64: 0>}
 // LLVM:  llvm.func @k(
 // OUT:   7
 // TYPO:  split-apply: device-pipeline="cpu-workgroup-lops" names the unknown pass 'cpu-workgroup-lops' (did you mean 'cpu-workgroup-loops'?)
