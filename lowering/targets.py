@@ -16,8 +16,10 @@ it is. Only the device module is emitted; the host module is the runtime's.
     gpu-opt prog.mlir -t mlir-gpu{sm=90} | mlir-opt-22 --gpu-module-to-binary=format=isa
 
 The options are `PtxOptions`' (`gpuir.lowering.nvptx.ptx`) and are checked before any work:
-`-t ptx{sm=42}` is an error. `index-bitwidth` is `device-to-llvm`'s option: it applies when the
-target lowers the device module (an input already in the llvm dialect keeps its types).
+`-t ptx{sm=42}` is an error. The device module is lowered for `sm` (`device-to-llvm{sm=…}`:
+from sm_80 a warp's `i32` reduction is one `redux.sync`). `index-bitwidth` is `device-to-llvm`'s
+option: it applies when the target lowers the device module (an input already in the llvm
+dialect keeps its types).
 `line-info` (default true) turns the ops' locations into debug metadata in the LLVM IR and
 `.file` / `.loc` in the PTX (`gpuir.lowering.llvm.line_info`); `host-llvm` has it too.
 """
@@ -48,9 +50,11 @@ def is_lowered(module: ModuleOp) -> bool:
     return all(op is module or op.name.startswith("llvm.") for op in module.walk())
 
 
-def lowered_device_module(ctx: Context, module: ModuleOp, index_bitwidth: int = 64) -> ModuleOp:
+def lowered_device_module(
+    ctx: Context, module: ModuleOp, index_bitwidth: int = 64, sm: int = 0
+) -> ModuleOp:
     """The device module of `module`, split and lowered to the llvm dialect if need be (with
-    `index_bitwidth`-bit index values)."""
+    `index_bitwidth`-bit index values, for architecture `sm`: 0 for any)."""
     from gpuir.lowering.nvptx.device_to_llvm import DeviceToLlvmPass
     from gpuir.passes.gpu_pipeline import GpuPipelinePass
 
@@ -62,7 +66,7 @@ def lowered_device_module(ctx: Context, module: ModuleOp, index_bitwidth: int = 
         device = device_module(module)
         assert device is not None
     if not is_lowered(device):
-        run_pass(ctx, device, DeviceToLlvmPass(index_bitwidth=index_bitwidth))
+        run_pass(ctx, device, DeviceToLlvmPass(index_bitwidth=index_bitwidth, sm=sm))
     return device
 
 
@@ -87,7 +91,7 @@ class LlvmTarget(DeviceTarget):
         from gpuir.lowering.llvm.llvm_ir import to_llvm
         from gpuir.lowering.nvptx.ptx import llvm_module
 
-        device = lowered_device_module(ctx, module, self.index_bitwidth)
+        device = lowered_device_module(ctx, module, self.index_bitwidth, self.sm)
         if self.opt == 0:
             output.write(str(to_llvm(device, self.fast_math, self.line_info)))
         else:
@@ -103,7 +107,7 @@ class PtxTarget(DeviceTarget):
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from gpuir.lowering.nvptx.ptx import compile_ptx
 
-        device = lowered_device_module(ctx, module, self.index_bitwidth)
+        device = lowered_device_module(ctx, module, self.index_bitwidth, self.sm)
         output.write(compile_ptx(device, self.options()))
 
 
@@ -115,7 +119,7 @@ class MlirGpuTarget(DeviceTarget):
     name = "mlir-gpu"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        device = lowered_device_module(ctx, module, self.index_bitwidth)
+        device = lowered_device_module(ctx, module, self.index_bitwidth, self.sm)
         output.write(mlir_gpu_module(device, self.options()))
 
 

@@ -14,9 +14,13 @@ In each device module (see `gpuir.lowering` for the kernel ABI):
   its tokens pass through;
 - `gpu.fence` becomes `llvm.fence syncscope("block" / "device" / system) seq_cst`, and
   `gpu.lane_id` a read of `%laneid`;
-- `gpu.shuffle` computes its source lane and `valid` as `gpuir.lowering.llvm.rules` builds them and reads the value
-  with `shfl.sync.idx` (two for 64 bits), `gpu.ballot` is `vote.sync.ballot`, both under the
-  mask of the warp's existing lanes;
+- `gpu.shuffle` computes its source lane and `valid` as `gpuir.lowering.llvm.rules` builds
+  them and reads the value with `shfl.sync.idx` (two for 64 bits), `gpu.ballot` is
+  `vote.sync.ballot`, both under the mask of the warp's existing lanes;
+- for `sm_80` and later (the device module's `nvptx.sm`, which `device-to-llvm{sm=80}` and the
+  `llvm` / `ptx` targets set), a tree of `gpu.shuffle`s that reduces an `i32` over the whole
+  warp (`WarpReduce`: what the upstream import makes of `gpu.subgroup_reduce` without clusters)
+  is one `redux.sync` of its kind (add, min, max, umin, umax, and, or, xor) under the same mask;
 - `gpu.workgroup_reduce` / `gpu.workgroup_scan` become calls of device functions made for them
   (`@__gpuir_workgroup_reduce_<kind>_<T>`, `@__gpuir_workgroup_scan_<kind>_<T>`) that work in
   a static shared-memory scratch per element type (`@__gpuir_wg_scratch_<T>`, 1024 elements)
@@ -34,7 +38,18 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp, UnitAttr, f32, i8, i32, i64
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    UnitAttr,
+    f32,
+    i1,
+    i8,
+    i32,
+    i64,
+)
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import (
@@ -46,7 +61,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
 from gpuir.dialects import gpu
-from gpuir.dialects.gpu import smem_param
+from gpuir.dialects.gpu import constant_int, smem_param
 from gpuir.dialects.mem import SHARED
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
@@ -85,6 +100,22 @@ LANE_ID = "llvm.nvvm.read.ptx.sreg.laneid"
 N_ITEMS = "llvm.nvvm.read.ptx.sreg.ntid.x"
 SHUFFLE = "llvm.nvvm.shfl.sync.idx.i32"
 BALLOT = "llvm.nvvm.vote.ballot.sync"
+SM_ATTR = "nvptx.sm"
+"""The device module's attribute that names the architecture it is lowered for (an `i64`, 80
+for `sm_80`); absent: any, so no instruction that needs a recent one."""
+REDUX = "llvm.nvvm.redux.sync"  # .<kind>(i32 value, i32 member mask) -> i32
+REDUX_SM = 80
+REDUX_KINDS: dict[type[Operation], str] = {
+    arith.AddiOp: "add",
+    arith.MinSIOp: "min",
+    arith.MaxSIOp: "max",
+    arith.MinUIOp: "umin",
+    arith.MaxUIOp: "umax",
+    arith.AndIOp: "and",
+    arith.OrIOp: "or",
+    arith.XOrIOp: "xor",
+}
+"""The `i32` combines that `redux.sync` (sm_80) does, by its names for them."""
 
 
 class SyncWorkItemsToBarrier(RewritePattern):
@@ -175,6 +206,89 @@ class ShuffleToShfl(RewritePattern):
         if isinstance(op.value.type, IndexType):
             result = b.insert(arith.IndexCastOp(result, IndexType())).result
         rewriter.replace(op, [], [op.m1, op.m3, result, valid])
+
+
+@dataclass
+class WarpReduce:
+    """A shuffle tree that reduces `value` (an `i32`) over the existing lanes of the whole warp
+    with `kind` and gives the result to every lane: for `o = 16, 8, 4, 2, 1`,
+    `v = select(valid, v ⊕ other, v)` where `other, valid = gpu.shuffle "down" v, o, 32`, then
+    `gpu.shuffle "idx" v, 0, 32`. Lane 0 ends with the whole warp's value (a source past the
+    existing lanes is skipped), which the `idx` shuffle gives to every lane. `levels`: each
+    level's `select`, combine and shuffle, the last level first."""
+
+    value: SSAValue
+    kind: str
+    levels: list[tuple[arith.SelectOp, Operation, gpu.ShuffleOp]]
+
+
+def match_warp_reduce(op: gpu.ShuffleOp) -> WarpReduce | None:
+    """The `WarpReduce` whose `idx` shuffle is `op`; None when `op` is not one."""
+    if op.mode.data != "idx" or op.value.type != i32:
+        return None
+    if constant_int(op.offset) != 0 or constant_int(op.width) != gpu.WARP:
+        return None
+    value, kinds = op.value, set[str]()
+    levels: list[tuple[arith.SelectOp, Operation, gpu.ShuffleOp]] = []
+    offset = 1
+    while offset < gpu.WARP:
+        select = value.owner
+        if not isinstance(select, arith.SelectOp):
+            return None
+        below, combined, shuffled = select.rhs, select.lhs.owner, select.cond.owner
+        if not isinstance(shuffled, gpu.ShuffleOp) or select.cond is not shuffled.valid:
+            return None
+        if shuffled.mode.data != "down" or shuffled.value is not below:
+            return None
+        if constant_int(shuffled.offset) != offset or constant_int(shuffled.width) != gpu.WARP:
+            return None
+        if not isinstance(combined, Operation) or type(combined) not in REDUX_KINDS:
+            return None
+        if set(combined.operands) != {below, shuffled.res}:  # either order: all commute
+            return None
+        kinds.add(REDUX_KINDS[type(combined)])
+        levels.append((select, combined, shuffled))
+        value, offset = below, offset * 2
+    if len(kinds) != 1:
+        return None
+    return WarpReduce(value, kinds.pop(), levels)
+
+
+class WarpReduceToRedux(RewritePattern):
+    """A `WarpReduce` → `redux.sync.<kind>` of its value under the mask of the warp's existing
+    lanes (sm_80: the same value, as every kind is associative and commutative on `i32`); the
+    tree's shuffles and combines go where nothing else uses them."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: gpu.ShuffleOp, rewriter: PatternRewriter):
+        tree = match_warp_reduce(op)
+        if tree is None:
+            return
+        _, _, mask = warp_lanes(rewriter)
+        call = llvm.CallIntrinsicOp(f"{REDUX}.{tree.kind}", [tree.value, mask], [i32])
+        reduced = rewriter.insert(call).results[0]
+        valid = rewriter.insert(arith.ConstantOp(IntegerAttr(1, i1))).result
+        rewriter.replace_op(op, [], [op.m1, op.m3, reduced, valid])
+        for select, combined, shuffled in tree.levels:
+            if select.result.uses:
+                return
+            rewriter.erase_op(select)
+            if combined.results[0].uses:
+                return
+            rewriter.erase_op(combined)
+            if shuffled.res.uses or shuffled.valid.uses:
+                return
+            rewriter.replace_op(shuffled, [], [shuffled.m1, shuffled.m3, None, None])
+
+
+def target_sm(module: ModuleOp) -> int:
+    """The architecture `module` is lowered for (`SM_ATTR`), 0 for any."""
+    sm = module.attributes.get(SM_ATTR)
+    if sm is None:
+        return 0
+    if not isinstance(sm, IntegerAttr):
+        raise OpError(module, f"{SM_ATTR} must be an architecture such as 80 : i64, found {sm}")
+    return sm.value.data
 
 
 class BallotToVote(RewritePattern):
@@ -334,6 +448,8 @@ class ConvertGpuToNvvmPass(DeviceModulePass):
             assert isinstance(kernel, FuncOp)
             lower_kernel_parameters(kernel, module, calls)
             self.kernels.add()
+        if target_sm(module) >= REDUX_SM:  # before the shuffles are lowered one by one
+            apply_patterns(module, [KeepLocations(WarpReduceToRedux(), self.warp_ops)])
         collectives = Collectives(module)
         apply_patterns(
             module,
