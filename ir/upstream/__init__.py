@@ -6,8 +6,9 @@ The package: `gpu_ops` and `memref_ops` declare the upstream ops it reads, with 
 (`amdgpu_ops` the one `amdgpu` op it reads, `sched_barrier`, and its import); the importer is
 `common` (what host code and kernels share), `kernel` (kernels and their ops), `host` (@main, its
 memory and its launches), `strided` (strided metadata and reinterpret_casts), `parallel`
-(`scf.parallel`, with its syntax) and `importer` (the program's top level: its gpu.modules, host
-functions and memref.globals; the readers). This file holds only `is_upstream`, so that a tool asks
+(`scf.parallel`, with its syntax), `device_llvm` (a program of gpu.modules of llvm ops alone: a
+device module) and `importer` (the program's top level: its gpu.modules, host functions and
+memref.globals; the readers). This file holds only `is_upstream`, so that a tool asks
 it without importing the importer (nor numpy); the importer's names are imported from here when
 first asked for.
 
