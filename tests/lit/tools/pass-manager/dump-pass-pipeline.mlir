@@ -27,7 +27,7 @@
 
 // OPTIONS:      Pass Manager with 12 passes:
 // OPTIONS:      split-apply{host-pipeline="host-malloc-to-gpualloc" device-pipeline="cse,canonicalize"},
-// OPTIONS-NEXT: device-to-llvm{index-bitwidth=32}
+// OPTIONS-NEXT: device-to-llvm{index-bitwidth=32 sm=0}
 // OPTIONS-NEXT: )
 
 // RUNS: builtin.module @host
