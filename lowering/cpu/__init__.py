@@ -9,6 +9,7 @@
   warp operation a loop over the group's lanes: `warps.py`), or else in resumable form
   (`resume.py`, on the kernel's calls inlined and its `scf` as `cf` blocks: `blocks.py`);
   what they share is `workgroups.py`;
+- `streaming.py`: a kernel's write-only outputs, and its stream entry's non-temporal stores;
 - `check_accesses.py`: `cpu-check-accesses`, the instrumentation of `--provider cpu --check`.
 
 It imports `gpuir.lowering.llvm`, never `gpuir.lowering.nvptx` (`tests/test_layers.py`).

@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import DenseArrayBase, StringAttr, i64
 from xdsl.ir import SSAValue
 
 from gpuir.dialects import mem
+from gpuir.dialects.gpu import KERNEL_TOKENS, WORKGROUP_PREFIX
 from gpuir.dialects.mem import GLOBAL, PtrType
 
 if TYPE_CHECKING:
@@ -39,9 +40,9 @@ if TYPE_CHECKING:
 
 WRITE_ONLY_ATTR = "gpu.write_only"
 """A work-group function's write-only parameters: positions among the kernel's arguments."""
-FIRST_ARG = 8
-"""A work-group function's first kernel argument (after the tokens, the ids, `shared` and
-`smem`); in the llvm dialect, with the tokens gone, `FIRST_ARG - 4`."""
+LOWERED_PREFIX = WORKGROUP_PREFIX - len(KERNEL_TOKENS)
+"""A lowered work-group function's parameters before the kernel's arguments (the tokens are
+gone)."""
 STREAM_SUFFIX = ".stream"
 STREAM_TBAA = "gpuir.stream"
 """The name of the TBAA scalar type of streaming stores."""
@@ -55,7 +56,7 @@ starts on a cache line where each item writes one f32 of it."""
 def write_only_params(function: func.FuncOp) -> tuple[int, ...]:
     """The positions (among the kernel's arguments) of the work-group function's global
     pointers that it only stores through (module docstring)."""
-    args = function.body.blocks[0].args[FIRST_ARG:]
+    args = function.body.blocks[0].args[WORKGROUP_PREFIX:]
     return tuple(
         i
         for i, arg in enumerate(args)
@@ -111,7 +112,7 @@ def tag_stream_stores(function: ir.Function, positions: tuple[int, ...]) -> None
     (`getelementptr`s, which the translation emits before their uses)."""
     from llvmlite import ir
 
-    derived = {id(function.args[FIRST_ARG - 4 + p]) for p in positions}
+    derived = {id(function.args[LOWERED_PREFIX + p]) for p in positions}
     tag = stream_tag(function.module)
     for block in function.blocks:
         for instruction in block.instructions:
