@@ -39,13 +39,15 @@ itself, to fill the registry of passes, is allowed)."""
 
 
 def package_modules() -> dict[str, Path]:
-    """`gpuir.x.y` → its file, for every module of the package's layers."""
+    """`gpuir.x.y` → its file, for every module of the package's layers (their folders only:
+    never the virtual environment or anything else under the root)."""
+    paths = [ROOT / f"{name}.py" for name in RANKS if (ROOT / f"{name}.py").exists()]
+    for name in RANKS:
+        if (ROOT / name).is_dir():
+            paths += sorted((ROOT / name).rglob("*.py"))
     found = {}
-    for path in ROOT.rglob("*.py"):
-        rel = path.relative_to(ROOT)
-        if rel.parts[0] not in RANKS and (len(rel.parts) > 1 or rel.stem not in RANKS):
-            continue
-        parts = ["gpuir", *rel.with_suffix("").parts]
+    for path in paths:
+        parts = ["gpuir", *path.relative_to(ROOT).with_suffix("").parts]
         if parts[-1] == "__init__":
             parts = parts[:-1]
         found[".".join(parts)] = path
