@@ -193,10 +193,7 @@ def _report(
     if via is not None:
         subject = f"{via[1]} of this launch ({describe_op(via[0])})"
         related.append((via[0], f"the access of {via[1]}"))
-    what = describe_op(other_op)
-    if other_via is not None:
-        what += f" ({other_via[1]}, {describe_op(other_via[0])})"
-        related.append((other_via[0], f"the other access, by {other_via[1]}"))
+    what = other_access(other_op, other_via, related)
     raise ProviderError(
         op,
         f"unordered access to {space_name(allocation.space)} memory: {subject} {verb} byte "
@@ -205,6 +202,18 @@ def _report(
         "unordered access",
         related,
     )
+
+
+def other_access(
+    op: Operation, via: tuple[Operation, str] | None, related: list[tuple[Operation, str]]
+) -> str:
+    """How an unordered-access report names the earlier access: its op, and for a launch's
+    access the work-item and the op that made it (whose note joins `related`)."""
+    what = describe_op(op)
+    if via is not None:
+        what += f" ({via[1]}, {describe_op(via[0])})"
+        related.append((via[0], f"the other access, by {via[1]}"))
+    return what
 
 
 def _fork(token: Token, op: Operation, other_token: Token, other_op: Operation) -> str:

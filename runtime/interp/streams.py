@@ -13,6 +13,7 @@ from __future__ import annotations
 from xdsl.ir import Operation
 
 from gpuir.ir.diagnostics import describe_op
+from gpuir.runtime.engine.token_order import other_access
 from gpuir.runtime.memory import Allocation, Pointer, space_name
 from gpuir.runtime.provider import ProviderError, Stream
 
@@ -165,10 +166,7 @@ def _report(
     related = [(other_op, f"the other access, on {agent_name(other_agent)}")]
     if via is not None:
         related.append((via[0], f"the access of {via[1]}"))
-    what = describe_op(other_op)
-    if other_via is not None:
-        what += f" ({other_via[1]}, {describe_op(other_via[0])})"
-        related.append((other_via[0], f"the other access, by {other_via[1]}"))
+    what = other_access(other_op, other_via, related)
     raise ProviderError(
         op,
         f"unordered access to {space_name(allocation.space)} memory: {subject} on "
