@@ -297,8 +297,8 @@ class KernelImporter(VectorImporter):
                 else []
             )
             # a memref<T> given a memory (an extract_strided_metadata's base buffer): its base
-            base = Linear(0, []) if made and not param.type.get_shape() else None  # type: ignore[attr-defined]
-            s.refs[param] = Ref(ptr, made, 1, view=base)
+            rank0 = not param.type.get_shape()  # type: ignore[attr-defined]
+            s.refs[param] = Ref(ptr, made, 1, view=Linear(0, []) if made and rank0 else None)
         known = known_sizes(op) if isinstance(op, gpu_ops.FuncOp) else {}
         if known:
             self.known_sizes[name] = known

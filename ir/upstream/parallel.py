@@ -5,8 +5,8 @@ a loop it cannot map where it is (an inner bound that depends on an outer loop, 
 `--convert-linalg-to-parallel-loops` or `--affine-parallelize` alone make them on the host.
 
 `ParallelOp` reads MLIR's custom syntax (xDSL's `scf.parallel` reads only the generic form):
-`%r = scf.parallel (%i, …) = (lb, …) to (ub, …) step (s, …) [init (%x, …) -> T | (T, …)] {
-… scf.reduce[(%v : T) { ^bb0(%lhs: T, %rhs: T): … scf.reduce.return %c : T }] } [{attrs}]`.
+`%r = scf.parallel (%i, …) = (lb, …) to (ub, …) step (s, …) [init (%x, …) -> T | (T, …)]
+{ … scf.reduce[(%v : T) { ^bb0(%lhs: T, %rhs: T): … scf.reduce.return %c : T }] } [{attrs}]`.
 
 `parallel` imports one as a nest of `scf.for`, one per dimension, outermost first, whose
 iterations run one after the other: a valid schedule of a parallel loop (its iterations are
