@@ -121,21 +121,6 @@ func.func @main() {
 
 // -----
 
-// CHECK: invalid.mlir:{{[0-9]+}}:5: error: importing upstream MLIR: 'memref.atomic_rmw' of kind mulf is not supported (yet)
-func.func @main() {
-  %c1 = arith.constant 1 : index
-  %c0 = arith.constant 0 : index
-  %m = gpu.alloc() : memref<1xf32>
-  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
-    %two = arith.constant 2.0 : f32
-    %old = memref.atomic_rmw mulf %two, %m[%c0] : (f32, memref<1xf32>) -> f32
-    gpu.terminator
-  }
-  return
-}
-
-// -----
-
 // CHECK: invalid.mlir:{{[0-9]+}}:3: error: importing upstream MLIR: host code cannot access device memory (copy it with gpu.memcpy, or gpu.host_register host memory)
 func.func @main() {
   %d = gpu.alloc() : memref<4xf32>
@@ -180,7 +165,7 @@ module attributes {gpu.container_module} {
 
 // A gpu.shuffle whose width is a constant outside 1 to 32 lanes: gpuir's verifier refuses the
 // imported shuffle, at the upstream op.
-// CHECK: invalid.mlir:190:5: error: 'gpu.shuffle' expects a width of 1 to 32 lanes, found the constant 0
+// CHECK: invalid.mlir:175:5: error: 'gpu.shuffle' expects a width of 1 to 32 lanes, found the constant 0
 func.func @main() {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
@@ -195,7 +180,7 @@ func.func @main() {
 
 // -----
 
-// CHECK: invalid.mlir:205:7: error: 'gpu.shuffle' expects a width of 1 to 32 lanes, found the constant 64
+// CHECK: invalid.mlir:190:7: error: 'gpu.shuffle' expects a width of 1 to 32 lanes, found the constant 64
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @k() kernel {
