@@ -544,6 +544,20 @@ class SharedImporter:
     def token_list(self, s: Scope) -> list[SSAValue]:
         return [s.tokens[t] for t in s.spaces]
 
+    def offsets_sizes_strides(
+        self, op: memref.SubviewOp | memref.ReinterpretCastOp, s: Scope
+    ) -> tuple[list[Index], list[Index], list[Index]]:
+        """A view op's offsets, sizes and strides, each static one an `int`."""
+        offsets, sizes, strides = (
+            self.static_or_made(op, static.get_values(), list(dynamic), s)
+            for static, dynamic in (
+                (op.static_offsets, op.offsets),
+                (op.static_sizes, op.sizes),
+                (op.static_strides, op.strides),
+            )
+        )
+        return offsets, sizes, strides
+
     def subview(self, op: memref.SubviewOp, b: Builder, s: Scope) -> None:
         """A view of the source's memory: its offsets and strides composed with the source's
         (static ones folded here, dynamic ones made as `arith`)."""
@@ -553,14 +567,7 @@ class SharedImporter:
         assert isinstance(result, MemRefType)
         if len(result.get_shape()) != rank:
             raise unsupported(op, "that drops dimensions is not supported (yet)")
-        offsets, sizes, strides = (
-            self.static_or_made(op, static.get_values(), list(dynamic), s)
-            for static, dynamic in (
-                (op.static_offsets, op.offsets),
-                (op.static_sizes, op.sizes),
-                (op.static_strides, op.strides),
-            )
-        )
+        offsets, sizes, strides = self.offsets_sizes_strides(op, s)
         if len(offsets) != rank or len(sizes) != rank or len(strides) != rank:
             raise unsupported(op, f"with other than {rank} offsets, sizes and strides")
         view: View | Linear

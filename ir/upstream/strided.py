@@ -122,14 +122,7 @@ def reinterpret_cast(
     """A `Linear` view of the source's memory (whatever view the source is: the cast starts
     from its base), of the cast's sizes."""
     source = self.ref(op, op.source, s, view=True)
-    offsets, sizes, strides = (
-        self.static_or_made(op, static.get_values(), list(dynamic), s)
-        for static, dynamic in (
-            (op.static_offsets, op.offsets),
-            (op.static_sizes, op.sizes),
-            (op.static_strides, op.strides),
-        )
-    )
+    offsets, sizes, strides = self.offsets_sizes_strides(op, s)
     if len(offsets) != 1 or len(sizes) != len(strides):
         raise unsupported(op, "with other than one offset and a stride per size")
     dims = [index(b, d) if isinstance(d, int) else d for d in sizes]
