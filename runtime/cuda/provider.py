@@ -441,7 +441,9 @@ class CudaProvider(Provider):
 
         try:
             options = PtxOptions(sm=sm, ptx=ptx_version, index_bitwidth=self.index_bitwidth)
-            device = lowered_device_module(make_context(), module.clone(), options.index_bitwidth)
+            device = lowered_device_module(
+                make_context(), module.clone(), options.index_bitwidth, options.sm
+            )
             return compile_ptx(device, options), device_print.formats_of(device)
         except Exception as e:  # a lowering diagnostic, an option the lowering rejects, LLVM
             anchor = getattr(e, "op", None) if isinstance(e, DiagnosticException) else None
