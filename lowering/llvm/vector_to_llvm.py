@@ -127,7 +127,7 @@ class FromElementsLowering(RewritePattern):
         made = r.insert(PoisonOp.create(result_types=[flat_type(op.result.type, op)])).res
         for k, element in enumerate(op.elements):
             made = insert_at(r, made, to_llvm(r, element, op), k)
-        r.replace_op(op, [], [from_llvm(r, made, op.result.type)])
+        r.replace(op, [], [from_llvm(r, made, op.result.type)])
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ class ExtractLowering(RewritePattern):
             made = shuffle(r, source, source, list(range(start, start + size)))
         else:
             raise OpError(op, f"'{op.name}' of a vector at a dynamic position is not lowered")
-        r.replace_op(op, [], [from_llvm(r, made, op.result.type)])
+        r.replace(op, [], [from_llvm(r, made, op.result.type)])
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ class InsertLowering(RewritePattern):
                 made = insert_at(r, made, extract_at(r, value, k), start + k)
         else:
             raise OpError(op, f"'{op.name}' of a vector at a dynamic position is not lowered")
-        r.replace_op(op, [], [from_llvm(r, made, op.result.type)])
+        r.replace(op, [], [from_llvm(r, made, op.result.type)])
 
 
 @dataclass(frozen=True)
@@ -183,7 +183,7 @@ class BroadcastLowering(RewritePattern):
             mask = broadcast_sources(shape, tuple(op.source.type.get_shape()))
             value = to_llvm(r, op.source, op)
             made = shuffle(r, value, value, mask)
-        r.replace_op(op, [], [from_llvm(r, made, result)])
+        r.replace(op, [], [from_llvm(r, made, result)])
 
 
 @dataclass(frozen=True)
@@ -197,7 +197,7 @@ class ShuffleLowering(RewritePattern):
         row = prod(op.v1.type.get_shape()[1:])
         mask = [k * row + e if k >= 0 else -1 for k in op.mask.get_values() for e in range(row)]
         v1, v2 = to_llvm(r, op.v1, op), to_llvm(r, op.v2, op)
-        r.replace_op(op, [], [from_llvm(r, shuffle(r, v1, v2, mask), op.result.type)])
+        r.replace(op, [], [from_llvm(r, shuffle(r, v1, v2, mask), op.result.type)])
 
 
 @dataclass(frozen=True)
@@ -208,7 +208,7 @@ class FmaLowering(RewritePattern):
         args = [to_llvm(r, v, op) for v in op.operands]
         type_ = flat_type(op.res.type, op)
         call = llvm.CallIntrinsicOp(f"llvm.fma.{suffix(type_)}", args, [type_])
-        r.replace_op(op, [], [from_llvm(r, r.insert(call).results[0], op.res.type)])
+        r.replace(op, [], [from_llvm(r, r.insert(call).results[0], op.res.type)])
 
 
 FLOAT_REDUCE = {
@@ -281,7 +281,7 @@ class ReductionLowering(RewritePattern):
                     made = r.insert(both).results[0]
                 else:
                     made = r.insert(combine(acc, made)).results[0]  # type: ignore[call-arg]
-        r.replace_op(op, [], [from_llvm(r, made, op.dest.type)])
+        r.replace(op, [], [from_llvm(r, made, op.dest.type)])
 
 
 @dataclass(frozen=True)
@@ -294,7 +294,7 @@ class CastLowering(RewritePattern):
         source = to_llvm(r, op.source, op)
         target = flat_type(op.result.type, op)
         made = source if source.type == target else r.insert(llvm.BitcastOp(source, target)).result
-        r.replace_op(op, [], [from_llvm(r, made, op.result.type)])
+        r.replace(op, [], [from_llvm(r, made, op.result.type)])
 
 
 @dataclass(frozen=True)

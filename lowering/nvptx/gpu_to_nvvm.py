@@ -268,7 +268,7 @@ class WarpReduceToRedux(RewritePattern):
         call = llvm.CallIntrinsicOp(f"{REDUX}.{tree.kind}", [tree.value, mask], [i32])
         reduced = rewriter.insert(call).results[0]
         valid = rewriter.insert(arith.ConstantOp(IntegerAttr(1, i1))).result
-        rewriter.replace_op(op, [], [op.m1, op.m3, reduced, valid])
+        rewriter.replace(op, [], [op.m1, op.m3, reduced, valid])
         for select, combined, shuffled in tree.levels:
             if select.result.uses:
                 return
@@ -278,7 +278,7 @@ class WarpReduceToRedux(RewritePattern):
             rewriter.erase_op(combined)
             if shuffled.res.uses or shuffled.valid.uses:
                 return
-            rewriter.replace_op(shuffled, [], [shuffled.m1, shuffled.m3, None, None])
+            rewriter.replace(shuffled, [], [shuffled.m1, shuffled.m3, None, None])
 
 
 def target_sm(module: ModuleOp) -> int:
@@ -413,10 +413,10 @@ class NvvmToIntrinsics(RewritePattern):
 
         if isinstance(op, nvvm.SpecialRegisterOp):
             call = llvm.CallIntrinsicOp(op.intrinsic, [], [i32])
-            rewriter.replace_op(op, call)
+            rewriter.replace(op, call)
         elif isinstance(op, nvvm.Barrier0Op):
             zero = constant(rewriter, 0, i32)
-            rewriter.replace_op(op, llvm.CallIntrinsicOp(BARRIER, [zero], []))
+            rewriter.replace(op, llvm.CallIntrinsicOp(BARRIER, [zero], []))
 
 
 class ConvertGpuToNvvmPass(DeviceModulePass):
