@@ -3,8 +3,10 @@ against numpy first."""
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -104,25 +106,72 @@ def add_openmp(runs: dict, kernel: str, args: tuple, output: np.ndarray, expecte
     return c
 
 
-def openmp_row(label: str, best: dict[str, float], c) -> Row:
-    """Ours against the C loops with OpenMP (for a bandwidth-bound kernel: the memory's
-    ceiling); no goal, the row says how far from the ceiling the figures above are."""
+def openmp_row(label: str, best: dict[str, float], c, goal: str = "—", ours: str = "ours") -> Row:
+    """`best[ours]` against the C loops with OpenMP (for a bandwidth-bound kernel: the memory's
+    ceiling, which a run that moves fewer bytes can beat); the row says how far from the
+    ceiling the figures above are, with `goal` where an issue sets one."""
     name = f"{label} (C, OpenMP)"
     if c.missing is not None:
-        return Row(name, best["ours"], None, "", "s", note=c.missing)
-    return Row(name, best["ours"], best["openmp"], c.name, "s")
+        return Row(name, best[ours], None, "", "s", note=c.missing)
+    return Row(name, best[ours], best["openmp"], c.name, "s", goal)
 
 
-def peer_rows(label: str, goal: str, best: dict[str, float], numba: Numba) -> list[Row]:
-    """Ours against numpy (with `goal`) and against Numba."""
-    rows = [
-        Row(f"{label} (numpy)", best["ours"], best["numpy"], f"numpy {np.__version__}", "s", goal)
-    ]
+def numba_row(label: str, best: dict[str, float], numba: Numba, goal: str, ours: str = "ours"):
+    """`best[ours]` against Numba, with `goal`."""
     if numba.missing is not None:
-        rows.append(Row(f"{label} (Numba)", best["ours"], None, "", "s", note=numba.missing))
-    else:
-        rows.append(Row(f"{label} (Numba)", best["ours"], best["numba"], numba.name, "s", "<= 1.0"))
-    return rows
+        return Row(f"{label} (Numba)", best[ours], None, "", "s", note=numba.missing)
+    return Row(f"{label} (Numba)", best[ours], best["numba"], numba.name, "s", goal)
+
+
+def peer_rows(
+    label: str, goal: str, best: dict[str, float], numba: Numba, numba_goal: str = "<= 1.0"
+) -> list[Row]:
+    """Ours against numpy (with `goal`) and against Numba (with `numba_goal`)."""
+    numpy_name = f"numpy {np.__version__}"
+    return [
+        Row(f"{label} (numpy)", best["ours"], best["numpy"], numpy_name, "s", goal),
+        numba_row(label, best, numba, numba_goal),
+    ]
+
+
+PEER_GOAL = "<= 0.9"
+"""Issue 32's goal for saxpy and the fused 3-map chain at 16M: at most 0.9 of Numba's time and
+of the C OpenMP peer's."""
+
+
+@contextmanager
+def cpu_device(**environ: str) -> Iterator:
+    """An open cpu `gpuir.Device` made with `environ` in the environment: the provider reads
+    its settings (`GPUIR_CPU_STREAMING`, …) when it is made (`CpuProvider.__init__`) and its
+    launches use them from then on, so the environment is set only around its making and is
+    as before while anything runs; the device is closed on leaving."""
+    import gpuir
+
+    saved = {name: os.environ.get(name) for name in environ}
+    os.environ.update(environ)
+    try:
+        device = gpuir.Device("cpu")
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    with device:
+        yield device
+
+
+def takes_stream_entry(run) -> bool:
+    """Whether `run`'s last launch (`fusion.chain_runs`' fused run: its `kernel` and `grid`)
+    took the kernel's stream entry (non-temporal stores, docs/cpu-provider.md): as the
+    provider chooses it at launch, from the argument slots that launch filled and its device's
+    threshold. Ask right after the run: devices share a kernel's compiled code and slots."""
+    kernel = run.kernel
+    device = kernel.program.device
+    code = device.load(kernel.program).payload.kernels[kernel.name]
+    if not code.stream_address:
+        return False
+    return code.entry_for(*run.grid, device.provider.streaming) == code.stream_address
 
 
 def cpu_section(n: int, repeats: int) -> list[Row]:
@@ -188,7 +237,10 @@ def cpu_saxpy(device, n: int, repeats: int, numba: Numba) -> list[Row]:
     for buffer in (xs, ys):
         buffer.free()
     label = f"cpu saxpy, {n / 2**20:g}M f32"
-    return [*peer_rows(label, "<= 1.1", best, numba), openmp_row(label, best, c)]
+    return [
+        *peer_rows(label, "<= 1.1", best, numba, PEER_GOAL),
+        openmp_row(label, best, c, PEER_GOAL),
+    ]
 
 
 def cpu_sum(device, n: int, repeats: int, numba: Numba) -> list[Row]:
@@ -332,19 +384,39 @@ def check_sum(who: str, found: float, exact: float, n: int) -> None:
 
 def cpu_chain(device, n: int, repeats: int, numba: Numba) -> list[Row]:
     """`fusion.py`'s chain `(x * 2 + 1) * x`: fused into one kernel, and unfused (three
-    kernels, y and z in memory); numpy's three passes, Numba's one loop. Checked bit for bit."""
+    kernels, y and z in memory); numpy's three passes, Numba's one loop, the C peer's. The fused
+    kernel also on a second cpu device made with `GPUIR_CPU_STREAMING=0` (no streaming stores,
+    its own buffers), in the same race: the rows with and without, against Numba and C. Each
+    checked bit for bit, and each row says whether its launches took the stream entry."""
+    with cpu_device(GPUIR_CPU_STREAMING="0") as plain:
+        return chain_rows(device, plain, n, repeats, numba)
+
+
+def chain_rows(device, plain, n: int, repeats: int, numba: Numba) -> list[Row]:
+    """`cpu_chain` on `device` (the provider's own choice of streaming) and `plain` (none)."""
     import fusion
 
     x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
     expected = fusion.numpy_chain(x).view(np.uint32)
-    xs = device.upload(x)
+    xs, xp = device.upload(x), plain.upload(x)
     ours, unfused_run, (ys, zs, ws) = fusion.chain_runs(device, n, xs)
-    for run in (ours, unfused_run):
-        ws.upload(np.zeros(n, np.float32))
+    off, _, (yp, zp, wp) = fusion.chain_runs(plain, n, xp)
+    streams = {}
+    for name, run, w in (("ours", ours, ws), ("unfused", unfused_run, ws), ("off", off, wp)):
+        w.upload(np.zeros(n, np.float32))
         run()
-        if not np.array_equal(ws.download().view(np.uint32), expected):
-            raise RuntimeError(f"gpuir's chain ({run.__name__}) differs from numpy's")
-    runs = {"ours": ours, "unfused": unfused_run, "numpy": lambda: fusion.numpy_chain(x)}
+        if name != "unfused":
+            streams[name] = takes_stream_entry(run)
+        if not np.array_equal(w.download().view(np.uint32), expected):
+            raise RuntimeError(f"gpuir's chain ({name}) differs from numpy's")
+    if streams["off"]:
+        raise RuntimeError("the chain streams on a device made with GPUIR_CPU_STREAMING=0")
+    runs = {
+        "ours": ours,
+        "off": off,
+        "unfused": unfused_run,
+        "numpy": lambda: fusion.numpy_chain(x),
+    }
     if numba.missing is None:
         xn, w = x.copy(), np.empty_like(x)
         numba.kernels["chain"](xn, w)
@@ -354,18 +426,26 @@ def cpu_chain(device, n: int, repeats: int, numba: Numba) -> list[Row]:
     wc = np.empty_like(x)
     c = add_openmp(runs, "chain", (x.copy(), wc), wc, expected)
     best = race(runs, repeats)
-    for buffer in (xs, ys, zs, ws):
+    for buffer in (xs, ys, zs, ws, xp, yp, zp, wp):
         buffer.free()
     label = f"cpu 3-map chain, {n / 2**20:g}M f32"
+    fused = f"{label}, fused"
+    setting = os.environ.get("GPUIR_CPU_STREAMING", "").strip()
+    on = f"{fused}, {'streaming stores' if streams['ours'] else 'not streaming'}"
+    on += f" (GPUIR_CPU_STREAMING={setting})" if setting else ""
+    off_label = f"{fused}, GPUIR_CPU_STREAMING=0"
     numpy_name = f"numpy {np.__version__}"
     return [
-        *peer_rows(f"{label}, fused", f"<= {1 / fusion.GOAL:.2f}", best, numba),
-        openmp_row(f"{label}, fused", best, c),
+        *peer_rows(on, f"<= {1 / fusion.GOAL:.2f}", best, numba, PEER_GOAL),
+        openmp_row(on, best, c, PEER_GOAL),
+        numba_row(off_label, best, numba, "—", ours="off"),
+        openmp_row(off_label, best, c, ours="off"),
+        Row(f"{on} against GPUIR_CPU_STREAMING=0", best["ours"], best["off"], "gpuir", "s"),
         Row(
             f"{label}, unfused: 3 kernels (numpy)", best["unfused"], best["numpy"], numpy_name, "s"
         ),
         Row(
-            f"{label}, fused against unfused",
+            f"{fused} against unfused",
             best["ours"],
             best["unfused"],
             "gpuir unfused",

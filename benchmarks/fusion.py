@@ -74,7 +74,8 @@ func.func @chain(%m: !mem.M<0>, %x: {buf}) -> (!mem.M<0>, {buf}) {{
 def chain_runs(device, n: int, x) -> tuple[Callable[[], None], Callable[[], None], tuple]:
     """The chain on `device` over its buffer `x` of `n` f32, compiled fused (one kernel) and
     unfused (three, through `y` and `z`): a run of each, which writes `w` and synchronizes, and
-    the buffers it made, `(y, z, w)`."""
+    the buffers it made, `(y, z, w)`. The fused run's `kernel` and `grid` are what it
+    launches."""
     fused = device.compile(chain_program(n), pipeline=PIPELINES["fused"])
     unfused = device.compile(chain_program(n), pipeline=PIPELINES["unfused"])
     if fused.kernels != ("map_reduce_kernel_0",) or len(unfused.kernels) != 3:
@@ -87,6 +88,8 @@ def chain_runs(device, n: int, x) -> tuple[Callable[[], None], Callable[[], None
     def run_fused() -> None:
         one(*grid, x, w)
         device.synchronize()
+
+    run_fused.kernel, run_fused.grid = one, grid  # type: ignore[attr-defined]
 
     def run_unfused() -> None:
         k0(*grid, x, y)
