@@ -278,6 +278,9 @@ class CompiledModule:
     code: bytes | None = None
     """The object code MCJIT loaded (what a native executable links: `gpuir.runtime.native`);
     each kernel's launch entry is `LAUNCH_PREFIX + name` there."""
+    whole_warps: bool = False
+    """Whether the module has matrix ops (`gpu.mma_*`), which its machine code runs for whole
+    warps only: a launch with a partial warp runs under interp instead (`CpuProvider.launch`)."""
 
     def kernel(self, name: str, op: Operation | None) -> CompiledKernel:
         if self.module_error is not None:

@@ -17,6 +17,8 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
 
+from gpuir.dialects.gpu import WARP
+from gpuir.dialects.gpu.mma import MMA_OPS
 from gpuir.dialects.mem import GLOBAL
 from gpuir.runtime import ProviderUnavailable, device_print, memory
 from gpuir.runtime.cpu import check as checker_lib
@@ -225,6 +227,7 @@ class CpuProvider(EagerHostProvider):
         self.check_open(op)
         kernels, functions = kernels_of(module)
         compiled = compile_module(module, self.index_bitwidth, self.check)
+        compiled.whole_warps = any(isinstance(o, MMA_OPS) for o in module.walk())
         return LoadedModule(module, kernels, compiled, functions)
 
     def launch(
@@ -235,6 +238,11 @@ class CpuProvider(EagerHostProvider):
         compiled = module.payload
         if not isinstance(compiled, CompiledModule):
             raise ProviderError(op, "cpu: the module was not loaded by cpu", "invalid handle")
+        if compiled.whole_warps and n_items % WARP:  # see CompiledModule.whole_warps
+            launch = Launch(module, kernel, n_groups, n_items, smem_bytes, args, op)
+            check_launch(self.name, launch)
+            self._replay(launch)
+            return
         code = compiled.kernel(kernel, op) if kernel in compiled.kernels else None
         if code is None or not code.accepts(n_groups, n_items, args):
             check_launch(self.name, Launch(module, kernel, n_groups, n_items, smem_bytes, args, op))
@@ -282,6 +290,7 @@ class CpuProvider(EagerHostProvider):
             self.checker is not None
             or not isinstance(compiled, CompiledModule)
             or compiled.prints is not None
+            or compiled.whole_warps
             or kernel not in compiled.kernels
             or guard is None
         ):
