@@ -241,9 +241,14 @@ def device_objects(device: ModuleOp, index_bitwidth: int) -> tuple[list, bytes, 
     """The kernels of the device module as `tables` takes them, their object code (the cpu
     provider's: compiled here unless this process or the compile cache has it) and their print
     calls (`device_print.Format`s; none where they do not print)."""
+    from gpuir.dialects.gpu.mma import MMA_OPS
     from gpuir.lowering.cpu.cpu_llvm import LAUNCH_PREFIX
     from gpuir.runtime.cpu.compiled import compile_module
 
+    if any(isinstance(op, MMA_OPS) for op in device.walk()):
+        raise NotNative(
+            "matrix ops (gpu.mma_*) run for whole warps only, and a partial warp needs interp"
+        )
     compiled = compile_module(device, index_bitwidth)
     if compiled.module_error is not None or compiled.errors:
         raise NotNative("a kernel did not compile")

@@ -5,6 +5,9 @@
 // the 16x16 tile a[i][j] = i - j through an accumulator fragment: c[i][j] = i - j.
 // RUN: gpu-run %s --provider interp | filecheck %s
 // RUN: gpu-run %s --provider cpu | filecheck %s
+// A native executable runs machine code alone: it is refused for matrix ops.
+// RUN: not gpu-run %s --emit-executable %t.exe 2>&1 | filecheck %s --check-prefix=NATIVE
+// NATIVE: gpu-run: error: cannot make a native executable of {{.*}}mma-partial-warp.mlir: matrix ops (gpu.mma_*) run for whole warps only, and a partial warp needs interp
 
 // CHECK:      rank = 1 offset = 0 sizes = [4] strides = [1] data =
 // CHECK-NEXT: [0,  15,  -15,  7]
