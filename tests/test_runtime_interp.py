@@ -4,6 +4,9 @@ races, barriers and collectives."""
 from __future__ import annotations
 
 import io
+import resource
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -645,3 +648,63 @@ def test_words_report_every_race_as_bytes_do():
         races += expected is not None
         assert _replay(accesses, True) == expected, accesses
     assert 300 < races < 2700  # both outcomes are well represented
+
+
+MANY_ITEMS = """\
+module attributes {gpu.container_module} {
+  func.func private @printMemrefI32(memref<*xi32>)
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %a = memref.alloc() : memref<8xi32>
+    %b = memref.alloc() : memref<4xi32>
+    scf.for %i = %c0 to %c8 step %c1 {
+      %v = arith.index_cast %i : index to i32
+      memref.store %v, %a[%i] : memref<8xi32>
+    }
+    %ha = memref.cast %a : memref<8xi32> to memref<*xi32>
+    %hb = memref.cast %b : memref<4xi32> to memref<*xi32>
+    gpu.host_register %ha : memref<*xi32>
+    gpu.host_register %hb : memref<*xi32>
+    gpu.launch_func @kernels::@twice blocks in (%c1, %c1, %c1) threads in (%c4, %c256, %c1)
+        args(%a : memref<8xi32>, %b : memref<4xi32>, %c4 : index)
+    call @printMemrefI32(%hb) : (memref<*xi32>) -> ()
+    return
+  }
+  gpu.module @kernels {
+    gpu.func @twice(%a: memref<8xi32> {gpu.test_promote_workgroup, llvm.noalias},
+                    %b: memref<4xi32> {llvm.align = 16 : index}, %off: index)
+        workgroup(%w: memref<4xi32, #gpu.address_space<workgroup>> {llvm.align = 8 : index}) kernel {
+      %t = gpu.thread_id x
+      %i = arith.addi %t, %off : index
+      %v = memref.load %a[%i] : memref<8xi32>
+      %d = arith.addi %v, %v : i32
+      memref.store %d, %w[%t] : memref<4xi32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %r = memref.load %w[%t] : memref<4xi32, #gpu.address_space<workgroup>>
+      memref.store %r, %b[%t] : memref<4xi32>
+      gpu.return
+    }
+  }
+}
+"""
+"""A group of 1024 work-items that meet at a barrier (through workgroup memory): interp runs
+each on a thread of its own."""
+
+
+def test_a_group_whose_threads_do_not_fit_in_memory_is_an_error_at_the_launch(tmp_path):
+    def limit() -> None:  # 3 GiB of address space: not 1024 thread stacks of 8 MiB
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+    program = tmp_path / "many.mlir"
+    program.write_text(MANY_ITEMS)
+    command = [sys.executable, "-m", "gpuir.tools.gpu_run", str(program), "--provider", "interp"]
+    done = subprocess.run(command, capture_output=True, text=True, preexec_fn=limit, timeout=300)
+    assert done.returncode == 1
+    assert done.stderr.startswith(
+        f"{program}:19:5: error: out of memory: cannot start a thread for each of the group's "
+        "1024 work-items (can't start new thread)\n"
+    ), done.stderr

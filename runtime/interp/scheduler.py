@@ -27,6 +27,10 @@ class _Abort(BaseException):
     """Unwinds a work-item's thread when the run ends early (not an error of the program)."""
 
 
+class OutOfThreads(Exception):
+    """A work-item's thread could not start; the launch reports it at its op."""
+
+
 class ItemThread:
     """A work-item on its own thread, run only when its group's scheduler resumes it."""
 
@@ -64,7 +68,13 @@ class ItemThread:
             self.wake.release()
         else:
             self.started = True
-            self.thread.start()
+            try:
+                self.thread.start()
+            except RuntimeError as e:  # no memory for another thread's stack (an RLIMIT_AS)
+                raise OutOfThreads(
+                    f"out of memory: cannot start a thread for each of the group's "
+                    f"{len(self.scheduler.threads)} work-items ({e})"
+                ) from e
         self.scheduler.handback.acquire()
 
     def arrive(self, op: Operation, key: tuple, value: object) -> object:
