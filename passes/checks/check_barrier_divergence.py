@@ -36,7 +36,6 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
-    StringAttr,
     SymbolRefAttr,
 )
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
@@ -49,6 +48,7 @@ from gpuir.ir import integers
 from gpuir.ir.diagnostics import OpError, describe_op, item_ranges, where
 from gpuir.ir.integers import Undefined
 from gpuir.ir.pass_manager import Counter, Statistic
+from gpuir.passes.device_code import functions
 
 GROUP_ARG, ITEM_ARG, FIRST_USER_ARG = 4, 5, 6
 """A kernel's parameters: four memory tokens, the work-group id, the work-item id, then the
@@ -140,16 +140,12 @@ class Budget:
 
 
 class Symbols:
-    """The symbols of a module's top level by name, read once: a lookup per launch and call
-    is then constant time, where xDSL's `lookup_symbol` scans the module each time."""
+    """The module's top-level functions by name, read once: a lookup per launch and call is
+    then constant time, where xDSL's `lookup_symbol` scans the module each time."""
 
     def __init__(self, module: ModuleOp) -> None:
         self.module = module
-        self.by_name: dict[str, Operation] = {}
-        for op in module.ops:
-            name = op.properties.get("sym_name", op.attributes.get("sym_name"))
-            if isinstance(name, StringAttr):
-                self.by_name.setdefault(name.data, op)
+        self.by_name = functions(module)
 
     def lookup(self, ref: SymbolRefAttr) -> Operation | None:
         if ref.nested_references.data:
