@@ -75,21 +75,6 @@ class ProviderError(OpError):
         self.related = list(related)
 
 
-def shuffle_source(mode: str, lane: int, offset: int, width: int, lanes: int) -> int | None:
-    """The lane that `gpu.shuffle` in `mode` reads for `lane` (None: none, `valid` false): in
-    the segment of `width` lanes that holds `lane`, among the warp's `lanes` lanes."""
-    start = lane // width * width
-    source = {
-        "xor": lane ^ offset,
-        "up": lane - offset,
-        "down": lane + offset,
-        "idx": start + offset,
-    }[mode]
-    if not start <= source < min(start + width, lanes):
-        return None
-    return source
-
-
 def warp_divergence_message(
     group: int, same: Sequence[int], where: str, rest: Sequence[int], other: str, lo: int, hi: int
 ) -> str:

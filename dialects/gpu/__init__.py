@@ -56,6 +56,7 @@ from gpuir.dialects.gpu.device import (
     WorkgroupReduceOp,
     WorkgroupScanOp,
     YieldOp,
+    shuffle_source,
 )
 from gpuir.dialects.gpu.host import (
     AllocAsynOp,
@@ -185,6 +186,7 @@ __all__ = [
     "SyncedScopeOp",
     "WARP",
     "WARP_OPS",
+    "shuffle_source",
     "WORKGROUP_FUNCTION_ATTR",
     "WORKGROUP_PREFIX",
     "WithStreamsOp",

@@ -254,6 +254,25 @@ class LaneIdOp(IRDLOperation):
 SHUFFLE_MODES = ("xor", "up", "down", "idx")
 
 
+def shuffle_source(mode: str, lane: int, offset: int, width: int, lanes: int) -> int | None:
+    """The lane that a `gpu.shuffle` in `mode` reads for `lane` (None: none, `valid` is false):
+    in the segment of `width` lanes (1 to 32; any other width makes no lane valid) that holds
+    `lane`, among the warp's `lanes` lanes. `gpuir.lowering.llvm.rules.shuffle_source` builds
+    the same rule in IR."""
+    if not 1 <= width <= WARP:
+        return None
+    start = lane // width * width
+    source = {
+        "xor": lane ^ offset,
+        "up": lane - offset,
+        "down": lane + offset,
+        "idx": start + offset,
+    }[mode]
+    if not start <= source < min(start + width, lanes):
+        return None
+    return source
+
+
 @irdl_op_definition
 class ShuffleOp(KeyedValueOp):
     """`%a1, %a3, %r, %valid = gpu.shuffle "down" %m1, %m3, %v, %offset, %width : f32`: exchange

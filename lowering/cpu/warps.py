@@ -23,13 +23,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, i32
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects import arith, scf, vector
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    UnrealizedConversionCastOp,
+    VectorType,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gpuir.dialects import gpu, mem
-from gpuir.dialects.mem import LOCAL
+from gpuir.dialects.mem import LOCAL, ArrayType, PtrType
 from gpuir.lowering.cpu.guards import SGE, SGT, SLE, SLT, SWAPPED, UGE, UGT, ULE, ULT
 from gpuir.lowering.cpu.workgroups import (
     LOCAL_BYTES,
@@ -38,7 +48,7 @@ from gpuir.lowering.cpu.workgroups import (
     index_constant,
     is_pure,
 )
-from gpuir.lowering.llvm.conversion import size_and_align
+from gpuir.lowering.llvm.conversion import FLOAT_TYPES, size_and_align
 from gpuir.lowering.llvm.rules import shuffle_source
 
 if TYPE_CHECKING:
@@ -125,28 +135,89 @@ def padded(f: Fission, b: Builder, op: gpu.ShuffleOp) -> SSAValue:
 
 
 def emit_whole_warps(f: Fission, b: Builder, op: gpu.ShuffleOp, values: SSAValue) -> SSAValue:
-    """A shuffle of a constant offset and width on the group's whole warps: per warp, each of
-    its 32 lanes' reads with the lane a constant, so that the source lanes and valid flags
-    fold to constants and LLVM's SLP vectorizer makes the warp's reads vector loads and
-    shuffles (no gather); the first item of the partial warp that is left, if any."""
+    """A shuffle of a constant offset and width on the group's whole warps. Each lane's source
+    and valid flag are then known here (`gpu.shuffle_source`), so per warp it is one vector
+    load of the 32 values, a `vector.shuffle` by the sources (LLVM's `shufflevector`) and one
+    vector store; the flags are a constant vector. Values that LLVM keeps otherwise than in
+    memory (`i1`, `index`) are 32 scalar moves from their known lanes. Returns the first item
+    of the partial warp that is left, if any."""
+    offset, width = constant_index(op.offset), constant_index(op.width)
+    assert offset is not None and width is not None
+    reads = [gpu.shuffle_source(op.mode.data, lane, offset, width, gpu.WARP) for lane in range(32)]
     warp = index_constant(b, gpu.WARP)
     first = f.zero if f.lo is f.zero else b.insert(arith.DivUIOp(f.lo, warp)).result
     whole = b.insert(arith.DivUIOp(f.hi, warp)).result
     body = Block(arg_types=[IndexType()])
     wb = Builder(InsertPoint.at_end(body))
     lo = wb.insert(arith.MuliOp(body.args[0], warp)).result
-    one, warp_in = index_constant(wb, 1), index_constant(wb, gpu.WARP)
-    offset = wb.insert(arith.IndexCastOp(f.group_map[op.offset], IndexType())).result
-    width = wb.insert(arith.IndexCastOp(f.group_map[op.width], IndexType())).result
-    for lane in range(gpu.WARP):
-        at = index_constant(wb, lane)
-        read, valid = shuffle_source(wb, op.mode.data, at, offset, width, warp_in, one, warp_in)
-        item = wb.insert(arith.AddiOp(lo, at)).result
-        source = wb.insert(arith.AddiOp(lo, read)).result
-        store_results(f, wb, op, values, item, source, valid)
+    if op.res in f.storage_of:
+        sources = [lane if read is None else read for lane, read in enumerate(reads)]
+        move_lanes(f, wb, values, f.array_of(op.res), lo, sources)
+    if op.valid in f.storage_of:
+        store_flags(f, wb, f.array_of(op.valid), lo, [read is not None for read in reads])
     wb.insert(scf.YieldOp())
     b.insert(scf.ForOp(first, whole, f.one, [], body))
     return b.insert(arith.MuliOp(whole, warp)).result
+
+
+def in_memory(array: SSAValue) -> Attribute | None:
+    """The element type of a work-item array when 32 of them load as one LLVM vector (an
+    integer of 8 bits or more, or an f16, f32 or f64), else None."""
+    assert isinstance(array.type, PtrType) and isinstance(array.type.pointee, ArrayType)
+    element = array.type.pointee.element_type
+    if isinstance(element, IntegerType) and element.width.data >= 8:
+        return element
+    return element if isinstance(element, FLOAT_TYPES) else None
+
+
+def warp_vector(b: Builder, array: SSAValue, lo: SSAValue, element: Attribute) -> SSAValue:
+    """The address of items `lo` to `lo + 31` of `array`, as one `vector<32 x element>`
+    (16-aligned: `array` is a 16-aligned slot, `lo` a multiple of 32)."""
+    assert isinstance(array.type, PtrType)
+    at = b.insert(mem.LeaOp(array, lo)).res
+    vector_ptr = PtrType(VectorType(element, [gpu.WARP]), array.type.space)
+    return b.insert(UnrealizedConversionCastOp.get([at], [vector_ptr])).results[0]
+
+
+def move_lanes(
+    f: Fission, b: Builder, values: SSAValue, results: SSAValue, lo: SSAValue, sources: list[int]
+) -> None:
+    """`results[lo + lane] = values[lo + sources[lane]]` for the 32 lanes of a warp."""
+    element = in_memory(values)
+    if element is None or in_memory(results) != element:
+        for lane, source in enumerate(sources):
+            at = b.insert(arith.AddiOp(lo, index_constant(b, source))).result
+            item = b.insert(arith.AddiOp(lo, index_constant(b, lane))).result
+            f.store(b, results, item, f.load(b, values, at))
+        return
+    token = f.tokens[LOCAL]
+    loaded = b.insert(mem.LoadOp(token, warp_vector(b, values, lo, element))).res
+    mask = DenseArrayBase.from_list(i64, sources)
+    moved = b.insert(vector.ShuffleOp(loaded, loaded, mask, result_type=loaded.type)).result
+    b.insert(mem.StoreOp(token, warp_vector(b, results, lo, element), moved))
+
+
+def store_flags(f: Fission, b: Builder, flags: SSAValue, lo: SSAValue, valid: list[bool]) -> None:
+    """`flags[lo + lane] = valid[lane]` for the 32 lanes of a warp: a vector of constants (a
+    shuffle of a true and a false splat), or 32 stores where the flags are `i1`s."""
+    element = in_memory(flags)
+    if element is None:
+        for lane, flag in enumerate(valid):
+            item = b.insert(arith.AddiOp(lo, index_constant(b, lane))).result
+            constant = b.insert(arith.ConstantOp(IntegerAttr(int(flag), i1))).result
+            f.store(b, flags, item, constant)
+        return
+    assert isinstance(element, IntegerType)
+    type_ = VectorType(element, [gpu.WARP])
+    splats = [
+        b.insert(vector.BroadcastOp(b.insert(arith.ConstantOp(IntegerAttr(v, element))), type_))
+        for v in (1, 0)
+    ]
+    mask = DenseArrayBase.from_list(
+        i64, [lane if ok else gpu.WARP + lane for lane, ok in enumerate(valid)]
+    )
+    made = b.insert(vector.ShuffleOp(splats[0].vector, splats[1].vector, mask, result_type=type_))
+    b.insert(mem.StoreOp(f.tokens[LOCAL], warp_vector(b, flags, lo, element), made.result))
 
 
 def store_results(

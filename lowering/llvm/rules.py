@@ -25,7 +25,7 @@ is a NaN) and -0 < +0, as interp's `combine` (`gpuir.runtime.interp.collectives`
 The lane a `gpu.shuffle` reads, built in IR: the one rule that both of its lowerings build on,
 the NVPTX one (`gpuir.lowering.nvptx.gpu_to_nvvm`, `shfl.sync.idx` from that lane) and the cpu
 provider's resumable form (`gpuir.lowering.cpu.resume`, a loop over the warp's lanes); interp
-computes the same in Python (`gpuir.runtime.provider.shuffle_source`).
+computes the same in Python (`gpuir.dialects.gpu.shuffle_source`).
 
 The warp's `count` lanes are cut into segments of `width` lanes (1 to 32; any other width makes
 no lane valid); the source of lane `l`, in the segment that starts at `s = l / width * width`,

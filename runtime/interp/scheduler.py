@@ -11,11 +11,12 @@ import numpy as np
 from xdsl.ir import Operation
 
 from gpuir.dialects import gpu
+from gpuir.dialects.gpu import shuffle_source
 from gpuir.dialects.traits import is_warp_op
 from gpuir.ir.diagnostics import describe_op, item_ranges
 from gpuir.runtime.interp.collectives import left_scan, tree_reduce
 from gpuir.runtime.interp.mma import mma_results
-from gpuir.runtime.provider import ProviderError, shuffle_source, warp_divergence_message
+from gpuir.runtime.provider import ProviderError, warp_divergence_message
 from gpuir.runtime.scalars import signed, wrap
 
 if TYPE_CHECKING:

@@ -49,13 +49,21 @@ builtin.module attributes {gpu.device} {
 
 // -----
 
-// A shuffle of a constant offset and width: the group's whole warps first, each lane's source a
-// constant (LLVM folds them and makes the reads vector loads and shuffles), then the items of a
-// partial last warp with the general rule.
+// A shuffle of a constant offset and width: the group's whole warps first, each lane's source
+// and valid flag known at compile time, so a warp is one vector load, a vector.shuffle by the
+// sources (lanes 16 to 31 read nothing and keep their own) and one vector store, and its flags
+// a constant vector; then the items of a partial last warp with the general rule.
 // CHECK-LABEL: func.func @down(
 // CHECK:         %[[WHOLE:.*]] = arith.divui %n_items, %{{.*}} : index
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %[[WHOLE]]
-// CHECK-COUNT-32:  arith.minsi
+// CHECK:           %[[AT:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !mem.ptr<f32, 5> to !mem.ptr<vector<32xf32>, 5>
+// CHECK:           %{{.*}}, %[[LANES:.*]] = mem.load %m5, %[[AT]] : !mem.ptr<vector<32xf32>, 5>
+// CHECK-NEXT:      %[[MOVED:.*]] = vector.shuffle %[[LANES]], %[[LANES]] [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<32xf32>, vector<32xf32>
+// CHECK:           mem.store %m5, %{{.*}}, %[[MOVED]] : !mem.ptr<vector<32xf32>, 5>
+// CHECK:           %[[TRUE:.*]] = vector.broadcast %{{.*}} : i8 to vector<32xi8>
+// CHECK:           %[[FALSE:.*]] = vector.broadcast %{{.*}} : i8 to vector<32xi8>
+// CHECK-NEXT:      %[[FLAGS:.*]] = vector.shuffle %[[TRUE]], %[[FALSE]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<32xi8>, vector<32xi8>
+// CHECK:           mem.store %m5, %{{.*}}, %[[FLAGS]] : !mem.ptr<vector<32xi8>, 5>
 // CHECK:         %[[REST:.*]] = arith.muli %[[WHOLE]]
 // CHECK:         scf.for %{{.*}} = %[[REST]] to %n_items
 builtin.module attributes {gpu.device} {
