@@ -31,7 +31,7 @@ from gpuir.runtime.scalars import TOKEN, float_dtype, int_width, signed
 
 if TYPE_CHECKING:
     from gpuir.runtime.interp.provider import KernelRun
-    from gpuir.runtime.interp.scheduler import ItemThread
+    from gpuir.runtime.interp.scheduler import ItemCoroutine
 
 
 def item_name(group: int, item: int) -> str:
@@ -93,7 +93,7 @@ def _view(allocation: Allocation, data: np.ndarray, dtype: np.dtype) -> tuple | 
 class ItemMachine(Machine):
     """One work-item: the interpreter state of one thread of a kernel."""
 
-    quiet_floats = True  # KernelRun.run and ItemThread._main run every item under np.errstate
+    quiet_floats = True  # KernelRun.run and ItemCoroutine._main run every item under np.errstate
 
     def start(self, run: KernelRun, group: GroupState, item_id: int) -> None:
         self.run = run
@@ -102,7 +102,7 @@ class ItemMachine(Machine):
         self.item_id = item_id
         self.who = item_name(group.group_id, item_id)
         self.out = run.out
-        self.thread: ItemThread | None = None
+        self.thread: ItemCoroutine | None = None
         if self.order is not None:
             self.order = TokenOrder()  # each work-item's own accesses
 
@@ -230,7 +230,7 @@ class ItemMachine(Machine):
         """Wait at the barrier `op` (`which`: the entry (0) or exit (1) of a synced scope)
         until every item of the group is there; a collective's result for this item."""
         thread = self.thread
-        if thread is None:  # cannot happen: kernels with barriers run threaded
+        if thread is None:  # cannot happen: kernels with barriers run as coroutines
             raise ProviderError(op, f"{self.who} reached a barrier outside a scheduled group")
         return thread.arrive(op, (op, which, tuple(self.call_stack)), value)
 

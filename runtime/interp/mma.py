@@ -30,7 +30,7 @@ from gpuir.runtime.scalars import TOKEN, float_dtype
 
 if TYPE_CHECKING:
     from gpuir.runtime.interp.items import ItemMachine
-    from gpuir.runtime.interp.scheduler import ItemThread
+    from gpuir.runtime.interp.scheduler import ItemCoroutine
 
 SHARE = TILE * TILE // gpu.WARP
 """The elements each lane holds."""
@@ -130,7 +130,7 @@ def product(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return acc.astype(c.dtype).reshape(-1)
 
 
-def mma_results(op: Operation, values: list[object], lanes: list[ItemThread]) -> None:
+def mma_results(op: Operation, values: list[object], lanes: list[ItemCoroutine]) -> None:
     """Each lane's result of the matrix op `op`, from the lanes' `values` (module docstring):
     an error where the warp is not whole or its lanes give different addresses."""
     items = [t.machine.item_id for t in lanes]

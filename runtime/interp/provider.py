@@ -23,7 +23,7 @@ from gpuir.runtime.engine import make_machine
 from gpuir.runtime.engine.token_order import entry_tokens
 from gpuir.runtime.interp.items import DEVICE_FUNCTIONS, GroupState, ItemMachine
 from gpuir.runtime.interp.races import RaceTracker
-from gpuir.runtime.interp.scheduler import GroupScheduler, OutOfThreads
+from gpuir.runtime.interp.scheduler import GroupScheduler, OutOfStacks
 from gpuir.runtime.interp.streams import StreamOrder
 from gpuir.runtime.memory import Allocation, Pointer, size_of
 from gpuir.runtime.provider import (
@@ -284,5 +284,5 @@ def run_launch(provider: EagerHostProvider, launch: Launch) -> None:
         KernelRun(
             provider, launch.module, func, launch.n_groups, launch.n_items, smem, values
         ).run()
-    except OutOfThreads as e:
+    except OutOfStacks as e:
         raise ProviderError(launch.op, str(e), "out of memory") from e

@@ -1,13 +1,14 @@
-"""interp's group scheduler: each work-item of a kernel with barriers on its own thread
-(`ItemThread`), resumed one at a time by its group's `GroupScheduler`, which checks the
-barriers and warp operations and hands out the collectives' and warp operations' results."""
+"""interp's group scheduler: each work-item of a kernel with barriers a coroutine of its own
+(`ItemCoroutine`, a greenlet), resumed one at a time by its group's `GroupScheduler`, which
+checks the barriers and warp operations and hands out the collectives' and warp operations'
+results."""
 
 from __future__ import annotations
 
-import threading
 from typing import TYPE_CHECKING
 
 import numpy as np
+from greenlet import greenlet
 from xdsl.ir import Operation
 
 from gpuir.dialects import gpu
@@ -25,22 +26,22 @@ if TYPE_CHECKING:
 
 
 class _Abort(BaseException):
-    """Unwinds a work-item's thread when the run ends early (not an error of the program)."""
+    """Unwinds a work-item's coroutine when the run ends early (not an error of the program)."""
 
 
-class OutOfThreads(Exception):
-    """A work-item's thread could not start; the launch reports it at its op."""
+class OutOfStacks(Exception):
+    """A work-item's coroutine could not keep its stack; the launch reports it at its op."""
 
 
-class ItemThread:
-    """A work-item on its own thread, run only when its group's scheduler resumes it."""
+class ItemCoroutine:
+    """A work-item as a coroutine: a greenlet of the thread that runs its group, run only when
+    the group's scheduler resumes it, until it reaches a barrier or returns. A switch costs
+    about a microsecond, where handing control between threads cost a hundred."""
 
     def __init__(self, machine: ItemMachine, scheduler: GroupScheduler):
         self.machine = machine
         self.scheduler = scheduler
-        self.wake = threading.Semaphore(0)
-        self.thread = threading.Thread(target=self._main, daemon=True, name=machine.who)
-        self.started = False
+        self.coroutine: greenlet | None = None
         self.state = "new"
         self.key: tuple[Operation, int, tuple[Operation, ...]] | None = None
         self.op: Operation | None = None
@@ -56,44 +57,37 @@ class ItemThread:
             self.state = "done"
         except _Abort:
             self.state = "aborted"
-            return
-        except BaseException as e:  # handed to the scheduler's thread, which raises it
+        except BaseException as e:  # handed to the scheduler, which raises it
             self.error = e
             self.state = "error"
-        self.scheduler.handback.release()
 
     def resume(self) -> None:
-        """Run this item until it reaches a barrier or ends (called by the scheduler)."""
+        """Run this item until it reaches a barrier or ends (called by the scheduler; the
+        coroutine's parent is the scheduler's, which it switches back to)."""
         self.state = "running"
-        if self.started:
-            self.wake.release()
-        else:
-            self.started = True
-            try:
-                self.thread.start()
-            except RuntimeError as e:  # no memory for another thread's stack (an RLIMIT_AS)
-                raise OutOfThreads(
-                    f"out of memory: cannot start a thread for each of the group's "
-                    f"{len(self.scheduler.threads)} work-items ({e})"
-                ) from e
-        self.scheduler.handback.acquire()
+        if self.coroutine is None:
+            self.coroutine = greenlet(self._main)
+        try:
+            self.coroutine.switch()
+        except MemoryError as e:  # no memory to keep the stacks of the suspended items
+            raise OutOfStacks(
+                f"out of memory: cannot keep the stacks of the group's "
+                f"{len(self.scheduler.threads)} work-items"
+            ) from e
 
     def arrive(self, op: Operation, key: tuple, value: object) -> object:
-        """At a barrier (in this item's thread): hand control back, wait to be resumed."""
+        """At a barrier (in this item's coroutine): hand control back, wait to be resumed."""
         self.state, self.op, self.key, self.value = "barrier", op, key, value
-        self.scheduler.handback.release()
-        self.wake.acquire()
+        assert self.coroutine is not None and self.coroutine.parent is not None
+        self.coroutine.parent.switch()
         if self.scheduler.aborting:
             raise _Abort
         return self.result
 
     def abort(self) -> None:
-        """End the thread: one waiting at a barrier unwinds; one still running (the run was
-        interrupted) is left to finish on its own (it is a daemon)."""
-        if self.state == "barrier":
-            self.wake.release()
-        if self.started and self.state != "running":
-            self.thread.join()
+        """Unwind an item waiting at a barrier (the run ends early)."""
+        if self.state == "barrier" and self.coroutine is not None:
+            self.coroutine.switch()
 
 
 class GroupScheduler:
@@ -102,9 +96,8 @@ class GroupScheduler:
     def __init__(self, run: KernelRun, group: GroupState, machines: list[ItemMachine]):
         self.run = run
         self.group = group
-        self.handback = threading.Semaphore(0)
         self.aborting = False
-        self.threads = [ItemThread(m, self) for m in machines]
+        self.threads = [ItemCoroutine(m, self) for m in machines]
 
     def run_group(self) -> None:
         try:
@@ -140,11 +133,11 @@ class GroupScheduler:
             self._release(waiting)
             live = runnable = waiting
 
-    def _warp_round(self) -> list[ItemThread]:
+    def _warp_round(self) -> list[ItemCoroutine]:
         """The lanes of every warp that waits at a warp operation, its results handed out;
         barrier divergence when a warp's lanes are not all there."""
         threads = self.threads
-        released: list[ItemThread] = []
+        released: list[ItemCoroutine] = []
         for start in range(0, len(threads), gpu.WARP):
             lanes = threads[start : start + gpu.WARP]
             at_warp_op = [t for t in lanes if t.state == "barrier" and is_warp_op(t.op)]
@@ -159,7 +152,7 @@ class GroupScheduler:
         return released
 
     def _warp_divergence(
-        self, lanes: list[ItemThread], first: ItemThread, other: ItemThread
+        self, lanes: list[ItemCoroutine], first: ItemCoroutine, other: ItemCoroutine
     ) -> None:
         same = [t.machine.item_id for t in lanes if t.state == "barrier" and t.key == first.key]
         if other.state == "barrier":
@@ -186,7 +179,7 @@ class GroupScheduler:
             "barrier divergence",
         )
 
-    def _returned_early(self, waiting: list[ItemThread], returned: list[ItemThread]) -> None:
+    def _returned_early(self, waiting: list[ItemCoroutine], returned: list[ItemCoroutine]) -> None:
         op = waiting[0].op
         assert op is not None
         passed = self.group.epoch
@@ -201,7 +194,7 @@ class GroupScheduler:
             "barrier divergence",
         )
 
-    def _different_barriers(self, waiting: list[ItemThread]) -> None:
+    def _different_barriers(self, waiting: list[ItemCoroutine]) -> None:
         first = waiting[0]
         other = next(t for t in waiting if t.key != first.key)
         same = [t.machine.item_id for t in waiting if t.key == first.key]
@@ -224,7 +217,7 @@ class GroupScheduler:
             [(other.op, f"where work-item {other.machine.item_id} waits")],
         )
 
-    def _release(self, waiting: list[ItemThread]) -> None:
+    def _release(self, waiting: list[ItemCoroutine]) -> None:
         op = waiting[0].op
         if isinstance(op, gpu.WorkgroupReduceOp | gpu.WorkgroupScanOp):
             kind, type_ = op.kind.data, op.value.type
@@ -239,7 +232,7 @@ class GroupScheduler:
         self.group.epoch += 1
 
 
-def warp_results(op: Operation, values: list[object], lanes: list[ItemThread]) -> None:
+def warp_results(op: Operation, values: list[object], lanes: list[ItemCoroutine]) -> None:
     """Each lane's result of the warp operation `op`, from the lanes' `values`."""
     if isinstance(op, gpu.MMA_OPS):
         mma_results(op, values, lanes)

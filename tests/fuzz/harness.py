@@ -3,7 +3,7 @@
 Why in-process: a gpu-opt subprocess costs 0.2 s to start (0.3 s with `-t ptx`), an in-process
 call 10-60 ms, and an input goes through every configuration (`all_targets`: 17 of them). Why worker processes anyway: a run
 can hang (in Python, or in LLVM's C++), crash the interpreter (a signal), or leave threads behind
-(`interp` runs work-items on threads); a worker is expendable, the parent is not.
+(the cpu provider's pool); a worker is expendable, the parent is not.
 
 Time bounds. In a worker, `SIGALRM` interrupts a run that exceeds its bound and records where
 it was (`hang`); the worker then exits, since threads of the interrupted run may remain. When the
@@ -228,7 +228,22 @@ def main_arguments(text: str) -> list[str]:
 
 
 def on_alarm(signum: int, frame: object) -> None:
-    raise FuzzTimeout("".join(traceback.format_stack(frame)))  # type: ignore[arg-type]
+    raise FuzzTimeout("".join(stack_of(frame)))
+
+
+def stack_of(frame: object) -> list[str]:
+    """The stack at `frame`, from the outermost call: in an interp work-item's coroutine, the
+    frames of the greenlets that resumed it first (its own chain of frames starts at its
+    coroutine)."""
+    stacks = [traceback.format_stack(frame)]  # type: ignore[arg-type]
+    from greenlet import getcurrent
+
+    outer = getcurrent().parent
+    while outer is not None:
+        if outer.gr_frame is not None:
+            stacks.append(traceback.format_stack(outer.gr_frame))
+        outer = outer.parent
+    return [line for stack in reversed(stacks) for line in stack]
 
 
 def worker(conn: Connection, inputs: Inputs, targets: list[Target], timeouts: dict[str, float]):
