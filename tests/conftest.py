@@ -28,7 +28,6 @@ SLOW = frozenset(
         "test_check_semantics.py::test_no_false_alarm_on_the_run_programs",
         "test_collective_schedule.py::test_every_node_of_the_tree_is_visited_once",
         "test_collective_schedule.py::test_warp_scan_is_the_inclusive_scan",
-        "test_collectives_nvptx_on_host.py::test_collective_matches_interp",
         "test_compiled_host.py::test_compiled_host_prints_what_the_interpreted_host_prints",
         "test_cpu_check.py::test_a_clean_launch_gives_the_results_and_is_not_run_again",
         "test_cpu_check.py::test_a_full_table_of_records_makes_an_access_suspect_and_never_hangs",

@@ -1,11 +1,11 @@
 """The NVPTX collectives' LLVM IR (what `gpu-opt -t llvm` makes of `gpu.workgroup_reduce` /
-`gpu.workgroup_scan`), run on this CPU without a GPU: one OS thread per work-item.
+`gpu.workgroup_scan`), run on this CPU without a GPU: one coroutine (a greenlet) per work-item.
 
 The NVPTX-specific parts of the IR are replaced by host equivalents, textually: the shared
 scratch (`addrspace(3)`) becomes an ordinary global, `%tid.x` / `%ntid.x` calls of functions
-that return the calling thread's item id and the group size, `bar.sync 0` a call of a
-`threading.Barrier` of the group, and `shfl.sync.down` / `.up` a call of `Warp.shuffle`, which
-does what PTX says among the threads of the caller's warp (items `32w .. 32w + 31` that exist):
+that return the running item's id and the group size, `bar.sync 0` a call of the group's
+`Barrier`, and `shfl.sync.down` / `.up` a call of `Warp.shuffle`, which does what PTX says
+among the items of the caller's warp (items `32w .. 32w + 31` that exist):
 it checks the member mask is the warp's lanes, waits for all of them, returns the value of lane
 `lane ± offset` (its own past the clamp's bound) and a recognisable garbage value for a lane
 outside the mask. Everything else, the index schedule, the loops, the combining ops, is the
@@ -22,13 +22,13 @@ from __future__ import annotations
 import ctypes
 import subprocess
 import sys
-import threading
 import zlib
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
+from greenlet import greenlet
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType
 
 from gpuir.runtime.interp import left_scan, tree_reduce
@@ -110,20 +110,36 @@ def host_ir(nvptx_ir: str) -> str:
     return text
 
 
-BARRIER_TIMEOUT = 300
-"""Seconds a thread waits at a barrier or shuffle before the test calls it a hang. Up to 1,024
-threads pass each barrier on two cores: under a loaded machine 30 s was once too little
-(a BrokenBarrierError in a full run, with the test passing alone)."""
+class Barrier:
+    """A barrier of `parties` coroutines of one `Group.run`: an arriving item hands control back
+    to the run until the last one arrives."""
+
+    def __init__(self, group: Group, parties: int) -> None:
+        self.group = group
+        self.parties = parties
+        self.count = 0
+        self.generation = 0
+
+    def wait(self) -> None:
+        generation = self.generation
+        self.count += 1
+        if self.count == self.parties:
+            self.count = 0
+            self.generation += 1
+            self.group.progress += 1
+            return
+        while self.generation == generation:
+            self.group.scheduler.switch()
 
 
 class Warp:
-    """`shfl.sync.down` / `.up` among the `lanes` threads of one warp of the group."""
+    """`shfl.sync.down` / `.up` among the `lanes` items of one warp of the group."""
 
-    def __init__(self, lanes: int) -> None:
+    def __init__(self, group: Group, lanes: int) -> None:
         self.lanes = lanes
         self.slots: list[list[object]] = [[None] * WARP, [None] * WARP]  # alternate shuffles
         self.turn = [0] * WARP
-        self.barrier = threading.Barrier(lanes)
+        self.barrier = Barrier(group, lanes)
 
     def shuffle(
         self, lane: int, up: bool, mask: int, value: object, offset: int, clamp: int
@@ -137,7 +153,7 @@ class Warp:
         slots = self.slots[self.turn[lane]]
         self.turn[lane] ^= 1
         slots[lane] = value
-        self.barrier.wait(timeout=BARRIER_TIMEOUT)  # every lane of the mask runs this shuffle
+        self.barrier.wait()  # every lane of the mask runs this shuffle
         segment, last = (clamp >> 8) & 31, clamp & 31
         bound = (lane & segment) | (last & ~segment)  # PTX's maxLane
         source = lane - (offset & 31) if up else lane + (offset & 31)
@@ -146,18 +162,26 @@ class Warp:
         return slots[source] if mask >> source & 1 else GARBAGE
 
 
+class Hang(Exception):
+    """Every item that has not returned waits at a barrier or shuffle that the others never
+    reach."""
+
+
 class Group:
-    """The host stand-ins: the calling thread's item id, the group size, the barrier, the
-    shuffles. An error in a stand-in (ctypes would only print it) breaks the barriers and is
-    reported by `run`."""
+    """The host stand-ins: the running item's id, the group size, the barrier, the shuffles.
+    Each item is a coroutine (a greenlet) that `run` resumes in turn; a stand-in that waits
+    switches back to `run` from inside the compiled code's call. An error in a stand-in (ctypes
+    would only print it) is reported by `run`."""
 
     def __init__(self) -> None:
-        self.local = threading.local()
         self.n = 1
-        self.barrier = threading.Barrier(1)
+        self.current = 0
+        self.progress = 0
+        self.scheduler = greenlet.getcurrent()
+        self.barrier = Barrier(self, 1)
         self.warps: list[Warp] = []
         self.errors: list[BaseException] = []
-        self.item_id = ctypes.CFUNCTYPE(ctypes.c_int32)(lambda: self.local.item)
+        self.item_id = ctypes.CFUNCTYPE(ctypes.c_int32)(lambda: self.current)
         self.n_items = ctypes.CFUNCTYPE(ctypes.c_int32)(lambda: self.n)
         self.sync = ctypes.CFUNCTYPE(None, ctypes.c_int32)(lambda _: self.wait())
         i32 = ctypes.c_int32
@@ -170,50 +194,44 @@ class Group:
         )
 
     def wait(self) -> None:
-        try:
-            self.barrier.wait(timeout=BARRIER_TIMEOUT)
-        except BaseException as e:  # noqa: BLE001
-            self.fail(e)
+        self.barrier.wait()
 
     def shuffle(
         self, mask: int, value: object, offset: int, clamp: int, up: bool = False
     ) -> object:
-        item = self.local.item
+        item = self.current
         try:
             warp = self.warps[item // WARP]
             return warp.shuffle(item % WARP, up, mask, value, offset, clamp)
         except BaseException as e:  # noqa: BLE001
-            self.fail(e)
+            self.errors.append(e)
             return GARBAGE
 
-    def fail(self, error: BaseException) -> None:
-        self.errors.append(error)
-        self.barrier.abort()
-        for warp in self.warps:
-            warp.barrier.abort()
-
     def run(self, function: Callable[[object], object], values: list[object]) -> list[object]:
-        """`function(values[i])` on item `i` of a group of `len(values)` threads."""
+        """`function(values[i])` on item `i` of a group of `len(values)` coroutines."""
         self.n = len(values)
-        self.barrier = threading.Barrier(self.n)
-        self.warps = [Warp(min(WARP, self.n - w)) for w in range(0, self.n, WARP)]
+        self.scheduler = greenlet.getcurrent()
+        self.barrier = Barrier(self, self.n)
+        self.warps = [Warp(self, min(WARP, self.n - w)) for w in range(0, self.n, WARP)]
         self.errors = []
         results: list[object] = [None] * self.n
-        errors = self.errors
 
         def item(i: int) -> None:
-            self.local.item = i
             try:
                 results[i] = function(values[i])
             except BaseException as e:  # noqa: BLE001
-                self.fail(e)
+                self.errors.append(e)
 
-        threads = [threading.Thread(target=item, args=(i,)) for i in range(self.n)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert not errors, errors[:3]
+        items = [greenlet(lambda i=i: item(i)) for i in range(self.n)]
+        while not all(g.dead for g in items) and not self.errors:
+            before = (self.progress, sum(g.dead for g in items))
+            for i, g in enumerate(items):
+                if not g.dead:
+                    self.current = i
+                    g.switch()
+            if (self.progress, sum(g.dead for g in items)) == before:
+                self.errors.append(Hang("the items wait at different barriers or shuffles"))
+        assert not self.errors, self.errors[:3]
         return results
 
 
