@@ -109,3 +109,17 @@ def test_filecheck_is_llvms_when_installed(tmp_path: Path):
     done = lit(str(suite))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "PASS: my-suite :: which.mlir" in done.stdout  # not UNSUPPORTED
+
+
+def test_filecheck_runs_in_the_tool_server(tmp_path: Path):
+    """A RUN line's `filecheck` is the command that `use_tool_server` writes (the Python
+    filecheck, run by the fork server), and it still fails a check that does not match."""
+    which = (
+        "// RUN: which filecheck | filecheck %s\n// CHECK: gpuir-lit-tools-{{.*}}/bin/filecheck\n"
+    )
+    mismatch = "// RUN: echo hello | not filecheck %s\n// CHECK: goodbye\n"
+    suite = write_suite(tmp_path / "suite", {"which.mlir": which, "mismatch.mlir": mismatch})
+    done = lit(str(suite))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "PASS: my-suite :: which.mlir" in done.stdout
+    assert "PASS: my-suite :: mismatch.mlir" in done.stdout

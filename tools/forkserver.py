@@ -19,6 +19,7 @@ the caller goes away first (lit's timeout kills it), the supervisor kills the wo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -37,6 +38,8 @@ def warm_up() -> None:
 
     for name in TOOLS:
         tool_main(name)  # imports the tool
+    with contextlib.suppress(ImportError):  # the Python filecheck, where installed
+        import filecheck.main  # noqa: F401
     ctx = make_context()
     for name in ("builtin", "func", "arith", "scf", "cf", "math", "memref", "llvm"):
         ctx.get_optional_dialect(name)

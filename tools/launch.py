@@ -30,10 +30,26 @@ TOOLS = {
 and the tool server call the tools through this one table."""
 
 
+FILECHECK = "filecheck"
+"""The Python `filecheck` (a test dependency, not gpuir's): lit's RUN lines pipe into it about
+as often as they call the tools, so the fork server runs it too (`filecheck_main`)."""
+
+
 def tool_main(name: str) -> Callable[[list[str]], int] | None:
     """The `main` of the tool `name`; None for a name that is no tool."""
+    if name == FILECHECK:
+        return filecheck_main
     module = TOOLS.get(name)
     return None if module is None else import_module(module).main
+
+
+def filecheck_main(args: list[str]) -> int:
+    """The Python `filecheck` on `args`: its `main` takes the whole argv, and exits with the
+    check's status."""
+    from filecheck.main import main
+
+    main([FILECHECK, *args])
+    return 0
 
 
 def forward(tool: str, args: list[str]) -> int | None:
@@ -89,3 +105,9 @@ def gpu_run() -> int:
 
 def gpu_reduce() -> int:
     return run("gpu-reduce")
+
+
+def filecheck() -> int:
+    """The Python `filecheck` through the fork server (lit's configuration installs a
+    `filecheck` command that calls this, `gpuir.tools.lit_config.use_tool_server`)."""
+    return run(FILECHECK)

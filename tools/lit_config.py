@@ -17,6 +17,7 @@ milliseconds; `GPUIR_TOOL_SERVER=0` turns it off).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import sys
@@ -96,6 +97,24 @@ def use_tool_server(config: Any) -> None:
     atexit.register(shutil.rmtree, folder, True)
     atexit.register(stop_server, server)
     config.environment[SERVER_ENV] = socket_path
+    if importlib.util.find_spec("filecheck") is not None:
+        bin_folder = os.path.join(folder, "bin")
+        os.mkdir(bin_folder)
+        served_filecheck(os.path.join(bin_folder, "filecheck"))
+        path = config.environment.get("PATH", os.environ.get("PATH", ""))
+        config.environment["PATH"] = os.pathsep.join([bin_folder, path])
+
+
+def served_filecheck(path: str) -> None:
+    """Write a `filecheck` command at `path` that runs the Python filecheck in the fork server:
+    a RUN line's `| filecheck %s` then starts in a few milliseconds, not the 50 ms of its
+    imports."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(
+            f"#!{sys.executable}\nimport sys\nfrom gpuir.tools.launch import filecheck\n\n"
+            "sys.exit(filecheck())\n"
+        )
+    os.chmod(path, 0o755)
 
 
 def tool_path(tool: str) -> str:
