@@ -15,6 +15,7 @@ A `vector<d0 x … x T>` is one LLVM vector of `d0 · …` elements, row-major (
 | `reduction` | `llvm.vector.reduce.*`; float `add` / `mul` ordered (as interp), from the accumulator or `+0.0` / `1.0` |
 | `bitcast` | `bitcast` |
 | `shape_cast` | nothing |
+| `contract` | per reduction point (or, when there are fewer accumulator lanes, per lane): `shufflevector`s of the lhs's and the rhs's lanes, `fpext` / `sext`, `fmul` / `mul`, the kind's combine (or `llvm.vector.reduce.*`) |
 
 `arith` and `math` on vectors are an error here (`ScalarArithmetic`).
 """
@@ -38,7 +39,12 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from gpuir.dialects.vector_ext import FromElementsOp, ShapeCastOp
+from gpuir.dialects.vector_ext import (
+    ContractionOp,
+    FromElementsOp,
+    ShapeCastOp,
+    contraction_lanes,
+)
 from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.llvm.arith_to_llvm import type_suffix
 from gpuir.lowering.llvm.conversion import (
@@ -249,39 +255,113 @@ INT_COMBINE: dict[str, type[Operation] | str] = {
 }
 
 
+def overload(type_: Attribute) -> str:
+    """An overloaded intrinsic's suffix for a lowered scalar or vector: `f32`, `v4f32`."""
+    return suffix(type_) if isinstance(type_, VectorType) else type_suffix(type_)
+
+
+def combine(r: PatternRewriter, kind: str, x: SSAValue, y: SSAValue) -> SSAValue:
+    """`x ⊕ y` of a reduction kind, on two lowered scalars or vectors of one type."""
+    type_ = x.type
+    element = type_.element_type if isinstance(type_, VectorType) else type_
+    if isinstance(element, IntegerType):
+        how = INT_COMBINE[kind]
+    else:
+        how = {"add": llvm.FAddOp, "mul": llvm.FMulOp}.get(kind) or FLOAT_COMBINE[kind]
+    if isinstance(how, str):
+        call = llvm.CallIntrinsicOp(f"{how}.{overload(type_)}", [x, y], [type_])
+        return r.insert(call).results[0]
+    return r.insert(how(x, y)).results[0]  # type: ignore[call-arg]
+
+
+def reduce(
+    r: PatternRewriter, op: Operation, kind: str, source: SSAValue, acc: SSAValue | None
+) -> SSAValue:
+    """`llvm.vector.reduce.*` of a lowered vector, combined with `acc`; float `add` / `mul`
+    ordered, from `acc` or `+0.0` / `1.0`."""
+    type_ = source.type
+    assert isinstance(type_, VectorType)
+    element = type_.element_type
+    is_int = isinstance(element, IntegerType)
+    if kind not in (INT_REDUCE if is_int else FLOAT_REDUCE):
+        raise OpError(op, f"'{op.name}' <{kind}> on {type_} is not lowered")
+    name = f"llvm.vector.reduce.{(INT_REDUCE if is_int else FLOAT_REDUCE)[kind]}.{suffix(type_)}"
+    if not is_int and kind in ("add", "mul"):  # ordered, from the accumulator
+        if acc is None:
+            start = FloatAttr(0.0 if kind == "add" else 1.0, element)  # type: ignore[arg-type]
+            acc = r.insert(llvm.ConstantOp(start, element)).result
+        return r.insert(llvm.CallIntrinsicOp(name, [acc, source], [element])).results[0]
+    made = r.insert(llvm.CallIntrinsicOp(name, [source], [element])).results[0]
+    return made if acc is None else combine(r, kind, acc, made)
+
+
 @dataclass(frozen=True)
 class ReductionLowering(RewritePattern):
     def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
         if not isinstance(op, vector.ReductionOp):
             return
-        kind = op.kind.data.value
         source = to_llvm(r, op.vector, op)
-        type_ = flat_type(op.vector.type, op)
-        element = type_.element_type
         acc = to_llvm(r, op.acc, op) if op.acc is not None else None
-        is_int = isinstance(element, IntegerType)
-        if kind not in (INT_REDUCE if is_int else FLOAT_REDUCE):
-            raise OpError(op, f"'{op.name}' <{kind}> on {op.vector.type} is not lowered")
-        name = f"llvm.vector.reduce.{(INT_REDUCE if is_int else FLOAT_REDUCE)[kind]}"
-        if not is_int and kind in ("add", "mul"):  # ordered, from the accumulator
-            if acc is None:
-                start = FloatAttr(0.0 if kind == "add" else 1.0, element)  # type: ignore[arg-type]
-                acc = r.insert(llvm.ConstantOp(start, element)).result
-            call = llvm.CallIntrinsicOp(f"{name}.{suffix(type_)}", [acc, source], [element])
-            made = r.insert(call).results[0]
-        else:
-            call = llvm.CallIntrinsicOp(f"{name}.{suffix(type_)}", [source], [element])
-            made = r.insert(call).results[0]
-            if acc is not None:
-                combine = (INT_COMBINE if is_int else FLOAT_COMBINE)[kind]
-                if isinstance(combine, str):
-                    both = llvm.CallIntrinsicOp(
-                        f"{combine}.{type_suffix(element)}", [acc, made], [element]
-                    )
-                    made = r.insert(both).results[0]
-                else:
-                    made = r.insert(combine(acc, made)).results[0]  # type: ignore[call-arg]
+        made = reduce(r, op, op.kind.data.value, source, acc)
         r.replace(op, [], [from_llvm(r, made, op.dest.type)])
+
+
+@dataclass(frozen=True)
+class ContractionLowering(RewritePattern):
+    """`vector.contract` as whole-vector steps (`contraction_lanes` gives each product's
+    lanes): with no more reduction points than accumulator lanes, one step per point (the
+    lhs's and the rhs's lanes of that point shuffled into the accumulator's shape, multiplied,
+    combined with it: `C += A[:, k] · B[k, :]` of a matmul); else one step per accumulator
+    lane (its products shuffled into one vector and reduced from it, as `reduction`)."""
+
+    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
+        if not isinstance(op, ContractionOp):
+            return
+        kind = op.kind.data.value
+        lhs, rhs, acc = (to_llvm(r, v, op) for v in op.operands)
+        lhs_lanes, rhs_lanes = contraction_lanes(op)
+        count, points = len(lhs_lanes), len(lhs_lanes[0])
+        if isinstance(acc.type, VectorType) and points <= count:
+            made = acc
+            for q in range(points):
+                lhs_q, rhs_q = [row[q] for row in lhs_lanes], [row[q] for row in rhs_lanes]
+                made = combine(r, kind, made, self.products(r, op, lhs, lhs_q, rhs, rhs_q))
+        elif isinstance(acc.type, VectorType):
+            made = acc
+            for k in range(count):
+                products = self.products(r, op, lhs, lhs_lanes[k], rhs, rhs_lanes[k])
+                lane = reduce(r, op, kind, products, extract_at(r, acc, k))
+                made = insert_at(r, made, lane, k)
+        else:
+            products = self.products(r, op, lhs, lhs_lanes[0], rhs, rhs_lanes[0])
+            made = reduce(r, op, kind, products, acc)
+        r.replace(op, [], [from_llvm(r, made, op.result.type)])
+
+    def products(
+        self,
+        r: PatternRewriter,
+        op: ContractionOp,
+        lhs: SSAValue,
+        lhs_lanes: list[int],
+        rhs: SSAValue,
+        rhs_lanes: list[int],
+    ) -> SSAValue:
+        """The vector of `lhs[lhs_lanes[i]] · rhs[rhs_lanes[i]]`, in the accumulator's element
+        type."""
+        acc = op.acc.type
+        element = require_llvm_type(acc.element_type if isinstance(acc, VectorType) else acc, op)
+        type_ = VectorType(element, [len(lhs_lanes)])
+        factors = []
+        for value, lanes in ((lhs, lhs_lanes), (rhs, rhs_lanes)):
+            assert isinstance(value.type, VectorType)
+            if lanes != list(range(value.type.get_shape()[0])):
+                value = shuffle(r, value, value, lanes)
+            if value.type.element_type != element:
+                extend = llvm.SExtOp if isinstance(element, IntegerType) else llvm.FPExtOp
+                value = r.insert(extend(value, type_)).results[0]  # type: ignore[arg-type]
+            factors.append(value)
+        times = llvm.MulOp if isinstance(element, IntegerType) else llvm.FMulOp
+        return r.insert(times(factors[0], factors[1])).results[0]  # type: ignore[call-arg]
 
 
 @dataclass(frozen=True)
@@ -332,6 +412,7 @@ class ConvertVectorToLlvmPass(DeviceModulePass):
                 ShuffleLowering(),
                 FmaLowering(),
                 ReductionLowering(),
+                ContractionLowering(),
                 CastLowering(),
             ],
         )

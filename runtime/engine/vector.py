@@ -2,10 +2,13 @@
 the scalar its element type has (`gpuir.runtime.scalars`). Lane arithmetic is the scalar ops'
 (`vector.fma` is `math.fma`'s, correctly rounded); `vector.reduction` folds left from its
 accumulator (or the kind's neutral value: `+0.0` for `add`, as MLIR's lowering starts
-LLVM's ordered `vector.reduce.fadd`)."""
+LLVM's ordered `vector.reduce.fadd`); `vector.contract` folds each accumulator element with
+its products in the order `contraction_lanes` gives, each product rounded to the accumulator's
+type (an element of a narrower type extended first)."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from math import prod
 from typing import Any
@@ -16,7 +19,13 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, VectorType
 from xdsl.interpreter import InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.ir import Attribute, Operation
 
-from gpuir.dialects.vector_ext import FromElementsOp, ShapeCastOp
+from gpuir.dialects.vector_ext import (
+    ContractionOp,
+    FromElementsOp,
+    ShapeCastOp,
+    contraction_lanes,
+)
+from gpuir.ir.integers import signed
 from gpuir.lowering.llvm.rules import broadcast_sources
 from gpuir.runtime.engine.arith import _maximum, _minimum, maxnum, minnum
 from gpuir.runtime.engine.machine import Machine, fail
@@ -80,6 +89,12 @@ def _combine(kind: str, type_: Attribute) -> Callable[[Any, Any], Any]:
 
 FLOAT_KINDS = frozenset({"add", "mul", "maxnumf", "minnumf", "maximumf", "minimumf"})
 INT_KINDS = frozenset({"add", "mul", "and", "or", "xor", "maxsi", "minsi", "maxui", "minui"})
+
+
+_LANES: weakref.WeakKeyDictionary[Operation, tuple[list[list[int]], list[list[int]]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Each `vector.contract`'s `contraction_lanes`, made at its first run."""
 
 
 def _to_bytes(values: Sequence[Any], type_: Attribute) -> bytes:
@@ -191,3 +206,44 @@ class VectorFunctions(InterpreterFunctions):
             if float_dtype(type_) is None and (width is None or width % 8):
                 raise fail(op, f"'{op.name}' of {source} to {result} is not supported")
         return (_from_bytes(_to_bytes(args[0], source.element_type), result.element_type),)
+
+    @impl(ContractionOp)
+    def run_contract(self, machine: Machine, op: ContractionOp, args: PythonValues):
+        acc_type = op.acc.type
+        element = acc_type.element_type if isinstance(acc_type, VectorType) else acc_type
+        dtype = float_dtype(element)
+        if dtype is None and int_width(element) is None:
+            raise fail(op, f"'{op.name}' on {acc_type} is not supported")
+        lhs, rhs = (_extended(v, args[k], element) for k, v in enumerate((op.lhs, op.rhs)))
+        combine = _combine(op.kind.data.value, element)
+        width = int_width(element)
+
+        def times(x: Any, y: Any) -> Any:
+            return dtype(x * y) if dtype is not None else wrap(x * y, width)  # type: ignore[arg-type]
+
+        if op not in _LANES:
+            _LANES[op] = contraction_lanes(op)
+        lhs_lanes, rhs_lanes = _LANES[op]
+        acc = args[2] if isinstance(acc_type, VectorType) else (args[2],)
+        out = []
+        for start, lhs_row, rhs_row in zip(acc, lhs_lanes, rhs_lanes, strict=True):
+            result = start
+            for i, j in zip(lhs_row, rhs_row, strict=True):
+                result = combine(result, times(lhs[i], rhs[j]))
+            out.append(result)
+        return (tuple(out) if isinstance(acc_type, VectorType) else out[0],)
+
+
+def _extended(value: Any, lanes: Sequence[Any], element: Attribute) -> Sequence[Any]:
+    """An operand's lanes in the accumulator's element type (a float extended, an integer
+    sign-extended)."""
+    assert isinstance(value.type, VectorType)
+    source = value.type.element_type
+    if source == element:
+        return lanes
+    dtype = float_dtype(element)
+    if dtype is not None:
+        return [dtype(x) for x in lanes]
+    width = int_width(source)
+    assert width is not None
+    return [signed(x, width) for x in lanes]
