@@ -1,17 +1,23 @@
-"""The matrix ops of the `gpu` dialect: a warp's 16x16 tiles in registers (tensor cores), as
-MLIR's `gpu.subgroup_mma_*` ops and `!gpu.mma_matrix` type model them (CUDA's `wmma`).
+"""The matrix ops of the `gpu` dialect: a warp's tiles in registers (tensor cores), as MLIR's
+`gpu.subgroup_mma_*` ops and `!gpu.mma_matrix` type model them (CUDA's `wmma`).
 
-- `!gpu.fragment<16x16xT, "a">` (`"a"`, `"b"`, `"c"`: the left and right operand of a product,
-  the accumulator): one 16x16 matrix held by the 32 lanes of a warp together. Its layout over
-  the lanes is opaque: only the ops below read it. interp and the cpu provider give lane `l` the
-  8 consecutive elements `8l … 8l + 7` of the row-major matrix (row `l / 2`); the NVPTX lowering
+- `!gpu.fragment<RxCxT, "a">` (`"a"`, `"b"`, `"c"`: the left and right operand of a product,
+  the accumulator): one RxC matrix held by the 32 lanes of a warp together. Two shapes of
+  product exist (`tile_of`): `m16n16k16`, 16x16 tiles of f16 (`a`, `b`) and f16 or f32 (`c`);
+  and `m8n8k4` of f64, an 8x4 `a`, a 4x8 `b` and an 8x8 `c`. Its layout over the lanes is
+  opaque: only the ops below read it. interp and the cpu provider give lane `l` the `s`
+  consecutive elements `s l … s l + s - 1` of the row-major matrix (`s = R C / 32`,
+  `share_of`: 8 of a 16x16 tile, 1 of an f64 `a` or `b`, 2 of an f64 `c`); the NVPTX lowering
   gives the lanes `wmma`'s own registers.
 - `gpu.mma_load`, `gpu.mma_store`: the tile whose element (r, c) is element `index + r * lead +
   c` (`transpose`: `index + c * lead + r`) of the scalars the pointer points to, counted
   row-major through its arrays (the pointer of a memref, the linear index of its element);
-  `lead` (MLIR's `leadDimension`) is at least 16. Each lane accesses the elements of its share.
+  `lead` (MLIR's `leadDimension`) is at least the tile's columns (`transpose`: its rows). Each
+  lane accesses the elements of its share.
 - `gpu.mma_compute`: `a · b + c` (on interp and the cpu provider: `c` plus the products in k
-  order, added in f32, the sum rounded once to the accumulator's type); `a_transpose` /
+  order, added in f32 for f16 operands, in f64 for f64 ones, the sum rounded once to the
+  accumulator's type); the operands are of one element type and the accumulator of their
+  product's shape (f64 for f64 operands, f16 or f32 for f16 ones). `a_transpose` /
   `b_transpose` say that the operand was loaded with `transpose`, as MLIR's
   `subgroup_mma_compute` says it (the NVPTX lowering's layouts).
 - `gpu.mma_constant`: every element the scalar; `gpu.mma_elementwise "addf" | "subf" | "mulf"
@@ -20,7 +26,8 @@ MLIR's `gpu.subgroup_mma_*` ops and `!gpu.mma_matrix` type model them (CUDA's `w
 
 Every op is a warp collective (`WarpCollective`): the 32 lanes of a warp reach it together, with
 the same pointer and index; each takes and gives the global and shared tokens, as the other warp
-ops do. Departure from MLIR: only 16x16 tiles, of f16 (`a`, `b`) and f16 or f32 (`c`).
+ops do. Departure from MLIR: only the `m16n16k16` tiles of f16 / f32 and the `m8n8k4` tiles of
+f64 (MLIR's NVVM lowering has more: `m32n8k16`, integers, tf32).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     Float16Type,
     Float32Type,
+    Float64Type,
     IndexType,
     IntAttr,
     IntegerAttr,
@@ -60,11 +68,14 @@ from xdsl.utils.exceptions import VerifyException
 
 from gpuir.dialects.common import expect_type
 from gpuir.dialects.gpu.common import M1, M3
+from gpuir.dialects.gpu.device import WARP
 from gpuir.dialects.mem import GLOBAL, SHARED, ArrayType, PtrType
 from gpuir.dialects.traits import WarpCollective
 
 TILE = 16
-"""The rows and columns of every fragment."""
+"""The rows and columns of every `m16n16k16` fragment (f16 and f32)."""
+F64_TILES = {"a": (8, 4), "b": (4, 8), "c": (8, 8)}
+"""The tiles of an `m8n8k4` product of f64: an 8x4 `a` times a 4x8 `b` into an 8x8 `c`."""
 KINDS = ("a", "b", "c")
 ELEMENTWISE_KINDS = {"addf": 2, "subf": 2, "mulf": 2, "divf": 2, "maxf": 2, "minf": 2}
 ELEMENTWISE_KINDS["negatef"] = 1
@@ -91,8 +102,14 @@ class FragmentType(ParametrizedAttribute, TypeAttribute):
     element_type: Attribute
     kind: StringAttr
 
-    def __init__(self, element_type: Attribute, kind: str, rows: int = TILE, cols: int = TILE):
+    def __init__(self, element_type: Attribute, kind: str):
+        rows, cols = tile_of(element_type, kind)
         super().__init__(ArrayAttr([IntAttr(rows), IntAttr(cols)]), element_type, StringAttr(kind))
+
+    @property
+    def rows_cols(self) -> tuple[int, int]:
+        rows, cols = (d.data for d in self.shape.data)
+        return rows, cols
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -105,14 +122,14 @@ class FragmentType(ParametrizedAttribute, TypeAttribute):
         return (ArrayAttr([IntAttr(rows), IntAttr(cols)]), element, StringAttr(kind))
 
     def print_parameters(self, printer: Printer) -> None:
-        rows, cols = (d.data for d in self.shape.data)
+        rows, cols = self.rows_cols
         printer.print_string(f"<{rows}x{cols}x")
         printer.print_attribute(self.element_type)
         printer.print_string(f', "{self.kind.data}">')
 
     def verify(self) -> None:
-        shape = tuple(d.data for d in self.shape.data)
-        if (problem := fragment_problem(shape, self.element_type, self.kind.data)) is not None:
+        problem = fragment_problem(self.rows_cols, self.element_type, self.kind.data)
+        if problem is not None:
             raise VerifyException(problem)
 
 
@@ -128,16 +145,37 @@ def parse_tile(parser: AttrParser, what: str) -> tuple[int, int, Attribute, str]
     return rows, cols, element, parser.parse_str_literal(what)
 
 
+def tile_of(element: Attribute, kind: str) -> tuple[int, int]:
+    """The rows and columns of a fragment of `element` and `kind` (module docstring)."""
+    if element == Float64Type():
+        return F64_TILES[kind]
+    return TILE, TILE
+
+
+def share_of(type_: FragmentType) -> int:
+    """The elements of a fragment that each lane holds (module docstring)."""
+    rows, cols = type_.rows_cols
+    return rows * cols // WARP
+
+
 def fragment_problem(shape: tuple[int, ...], element: Attribute, kind: str) -> str | None:
     """What is wrong with a fragment of `shape`, `element` and `kind`, if anything."""
-    if shape != (TILE, TILE):
-        return f"!gpu.fragment is a {TILE}x{TILE} tile, found {'x'.join(map(str, shape))}"
     if kind not in KINDS:
         return f'!gpu.fragment\'s kind is one of "a", "b", "c", found "{kind}"'
-    allowed = (Float16Type(), Float32Type()) if kind == "c" else (Float16Type(),)
+    allowed = (
+        [Float16Type(), Float32Type(), Float64Type()]
+        if kind == "c"
+        else [Float16Type(), Float64Type()]
+    )
     if element not in allowed:
-        wanted = "f16 or f32" if kind == "c" else "f16"
+        wanted = "f16, f32 or f64" if kind == "c" else "f16 or f64"
         return f'!gpu.fragment of kind "{kind}" holds {wanted}, found {element}'
+    if shape != tile_of(element, kind):
+        rows, cols = tile_of(element, kind)
+        return (
+            f'!gpu.fragment of kind "{kind}" and {element} is {rows}x{cols}, found '
+            f"{'x'.join(map(str, shape))}"
+        )
     return None
 
 
@@ -182,9 +220,11 @@ class MmaAccessOp(IRDLOperation):
             raise VerifyException(
                 f"'{self.name}' expects a pointer to {fragment.element_type} elements, found {ptr}"
             )
-        if lead < TILE:
+        rows, cols = fragment.rows_cols
+        least = rows if self.transpose is not None else cols  # type: ignore[attr-defined]
+        if lead < least:
             raise VerifyException(
-                f"'{self.name}' expects a lead of at least {TILE} elements, found {lead}"
+                f"'{self.name}' expects a lead of at least {least} elements, found {lead}"
             )
 
 
@@ -277,7 +317,8 @@ class MmaStoreOp(MmaAccessOp):
 class MmaComputeOp(IRDLOperation):
     """`%a1, %a3, %d = gpu.mma_compute %m1, %m3, %a, %b, %c : !gpu.fragment<16x16xf16, "a">,
     !gpu.fragment<16x16xf16, "b">, !gpu.fragment<16x16xf32, "c"> -> !gpu.fragment<16x16xf32,
-    "c">`: `a · b + c`."""
+    "c">`: `a · b + c` (or of the f64 tiles: `!gpu.fragment<8x4xf64, "a">`, `<4x8xf64, "b">`,
+    `<8x8xf64, "c">`)."""
 
     name = "gpu.mma_compute"
     traits = traits_def(WarpCollective())
@@ -319,11 +360,17 @@ class MmaComputeOp(IRDLOperation):
     def verify_(self) -> None:
         a = expect_kind(self, "left operand", self.a.type, "a")
         b = expect_kind(self, "right operand", self.b.type, "b")
-        expect_kind(self, "accumulator", self.c.type, "c")
+        c = expect_kind(self, "accumulator", self.c.type, "c")
         if a.element_type != b.element_type:
             raise VerifyException(
                 f"'{self.name}' expects its operands of one element type, found "
                 f"{a.element_type} and {b.element_type}"
+            )
+        if (a.element_type == Float64Type()) != (c.element_type == Float64Type()):
+            wanted = "f64" if a.element_type == Float64Type() else "f16 or f32"
+            raise VerifyException(
+                f"'{self.name}' expects an accumulator of {wanted} for operands of "
+                f"{a.element_type}, found {c.element_type}"
             )
         expect_type(self, "result", self.res.type, self.c.type)
 

@@ -1,13 +1,14 @@
 """Upstream MLIR's matrix ops (tensor cores) and how a kernel imports them: MLIR 22's
 `gpu.subgroup_mma_load_matrix`, `subgroup_mma_store_matrix`, `subgroup_mma_compute`,
-`subgroup_mma_constant_matrix`, `subgroup_mma_elementwise` and `!gpu.mma_matrix<16x16xT,
+`subgroup_mma_constant_matrix`, `subgroup_mma_elementwise` and `!gpu.mma_matrix<RxCxT,
 "AOp" | "BOp" | "COp">`, in their custom syntax (read only, as `gpu_ops` reads the rest of the
 `gpu` dialect), become gpuir's `gpu.mma_*` ops and `!gpu.fragment` (`gpuir.dialects.gpu.mma`).
 
 A load's or store's memref and indices become the memref's pointer and the linear index of the
 element (through a subview's offsets and strides, row-major through the memory's extents);
 `leadDimension` is the `lead`, `transpose` stays. Only 16x16 tiles of f16 (and f32
-accumulators) are imported; `subgroup_mma_elementwise`'s kinds are the float ones.
+accumulators) and the `m8n8k4` tiles of f64 (8x4 `AOp`, 4x8 `BOp`, 8x8 `COp`) are imported;
+`subgroup_mma_elementwise`'s kinds are the float ones.
 """
 
 from __future__ import annotations

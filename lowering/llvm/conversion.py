@@ -257,7 +257,12 @@ def llvm_type(t: Attribute, index: IntegerType = i64) -> Attribute | None:
 
 def fragment_registers(t: FragmentType) -> llvm.LLVMStructType:
     """A lane's share of a fragment in NVVM's `wmma.m16n16k16` registers: 8 `float` of an f32
-    accumulator, 4 `<2 x half>` of an f16 one, 8 `<2 x half>` of an f16 operand."""
+    accumulator, 4 `<2 x half>` of an f16 one, 8 `<2 x half>` of an f16 operand; in
+    `wmma.m8n8k4`'s of f64: 2 `double` of an accumulator, 1 of an operand."""
+    if t.element_type == Float64Type():
+        return llvm.LLVMStructType.from_type_list(
+            [Float64Type()] * (2 if t.kind.data == "c" else 1)
+        )
     if t.element_type == Float32Type():
         return llvm.LLVMStructType.from_type_list([Float32Type()] * 8)
     count = 4 if t.kind.data == "c" else 8

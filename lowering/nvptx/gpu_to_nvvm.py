@@ -76,7 +76,7 @@ from gpuir.lowering.llvm.conversion import (
 )
 from gpuir.lowering.llvm.rules import shuffle_source
 from gpuir.lowering.nvptx.collectives import Collectives
-from gpuir.lowering.nvptx.mma import MMA_PATTERNS
+from gpuir.lowering.nvptx.mma import MMA_PATTERNS, check_mma_sm
 from gpuir.passes.locations import KeepLocations, apply_patterns
 
 SMEM_GLOBAL = "__dynamic_smem"
@@ -440,6 +440,7 @@ class ConvertGpuToNvvmPass(DeviceModulePass):
 
     def lower_module(self, module: ModuleOp) -> None:
         reject_unlowerable(module)
+        check_mma_sm(module, target_sm(module))
         kernels: list[Operation] = [
             f for f in module.ops if isinstance(f, FuncOp) and KERNEL_ATTR in f.attributes
         ]

@@ -1,12 +1,16 @@
-"""The matrix ops (`gpuir.dialects.gpu.mma`) as NVVM's `wmma.m16n16k16` intrinsics (part of
-`convert-gpu-to-nvvm`; sm_70 and newer). A fragment is a lane's `wmma` registers
+"""The matrix ops (`gpuir.dialects.gpu.mma`) as NVVM's `wmma` intrinsics (part of
+`convert-gpu-to-nvvm`): `wmma.m16n16k16` for the 16x16 tiles of f16 and f32 (sm_70 and newer),
+`wmma.m8n8k4` for the tiles of f64 (sm_80 and newer: `check_mma_sm` rejects them for an older
+target). A fragment is a lane's `wmma` registers
 (`gpuir.lowering.llvm.conversion.fragment_registers`); the tokens pass through.
 
-- `gpu.mma_load` → `llvm.nvvm.wmma.m16n16k16.load.{a,b,c}.{row,col}.stride.{f16,f32}.p0`
-  of the address of element `index` (`col` for `transpose`) with the stride `lead`;
-- `gpu.mma_store` → `…store.d.{row,col}.stride.{f16,f32}.p0`;
-- `gpu.mma_compute` → `…mma.{row,col}.{row,col}.{d}.{c}` (the operands' layouts from
-  `a_transpose` / `b_transpose`: they must be those the fragments were loaded with);
+- `gpu.mma_load` → `llvm.nvvm.wmma.{m16n16k16,m8n8k4}.load.{a,b,c}.{row,col}.stride.
+  {f16,f32,f64}.p0` of the address of element `index` (`col` for `transpose`) with the stride
+  `lead`;
+- `gpu.mma_store` → `…store.d.{row,col}.stride.{f16,f32,f64}.p0`;
+- `gpu.mma_compute` → `…mma.{row,col}.{row,col}.{d}.{c}` (f64: `…mma.{row,col}.{row,col}.f64`;
+  the operands' layouts from `a_transpose` / `b_transpose`: they must be those the fragments
+  were loaded with);
 - `gpu.mma_constant` → the scalar in every register; `gpu.mma_elementwise` → the `arith` op on
   each register (`maxf` / `minf` as `maximumf` / `minimumf`: a NaN wins).
 """
@@ -14,13 +18,22 @@
 from __future__ import annotations
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import DenseArrayBase, Float32Type, VectorType, i32, i64
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    Float32Type,
+    Float64Type,
+    ModuleOp,
+    VectorType,
+    i32,
+    i64,
+)
 from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from gpuir.dialects import gpu
 from gpuir.dialects.gpu.mma import ELEMENTWISE_OPS, FragmentType, scalar_of
 from gpuir.dialects.mem import PtrType
+from gpuir.ir.diagnostics import OpError
 from gpuir.lowering.llvm.conversion import (
     constant,
     fragment_registers,
@@ -33,11 +46,32 @@ from gpuir.lowering.llvm.conversion import (
 )
 from gpuir.lowering.llvm.llvm_ext import AddrSpaceCastOp, ExtractElementOp
 
-WMMA = "llvm.nvvm.wmma.m16n16k16"
+F64_SM = 80
+"""The first architecture with `wmma.m8n8k4` of f64 (`sm_80`)."""
+
+
+def wmma(type_: FragmentType) -> str:
+    """The intrinsics' prefix for a product of fragments such as `type_`."""
+    shape = "m8n8k4" if type_.element_type == Float64Type() else "m16n16k16"
+    return f"llvm.nvvm.wmma.{shape}"
 
 
 def type_name(t: Attribute) -> str:
-    return "f32" if t == Float32Type() else "f16"
+    return {Float32Type(): "f32", Float64Type(): "f64"}.get(t, "f16")
+
+
+def check_mma_sm(module: ModuleOp, sm: int) -> None:
+    """An error at the first matrix op of f64 in `module` when its target `sm` (0: any) is older
+    than `sm_80`."""
+    if sm == 0 or sm >= F64_SM:
+        return
+    for op in module.walk():
+        types = [*op.operand_types, *op.result_types]
+        if any(isinstance(t, FragmentType) and t.element_type == Float64Type() for t in types):
+            raise OpError(
+                op,
+                f"'{op.name}' of f64 (wmma.m8n8k4) needs sm_{F64_SM} or newer, found sm_{sm}",
+            )
 
 
 def fields(b: PatternRewriter, value: SSAValue) -> list[SSAValue]:
@@ -81,12 +115,15 @@ class MmaLoadToWmma(RewritePattern):
         address = element_address(rewriter, op)
         lead = constant(rewriter, op.lead.value.data, i32)
         name = (
-            f"{WMMA}.load.{type_.kind.data}.{layout(op.transpose)}.stride."
+            f"{wmma(type_)}.load.{type_.kind.data}.{layout(op.transpose)}.stride."
             f"{type_name(type_.element_type)}.p0"
         )
         registers = fragment_registers(type_)
-        call = rewriter.insert(llvm.CallIntrinsicOp(name, [address, lead], [registers]))
-        result = from_llvm(rewriter, call.results[0], type_)
+        single = len(registers.types.data) == 1  # an f64 operand: the intrinsic gives a double
+        returned = registers.types.data[0] if single else registers
+        call = rewriter.insert(llvm.CallIntrinsicOp(name, [address, lead], [returned]))
+        made = struct_of(rewriter, registers, [call.results[0]]) if single else call.results[0]
+        result = from_llvm(rewriter, made, type_)
         rewriter.replace(op, [], [op.m1, op.m3, result])
 
 
@@ -98,7 +135,8 @@ class MmaStoreToWmma(RewritePattern):
         address = element_address(rewriter, op)
         registers = fields(rewriter, to_llvm(rewriter, op.value, op))
         lead = constant(rewriter, op.lead.value.data, i32)
-        name = f"{WMMA}.store.d.{layout(op.transpose)}.stride.{type_name(type_.element_type)}.p0"
+        kind = type_name(type_.element_type)
+        name = f"{wmma(type_)}.store.d.{layout(op.transpose)}.stride.{kind}.p0"
         rewriter.insert(llvm.CallIntrinsicOp(name, [address, *registers, lead], []))
         rewriter.replace(op, [], [op.m1, op.m3])
 
@@ -112,7 +150,8 @@ class MmaComputeToWmma(RewritePattern):
             r for v in (op.a, op.b, op.c) for r in fields(rewriter, to_llvm(rewriter, v, op))
         ]
         kind = type_name(type_.element_type)
-        name = f"{WMMA}.mma.{layout(op.a_transpose)}.{layout(op.b_transpose)}.{kind}.{kind}"
+        types = kind if kind == "f64" else f"{kind}.{kind}"  # f64: named by its operands' type
+        name = f"{wmma(type_)}.mma.{layout(op.a_transpose)}.{layout(op.b_transpose)}.{types}"
         call = llvm.CallIntrinsicOp(name, registers, [fragment_registers(type_)])
         result = from_llvm(rewriter, rewriter.insert(call).results[0], type_)
         rewriter.replace(op, [], [op.m1, op.m3, result])

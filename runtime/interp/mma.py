@@ -1,14 +1,15 @@
 """interp's matrix ops (`gpuir.dialects.gpu.mma`): each a warp collective, whose lanes meet at
 the op (the scheduler's warp round: a lane missing is warp divergence), then run on.
 
-A fragment is a lane's share of the warp's 16x16 matrix: lane `l` holds a numpy array of the
-8 elements `8l … 8l + 7` of the row-major matrix (row `l / 2`, columns `8 (l % 2) …`). A load
+A fragment is a lane's share of the warp's matrix: lane `l` holds a numpy array of the `s`
+elements `s l … s l + s - 1` of the row-major matrix (`share_of`: 8 of a 16x16 tile, row `l / 2`;
+1 of an f64 `a` or `b`, 2 of an f64 `c`). A load
 or store meets first (`mma_results` checks that every lane gives the same pointer and index),
-then each lane reads or writes its own 8 elements through the work-item's checked accesses: the
+then each lane reads or writes its own elements through the work-item's checked accesses: the
 race check, bounds and token order see them, and the lanes of one warp never touch one element
 twice. `gpu.mma_compute` gathers the lanes' shares at the meeting and hands each its share of
-`a · b + c` (`product`: the products added to `c` in order in f32, rounded once to the
-accumulator's type).
+`a · b + c` (`product`: the products added to `c` in order in f32, in f64 for f64 operands,
+rounded once to the accumulator's type).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from xdsl.interpreter import InterpreterFunctions, PythonValues, impl, register_
 from xdsl.ir import Operation
 
 from gpuir.dialects import gpu
-from gpuir.dialects.gpu.mma import TILE, FragmentType, scalar_of
+from gpuir.dialects.gpu.mma import FragmentType, scalar_of, share_of
 from gpuir.dialects.mem import PtrType
 from gpuir.ir.diagnostics import item_ranges
 from gpuir.runtime.engine.arith import _maximum, _minimum
@@ -32,9 +33,6 @@ if TYPE_CHECKING:
     from gpuir.runtime.interp.items import ItemMachine
     from gpuir.runtime.interp.scheduler import ItemCoroutine
 
-SHARE = TILE * TILE // gpu.WARP
-"""The elements each lane holds."""
-
 
 def dtype_of(type_: object) -> type:
     assert isinstance(type_, FragmentType)
@@ -43,11 +41,12 @@ def dtype_of(type_: object) -> type:
     return found
 
 
-def element_offsets(lane: int, lead: int, transpose: bool) -> list[int]:
-    """Where lane `lane`'s elements are, in elements from the tile's first."""
+def element_offsets(type_: FragmentType, lane: int, lead: int, transpose: bool) -> list[int]:
+    """Where lane `lane`'s elements of a `type_` are, in elements from the tile's first."""
+    share, cols = share_of(type_), type_.rows_cols[1]
     offsets = []
-    for k in range(lane * SHARE, (lane + 1) * SHARE):
-        r, c = divmod(k, TILE)
+    for k in range(lane * share, (lane + 1) * share):
+        r, c = divmod(k, cols)
         offsets.append(c * lead + r if transpose else r * lead + c)
     return offsets
 
@@ -55,13 +54,15 @@ def element_offsets(lane: int, lead: int, transpose: bool) -> list[int]:
 def lane_pointers(machine: ItemMachine, op: gpu.MmaLoadOp | gpu.MmaStoreOp, ptr: Pointer, at: int):
     """The pointers to this lane's elements of the tile at element `at` of `ptr`'s scalars."""
     assert isinstance(op.ptr.type, PtrType)
+    type_ = op.res.type if isinstance(op, gpu.MmaLoadOp) else op.value.type
+    assert isinstance(type_, FragmentType)
     scalar = scalar_of(op.ptr.type.pointee)
     size = size_of(scalar)
     lane = machine.item_id % gpu.WARP
     transpose = op.transpose is not None
     return [
         Pointer(ptr.allocation, ptr.offset + (at + k) * size, scalar)
-        for k in element_offsets(lane, op.lead.value.data, transpose)
+        for k in element_offsets(type_, lane, op.lead.value.data, transpose)
     ]
 
 
@@ -91,7 +92,9 @@ class MmaFunctions(InterpreterFunctions):
     @impl(gpu.MmaConstantOp)
     def run_constant(self, machine: ItemMachine, op: gpu.MmaConstantOp, args: PythonValues):
         machine.barrier(op)
-        return (TOKEN, TOKEN, np.full(SHARE, args[2], dtype=dtype_of(op.res.type)))
+        assert isinstance(op.res.type, FragmentType)
+        share = share_of(op.res.type)
+        return (TOKEN, TOKEN, np.full(share, args[2], dtype=dtype_of(op.res.type)))
 
     @impl(gpu.MmaElementwiseOp)
     def run_elementwise(self, machine: ItemMachine, op: gpu.MmaElementwiseOp, args: PythonValues):
@@ -118,15 +121,18 @@ def elementwise(kind: str, values: tuple) -> np.ndarray:
         return found(x, y)
 
 
-def product(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """`a · b + c` of row-major tiles: each element `c + a[i][0] b[0][j] + … + a[i][15]
-    b[15][j]`, added in that order in f32 (a product of two f16 is exact there), rounded once
-    to `c`'s type (the cpu provider adds in the same order: `gpuir.lowering.cpu.mma`)."""
-    square = (TILE, TILE)
-    a32, b32 = a.astype(np.float32).reshape(square), b.astype(np.float32).reshape(square)
-    acc = c.astype(np.float32).reshape(square)
-    for k in range(TILE):
-        acc = acc + np.outer(a32[:, k], b32[k, :])
+def product(op: gpu.MmaComputeOp, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """`a · b + c` of row-major tiles of `op`'s types: each element `c + a[i][0] b[0][j] + … +
+    a[i][k - 1] b[k - 1][j]`, added in that order in f32 (a product of two f16 is exact there;
+    f64 for f64 operands, each product rounded), rounded once to `c`'s type (the cpu provider
+    adds in the same order: `gpuir.lowering.cpu.mma`)."""
+    assert isinstance(op.a.type, FragmentType) and isinstance(op.b.type, FragmentType)
+    wide = np.float64 if a.dtype == np.float64 else np.float32
+    a_wide = a.astype(wide).reshape(op.a.type.rows_cols)
+    b_wide = b.astype(wide).reshape(op.b.type.rows_cols)
+    acc = c.astype(wide).reshape(a_wide.shape[0], b_wide.shape[1])
+    for k in range(a_wide.shape[1]):
+        acc = acc + np.outer(a_wide[:, k], b_wide[k, :])
     return acc.astype(c.dtype).reshape(-1)
 
 
@@ -156,7 +162,8 @@ def mma_results(op: Operation, values: list[object], lanes: list[ItemCoroutine])
     results: list[object] = [None] * len(lanes)
     if isinstance(op, gpu.MmaComputeOp):
         a, b, c = (np.concatenate([v[k] for v in values]) for k in range(3))  # type: ignore[index]
-        d = product(a, b, c)
-        results = [d[k * SHARE : (k + 1) * SHARE].copy() for k in range(len(lanes))]
+        d = product(op, a, b, c)
+        share = len(d) // len(lanes)
+        results = [d[k * share : (k + 1) * share].copy() for k in range(len(lanes))]
     for thread, result in zip(lanes, results, strict=True):
         thread.result = result
