@@ -1,6 +1,6 @@
 """Upstream MLIR's `vector` dialect as the upstream reader takes it (`UpstreamVector`): xDSL's
 `vector` (memory ops on memrefs included) and gpuir's additions (`vector.from_elements`,
-`vector.shape_cast`), with the ops xDSL lacks or reads differently from MLIR 22:
+`vector.shape_cast`, `vector.contract`), with the ops xDSL lacks or reads differently from MLIR 22:
 `vector.print` (of a scalar or a vector, `punctuation <…>`, `str "…"`),
 `vector.constant_mask`, `vector.step`, and the older MLIR's `vector.splat`,
 `vector.extractelement` and `vector.insertelement` (MLIR 22 has removed them; programs that

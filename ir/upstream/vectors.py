@@ -9,7 +9,7 @@ accesses; `vector.print` becomes `printf`; `arith` and `math` on vectors run lan
   `in_bounds`, and a mask, guard each element with an `scf.if`: a read then gives the padding
   (the pass-through), a write does nothing.
 - `broadcast`, `extract`, `insert`, `shuffle`, `fma`, `reduction`, `bitcast`,
-  `shape_cast`, `from_elements` are gpuir's ops as they are (`runtime/engine/vector.py`,
+  `shape_cast`, `from_elements`, `contract` are gpuir's ops as they are (`runtime/engine/vector.py`,
   `lowering/llvm/vector_to_llvm.py`); `splat`, `extractelement` and `insertelement` (older
   MLIR) are `broadcast`, `extract` and `insert`; `create_mask`, `constant_mask` and `step`
   are `from_elements` of their lanes.
