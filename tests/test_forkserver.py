@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from gpuir.tools.forkserver import start_server, stop_server
-from gpuir.tools.launch import SERVER_ENV
+from gpuir.tools.launch import IDLE_ENV, SERVER_ENV, auto_path, fingerprint
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -150,3 +151,67 @@ def test_an_uncaught_exception_prints_its_traceback(server, tmp_path):
         result = tool("gpu-opt", args, {**env, "GPUIR_DEBUG": "1"})
         assert result.returncode == 1
         assert "Traceback (most recent call last)" in result.stderr
+
+
+def auto_environment(folder: Path, idle: str = "60") -> dict[str, str]:
+    plain = {k: v for k, v in os.environ.items() if k != SERVER_ENV}
+    return {**plain, SERVER_ENV: "auto", "XDG_RUNTIME_DIR": str(folder), IDLE_ENV: idle}
+
+
+def wait_until(condition, seconds: float = 60.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_auto_starts_a_server_of_the_users_own_that_ends_when_idle(tmp_path):
+    """GPUIR_TOOL_SERVER=auto: the first call starts a server (a socket in
+    $XDG_RUNTIME_DIR), the calls answer what a process of their own answers, and the server
+    ends, taking its socket along, after GPUIR_TOOL_SERVER_IDLE seconds without a call."""
+    args = [str(EXAMPLES / "array.mlir"), "-p", "gpu-pipeline"]
+    plain = {k: v for k, v in os.environ.items() if k != SERVER_ENV}
+    alone = tool("gpu-opt", args, plain)
+    env = auto_environment(tmp_path, idle="3")
+    for _ in range(2):
+        served = tool("gpu-opt", args, env)
+        assert (served.returncode, served.stdout, served.stderr) == (
+            alone.returncode,
+            alone.stdout,
+            alone.stderr,
+        )
+    sockets = list(tmp_path.glob("gpuir-tools-*.sock"))
+    assert len(sockets) == 1
+    assert wait_until(lambda: not sockets[0].exists())
+
+
+def test_auto_replaces_a_socket_whose_server_is_gone(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    path = auto_path() + ".sock"
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(path)  # bound, never listening: a connection is refused, as to a dead server
+    stale.close()
+    env = auto_environment(tmp_path)
+    done = tool("gpu-opt", [str(EXAMPLES / "array.mlir")], env)
+    assert done.returncode == 0 and done.stdout.startswith("builtin.module")
+    live = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    live.connect(path)  # the new server's
+    live.close()
+    pid = next(
+        int(p.name)
+        for p in Path("/proc").iterdir()
+        if p.name.isdigit() and path.encode() in (p / "cmdline").read_bytes()
+    )
+    os.kill(pid, signal.SIGTERM)
+
+
+def test_the_fingerprint_follows_an_edit_of_a_source(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    source = tmp_path / "pkg" / "a.py"
+    source.write_text("x = 1\n")
+    first = fingerprint([str(tmp_path)])
+    assert fingerprint([str(tmp_path)]) == first
+    os.utime(source, ns=(source.stat().st_atime_ns, source.stat().st_mtime_ns + 10**9))
+    assert fingerprint([str(tmp_path)]) != first

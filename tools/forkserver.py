@@ -14,7 +14,9 @@ waits for it and answers the worker's exit status, or minus the signal that kill
 the caller goes away first (lit's timeout kills it), the supervisor kills the worker.
 
 `start_server(folder)` starts one and waits until it listens (lit's configuration does:
-`gpuir.tools.lit_config`); `GPUIR_TOOL_SERVER` names its socket to the tools.
+`gpuir.tools.lit_config`); `GPUIR_TOOL_SERVER` names its socket to the tools. With
+`GPUIR_TOOL_SERVER=auto` the tools start one themselves, for the user, and it ends when idle
+(`gpuir.tools.launch.auto_server`).
 """
 
 from __future__ import annotations
@@ -50,17 +52,28 @@ def warm_up() -> None:
     all_passes()
 
 
-def serve(path: str) -> None:
+def serve(path: str, idle: float | None = None) -> None:
+    """Serve calls on the socket `path`; with `idle`, end after that many seconds without a
+    call (removing the socket), as the server that `GPUIR_TOOL_SERVER=auto` starts does."""
     warm_up()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # supervisors are reaped by the kernel
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path + ".tmp")
     listener.listen(64)
     os.replace(path + ".tmp", path)  # the socket appears when it listens
+    own = os.stat(path).st_ino
+    listener.settimeout(idle)
     sys.stdout.flush()
     sys.stderr.flush()
     while True:
-        connection, _ = listener.accept()
+        try:
+            connection, _ = listener.accept()
+        except TimeoutError:  # idle: go, and take the socket along unless another took it
+            with contextlib.suppress(OSError):
+                if os.stat(path).st_ino == own:
+                    os.unlink(path)
+            return
+        connection.setblocking(True)
         if os.fork() == 0:
             listener.close()
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -90,17 +103,33 @@ def supervise(connection: socket.socket) -> None:
         run_worker(call, fds)
     for fd in fds:
         os.close(fd)
+    ended = worker_end(worker)
     while True:
         done, status = os.waitpid(worker, os.WNOHANG)
         if done:
             break
-        readable, _, _ = select.select([connection], [], [], 0.05)
-        if readable and not connection.recv(1):  # the caller is gone: so is its call
-            os.kill(worker, signal.SIGKILL)
+        # the worker's end (its pidfd) or the caller's: woken at once, not polled
+        readable, _, _ = select.select([connection, *ended], [], [], POLL_S)
+        if connection in readable and not connection.recv(1):  # the caller is gone: so is
+            os.kill(worker, signal.SIGKILL)  # its call
             os.waitpid(worker, 0)
             return
     code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
     connection.sendall(STATUS.pack(code))
+
+
+POLL_S = 0.05
+"""Where there is no pidfd (Linux before 5.3): how often the supervisor looks for the
+worker's end."""
+
+
+def worker_end(pid: int) -> list[int]:
+    """A descriptor that becomes readable when process `pid` ends (its pidfd), where the
+    system has one."""
+    try:
+        return [os.pidfd_open(pid)]
+    except (AttributeError, OSError):
+        return []
 
 
 def run_worker(call: dict, fds: list[int]) -> None:
@@ -179,4 +208,4 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1])
+    serve(sys.argv[1], float(sys.argv[2]) if len(sys.argv) > 2 else None)

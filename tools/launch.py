@@ -3,20 +3,33 @@
 configuration starts), the call runs there, in a fresh fork of a process that has imported
 everything already; otherwise, and where the server cannot be reached, here. Light on purpose:
 this module imports nothing of gpuir's or xDSL's before it knows which.
+
+`GPUIR_TOOL_SERVER=auto` asks for a server of the user's own (`auto_server`): the first call
+starts one (its imports, about a second, once), later calls run in it, and it ends after
+`GPUIR_TOOL_SERVER_IDLE` seconds without a call (default 900). One server serves one Python
+with one state of gpuir's sources and of its site-packages: an edit of gpuir or an installed
+plugin makes the next call start a new one (`fingerprint`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import socket
 import struct
 import sys
+import zlib
 from collections.abc import Callable
 from importlib import import_module
 
 SERVER_ENV = "GPUIR_TOOL_SERVER"
+AUTO = "auto"
+IDLE_ENV = "GPUIR_TOOL_SERVER_IDLE"
+IDLE_S = 900.0
+START_S = 60.0
+"""How long a call waits for the server it started to listen."""
 HEADER = struct.Struct("<I")
 """A call's first bytes: the length of its JSON header."""
 STATUS = struct.Struct("<i")
@@ -55,13 +68,20 @@ def filecheck_main(args: list[str]) -> int:
 def forward(tool: str, args: list[str]) -> int | None:
     """The exit status of the call run by the server; None where there is none to reach."""
     path = os.environ.get(SERVER_ENV)
-    if not path:
+    if not path or path == "0":
         return None
-    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        connection.connect(path)
-    except OSError:
-        connection.close()
+    auto = path == AUTO
+    if auto:
+        path = auto_server()
+        if path is None:
+            return None
+    connection = connect(path)
+    if connection is None and auto and os.path.exists(path):  # a server that is gone
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        path = auto_server()
+        connection = None if path is None else connect(path)
+    if connection is None:
         return None
     env = {k: v for k, v in os.environ.items() if k != SERVER_ENV}
     message = json.dumps({"tool": tool, "args": args, "cwd": os.getcwd(), "env": env}).encode()
@@ -80,6 +100,80 @@ def forward(tool: str, args: list[str]) -> int | None:
         signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     return code
+
+
+def connect(path: str) -> socket.socket | None:
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        connection.connect(path)
+    except OSError:
+        connection.close()
+        return None
+    return connection
+
+
+def fingerprint(roots: list[str]) -> str:
+    """What the server of this call must have imported: this Python, the modification times
+    of gpuir's sources (under `roots[0]`, its package folder) and of the other folders of
+    `roots` (site-packages: an installed or removed plugin changes it)."""
+    newest, count = 0, 0
+    pending = [roots[0]]
+    while pending:
+        with os.scandir(pending.pop()) as entries:
+            for entry in entries:
+                if entry.name.startswith(".") or entry.name == "__pycache__":
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in ("tests", "benchmarks", "examples", "docs"):
+                        pending.append(entry.path)
+                elif entry.name.endswith(".py"):
+                    newest = max(newest, entry.stat().st_mtime_ns)
+                    count += 1
+    state = [os.path.realpath(sys.executable), str(newest), str(count)]
+    for root in roots[1:]:
+        with contextlib.suppress(OSError):
+            state.append(str(os.stat(root).st_mtime_ns))
+    return f"{zlib.crc32(chr(0).join(state).encode()):08x}"
+
+
+def auto_path() -> str:
+    """The user's server's socket for this state of gpuir, without `.sock`: in
+    `$XDG_RUNTIME_DIR` (else `$TMPDIR`, else /tmp), named by the user and `fingerprint`."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    site = [p for p in sys.path if p.endswith("-packages") and os.path.isdir(p)]
+    folder = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or "/tmp"
+    return os.path.join(folder, f"gpuir-tools-{os.getuid()}-{fingerprint([package, *site])}")
+
+
+def auto_server() -> str | None:
+    """The socket of the user's server for this state of gpuir (`fingerprint`), started
+    (detached, ending when idle) when there is none; None where it cannot start."""
+    path = auto_path()
+    socket_path = path + ".sock"
+    if os.path.exists(socket_path):
+        return socket_path
+    import fcntl
+    import subprocess
+    import time
+
+    try:
+        with open(path + ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # one caller starts it; the others wait for it
+            if not os.path.exists(socket_path):
+                idle = os.environ.get(IDLE_ENV, str(IDLE_S))
+                subprocess.Popen(
+                    [sys.executable, "-m", "gpuir.tools.forkserver", socket_path, idle],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+                deadline = time.monotonic() + START_S
+                while not os.path.exists(socket_path) and time.monotonic() < deadline:
+                    time.sleep(0.02)
+    except OSError:
+        return None
+    return socket_path if os.path.exists(socket_path) else None
 
 
 def run(tool: str) -> int:
