@@ -11,7 +11,8 @@ Programs:
 
 Each command is timed as a process (wall seconds, best of `repeats`, interleaved with its
 peers); the rows are gpu-run / peer. gpu-run is timed three ways: with a cold disk cache (a new
-empty `GPUIR_CACHE_DIR` each run: everything compiled, then stored); warm, as a user's third run
+empty `GPUIR_CACHE_DIR` each run: everything compiled, then stored; for vadd also in a tool
+server of the user's own, `GPUIR_TOOL_SERVER=auto`, whose imports are done); warm, as a user's third run
 of a program is (its native executable: `docs/native.md`); and warm with `GPUIR_NATIVE=0` (the
 machine code of host and device loaded from the cache into Python: `gpuir.runtime.disk_cache`).
 `gpu-run --time` splits the last into phases: the run phase (everything after the JIT) is
@@ -173,8 +174,13 @@ def measure(quick: bool = False, repeats: int = 3) -> list[tuple[str, float, flo
             arguments = [str(VADD), "--provider", "cpu", str(n)]
             for _ in range(2):  # fills the warm cache, then keeps the native executable
                 timed(ours(arguments, warm), shell=True)
+            served = (
+                f"export GPUIR_TOOL_SERVER=auto GPUIR_TOOL_SERVER_IDLE=60; {ours(arguments, None)}"
+            )
+            timed(served, shell=True)  # starts the user's tool server
             commands: dict[str, list[str] | str] = {
                 "cold": ours(arguments, None),
+                "cold, GPUIR_TOOL_SERVER=auto": served,
                 "warm": ours(arguments, warm),
                 "warm, GPUIR_NATIVE=0": ours(arguments, warm, native=False),
                 "numpy": [sys.executable, "-c", NUMPY_VADD.format(n=n)],
@@ -189,7 +195,7 @@ def measure(quick: bool = False, repeats: int = 3) -> list[tuple[str, float, flo
                 )
             found = best(commands, repeats)
             mlir = found.get("mlir")
-            for cache in ("cold", "warm", "warm, GPUIR_NATIVE=0"):
+            for cache in ("cold", "cold, GPUIR_TOOL_SERVER=auto", "warm", "warm, GPUIR_NATIVE=0"):
                 label = f"vadd {n // (1 << 20)}M, {cache}"
                 seconds = found[cache][0]
                 rows.append((label, seconds, found["numpy"][0], "numpy"))
