@@ -24,6 +24,8 @@ the walk that most lowerings make: each pattern kept in `KeepLocations`, each op
 from __future__ import annotations
 
 from collections.abc import Container, Iterable, Sequence
+from types import UnionType
+from typing import Union, get_args, get_origin
 
 from xdsl.dialects.builtin import ModuleOp, UnknownLoc
 from xdsl.ir import Attribute, Operation
@@ -58,13 +60,19 @@ class KeepLocations(RewritePattern):
 
     def __init__(self, pattern: RewritePattern, rewritten: Counter | None = None) -> None:
         self.alternatives: list[tuple[RewritePattern, Counter | None]] = [(pattern, rewritten)]
+        self.op_types = op_types(pattern)
+        """The op types one of the patterns may act on; None: any."""
 
     def merged(self, other: KeepLocations) -> KeepLocations:
         both = KeepLocations.__new__(KeepLocations)
         both.alternatives = self.alternatives + other.alternatives
+        known = self.op_types is not None and other.op_types is not None
+        both.op_types = (*self.op_types, *other.op_types) if known else None  # type: ignore[misc]
         return both
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if self.op_types is not None and not isinstance(op, self.op_types):
+            return  # none of the patterns acts on it: no location to keep
         acted = rewriter.has_done_action
         rewriter.has_done_action = False
         try:
@@ -108,6 +116,20 @@ class KeepLocations(RewritePattern):
                 break  # an op that was after op (the pattern moved or erased `after`)
             locate([new], location, kept)
             new = new.next_op
+
+
+def op_types(pattern: RewritePattern) -> tuple[type[Operation], ...] | None:
+    """The op types that `pattern` acts on where xDSL's `op_type_rewrite_pattern` says (the
+    type of its method's op parameter, kept in the wrapper it makes); None: any op."""
+    method = type(pattern).match_and_rewrite
+    code = getattr(method, "__code__", None)
+    if code is None or "expected_type" not in code.co_freevars:
+        return None
+    expected = method.__closure__[code.co_freevars.index("expected_type")].cell_contents  # type: ignore[index]
+    types = get_args(expected) if get_origin(expected) in (Union, UnionType) else (expected,)
+    if not all(isinstance(t, type) and issubclass(t, Operation) for t in types):
+        return None
+    return tuple(types)
 
 
 def keeping(rewritten: Counter | None, *patterns: RewritePattern) -> list[RewritePattern]:
