@@ -15,7 +15,7 @@ from gpuir.passes.locations import KeepLocations, apply_patterns, op_types
 class AddOrMul(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.AddiOp | arith.MuliOp, rewriter: PatternRewriter):
-        rewriter.replace_op(op, arith.SubiOp(op.lhs, op.rhs))
+        rewriter.replace(op, arith.SubiOp(op.lhs, op.rhs))
 
 
 class Seen(RewritePattern):
