@@ -146,4 +146,4 @@ class ExpandGpuCompositesPass(ModulePass):
             *keeping(self.with_streams, ExpandWithStreams()),
             *keeping(self.synced_scopes, ExpandSyncedScope()),
         ]
-        apply_patterns(op, patterns, once=False)
+        apply_patterns(op, patterns)  # the expansions make no composite: one walk
