@@ -113,6 +113,7 @@ class HostHeapToGpu(RewritePattern):
 
 class HostAllocToGpuAlloc(HostHeapToGpu):
     OP = AllocOp
+    OP_TYPES = (AllocOp,)
 
     def replacement(self, op: AllocOp, ptr: PtrType) -> list[Operation]:
         return [AllocBlockOp(op.mem, ptr, op.extent)]
@@ -120,6 +121,7 @@ class HostAllocToGpuAlloc(HostHeapToGpu):
 
 class HostMallocToGpuAlloc(HostHeapToGpu):
     OP = MallocOp
+    OP_TYPES = (MallocOp,)
 
     def replacement(self, op: MallocOp, ptr: PtrType) -> list[Operation]:
         array = ptr.pointee
@@ -139,6 +141,7 @@ class HostMallocToGpuAlloc(HostHeapToGpu):
 
 class HostFreeToGpuFree(HostHeapToGpu):
     OP = FreeOp
+    OP_TYPES = (FreeOp,)
 
     def replacement(self, op: FreeOp, ptr: PtrType) -> list[Operation]:
         return [FreeBlockOp(op.mem, op.ptr)]

@@ -119,8 +119,12 @@ class KeepLocations(RewritePattern):
 
 
 def op_types(pattern: RewritePattern) -> tuple[type[Operation], ...] | None:
-    """The op types that `pattern` acts on where xDSL's `op_type_rewrite_pattern` says (the
+    """The op types that `pattern` acts on: its class's `OP_TYPES` where it has one (a pattern
+    that tests the op's type itself), else what xDSL's `op_type_rewrite_pattern` says (the
     type of its method's op parameter, kept in the wrapper it makes); None: any op."""
+    declared = getattr(type(pattern), "OP_TYPES", None)
+    if declared is not None:
+        return tuple(declared)
     method = type(pattern).match_and_rewrite
     code = getattr(method, "__code__", None)
     if code is None or "expected_type" not in code.co_freevars:

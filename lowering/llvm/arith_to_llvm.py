@@ -233,6 +233,22 @@ def emit_div_expansion(op: Operation, rewriter: PatternRewriter) -> list[SSAValu
 class ArithLowering(RewritePattern):
     """Every supported `arith` op; the others are left for the legality check."""
 
+    OP_TYPES = (
+        *INT_BINARY,
+        *FLOAT_BINARY,
+        *MIN_MAX,
+        *CASTS,
+        arith.IndexCastOp,
+        arith.ConstantOp,
+        arith.CmpiOp,
+        arith.CmpfOp,
+        arith.SelectOp,
+        arith.NegfOp,
+        arith.CeilDivUIOp,
+        arith.CeilDivSIOp,
+        arith.FloorDivSIOp,
+    )
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         kind = type(op)
         if kind in INT_BINARY or kind in FLOAT_BINARY:

@@ -174,10 +174,12 @@ class StructOpLowering(RewritePattern):
     converted struct (`index` is `i64` in a struct), with casts to the types their users still
     expect."""
 
+    OP_TYPES = (llvm.UndefOp, llvm.ZeroOp, llvm.InsertValueOp, llvm.ExtractValueOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if not isinstance(
-            op, llvm.UndefOp | llvm.ZeroOp | llvm.InsertValueOp | llvm.ExtractValueOp
-        ) or all(is_legal(v.type) for v in (*op.operands, *op.results)):
+        if not isinstance(op, self.OP_TYPES) or all(
+            is_legal(v.type) for v in (*op.operands, *op.results)
+        ):
             return
         if isinstance(op, llvm.UndefOp | llvm.ZeroOp):
             new: Operation = type(op).create(

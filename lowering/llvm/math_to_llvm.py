@@ -112,6 +112,7 @@ def emit_libdevice(op: Operation, rewriter: PatternRewriter) -> SSAValue:
 class MathLowering(RewritePattern):
     intrinsics: Counter
     libdevice: Counter
+    OP_TYPES = (*INTRINSICS, *INTRINSICS_WITH_FLAG, *LIBDEVICE)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         kind = type(op)

@@ -234,6 +234,7 @@ class SlotLowering(RewritePattern):
     """`mem.slot` / `mem.mslot`: a shared global (counted in `shared`), or an alloca."""
 
     shared: Counter
+    OP_TYPES = (mem.SlotOp, mem.MslotOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, mem.SlotOp | mem.MslotOp):

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.dialects import llvm, vector
+from xdsl.dialects.arith import Arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
@@ -36,6 +37,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
+from xdsl.dialects.math import Math
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
@@ -127,6 +129,8 @@ def as_i64(r: PatternRewriter, value: SSAValue | int, op: Operation) -> SSAValue
 
 @dataclass(frozen=True)
 class FromElementsLowering(RewritePattern):
+    OP_TYPES = (FromElementsOp,)
+
     def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
         if not isinstance(op, FromElementsOp):
             return
@@ -138,6 +142,8 @@ class FromElementsLowering(RewritePattern):
 
 @dataclass(frozen=True)
 class ExtractLowering(RewritePattern):
+    OP_TYPES = (vector.ExtractOp,)
+
     def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
         if not isinstance(op, vector.ExtractOp):
             return
@@ -156,6 +162,8 @@ class ExtractLowering(RewritePattern):
 
 @dataclass(frozen=True)
 class InsertLowering(RewritePattern):
+    OP_TYPES = (vector.InsertOp,)
+
     def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
         if not isinstance(op, vector.InsertOp):
             return
@@ -176,6 +184,8 @@ class InsertLowering(RewritePattern):
 
 @dataclass(frozen=True)
 class BroadcastLowering(RewritePattern):
+    OP_TYPES = (vector.BroadcastOp,)
+
     def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
         if not isinstance(op, vector.BroadcastOp):
             return
@@ -194,6 +204,8 @@ class BroadcastLowering(RewritePattern):
 
 @dataclass(frozen=True)
 class ShuffleLowering(RewritePattern):
+    OP_TYPES = (vector.ShuffleOp,)
+
     def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
         if not isinstance(op, vector.ShuffleOp):
             return
@@ -208,6 +220,8 @@ class ShuffleLowering(RewritePattern):
 
 @dataclass(frozen=True)
 class FmaLowering(RewritePattern):
+    OP_TYPES = (vector.FMAOp,)
+
     def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
         if not isinstance(op, vector.FMAOp):
             return
@@ -297,6 +311,8 @@ def reduce(
 
 @dataclass(frozen=True)
 class ReductionLowering(RewritePattern):
+    OP_TYPES = (vector.ReductionOp,)
+
     def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
         if not isinstance(op, vector.ReductionOp):
             return
@@ -313,6 +329,8 @@ class ContractionLowering(RewritePattern):
     lhs's and the rhs's lanes of that point shuffled into the accumulator's shape, multiplied,
     combined with it: `C += A[:, k] · B[k, :]` of a matmul); else one step per accumulator
     lane (its products shuffled into one vector and reduced from it, as `reduction`)."""
+
+    OP_TYPES = (ContractionOp,)
 
     def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
         if not isinstance(op, ContractionOp):
@@ -368,6 +386,8 @@ class ContractionLowering(RewritePattern):
 class CastLowering(RewritePattern):
     """`vector.bitcast` as `llvm.bitcast`; `vector.shape_cast` as nothing."""
 
+    OP_TYPES = (vector.BitcastOp, ShapeCastOp)
+
     def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
         if not isinstance(op, vector.BitcastOp | ShapeCastOp):
             return
@@ -381,6 +401,8 @@ class CastLowering(RewritePattern):
 class ScalarArithmetic(RewritePattern):
     """`arith` and `math` on vectors are an error: gpuir runs them on scalars (interp has no
     vector semantics for them), and the upstream importer makes them lane by lane."""
+
+    OP_TYPES = (*Arith.operations, *Math.operations)
 
     def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
         if op.dialect_name() not in ("arith", "math"):

@@ -60,7 +60,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
-from gpuir.dialects import gpu
+from gpuir.dialects import gpu, nvvm
 from gpuir.dialects.gpu import constant_int, smem_param
 from gpuir.dialects.mem import SHARED
 from gpuir.ir.diagnostics import OpError
@@ -302,6 +302,8 @@ class BallotToVote(RewritePattern):
 
 
 class CollectiveToCall(RewritePattern):
+    OP_TYPES = (gpu.WorkgroupReduceOp, gpu.WorkgroupScanOp)
+
     def __init__(self, collectives: Collectives, index: IntegerType):
         self.collectives = collectives
         self.index = index
@@ -408,9 +410,9 @@ class NvvmToIntrinsics(RewritePattern):
     """MLIR's `nvvm` ops (`gpuir.dialects.nvvm`: what `mlir-opt --convert-gpu-to-nvvm` writes)
     → the intrinsic calls gpuir's own lowering makes."""
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
-        from gpuir.dialects import nvvm
+    OP_TYPES = (nvvm.SpecialRegisterOp, nvvm.Barrier0Op)
 
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if isinstance(op, nvvm.SpecialRegisterOp):
             call = llvm.CallIntrinsicOp(op.intrinsic, [], [i32])
             rewriter.replace(op, call)
