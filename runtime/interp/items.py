@@ -102,7 +102,7 @@ class ItemMachine(Machine):
         self.item_id = item_id
         self.who = item_name(group.group_id, item_id)
         self.out = run.out
-        self.thread: ItemCoroutine | None = None
+        self.coroutine: ItemCoroutine | None = None
         if self.order is not None:
             self.order = TokenOrder()  # each work-item's own accesses
 
@@ -229,10 +229,10 @@ class ItemMachine(Machine):
     def barrier(self, op: Operation, value: object = None, which: int = 0) -> object:
         """Wait at the barrier `op` (`which`: the entry (0) or exit (1) of a synced scope)
         until every item of the group is there; a collective's result for this item."""
-        thread = self.thread
-        if thread is None:  # cannot happen: kernels with barriers run as coroutines
+        coroutine = self.coroutine
+        if coroutine is None:  # cannot happen: kernels with barriers run as coroutines
             raise ProviderError(op, f"{self.who} reached a barrier outside a scheduled group")
-        return thread.arrive(op, (op, which, tuple(self.call_stack)), value)
+        return coroutine.arrive(op, (op, which, tuple(self.call_stack)), value)
 
 
 @register_impls

@@ -165,5 +165,5 @@ def mma_results(op: Operation, values: list[object], lanes: list[ItemCoroutine])
         d = product(op, a, b, c)
         share = len(d) // len(lanes)
         results = [d[k * share : (k + 1) * share].copy() for k in range(len(lanes))]
-    for thread, result in zip(lanes, results, strict=True):
-        thread.result = result
+    for item, result in zip(lanes, results, strict=True):
+        item.result = result

@@ -48,7 +48,7 @@ class ItemCoroutine:
         self.value: object = None
         self.result: object = None
         self.error: BaseException | None = None
-        machine.thread = self
+        machine.coroutine = self
 
     def _main(self) -> None:
         try:
@@ -72,7 +72,7 @@ class ItemCoroutine:
         except MemoryError as e:  # no memory to keep the stacks of the suspended items
             raise OutOfStacks(
                 f"out of memory: cannot keep the stacks of the group's "
-                f"{len(self.scheduler.threads)} work-items"
+                f"{len(self.scheduler.items)} work-items"
             ) from e
 
     def arrive(self, op: Operation, key: tuple, value: object) -> object:
@@ -97,27 +97,27 @@ class GroupScheduler:
         self.run = run
         self.group = group
         self.aborting = False
-        self.threads = [ItemCoroutine(m, self) for m in machines]
+        self.items = [ItemCoroutine(m, self) for m in machines]
 
     def run_group(self) -> None:
         try:
             self._rounds()
         finally:
             self.aborting = True
-            for thread in self.threads:
-                thread.abort()
+            for item in self.items:
+                item.abort()
 
     def _rounds(self) -> None:
         """Run the items to their next stops; release the warps whose lanes all wait at one
         warp operation (and run those lanes on), until every item waits at a barrier of the
         group or has returned; then check the barrier and release the group."""
-        live = runnable = self.threads
+        live = runnable = self.items
         while True:
-            for thread in runnable:
-                thread.resume()
-                if thread.state == "error":
-                    assert thread.error is not None
-                    raise thread.error
+            for item in runnable:
+                item.resume()
+                if item.state == "error":
+                    assert item.error is not None
+                    raise item.error
             runnable = self._warp_round()
             if runnable:
                 continue
@@ -136,10 +136,10 @@ class GroupScheduler:
     def _warp_round(self) -> list[ItemCoroutine]:
         """The lanes of every warp that waits at a warp operation, its results handed out;
         barrier divergence when a warp's lanes are not all there."""
-        threads = self.threads
+        items = self.items
         released: list[ItemCoroutine] = []
-        for start in range(0, len(threads), gpu.WARP):
-            lanes = threads[start : start + gpu.WARP]
+        for start in range(0, len(items), gpu.WARP):
+            lanes = items[start : start + gpu.WARP]
             at_warp_op = [t for t in lanes if t.state == "barrier" and is_warp_op(t.op)]
             if not at_warp_op:
                 continue
@@ -227,8 +227,8 @@ class GroupScheduler:
                 results: list[object] = [total] * len(waiting)
             else:
                 results = left_scan(kind, values, type_)
-            for thread, result in zip(waiting, results, strict=True):
-                thread.result = result
+            for item, result in zip(waiting, results, strict=True):
+                item.result = result
         self.group.epoch += 1
 
 
@@ -239,13 +239,13 @@ def warp_results(op: Operation, values: list[object], lanes: list[ItemCoroutine]
         return
     if isinstance(op, gpu.BallotOp):
         mask = sum(1 << lane for lane, pred in enumerate(values) if pred)
-        for thread in lanes:
-            thread.result = wrap(mask, 32)
+        for item in lanes:
+            item.result = wrap(mask, 32)
         return
     assert isinstance(op, gpu.ShuffleOp)
-    for lane, thread in enumerate(lanes):
-        own, offset, width = thread.value  # type: ignore[misc]
+    for lane, item in enumerate(lanes):
+        own, offset, width = item.value  # type: ignore[misc]
         source = shuffle_source(
             op.mode.data, lane, signed(offset, 32), signed(width, 32), len(lanes)
         )
-        thread.result = (own, 0) if source is None else (values[source][0], 1)  # type: ignore[index]
+        item.result = (own, 0) if source is None else (values[source][0], 1)  # type: ignore[index]
