@@ -162,7 +162,7 @@ class PrintOneLowering(RewritePattern):
 
     formats: Formats
     KINDS = ((printf.PrintIntOp, "int"), (printf.PrintCharOp, "char"))
-    OP_TYPES = (printf.PrintIntOp, printf.PrintCharOp)
+    OP_TYPES = tuple(t for t, _ in KINDS)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         kind = next((k for t, k in self.KINDS if isinstance(op, t)), None)
