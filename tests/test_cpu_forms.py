@@ -167,9 +167,10 @@ def test_kernels_without_barriers():
     assert form_of(branchy).name == "item-calls"
 
 
-def test_warp_sum_example_is_fission():
-    """examples/warp-reduce.mlir's @warp_sum: five shuffles at the top level (it ran in the
-    resumable form, one call per item per shuffle, before the choice looked at warps)."""
+def test_warp_sum_example_is_warp_vectors():
+    """examples/warp-reduce.mlir's @warp_sum: five shuffles at the top level and a lane-0
+    atomic (it ran in the resumable form, one call per item per shuffle, before the choice
+    looked at warps, then in `Fission`'s, with arrays between the shuffles)."""
     from gpuir.ir.reader import parse_program
     from gpuir.lowering.cpu.cpu_llvm import device_only
     from gpuir.lowering.cpu.forms import choose_form
@@ -179,4 +180,4 @@ def test_warp_sum_example_is_fission():
     module = device_only(parse_program(source.read_text(), str(source)).module)
     kernel = next(op for op in module.walk() if isinstance(op, FuncOp))
     lower_lane_ids(kernel)
-    assert choose_form(kernel, Helpers(module)).name == "fission"
+    assert choose_form(kernel, Helpers(module)).name == "warp-vectors"

@@ -7,6 +7,10 @@ outlined). The forms, fastest first:
   loops inline, guards as loop bounds, interchanged loops);
 - `item-calls`: no barrier, but `cf` blocks or a local slot of a run-time size: the body stays a
   function, called per item in one loop;
+- `warp-vectors`: warp operations (`gpu.shuffle`, `gpu.ballot`), all at the top level of the
+  kernel's one block, no barrier, and only ops with a form on a warp's 32 lanes as vectors
+  (`warp_vector_misfit`): one warp after another, its lanes as LLVM vectors
+  (`gpuir.lowering.cpu.warp_vectors`); not under `--check`, whose calls check each item;
 - `fission`: every barrier and collective sits where the whole group reaches it together (the
   entry block, or `scf.for` / `scf.if` with uniform bounds and conditions), every warp
   operation (`gpu.shuffle`, `gpu.ballot`) where whole warps do (also under a condition or
@@ -23,13 +27,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import func, scf
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IndexType, IntegerType
+from xdsl.ir import Block, Operation, SSAValue
 
-from gpuir.dialects import mem
+from gpuir.dialects import gpu, mem
 from gpuir.dialects.mem import LOCAL
 from gpuir.lowering.cpu.fission import Fission
-from gpuir.lowering.cpu.workgroups import Helpers, constant_index, first_barrier, space_of
+from gpuir.lowering.cpu.workgroups import (
+    CHECKED_ATTR,
+    ITEM_ID,
+    Helpers,
+    constant_index,
+    first_barrier,
+    is_token,
+    space_of,
+)
 
+WARP_VECTORS = "warp-vectors"
 ITEM_LOOPS = "item-loops"
 ITEM_CALLS = "item-calls"
 FISSION = "fission"
@@ -49,6 +63,13 @@ class Form:
 
 def choose_form(kernel: func.FuncOp, helpers: Helpers) -> Form:
     """The form of `kernel` (module docstring); nothing is rewritten."""
+    misfit = warp_vector_misfit(kernel)
+    if misfit is None:
+        return Form(
+            WARP_VECTORS,
+            "whole warps reach its warp operations, and each of its ops has a form on a warp's "
+            "lanes as vectors",
+        )
     barrier = first_barrier(kernel)
     if barrier is None and not fissionable(kernel):
         return Form(ITEM_CALLS, "no barrier, but cf blocks or a local slot of a run-time size")
@@ -68,7 +89,10 @@ def choose_form(kernel: func.FuncOp, helpers: Helpers) -> Form:
             op,
         )
     return Form(
-        FISSION, f"the whole group reaches each barrier and warp operation ('{barrier.name}', …)"
+        FISSION,
+        f"the whole group reaches each barrier and warp operation ('{barrier.name}', …); not "
+        f"warp vectors: {misfit}",
+        misfit.op,
     )
 
 
@@ -82,3 +106,100 @@ def fissionable(kernel: func.FuncOp) -> bool:
         isinstance(op, mem.MslotOp) and space_of(op) == LOCAL and constant_index(op.size) is None
         for op in kernel.walk()
     )
+
+
+# --- the warp-vector form --------------------------------------------------------------------------
+
+WARP_VECTOR_OPS = (
+    mem.LeaOp,
+    mem.LoadOp,
+    mem.StoreOp,
+    mem.AtomicRmwOp,
+    mem.CmpxchgOp,
+    gpu.ShuffleOp,
+    gpu.BallotOp,
+    scf.IfOp,
+    scf.YieldOp,
+    func.ReturnOp,
+)
+"""The ops besides `arith` and `math` that `gpuir.lowering.cpu.warp_vectors` takes."""
+PER_LANE_TYPES = (IntegerType, IndexType, Float16Type, Float32Type, Float64Type)
+"""The types of the values that may differ between a warp's lanes (an LLVM vector each)."""
+
+
+@dataclass(frozen=True)
+class Misfit:
+    """Why a kernel does not take the warp-vector form, and the op in the way (if one)."""
+
+    why: str
+    op: Operation | None = None
+
+    def __str__(self) -> str:
+        return self.why
+
+
+def warp_vector_misfit(kernel: func.FuncOp) -> Misfit | None:
+    """Why `kernel` cannot run in the warp-vector form, or None when it can: it has warp
+    operations, all in its one block's top level (every warp reaches them with all its lanes),
+    no barrier, and only ops that `gpuir.lowering.cpu.warp_vectors` takes, whose values that
+    vary between lanes are numbers and addresses made by `mem.lea` from a uniform pointer."""
+    if CHECKED_ATTR in kernel.attributes:
+        return Misfit("under --check, whose calls check each item's accesses")
+    if len(kernel.body.blocks) != 1:
+        return Misfit("cf blocks")
+    entry = kernel.body.blocks[0]
+    warp_ops = [op for op in kernel.walk() if isinstance(op, gpu.WARP_OPS)]
+    if not warp_ops:
+        return Misfit("no warp operation")
+    for op in warp_ops:
+        if op.parent_block() is not entry:
+            parent = op.parent_op()
+            where = parent.name if parent is not None else "?"
+            return Misfit(f"'{op.name}' inside '{where}', not at the kernel's top level", op)
+    return LaneAnalysis(entry.args[ITEM_ID]).block(entry)
+
+
+class LaneAnalysis:
+    """Which values vary between a warp's lanes, and whether each op has a vector form."""
+
+    def __init__(self, item_id: SSAValue):
+        self.varying: set[SSAValue] = {item_id}
+
+    def block(self, block: Block) -> Misfit | None:
+        for op in block.ops:
+            found = self.op(op)
+            if found is not None:
+                return found
+        return None
+
+    def op(self, op: Operation) -> Misfit | None:
+        if op.dialect_name() not in ("arith", "math") and not isinstance(op, WARP_VECTOR_OPS):
+            return Misfit(f"'{op.name}' has no form on a warp's lanes as vectors", op)
+        if op.dialect_name() in ("arith", "math") and any(is_token(v) for v in op.operands):
+            return Misfit(f"'{op.name}' on a memory token", op)
+        varies = any(v in self.varying for v in op.operands) or isinstance(
+            op, gpu.ShuffleOp | mem.AtomicRmwOp | mem.CmpxchgOp
+        )
+        if isinstance(op, gpu.BallotOp):
+            varies = False  # the warp's mask: the same for its lanes
+        if isinstance(op, mem.LeaOp) and op.ptr in self.varying:
+            return Misfit(f"'{op.name}' of an address that differs between lanes", op)
+        if isinstance(op, scf.IfOp):
+            for region in op.regions:
+                found = self.block(region.block)
+                if found is not None:
+                    return found
+            varies = varies or any(
+                y in self.varying
+                for region in op.regions
+                for y in region.block.last_op.operands  # type: ignore[union-attr]
+            )
+        if not varies:
+            return None
+        for result in op.results:
+            if is_token(result):
+                continue
+            if not isinstance(result.type, PER_LANE_TYPES) and not isinstance(op, mem.LeaOp):
+                return Misfit(f"'{op.name}' makes a {result.type} per lane", op)
+            self.varying.add(result)
+        return None

@@ -93,10 +93,11 @@ from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Counter, Statistic
 from gpuir.lowering.cpu.blocks import inline_calls
 from gpuir.lowering.cpu.fission import Fission
-from gpuir.lowering.cpu.forms import FISSION, ITEM_CALLS, RESUMABLE, choose_form
+from gpuir.lowering.cpu.forms import FISSION, ITEM_CALLS, RESUMABLE, WARP_VECTORS, choose_form
 from gpuir.lowering.cpu.mma import expand_mma
 from gpuir.lowering.cpu.resume import resumable
 from gpuir.lowering.cpu.streaming import record_write_only
+from gpuir.lowering.cpu.warp_vectors import WarpVectors
 from gpuir.lowering.cpu.workgroups import (
     NOT_HERE,
     SHARED_BYTES,
@@ -367,6 +368,10 @@ def workgroup_loops(
             elif form.name == RESUMABLE:
                 new = resumable(function, helpers)
                 Rewriter.insert_op(new, InsertPoint.before(function))
+            elif form.name == WARP_VECTORS:
+                new = WarpVectors(function).run()
+                Rewriter.insert_op(new, InsertPoint.before(function))
+                Rewriter.erase_op(function, safe_erase=False)
             else:
                 # slots per item where items' loops may be interchanged or cut at barriers
                 per_item_slots = form.name == FISSION or may_interchange(function)

@@ -1,8 +1,8 @@
 // RUN: gpu-opt %s -p cpu-workgroup-loops --split-input-file | filecheck %s
 // RUN: gpu-opt %s -p cpu-workgroup-loops --split-input-file --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
 
-// Warp operations that the whole group reaches (here at the kernel's top level) take Fission's
-// form (lowering/cpu/forms.py): item loops between them, each warp operation a loop over the
+// Warp operations that the whole group reaches (here at the kernel's top level, with a barrier,
+// which keeps the warp-vector form away) take Fission's form (lowering/cpu/forms.py): item loops between them, each warp operation a loop over the
 // group. A shuffle of a run-time offset reads its source lane's value from the items' array
 // (the rule of lowering/llvm/rules.py), its valid flag kept as a byte; a ballot ors its lanes'
 // flags per warp (32 items), then gives each lane the mask.
@@ -43,13 +43,14 @@ builtin.module attributes {gpu.device} {
     %x = arith.select %ok, %mask, %c0 : i32
     %p = mem.lea %out, %item : !mem.ptr<!mem.array<? x i32>, 1>
     %s1 = mem.store %b1, %p, %x : !mem.ptr<i32, 1>
-    func.return %s1, %b3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+    %e1, %e3 = gpu.sync_work_items %s1, %b3
+    func.return %e1, %e3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
   }
 }
 
 // -----
 
-// A shuffle of a constant offset and width: the group's whole warps first, each lane's source
+// A shuffle of a constant offset and width (with a barrier): the group's whole warps first, each lane's source
 // and valid flag known at compile time, so a warp is one vector load, a vector.shuffle by the
 // sources (lanes 16 to 31 read nothing and keep their own) and one vector store, and its flags
 // a constant vector; then the items of a partial last warp with the general rule.
@@ -79,7 +80,8 @@ builtin.module attributes {gpu.device} {
     %x = arith.select %ok, %sum, %v : f32
     %p = mem.lea %out, %item : !mem.ptr<!mem.array<? x f32>, 1>
     %s1 = mem.store %a1, %p, %x : !mem.ptr<f32, 1>
-    func.return %s1, %a3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+    %e1, %e3 = gpu.sync_work_items %s1, %a3
+    func.return %e1, %e3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
   }
 }
 

@@ -1,0 +1,107 @@
+// RUN: gpu-opt %s -p cpu-workgroup-loops --split-input-file | filecheck %s
+
+// A kernel whose warp operations are all at its top level, without barriers, takes the
+// warp-vector form (lowering/cpu/warp_vectors.py): a loop over the group's whole warps, each a
+// vector<32 x T> of its lanes, then the last partial warp under a mask. Here: a contiguous load
+// is one vector load; a "down" shuffle by 16 one shufflevector and a constant valid vector; the
+// atomic under `lane == 0` runs once, on lane 0's value; in the partial warp the load is masked,
+// the shuffle reads each lane's source by the rule of lowering/llvm/rules.py, and the atomic
+// runs where lane 0 exists.
+// CHECK-LABEL: func.func @warp_sum(
+// CHECK-SAME:    gpu.workgroup
+// CHECK:         %base = arith.muli %group_id
+// CHECK:         %[[WHOLE:.*]] = arith.divui %n_items
+// CHECK:         scf.for %[[W:.*]] = %{{.*}} to %[[WHOLE]]
+// CHECK:           %[[AT:.*]] = mem.lea %x
+// CHECK:           %[[P:.*]] = builtin.unrealized_conversion_cast %[[AT]] : !mem.ptr<i64, 1> to !llvm.ptr<1>
+// CHECK:           %[[V:.*]] = llvm.load %[[P]] {alignment = 8 : i64} : !llvm.ptr<1> -> vector<32xi64>
+// CHECK:           %[[Y:.*]] = llvm.shufflevector %[[V]], %[[V]] [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<32xi64>
+// CHECK:           %[[OK:.*]] = vector.from_elements {{.*}} : vector<32xi1>
+// CHECK:           %[[S:.*]] = llvm.add %[[V]], %[[Y]] : vector<32xi64>
+// CHECK:           %[[X:.*]] = llvm.select %[[OK]], %[[S]], %[[V]] : vector<32xi1>, vector<32xi64>
+// CHECK-NOT:       scf.if
+// CHECK:           %[[LANE0:.*]] = "llvm.extractelement"(%[[X]], %{{.*}}) : (vector<32xi64>, i64) -> i64
+// CHECK-NEXT:      mem.atomic_rmw "add" %m1, %total, %[[LANE0]]
+// CHECK:         %[[REST:.*]] = arith.subi %n_items
+// CHECK:         %[[PARTIAL:.*]] = arith.cmpi ne, %[[REST]]
+// CHECK:         scf.if %[[PARTIAL]] {
+// CHECK:           %[[ACTIVE:.*]] = llvm.icmp "ult"
+// CHECK:           llvm.call_intrinsic "llvm.masked.load.v32i64.p1"({{.*}}, %[[ACTIVE]], {{.*}})
+// CHECK:           scf.for
+// CHECK:             arith.minsi
+// CHECK:             "llvm.extractelement"
+// CHECK:           %[[HAS0:.*]] = "llvm.extractelement"(%[[ACTIVE]], %{{.*}}) : (vector<32xi1>, i64) -> i1
+// CHECK:           scf.if %[[HAS0]] {
+// CHECK:             mem.atomic_rmw "add"
+// CHECK-NOT:     mem.mslot
+builtin.module attributes {gpu.device} {
+  func.func @warp_sum(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                      %group: index, %item: index, %n: index, %total: !mem.ptr<i64, 1>,
+                      %x: !mem.ptr<!mem.array<? x i64>, 1>)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %c0 = arith.constant 0 : index
+    %c256 = arith.constant 256 : index
+    %width = arith.constant 32 : i32
+    %o16 = arith.constant 16 : i32
+    %base = arith.muli %group, %c256 : index
+    %i = arith.addi %base, %item : index
+    %p = mem.lea %x, %i : !mem.ptr<!mem.array<? x i64>, 1>
+    %l1, %v = mem.load %m1, %p : !mem.ptr<i64, 1>
+    %a1, %a3, %y, %ok = gpu.shuffle "down" %l1, %m3, %v, %o16, %width : i64
+    %s = arith.addi %v, %y : i64
+    %x1 = arith.select %ok, %s, %v : i64
+    %lane = gpu.lane_id
+    %lead = arith.cmpi eq, %lane, %c0 : index
+    %f1 = scf.if %lead -> (!mem.M<1>) {
+      %t1, %old = mem.atomic_rmw "add" %a1, %total, %x1 : !mem.ptr<i64, 1>
+      scf.yield %t1 : !mem.M<1>
+    } else {
+      scf.yield %a1 : !mem.M<1>
+    }
+    func.return %f1, %a3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}
+
+// -----
+
+// A ballot is a bitcast of its lanes' predicates (a scalar: the warp's mask); a branch on a
+// condition that splits the warp runs under the lanes' mask: its contiguous store is a masked
+// store, the load at a computed index a loop over the active lanes.
+// CHECK-LABEL: func.func @compact(
+// CHECK:         scf.for
+// CHECK:           %[[KEEP:.*]] = llvm.icmp "sgt" %{{.*}}, %{{.*}} : vector<32xi32>
+// CHECK:           %[[MASK:.*]] = llvm.bitcast %[[KEEP]] : vector<32xi1> to i32
+// CHECK:           scf.for {{.*}} -> (vector<32xf32>) {
+// CHECK:             %[[ON:.*]] = "llvm.extractelement"
+// CHECK:             scf.if %[[ON]] -> (f32) {
+// CHECK:               mem.load %m1
+// CHECK:           llvm.call_intrinsic "llvm.masked.store.v32f32.p1"
+// CHECK:           llvm.store {{.*}} : vector<32xi32>, !llvm.ptr<1>
+builtin.module attributes {gpu.device} {
+  func.func @compact(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                     %group: index, %item: index, %n: index, %x: !mem.ptr<!mem.array<? x i32>, 1>,
+                     %f: !mem.ptr<!mem.array<? x f32>, 1>, %masks: !mem.ptr<!mem.array<? x i32>, 1>)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %c7 = arith.constant 7 : index
+    %zero = arith.constant 0 : i32
+    %base = arith.muli %group, %n : index
+    %i = arith.addi %base, %item : index
+    %p = mem.lea %x, %i : !mem.ptr<!mem.array<? x i32>, 1>
+    %l1, %v = mem.load %m1, %p : !mem.ptr<i32, 1>
+    %keep = arith.cmpi sgt, %v, %zero : i32
+    %b1, %b3, %mask = gpu.ballot %l1, %m3, %keep
+    %r1 = scf.if %keep -> (!mem.M<1>) {
+      %j = arith.muli %i, %c7 : index
+      %pj = mem.lea %f, %j : !mem.ptr<!mem.array<? x f32>, 1>
+      %g1, %got = mem.load %b1, %pj : !mem.ptr<f32, 1>
+      %pi = mem.lea %f, %i : !mem.ptr<!mem.array<? x f32>, 1>
+      %s1 = mem.store %g1, %pi, %got : !mem.ptr<f32, 1>
+      scf.yield %s1 : !mem.M<1>
+    } else {
+      scf.yield %b1 : !mem.M<1>
+    }
+    %pm = mem.lea %masks, %i : !mem.ptr<!mem.array<? x i32>, 1>
+    %e1 = mem.store %r1, %pm, %mask : !mem.ptr<i32, 1>
+    func.return %e1, %b3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}

@@ -1,0 +1,330 @@
+"""The cpu provider's warp-vector form (`lowering/cpu/warp_vectors.py`): which kernels
+`choose_form` gives it and why (and why not), and its results against numpy, computed lane by
+lane from CUDA's rules, for shuffles of every mode, ballots, partial warps, lane-0 atomics and
+branches that split a warp."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from kernels import item_index, kernel
+from xdsl.dialects.func import FuncOp
+from xdsl.parser import Parser
+
+from gpuir.api import Device
+from gpuir.dialects import make_context
+from gpuir.lowering.cpu.forms import choose_form, warp_vector_misfit
+from gpuir.lowering.cpu.workgroups import Helpers
+
+ARRAYS = "%x: !mem.ptr<!mem.array<? x i32>, 1>, %out: !mem.ptr<!mem.array<? x i32>, 1>"
+PARAMS = f"%group: index, %item: index, %n: index, %t: i32, {ARRAYS}"
+LOAD = (
+    item_index("%n")
+    + """  %px = mem.lea %x, %i : !mem.ptr<!mem.array<? x i32>, 1>
+  %a1, %v = mem.load %m1, %px : !mem.ptr<i32, 1>
+  %po = mem.lea %out, %i : !mem.ptr<!mem.array<? x i32>, 1>
+"""
+)
+
+
+def shuffle_kernel(mode: str, offset: str, width: int) -> str:
+    """out[i] = the shuffle's value, plus 1000 where it is not valid; `offset` an i32 constant,
+    or `%t` (an argument)."""
+    constant = "" if offset == "%t" else f"  %off = arith.constant {offset} : i32\n"
+    body = (
+        LOAD
+        + constant
+        + f"""  %w = arith.constant {width} : i32
+  %big = arith.constant 1000 : i32
+  %b1, %b3, %s, %ok = gpu.shuffle "{mode}" %a1, %m3, %v, {"%t" if offset == "%t" else "%off"}, %w : i32
+  %plus = arith.addi %s, %big : i32
+  %r = arith.select %ok, %s, %plus : i32
+  %e1 = mem.store %b1, %po, %r : !mem.ptr<i32, 1>
+"""
+    )
+    return kernel("k", PARAMS, body, "%e1, %b3, %m4, %m5")
+
+
+BALLOT = kernel(
+    "k",
+    PARAMS,
+    LOAD
+    + """  %keep = arith.cmpi sgt, %v, %t : i32
+  %b1, %b3, %mask = gpu.ballot %a1, %m3, %keep
+  %e1 = mem.store %b1, %po, %mask : !mem.ptr<i32, 1>
+""",
+    "%e1, %b3, %m4, %m5",
+)
+"""out[i] = the ballot of x > t of i's warp."""
+
+LANE_ATOMIC = kernel(
+    "k",
+    PARAMS,
+    LOAD
+    + """  %w = arith.constant 32 : i32
+  %o1 = arith.constant 1 : i32
+  %o2 = arith.constant 2 : i32
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %p1, %p3, %y1, %k1 = gpu.shuffle "xor" %a1, %m3, %v, %o1, %w : i32
+  %s1 = arith.addi %v, %y1 : i32
+  %p2, %q3, %y2, %k2 = gpu.shuffle "xor" %p1, %p3, %s1, %o2, %w : i32
+  %s2 = arith.addi %s1, %y2 : i32
+  %lane = gpu.lane_id
+  %lead = arith.cmpi eq, %lane, %c0 : index
+  %cell = mem.lea %out, %c0 : !mem.ptr<!mem.array<? x i32>, 1>
+  %f1 = scf.if %lead -> (!mem.M<1>) {
+    %t1, %old = mem.atomic_rmw "add" %p2, %cell, %s2 : !mem.ptr<i32, 1>
+    scf.yield %t1 : !mem.M<1>
+  } else {
+    scf.yield %p2 : !mem.M<1>
+  }
+  %third = arith.cmpi eq, %c3, %lane : index
+  %c1 = arith.constant 1 : index
+  %at = arith.addi %i, %c1 : index
+  %pat = mem.lea %out, %at : !mem.ptr<!mem.array<? x i32>, 1>
+  %g1 = scf.if %third -> (!mem.M<1>) {
+    %u1 = mem.store %f1, %pat, %s2 : !mem.ptr<i32, 1>
+    scf.yield %u1 : !mem.M<1>
+  } else {
+    scf.yield %f1 : !mem.M<1>
+  }
+""",
+    "%g1, %q3, %m4, %m5",
+)
+"""Per group of 4 lanes their sum (two xor shuffles); lane 0 of each warp adds its group's
+sum to out[0] atomically, lane 3 stores its group's sum at out[i + 1]."""
+
+SPLIT = kernel(
+    "k",
+    PARAMS,
+    LOAD
+    + """  %w = arith.constant 32 : i32
+  %o = arith.constant 1 : i32
+  %c7 = arith.constant 7 : index
+  %two = arith.constant 2 : i32
+  %one = arith.constant 1 : i32
+  %b1, %b3, %s, %ok = gpu.shuffle "up" %a1, %m3, %v, %o, %w : i32
+  %bit = arith.andi %v, %one : i32
+  %odd = arith.cmpi eq, %bit, %one : i32
+  %r1, %r = scf.if %odd -> (!mem.M<1>, i32) {
+    %i7 = arith.muli %i, %c7 : index
+    %j = arith.remui %i7, %n_all : index
+    %pj = mem.lea %x, %j : !mem.ptr<!mem.array<? x i32>, 1>
+    %g1, %got = mem.load %b1, %pj : !mem.ptr<i32, 1>
+    %sum = arith.addi %got, %s : i32
+    %h1 = mem.store %g1, %po, %sum : !mem.ptr<i32, 1>
+    %q = arith.divsi %v, %t : i32
+    scf.yield %h1, %q : !mem.M<1>, i32
+  } else {
+    %d = arith.muli %v, %two : i32
+    %h1 = mem.store %b1, %po, %d : !mem.ptr<i32, 1>
+    scf.yield %h1, %d : !mem.M<1>, i32
+  }
+  %n32 = arith.index_cast %n : index to i32
+  %c1 = arith.constant 1 : index
+  %next = arith.addi %i, %n_all : index
+  %pn = mem.lea %out, %next : !mem.ptr<!mem.array<? x i32>, 1>
+  %e1 = mem.store %r1, %pn, %r : !mem.ptr<i32, 1>
+""",
+    "%e1, %b3, %m4, %m5",
+).replace("%t: i32,", "%t: i32, %n_all: index,")
+"""A branch on x[i] odd, which splits warps: odd items store x[(7 i) mod n_all] plus their
+"up" neighbour at out[i] and yield x[i] / t; even ones store and yield 2 x[i]; every item
+stores what its branch yielded at out[n_all + i]."""
+
+
+def parse(text: str) -> FuncOp:
+    module = Parser(make_context(), text).parse_module()
+    return next(op for op in module.walk() if isinstance(op, FuncOp))
+
+
+def form_of(text: str):
+    from gpuir.lowering.cpu.workgroup_loops import lower_lane_ids
+
+    k = parse(text)
+    lower_lane_ids(k)
+    module = k.parent_op()
+    before = str(module)
+    form = choose_form(k, Helpers(module))  # type: ignore[arg-type]
+    assert str(module) == before  # an analysis: nothing rewritten
+    return form, warp_vector_misfit(k)
+
+
+# --- which kernels take the form -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [shuffle_kernel("down", "16", 32), BALLOT, LANE_ATOMIC, SPLIT])
+def test_top_level_warp_operations_take_the_warp_vector_form(text: str):
+    form, misfit = form_of(text)
+    assert misfit is None
+    assert form.name == "warp-vectors"
+    assert "whole warps reach its warp operations" in form.why
+
+
+def test_a_warp_operation_under_a_branch_is_not_warp_vectors():
+    """A shuffle inside an `scf.if` (here one the whole group takes): Fission's form, which
+    says why not the warp-vector one."""
+    text = shuffle_kernel("xor", "1", 32).replace(
+        '  %b1, %b3, %s, %ok = gpu.shuffle "xor" %a1, %m3, %v, %off, %w : i32\n',
+        """  %yes = arith.constant true
+  %b1, %b3, %s, %ok = scf.if %yes -> (!mem.M<1>, !mem.M<3>, i32, i1) {
+    %c1, %c3, %cs, %cok = gpu.shuffle "xor" %a1, %m3, %v, %off, %w : i32
+    scf.yield %c1, %c3, %cs, %cok : !mem.M<1>, !mem.M<3>, i32, i1
+  } else {
+    %no = arith.constant false
+    scf.yield %a1, %m3, %v, %no : !mem.M<1>, !mem.M<3>, i32, i1
+  }
+""",
+    )
+    form, misfit = form_of(text)
+    assert form.name == "fission"
+    assert misfit is not None and misfit.op is not None and misfit.op.name == "gpu.shuffle"
+    assert "inside 'scf.if', not at the kernel's top level" in form.why
+
+
+def test_a_barrier_keeps_fission():
+    text = BALLOT.replace(
+        "  func.return %e1, %b3,",
+        "  %z1, %z3 = gpu.sync_work_items %e1, %b3\n  func.return %z1, %z3,",
+    )
+    form, misfit = form_of(text)
+    assert form.name == "fission"
+    assert "'gpu.sync_work_items' has no form on a warp's lanes as vectors" in form.why
+
+
+def test_a_loop_keeps_fission():
+    text = BALLOT.replace(
+        "  %e1 = mem.store",
+        """  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%a = %mask) -> (i32) {
+    %b = arith.addi %a, %mask : i32
+    scf.yield %b : i32
+  }
+  %e1 = mem.store""",
+    )
+    _, misfit = form_of(text)
+    assert misfit is not None and "'scf.for' has no form" in str(misfit)
+
+
+def test_checked_kernels_keep_their_form():
+    """Under --check each access calls the checker with its item: the old forms, which find
+    the planted bugs (tests/test_cpu_check.py)."""
+    text = BALLOT.replace("attributes {gpu.kernel}", "attributes {gpu.kernel, gpu.checked}")
+    form, misfit = form_of(text)
+    assert form.name == "fission"
+    assert misfit is not None and "under --check" in str(misfit)
+
+
+def test_kernels_without_warp_operations_keep_their_form():
+    text = kernel("k", PARAMS, LOAD + "  %e1 = mem.store %a1, %po, %v : !mem.ptr<i32, 1>\n")
+    form, misfit = form_of(text)
+    assert form.name == "item-loops"
+    assert misfit is not None and str(misfit) == "no warp operation"
+
+
+# --- numbers, against numpy ------------------------------------------------------------------------
+
+
+def run(text: str, groups: int, items: int, x: np.ndarray, t: int, out_size: int, *extra):
+    with Device("cpu") as device:
+        xs, out = device.upload(x), device.upload(np.zeros(out_size, np.int32))
+        args = (t, *extra, xs, out)
+        device.compile(text).kernel("k")(groups, items, items, *args)
+        return out.download()
+
+
+def lanes_of(groups: int, items: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per item of the grid: its lane, and its warp's lane count."""
+    item = np.tile(np.arange(items), groups)
+    lane = item % 32
+    count = np.minimum(items - (item - lane), 32)
+    return lane, count
+
+
+def shuffled(mode: str, x: np.ndarray, offset: int, width: int, items: int, groups: int):
+    """CUDA's `__shfl_*_sync` on every warp, lane by lane; invalid lanes get 1000 + own."""
+    lane, count = lanes_of(groups, items)
+    start = lane // width * width
+    source = {"xor": lane ^ offset, "up": lane - offset, "down": lane + offset}.get(
+        mode, start + offset
+    )
+    valid = (1 <= width <= 32) & (source >= start) & (source < np.minimum(start + width, count))
+    at = np.arange(x.size) - lane + np.where(valid, source, lane)
+    return np.where(valid, x[at], x + 1000).astype(np.int32)
+
+
+SHUFFLES = [
+    ("down", 16, 32),
+    ("down", 1, 32),
+    ("up", 3, 32),
+    ("xor", 5, 32),
+    ("xor", 1, 8),
+    ("idx", 7, 16),
+    ("idx", 31, 32),
+    ("down", 2, 4),
+]
+
+
+@pytest.mark.parametrize(("mode", "offset", "width"), SHUFFLES)
+@pytest.mark.parametrize("items", [256, 80, 7])
+def test_shuffles_match_numpy(mode: str, offset: int, width: int, items: int):
+    """Whole warps (256 items), a partial last warp of 16 (80 items), a group smaller than
+    a warp (7)."""
+    groups = 3
+    x = np.random.default_rng(items + offset).integers(-500, 500, groups * items, np.int32)
+    found = run(shuffle_kernel(mode, str(offset), width), groups, items, x, 0, x.size)
+    np.testing.assert_array_equal(found, shuffled(mode, x, offset, width, items, groups))
+
+
+@pytest.mark.parametrize("offset", [0, 9, 40])
+def test_a_shuffle_of_a_run_time_offset_matches_numpy(offset: int):
+    groups, items = 2, 96
+    x = np.random.default_rng(offset).integers(-500, 500, groups * items, np.int32)
+    found = run(shuffle_kernel("down", "%t", 32), groups, items, x, offset, x.size)
+    np.testing.assert_array_equal(found, shuffled("down", x, offset, 32, items, groups))
+
+
+@pytest.mark.parametrize("items", [256, 50])
+def test_ballots_match_numpy(items: int):
+    groups = 4
+    x = np.random.default_rng(items).integers(-100, 100, groups * items, np.int32)
+    found = run(BALLOT, groups, items, x, 10, x.size)
+    lane, _ = lanes_of(groups, items)
+    bits = np.where(x > 10, np.left_shift(1, lane, dtype=np.int64), 0)
+    warp = np.repeat(np.arange(groups), items) * 64 + np.tile(np.arange(items) // 32, groups)
+    masks = np.zeros(warp.max() + 1, np.int64)
+    np.bitwise_or.at(masks, warp, bits)
+    np.testing.assert_array_equal(found.view(np.uint32), masks[warp].astype(np.uint32))
+
+
+@pytest.mark.parametrize("items", [256, 70])
+def test_lane_zero_atomics_and_a_lane_s_store_match_numpy(items: int):
+    groups = 3
+    n = groups * items
+    x = np.random.default_rng(items).integers(-1000, 1000, n, np.int32)
+    found = run(LANE_ATOMIC, groups, items, x, 0, n + 1)
+    lane, _ = lanes_of(groups, items)
+    leads = np.flatnonzero(lane == 0)  # each warp's quad of lanes 0 to 3 exists
+    third = np.flatnonzero(lane == 3)
+    expected = np.zeros(n + 1, np.int64)
+    expected[0] = sum(int(x[i : i + 4].sum()) for i in leads)
+    expected[third + 1] = [x[i - 3 : i + 1].sum() for i in third]
+    np.testing.assert_array_equal(found, expected.astype(np.int32))
+
+
+@pytest.mark.parametrize("items", [128, 45])
+def test_a_branch_that_splits_warps_matches_numpy(items: int):
+    groups = 3
+    n = groups * items
+    x = np.random.default_rng(items).integers(1, 1000, n, np.int32)
+    found = run(SPLIT, groups, items, x, 7, 2 * n, n)
+    lane, _ = lanes_of(groups, items)
+    i = np.arange(n)
+    up = np.where(lane >= 1, x[i - (lane >= 1)], x)
+    odd = x % 2 == 1
+    expected = np.zeros(2 * n, np.int32)
+    expected[:n] = np.where(odd, x[(7 * i) % n] + up, 2 * x)
+    expected[n:] = np.where(odd, x // 7, 2 * x)
+    np.testing.assert_array_equal(found, expected)
