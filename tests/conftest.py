@@ -102,6 +102,7 @@ SLOW = frozenset(
         "test_print_memref.py::test_mlir_runner_prints_the_same",
         "test_print_memref.py::test_vector_print_of_scalars_prints_what_mlir_runner_prints",
         "test_runtime_interp.py::test_words_report_every_race_as_bytes_do",
+        "test_runtime_interp.py::test_a_warps_collective_accesses_race_only_with_other_agents",
         "test_runtime_interp.py::test_a_group_whose_threads_do_not_fit_in_memory_is_an_error_at_the_launch",
         "test_native.py::test_the_third_run_is_native_and_prints_what_the_first_did",
         "test_native.py::test_the_warm_path_runs_the_kept_executable",

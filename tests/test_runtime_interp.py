@@ -3,6 +3,7 @@ races, barriers and collectives."""
 
 from __future__ import annotations
 
+import functools
 import io
 import resource
 import subprocess
@@ -710,3 +711,97 @@ def test_a_group_of_1024_waiting_items_runs_in_3_gib_of_address_space(tmp_path):
     assert (done.returncode, done.stderr) == (0, "")
     twice = [2 * v for v in range(4, 8)]  # b[t] = 2 a[t + 4], a[i] = i
     assert done.stdout.splitlines()[1] == "[" + ",  ".join(map(str, twice)) + "]"
+
+
+# --- a warp collective's accesses are its warp's ---------------------------------------------
+# A matrix load or store reads or writes the tile for its whole warp: the tracker records it for
+# the warp (`agent_of`), an agent of its own. These tests drive the tracker with such accesses
+# (the op only needs the `WarpCollective` trait) and compare it with every pair of accesses.
+
+WARP_OP = """
+%m1, %m3, %p = "test.op"() : () -> (!mem.M<1>, !mem.M<3>, i1)
+%f1, %f3, %mask = gpu.ballot %m1, %m3, %p
+"""
+
+
+@functools.cache
+def _warp_ops():
+    """A load, a store, and a warp collective (its accesses are its warp's)."""
+    load, store, _ = _tracker_ops()
+    return load, store, list(Parser(make_context(), WARP_OP, "warp.mlir").parse_module().ops)[1]
+
+
+def _warp_replay(accesses, words: bool) -> int | None:
+    """Run `accesses` (kind, epoch, item, offset, data; kind `read`, `write`, `warp-read` or
+    `warp-write`) of one group through a tracker; the index of the access it reports a race
+    at (None: none)."""
+    from gpuir.runtime.interp import RaceTracker
+
+    load, store, collective = _warp_ops()
+    tracker = RaceTracker(words=words)
+    allocation = Allocation(1, 64, ArrayType(16, i32))
+    group = _Group()
+    for n, (kind, epoch, item, offset, data) in enumerate(accesses):
+        group.epoch = epoch
+        who = _Who(group, 0, item)
+        op = collective if kind.startswith("warp") else (load if kind == "read" else store)
+        try:
+            if kind.endswith("read"):
+                tracker.read(who, op, allocation, offset, len(data))
+            else:
+                tracker.write(who, op, allocation, offset, data)
+        except ProviderError:
+            return n
+    return None
+
+
+def _first_race_of_every_pair(accesses) -> int | None:
+    """The first access that races with an earlier one of the same epoch: another agent (the
+    item, or the warp `item // 32` for a warp's access), a byte both touch, a write, and not
+    the same value written by both."""
+    for n, (kind, epoch, item, offset, data) in enumerate(accesses):
+        agent = ("warp", item // 32) if kind.startswith("warp") else ("item", item)
+        for other_kind, other_epoch, other_item, other_offset, other_data in accesses[:n]:
+            other_warp = other_kind.startswith("warp")
+            other_agent = ("warp", other_item // 32) if other_warp else ("item", other_item)
+            if other_epoch != epoch or other_agent == agent:
+                continue
+            for byte in set(range(offset, offset + len(data))) & set(
+                range(other_offset, other_offset + len(other_data))
+            ):
+                write, other_write = kind.endswith("write"), other_kind.endswith("write")
+                mine, theirs = data[byte - offset], other_data[byte - other_offset]
+                if (write or other_write) and not (write and other_write and mine == theirs):
+                    return n
+    return None
+
+
+def test_a_warps_collective_accesses_race_only_with_other_agents():
+    """Random accesses of one group (two epochs; lanes 0, 1, 32 and 33 of warps 0 and 1, plain
+    or through a warp collective; two values): the tracker reports a race at the first access
+    that races with an earlier one, by words or by bytes, with two witnesses per kind."""
+    rng = np.random.default_rng(31)
+    races = 0
+    for _ in range(1500):
+        accesses, epoch = [], 0
+        for _ in range(rng.integers(2, 10)):
+            epoch += rng.random() < 0.1
+            width = int(rng.choice([2, 4]))
+            offset = int(rng.integers(0, 8 // width)) * width
+            value = int(rng.integers(0, 2))
+            kind = str(rng.choice(["read", "write", "warp-read", "warp-write"]))
+            item = int(rng.choice([0, 1, 32, 33]))
+            accesses.append((kind, epoch, item, offset, bytes([value]) * width))
+        expected = _first_race_of_every_pair(accesses)
+        races += expected is not None
+        assert _warp_replay(accesses, False) == expected, accesses
+        assert _warp_replay(accesses, True) == expected, accesses
+    assert 300 < races < 1200  # both outcomes are well represented
+
+
+def test_lanes_of_one_warp_never_race_through_its_collective_but_a_lane_plain_access_does():
+    tile = bytes([1, 2, 3, 4])
+    by_lanes = [("warp-read", 0, 2, 0, tile), ("warp-write", 0, 0, 0, bytes(4))]
+    assert _warp_replay(by_lanes, True) is None
+    plain = [("warp-write", 0, 0, 0, tile), ("read", 0, 0, 0, tile)]
+    assert _warp_replay(plain, True) == 1

@@ -5,9 +5,9 @@ A fragment is a lane's share of the warp's matrix: lane `l` holds a numpy array 
 elements `s l … s l + s - 1` of the row-major matrix (`share_of`: 8 of a 16x16 tile, row `l / 2`;
 1 of an f64 `a` or `b`, 2 of an f64 `c`). A load
 or store meets first (`mma_results` checks that every lane gives the same pointer and index),
-then each lane reads or writes its own elements through the work-item's checked accesses: the
-race check, bounds and token order see them, and the lanes of one warp never touch one element
-twice. `gpu.mma_compute` gathers the lanes' shares at the meeting and hands each its share of
+then each lane reads or writes its own elements through the work-item's checked accesses: bounds
+and token order see them, the race check records them for the warp (the access is the warp's:
+`races.agent_of`), and the lanes of one warp never touch one element twice. `gpu.mma_compute` gathers the lanes' shares at the meeting and hands each its share of
 `a · b + c` (`product`: the products added to `c` in order in f32, in f64 for f64 operands,
 rounded once to the accumulator's type).
 """

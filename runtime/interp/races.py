@@ -1,6 +1,14 @@
 """interp's race check: `RaceTracker`, the access records of one launch per word or byte
 (`_State`), kept in constant room per word; the first race ends the run with a diagnostic that
-names both accesses (docs/interp.md, "How interp runs a launch")."""
+names both accesses (docs/interp.md, "How interp runs a launch").
+
+An access is recorded for its agent (`agent_of`): the work-item that made it, or, for an op
+that a warp runs together (a `WarpCollective`: `gpu.mma_load`, `gpu.mma_store`), the warp.
+Such an op reads or writes the warp's tile on behalf of the whole warp, whose lanes meet at it
+(interp lets each lane touch its own share of the elements, but a GPU's lanes share the tile
+as they please), so its accesses are one agent's: those of one warp's collective ops never
+race with each other, and race with another warp's and with any work-item's plain accesses,
+its own lanes' included, as any two agents' do."""
 
 from __future__ import annotations
 
@@ -8,7 +16,9 @@ from typing import TYPE_CHECKING
 
 from xdsl.ir import Operation
 
+from gpuir.dialects.gpu import WARP
 from gpuir.dialects.mem import ATOMIC_OPS
+from gpuir.dialects.traits import is_warp_op
 from gpuir.ir.diagnostics import describe_op
 from gpuir.runtime.interp.items import item_name
 from gpuir.runtime.memory import Allocation, space_name
@@ -19,16 +29,43 @@ if TYPE_CHECKING:
 
 
 WITNESSES = 2
-"""Accesses of one kind (plain or atomic) kept per byte and epoch: the first two work-items'.
-A third access that races with one of them races with one of the two (at most one of them is
-its own), so two find every race that all of them would, in memory that does not grow with
-the number of accesses (FastTrack's adaptive read sets, by item)."""
+"""Accesses of one kind (plain or atomic) kept per byte and epoch: the first two agents'
+(work-items' or warps', `agent_of`). Whether two accesses race depends on their agents only
+through whether they are the same agent (an agent's own accesses never race: a work-item's are
+in its program order, and a warp's collective ops are met by all its lanes, one after another).
+So a third access that races with one of them races with one of the two (at most one of them is
+its own agent's), so two find every race that all of them would, in memory that does not grow
+with the number of accesses (FastTrack's adaptive read sets, by agent). A warp is an agent of
+its own, never the same as one of its lanes: were a lane's plain access and its warp's
+collective one the same agent's, two lanes of the warp would be kept as witnesses and both be
+the warp's own, and the argument would need a third witness per warp."""
 
 
 Record = tuple[int, int, Operation, bool, int]
-"""(group, item, op, whether the op is atomic, the access's sequence number) of one access."""
+"""(group, agent, op, whether the op is atomic, the access's sequence number) of one access."""
 Conflict = tuple[int, int, Operation, str]
-"""The access another one races with: its group, item, op, and what it did (`wrote`)."""
+"""The access another one races with: its group, agent, op, and what it did (`wrote`)."""
+
+
+_COLLECTIVE: dict[type[Operation], bool] = {}
+"""op type → whether it is a warp collective (`is_warp_op`), asked once per type."""
+
+
+def agent_of(op: Operation, item: int) -> int:
+    """The agent an access of work-item `item` through `op` is recorded for (module docstring):
+    the item (0 and up), or the warp of a warp collective (warp `w`: -1 - w)."""
+    collective = _COLLECTIVE.get(type(op))
+    if collective is None:
+        collective = _COLLECTIVE[type(op)] = is_warp_op(op)
+    return -1 - item // WARP if collective else item
+
+
+def agent_name(group: int, agent: int) -> str:
+    """`work-item (group 0, item 5)`, or `warp (group 0, work-items 32-63)`."""
+    if agent >= 0:
+        return item_name(group, agent)
+    first = (-1 - agent) * WARP
+    return f"warp (group {group}, work-items {first}-{first + WARP - 1})"
 
 
 def _witness(records: list[Record], record: Record) -> None:
@@ -296,7 +333,7 @@ class RaceTracker:
             self.touched.append(state)
 
     def read(self, who: ItemMachine, op: Operation, allocation: Allocation, offset: int, n: int):
-        group, item, epoch = who.group_id, who.item_id, who.group.epoch
+        group, item, epoch = who.group_id, agent_of(op, who.item_id), who.group.epoch
         atomic = type(op) in ATOMIC_TYPES
         quiet = self.quiet.get(allocation.serial)
         if not atomic and quiet is not None and quiet.get(offset) == (n, group, epoch):
@@ -320,13 +357,13 @@ class RaceTracker:
             self._touch(state, group, epoch)
             conflict = state.read_conflict(item, atomic)
             if conflict is not None:
-                self._report(who, op, "reads", allocation, byte, *conflict)
+                self._report(who, item, op, "reads", allocation, byte, *conflict)
             state.read(record)
 
     def write(
         self, who: ItemMachine, op: Operation, allocation: Allocation, offset: int, data: bytes
     ):
-        group, item, epoch = who.group_id, who.item_id, who.group.epoch
+        group, item, epoch = who.group_id, agent_of(op, who.item_id), who.group.epoch
         atomic = type(op) in ATOMIC_TYPES
         n = len(data)
         quiet = self.quiet.get(allocation.serial)
@@ -351,12 +388,13 @@ class RaceTracker:
             value = data[i : i + 1]
             conflict = state.write_conflict(item, atomic, value)
             if conflict is not None:
-                self._report(who, op, "writes", allocation, offset + i, *conflict)
+                self._report(who, item, op, "writes", allocation, offset + i, *conflict)
             state.write(record, value)
 
     def _report(
         self,
         who: ItemMachine,
+        agent: int,
         op: Operation,
         verb: str,
         allocation: Allocation,
@@ -366,7 +404,7 @@ class RaceTracker:
         other_op: Operation,
         other_verb: str,
     ) -> None:
-        other = item_name(other_group, other_item)
+        other = agent_name(other_group, other_item)
         if isinstance(op, ATOMIC_OPS):
             verb = f"atomically {verb}"  # with a plain access: atomics are ordered only
         why = (
@@ -376,7 +414,8 @@ class RaceTracker:
         )
         raise ProviderError(
             op,
-            f"race on {space_name(allocation.space)} memory: {who.who} {verb} byte {byte} of "
+            f"race on {space_name(allocation.space)} memory: {agent_name(who.group_id, agent)} "
+            f"{verb} byte {byte} of "
             f"{allocation.describe()}, which {other} {other_verb} ({describe_op(other_op)}); "
             f"{why}",
             "race",
