@@ -134,6 +134,31 @@ SPLIT = kernel(
 stores what its branch yielded at out[n_all + i]."""
 
 
+FLOATS = kernel(
+    "k",
+    PARAMS,
+    LOAD
+    + """  %w = arith.constant 32 : i32
+  %o = arith.constant 3 : i32
+  %half = arith.constant 0.5 : f32
+  %f = arith.sitofp %v : i32 to f32
+  %h = arith.mulf %f, %half : f32
+  %b1, %b3, %s, %ok = gpu.shuffle "xor" %a1, %m3, %h, %o, %w : f32
+  %tf = arith.sitofp %t : i32 to f32
+  %more = arith.cmpf ogt, %s, %tf : f32
+  %c1, %c3, %mask = gpu.ballot %b1, %b3, %more
+  %a = math.absi %v : i32
+  %g = arith.fptosi %s : f32 to i32
+  %ga = arith.addi %g, %a : i32
+  %r = arith.xori %ga, %mask : i32
+  %e1 = mem.store %c1, %po, %r : !mem.ptr<i32, 1>
+""",
+    "%e1, %c3, %m4, %m5",
+)
+"""Floats: h = x / 2 shuffled by xor 3, the ballot of h > t; out = int(h') + |x| ^ mask (an
+`fptosi` and a `math.absi` lane by lane)."""
+
+
 def parse(text: str) -> FuncOp:
     module = Parser(make_context(), text).parse_module()
     return next(op for op in module.walk() if isinstance(op, FuncOp))
@@ -154,7 +179,9 @@ def form_of(text: str):
 # --- which kernels take the form -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", [shuffle_kernel("down", "16", 32), BALLOT, LANE_ATOMIC, SPLIT])
+@pytest.mark.parametrize(
+    "text", [shuffle_kernel("down", "16", 32), BALLOT, LANE_ATOMIC, SPLIT, FLOATS]
+)
 def test_top_level_warp_operations_take_the_warp_vector_form(text: str):
     form, misfit = form_of(text)
     assert misfit is None
@@ -328,3 +355,21 @@ def test_a_branch_that_splits_warps_matches_numpy(items: int):
     expected[:n] = np.where(odd, x[(7 * i) % n] + up, 2 * x)
     expected[n:] = np.where(odd, x // 7, 2 * x)
     np.testing.assert_array_equal(found, expected)
+
+
+@pytest.mark.parametrize("items", [96, 40])
+def test_floats_and_lane_by_lane_ops_match_numpy(items: int):
+    groups = 2
+    x = np.random.default_rng(items).integers(-300, 300, groups * items, np.int32)
+    found = run(FLOATS, groups, items, x, 20, x.size)
+    lane, count = lanes_of(groups, items)
+    h = x.astype(np.float32) * np.float32(0.5)
+    source = lane ^ 3
+    valid = source < count
+    s = np.where(valid, h[np.arange(x.size) - lane + np.where(valid, source, lane)], h)
+    bits = np.where(s > 20, np.left_shift(1, lane, dtype=np.int64), 0)
+    warp = np.repeat(np.arange(groups), items) * 64 + np.tile(np.arange(items) // 32, groups)
+    masks = np.zeros(warp.max() + 1, np.int64)
+    np.bitwise_or.at(masks, warp, bits)
+    expected = (s.astype(np.int64) + np.abs(x)) ^ masks[warp]
+    np.testing.assert_array_equal(found.view(np.uint32), expected.astype(np.uint32))

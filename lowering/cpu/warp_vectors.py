@@ -31,6 +31,10 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, func, llvm, math, scf
 from xdsl.dialects.builtin import (
     I1,
+    AnyFloatConstr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -44,6 +48,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     AnyAttr,
+    IRDLOperation,
     VarConstraint,
     irdl_op_definition,
     operand_def,
@@ -75,18 +80,22 @@ from gpuir.lowering.llvm.arith_to_llvm import (
     overflow_flags,
 )
 from gpuir.lowering.llvm.conversion import index_type, llvm_type, ptr_type, size_and_align
+from gpuir.lowering.llvm.llvm_ext import PoisonOp
 from gpuir.lowering.llvm.rules import shuffle_source
 from gpuir.lowering.llvm.vector_to_llvm import extract_at, insert_at, shuffle, suffix
 
 WARP = gpu.WARP
 DIVISIONS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp)
-INT_CASTS: dict[type[Operation], type[Operation]] = {
+VECTOR_CASTS: dict[type[Operation], type[Operation]] = {
     arith.ExtSIOp: llvm.SExtOp,
     arith.ExtUIOp: llvm.ZExtOp,
     arith.TruncIOp: llvm.TruncOp,
     arith.BitcastOp: llvm.BitcastOp,
+    arith.SIToFPOp: llvm.SIToFPOp,
+    arith.ExtFOp: llvm.FPExtOp,
+    arith.TruncFOp: llvm.FPTruncOp,
 }
-"""The casts with a vector form here (float casts run as lane loops)."""
+"""The casts with a vector form here (`uitofp`, `fptosi`, `fptoui` run lane by lane)."""
 
 
 @irdl_op_definition
@@ -105,6 +114,33 @@ class LaneSelectOp(llvm.SelectOp):
 
     def verify_(self) -> None:
         return  # the fields above say it all (not xDSL's `llvm.select`'s verifier)
+
+
+@irdl_op_definition
+class LaneFCmpOp(llvm.FCmpOp):
+    """`llvm.fcmp` of two float vectors, lane by lane (xDSL's compares scalars)."""
+
+    name = "llvm.fcmp"
+    T: ClassVar = VarConstraint("T", VectorType.constr(AnyFloatConstr))
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    res = result_def(VectorType.constr(I1))
+    predicate = prop_def(IntegerAttr[i64])
+    fastmathFlags = prop_def(llvm.FastMathAttr, default_value=llvm.FastMathAttr(None))
+    traits = traits_def(Pure())
+    irdl_options = ()
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, predicate: int, flags: llvm.FastMathAttr):
+        assert isinstance(lhs.type, VectorType)
+        IRDLOperation.__init__(
+            self,
+            operands=[lhs, rhs],
+            result_types=[VectorType(i1, lhs.type.get_shape())],
+            properties={"predicate": IntegerAttr(predicate, i64), "fastmathFlags": flags},
+        )
+
+    def verify_(self) -> None:
+        return  # the fields above say it all (not xDSL's `llvm.fcmp`'s verifier)
 
 
 @dataclass(frozen=True)
@@ -132,6 +168,20 @@ class Place:
 
 
 Rep = SSAValue | Lanes | Stride | Place
+NUMBERS = (IntegerType, IndexType, Float16Type, Float32Type, Float64Type)
+
+
+@dataclass(frozen=True)
+class Access:
+    """How a warp reaches its lanes' elements (`WarpVectors.access`): `address` is lane 0's
+    llvm pointer, or (`spread`) a vector of the lanes' pointers; `memory` the vector type of
+    the elements in memory."""
+
+    address: SSAValue
+    memory: VectorType
+    align: int
+    space: int
+    spread: bool
 
 
 def lane_of(cond: SSAValue, item_id: SSAValue) -> int | None:
@@ -240,10 +290,12 @@ class WarpVectors:
             return value
         return b.insert(UnrealizedConversionCastOp.get([value], [type_])).results[0]
 
+    def poison(self, b: Builder, type_: Attribute) -> SSAValue:
+        return b.insert(PoisonOp.create(result_types=[type_])).res
+
     def splat(self, b: Builder, scalar: SSAValue) -> SSAValue:
         low = self.to_low(b, scalar)
-        poison = b.insert(llvm.UndefOp(VectorType(low.type, [WARP]))).res
-        one = insert_at(b, poison, low, 0)  # type: ignore[arg-type]
+        one = insert_at(b, self.poison(b, VectorType(low.type, [WARP])), low, 0)  # type: ignore[arg-type]
         return shuffle(b, one, one, [0] * WARP)  # type: ignore[arg-type]
 
     def iota(self, b: Builder, type_: Attribute) -> SSAValue:
@@ -280,7 +332,9 @@ class WarpVectors:
 
     def vec(self, b: Builder, value: SSAValue) -> SSAValue:
         """`value` as an llvm vector of its lanes."""
-        found = self.vals[value]
+        return self.rep_vec(b, self.vals[value], value)
+
+    def rep_vec(self, b: Builder, found: Rep, value: object) -> SSAValue:
         if isinstance(found, Lanes):
             return found.value
         if isinstance(found, Stride):
@@ -409,10 +463,14 @@ class WarpVectors:
             lhs, rhs = self.vec(b, op.lhs), self.vec(b, op.rhs)
             predicate = IntegerAttr(op.predicate.value.data, i64)
             return b.insert(llvm.ICmpOp(lhs, rhs, predicate)).res
+        if isinstance(op, arith.CmpfOp):
+            lhs, rhs = self.vec(b, op.lhs), self.vec(b, op.rhs)
+            compare = LaneFCmpOp(lhs, rhs, op.predicate.value.data, fastmath(op))
+            return b.insert(compare).res
         if isinstance(op, arith.SelectOp):
             cond, lhs, rhs = (self.vec(b, v) for v in op.operands)
             return b.insert(LaneSelectOp(cond, lhs, rhs)).res
-        if kind in INT_CASTS or isinstance(op, arith.IndexCastOp):
+        if kind in VECTOR_CASTS or isinstance(op, arith.IndexCastOp):
             return self.cast(b, op)
         if isinstance(op, math.CtPopOp):
             value = self.vec(b, op.operand)
@@ -426,42 +484,39 @@ class WarpVectors:
         if value.type == target:
             return value
         kind = type(op)
-        if kind in INT_CASTS:
-            return b.insert(INT_CASTS[kind](value, target)).results[0]  # type: ignore[call-arg]
+        if kind in VECTOR_CASTS:
+            return b.insert(VECTOR_CASTS[kind](value, target)).results[0]  # type: ignore[call-arg]
         width = value.type.element_type.width.data  # type: ignore[attr-defined]
         if width > target.element_type.width.data:  # type: ignore[attr-defined]
             return b.insert(llvm.TruncOp(value, target)).res
-        extend = llvm.SExtOp
-        return b.insert(extend(value, target)).res
+        return b.insert(llvm.SExtOp(value, target)).res  # `index_cast` sign-extends
 
     def per_lane(self, b: Builder, op: Operation, active: SSAValue | None) -> None:
-        """`op` for each (active) lane in turn, its results put together lane by lane."""
+        """`op` for each lane in turn (unrolled: each lane's values move by constant
+        positions), its results put together lane by lane; an op with effects only where its
+        lane is active."""
         results = [r for r in op.results if not is_token(r)]
-        types = [self.vector_type(r.type) for r in results]
-        inits = [self.splat(b, self.zero(b, r.type)) for r in results]
-        body = Block(arg_types=[IndexType(), *types])
-        lb = Builder(InsertPoint.at_end(body))
-        lane = body.args[0]
-        made = self.lane_region(lb, lambda ib: self.clone_at(ib, op, lane), active, lane, results)
-        low = self.to_low(lb, lane)
-        out = [
-            insert_at(lb, v, self.to_low(lb, m), low)
-            for v, m in zip(body.args[1:], made, strict=True)
-        ]  # type: ignore[arg-type]
-        lb.insert(scf.YieldOp(*out))
-        c0, c32, c1 = (index_constant(b, k) for k in (0, WARP, 1))
-        loop = b.insert(scf.ForOp(c0, c32, c1, inits, body))
-        self.define(op, [Lanes(r) for r in loop.results])
+        outs = [self.poison(b, self.vector_type(r.type)) for r in results]
+        pure = is_pure_op(op)
+        for lane in range(WARP):
+            if pure or active is None:
+                made = self.clone_at(b, op, lane)
+            else:
+                made = self.lane_region(b, op, active, lane, results)
+            outs = [
+                insert_at(b, v, self.to_low(b, m), lane)  # type: ignore[arg-type]
+                for v, m in zip(outs, made, strict=True)
+            ]
+        self.define(op, [Lanes(v) for v in outs])
 
-    def lane_region(self, b, emit, active, lane, results) -> list[SSAValue]:
-        """`emit(builder)` (which returns scalars of `results`' types) where lane `lane` is
-        active: under an `scf.if` on its bit of `active`, zeros where it is not."""
-        if active is None:
-            return emit(b)
-        on = extract_at(b, active, self.to_low(b, lane) if isinstance(lane, SSAValue) else lane)  # type: ignore[arg-type]
+    def lane_region(
+        self, b: Builder, op: Operation, active: SSAValue, lane: int, results: list[SSAValue]
+    ) -> list[SSAValue]:
+        """`op` at lane `lane` under an `scf.if` on its bit of `active` (zeros where not)."""
+        on = extract_at(b, active, lane)  # type: ignore[arg-type]
         then = Block()
         tb = Builder(InsertPoint.at_end(then))
-        tb.insert(scf.YieldOp(*emit(tb)))
+        tb.insert(scf.YieldOp(*self.clone_at(tb, op, lane)))
         other = Block()
         ob = Builder(InsertPoint.at_end(other))
         ob.insert(scf.YieldOp(*(self.zero(ob, r.type) for r in results)))
@@ -483,46 +538,57 @@ class WarpVectors:
         (index,) = indices
         self.vals[op.res] = Place(base, self.vals[index], op.res.type)
 
-    def contiguous(self, b: Builder, place: Rep) -> tuple[SSAValue, Attribute, int] | None:
-        """The llvm pointer to lane 0's element, its element type and alignment, where a
-        `Place` is lane-contiguous (its index a `Stride`) and its elements vectorize."""
-        if not isinstance(place, Place) or not isinstance(place.index, Stride):
+    def access(self, b: Builder, place: Rep) -> Access | None:
+        """How a warp's lanes reach a `Place` of number elements: from one llvm pointer (its
+        index a `Stride`), or from a vector of pointers; None for other places."""
+        if not isinstance(place, Place):
             return None
         assert isinstance(place.type_, PtrType)
         element = place.type_.pointee
-        if not isinstance(element, IntegerType | IndexType) and element.name not in (
-            "f16",
-            "f32",
-            "f64",
-        ):
+        if not isinstance(element, NUMBERS):
             return None
-        first = b.insert(mem.LeaOp(place.base, place.index.first)).res
-        pointer = ptr_type(place.type_.space.data)
-        address = b.insert(UnrealizedConversionCastOp.get([first], [pointer])).results[0]
-        _, align = size_and_align(element, first.owner)  # type: ignore[arg-type]
-        return address, element, align
+        space = place.type_.space.data
+        _, align = size_and_align(element, place.base.owner)  # type: ignore[arg-type]
+        memory = VectorType(llvm_type(element, i64), [WARP])  # in memory, an index is an i64
+        pointer = ptr_type(space)
+        if isinstance(place.index, Stride):
+            first = b.insert(mem.LeaOp(place.base, place.index.first)).res
+            address = b.insert(UnrealizedConversionCastOp.get([first], [pointer])).results[0]
+            return Access(address, memory, align, space, spread=False)
+        addresses = self.poison(b, VectorType(pointer, [WARP]))
+        for lane in range(WARP):  # LLVM makes the lanes' GEPs one of a vector of indices
+            at = self.rep_at_lane(b, place, place.type_, lane)
+            one = b.insert(UnrealizedConversionCastOp.get([at], [pointer])).results[0]
+            addresses = insert_at(b, addresses, one, lane)  # type: ignore[arg-type]
+        return Access(addresses, memory, align, space, spread=True)
 
     def emit_load(self, b: Builder, op: mem.LoadOp, active: SSAValue | None) -> None:
         place = self.vals[op.ptr]
         if isinstance(place, SSAValue) and active is None:
             self.clone_scalar(b, op)
             return
-        found = self.contiguous(b, place)
+        found = self.access(b, place)
         if found is None:
             self.per_lane(b, op, active)
             return
-        address, element, align = found
-        vector = VectorType(llvm_type(element, i64), [WARP])  # in memory, an index is an i64
-        if active is None:
-            made = b.insert(llvm.LoadOp(address, vector, align)).dereferenced_value
-        else:
-            name = f"llvm.masked.load.{suffix(vector)}.p{op.ptr.type.space.data}"  # type: ignore[attr-defined]
-            keep = self.splat(b, self.zero(b, element))
-            at = b.insert(llvm.ConstantOp(IntegerAttr(align, i32), i32)).result
-            call = llvm.CallIntrinsicOp(name, [address, at, active, keep], [vector])
+        memory = found.memory
+        align = b.insert(llvm.ConstantOp(IntegerAttr(found.align, i32), i32)).result
+        if found.spread:
+            name = f"llvm.masked.gather.{suffix(memory)}.v{WARP}p{found.space}"
+            keep = self.poison(b, memory)
+            mask = active if active is not None else self.constant_vector(b, [1] * WARP, i1)
+            call = llvm.CallIntrinsicOp(name, [found.address, align, mask, keep], [memory])
             made = b.insert(call).results[0]
-        if made.type != self.vector_type(element):  # a 32-bit index
-            made = b.insert(llvm.TruncOp(made, self.vector_type(element))).res
+        elif active is None:
+            made = b.insert(llvm.LoadOp(found.address, memory, found.align)).dereferenced_value
+        else:
+            name = f"llvm.masked.load.{suffix(memory)}.p{found.space}"
+            keep = self.poison(b, memory)
+            call = llvm.CallIntrinsicOp(name, [found.address, align, active, keep], [memory])
+            made = b.insert(call).results[0]
+        lanes = self.vector_type(op.res.type)
+        if made.type != lanes:  # a 32-bit index
+            made = b.insert(llvm.TruncOp(made, lanes)).res
         self.vals[op.res] = Lanes(made)
 
     def emit_store(self, b: Builder, op: mem.StoreOp, active: SSAValue | None) -> None:
@@ -530,21 +596,23 @@ class WarpVectors:
         if isinstance(place, SSAValue) and self.scalar(op.value) is not None and active is None:
             self.clone_scalar(b, op)
             return
-        found = self.contiguous(b, place)
+        found = self.access(b, place)
         if found is None:
             self.per_lane(b, op, active)
             return
-        address, element, align = found
         value = self.vec(b, op.value)
-        memory = VectorType(llvm_type(element, i64), [WARP])
-        if value.type != memory:  # a 32-bit index is an i64 in memory
-            value = b.insert(llvm.SExtOp(value, memory)).res
-        if active is None:
-            b.insert(llvm.StoreOp(value, address, align))
+        if value.type != found.memory:  # a 32-bit index is an i64 in memory
+            value = b.insert(llvm.SExtOp(value, found.memory)).res
+        if active is None and not found.spread:
+            b.insert(llvm.StoreOp(value, found.address, found.align))
             return
-        name = f"llvm.masked.store.{suffix(memory)}.p{op.ptr.type.space.data}"  # type: ignore[attr-defined]
-        at = b.insert(llvm.ConstantOp(IntegerAttr(align, i32), i32)).result
-        b.insert(llvm.CallIntrinsicOp(name, [value, address, at, active], []))
+        align = b.insert(llvm.ConstantOp(IntegerAttr(found.align, i32), i32)).result
+        mask = active if active is not None else self.constant_vector(b, [1] * WARP, i1)
+        if found.spread:  # LLVM's scatter writes lane after lane, as the lanes' stores go
+            name = f"llvm.masked.scatter.{suffix(found.memory)}.v{WARP}p{found.space}"
+        else:
+            name = f"llvm.masked.store.{suffix(found.memory)}.p{found.space}"
+        b.insert(llvm.CallIntrinsicOp(name, [value, found.address, align, mask], []))
 
     def emit_shuffle(self, b: Builder, op: gpu.ShuffleOp) -> None:
         offset, width = constant_index(op.offset), constant_index(op.width)
@@ -564,25 +632,20 @@ class WarpVectors:
         self, b: Builder, op: gpu.ShuffleOp, value: SSAValue, count: SSAValue
     ) -> None:
         """Each lane's source and `valid` by `rules.shuffle_source` (any offset and width, any
-        lane count), the value read from the lanes' vector."""
-        types = [value.type, VectorType(i1, [WARP])]
-        inits = [value, self.constant_vector(b, [0] * WARP, i1)]
-        body = Block(arg_types=[IndexType(), *types])
-        lb = Builder(InsertPoint.at_end(body))
-        lane, res, ok = body.args
-        as_i32 = [lb.insert(arith.IndexCastOp(v, i32)).result for v in (lane, count)]
-        offset = self.at_lane(lb, op.offset, lane)
-        width = self.at_lane(lb, op.width, lane)
-        one, warp = (lb.insert(arith.ConstantOp(IntegerAttr(k, i32))).result for k in (1, WARP))
-        read, valid = shuffle_source(
-            lb, op.mode.data, as_i32[0], offset, width, as_i32[1], one, warp
-        )
-        low = self.to_low(lb, lane)
-        got = extract_at(lb, value, read)  # type: ignore[arg-type]
-        lb.insert(scf.YieldOp(insert_at(lb, res, got, low), insert_at(lb, ok, valid, low)))  # type: ignore[arg-type]
-        c0, c32, c1 = (index_constant(b, k) for k in (0, WARP, 1))
-        loop = b.insert(scf.ForOp(c0, c32, c1, inits, body))
-        self.vals[op.res], self.vals[op.valid] = Lanes(loop.results[0]), Lanes(loop.results[1])
+        lane count), the value read from the lanes' vector; unrolled over the lanes."""
+        res = self.poison(b, value.type)
+        ok = self.poison(b, VectorType(i1, [WARP]))
+        count32 = b.insert(arith.IndexCastOp(count, i32)).result
+        one, warp = (b.insert(arith.ConstantOp(IntegerAttr(k, i32))).result for k in (1, WARP))
+        for lane in range(WARP):
+            at = b.insert(arith.ConstantOp(IntegerAttr(lane, i32))).result
+            offset = self.at_lane(b, op.offset, lane)
+            width = self.at_lane(b, op.width, lane)
+            mode = op.mode.data
+            read, valid = shuffle_source(b, mode, at, offset, width, count32, one, warp)
+            res = insert_at(b, res, extract_at(b, value, read), lane)  # type: ignore[arg-type]
+            ok = insert_at(b, ok, valid, lane)  # type: ignore[arg-type]
+        self.vals[op.res], self.vals[op.valid] = Lanes(res), Lanes(ok)
 
     # -- branches --
 

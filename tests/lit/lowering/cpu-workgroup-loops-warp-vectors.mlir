@@ -5,7 +5,7 @@
 // vector<32 x T> of its lanes, then the last partial warp under a mask. Here: a contiguous load
 // is one vector load; a "down" shuffle by 16 one shufflevector and a constant valid vector; the
 // atomic under `lane == 0` runs once, on lane 0's value; in the partial warp the load is masked,
-// the shuffle reads each lane's source by the rule of lowering/llvm/rules.py, and the atomic
+// the shuffle reads each lane's source by the rule of lowering/llvm/rules.py (unrolled), and the atomic
 // runs where lane 0 exists.
 // CHECK-LABEL: func.func @warp_sum(
 // CHECK-SAME:    gpu.workgroup
@@ -27,9 +27,9 @@
 // CHECK:         scf.if %[[PARTIAL]] {
 // CHECK:           %[[ACTIVE:.*]] = llvm.icmp "ult"
 // CHECK:           llvm.call_intrinsic "llvm.masked.load.v32i64.p1"({{.*}}, %[[ACTIVE]], {{.*}})
-// CHECK:           scf.for
-// CHECK:             arith.minsi
-// CHECK:             "llvm.extractelement"
+// CHECK-NOT:       scf.for
+// CHECK:           arith.minsi
+// CHECK:           "llvm.extractelement"
 // CHECK:           %[[HAS0:.*]] = "llvm.extractelement"(%[[ACTIVE]], %{{.*}}) : (vector<32xi1>, i64) -> i1
 // CHECK:           scf.if %[[HAS0]] {
 // CHECK:             mem.atomic_rmw "add"
@@ -66,15 +66,15 @@ builtin.module attributes {gpu.device} {
 
 // A ballot is a bitcast of its lanes' predicates (a scalar: the warp's mask); a branch on a
 // condition that splits the warp runs under the lanes' mask: its contiguous store is a masked
-// store, the load at a computed index a loop over the active lanes.
+// store, the load at a computed index a masked gather from the lanes' 32 addresses.
 // CHECK-LABEL: func.func @compact(
 // CHECK:         scf.for
 // CHECK:           %[[KEEP:.*]] = llvm.icmp "sgt" %{{.*}}, %{{.*}} : vector<32xi32>
 // CHECK:           %[[MASK:.*]] = llvm.bitcast %[[KEEP]] : vector<32xi1> to i32
-// CHECK:           scf.for {{.*}} -> (vector<32xf32>) {
-// CHECK:             %[[ON:.*]] = "llvm.extractelement"
-// CHECK:             scf.if %[[ON]] -> (f32) {
-// CHECK:               mem.load %m1
+// CHECK:           %[[SPLIT:.*]] = llvm.xor %[[KEEP]], %{{.*}} : vector<32xi1>
+// CHECK:           llvm.insertelement {{.*}} : vector<32x!llvm.ptr<1>>
+// CHECK:           llvm.call_intrinsic "llvm.masked.gather.v32f32.v32p1"(%{{.*}}, %{{.*}}, %[[KEEP]], %{{.*}}) : (vector<32x!llvm.ptr<1>>
+// CHECK-NOT:       scf.if
 // CHECK:           llvm.call_intrinsic "llvm.masked.store.v32f32.p1"
 // CHECK:           llvm.store {{.*}} : vector<32xi32>, !llvm.ptr<1>
 builtin.module attributes {gpu.device} {
