@@ -2,8 +2,9 @@
 
 Give it a folder of MLIR's integration tests that you fetched yourself (for example
 `mlir/test/Integration/GPU/CUDA/*.mlir`, `CUDA/TensorCore/*.mlir` and `ROCM/*.mlir` of an LLVM
-22 checkout); it runs each file under it with `gpu-run FILE --provider P` for each provider and
-checks the output with LLVM's FileCheck against the file's own CHECK lines, with the prefix its
+22 checkout); it runs each file under it with `gpu-run FILE --provider P` for each provider (with
+`--upstream-pass=NAME` for each mlir-opt pass of its RUN line that gpu-run runs itself,
+`UPSTREAM_PASSES`; gpu-run's import and pipeline stand for the others) and checks the output with LLVM's FileCheck against the file's own CHECK lines, with the prefix its
 RUN line uses. A file whose RUN lines run no program (they check mlir-opt's or ptxas' output)
 is reported as compile-only. Nothing of MLIR's text is kept here: this script only reads the
 files it is given.
@@ -23,6 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 RUNNERS = ("mlir-runner", "mlir-cpu-runner", "mlir-rocm-runner")
+UPSTREAM_PASSES = ("convert-vector-to-gpu",)
+"""The mlir-opt passes of a RUN line that gpu-run runs itself (`--upstream-pass`); gpu-run's
+import and pipeline stand for every other (MLIR's lowering to NVVM or ROCDL)."""
 GPU_RUN = str(Path(sys.executable).with_name("gpu-run"))
 
 
@@ -33,6 +37,7 @@ class Plan:
     prefixes: tuple[str, ...] | None  # None: the program runs without FileCheck
     with_stderr: bool
     compile_only: bool
+    passes: tuple[str, ...] = ()  # the UPSTREAM_PASSES its mlir-opt stages name, in order
 
 
 def run_lines(text: str) -> list[str]:
@@ -59,9 +64,16 @@ def plan_of(text: str) -> Plan:
         return Plan(("CHECK",), False, True)
     command = running[0]
     stages = command.split("|")
+    passes = tuple(
+        word.lstrip("-")
+        for stage in stages
+        if "mlir-opt" in stage
+        for word in shlex.split(stage)
+        if word.lstrip("-") in UPSTREAM_PASSES and word.startswith("-")
+    )
     filecheck = [s for s in stages if "FileCheck" in s]
     if not filecheck:
-        return Plan(None, "2>&1" in command, False)
+        return Plan(None, "2>&1" in command, False, passes)
     prefixes: list[str] = []
     words = shlex.split(filecheck[0])
     for i, word in enumerate(words):
@@ -71,7 +83,7 @@ def plan_of(text: str) -> Plan:
             elif word.startswith(flag + "="):
                 prefixes += word.split("=", 1)[1].split(",")
     runner_stage = next(s for s in stages if any(r in s for r in RUNNERS))
-    return Plan(tuple(prefixes) or ("CHECK",), "2>&1" in runner_stage, False)
+    return Plan(tuple(prefixes) or ("CHECK",), "2>&1" in runner_stage, False, passes)
 
 
 def first_error(text: str) -> str:
@@ -86,6 +98,7 @@ def first_error(text: str) -> str:
 def run_one(path: Path, plan: Plan, provider: str, timeout: float) -> tuple[bool, str]:
     """Run the file on one provider; (passed, the first error line)."""
     command = [GPU_RUN, str(path), "--provider", provider]
+    command += [f"--upstream-pass={name}" for name in plan.passes]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:

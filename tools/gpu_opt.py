@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from xdsl.printer import Printer
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import (
     ArgSpecParseError,
@@ -93,6 +94,7 @@ from gpuir.ir.source import (
     is_blank,
     parse_module,
 )
+from gpuir.ir.upstream import PASSES as UPSTREAM_PASSES
 from gpuir.ir.verifier import verify_input, verify_ops
 from gpuir.tools.common import (
     STDIN,
@@ -253,6 +255,21 @@ class GpuOptMain(xDSLOptMain):
             action="store_true",
             help="read the input as upstream MLIR (gpu.module, gpu.launch, memref; found by "
             "itself otherwise) and import it into gpuir's dialects",
+        )
+        arg_parser.add_argument(
+            "--upstream-pass",
+            action="append",
+            default=[],
+            choices=sorted(UPSTREAM_PASSES),
+            metavar="PASS",
+            dest="upstream_passes",
+            help="run this upstream MLIR pass on the input (upstream MLIR) before importing it, "
+            f"as mlir-opt would (repeatable, in order; one of {', '.join(sorted(UPSTREAM_PASSES))})",
+        )
+        arg_parser.add_argument(
+            "--print-upstream",
+            action="store_true",
+            help="print the upstream input after its --upstream-pass passes, not imported",
         )
         arg_parser.add_argument(
             "--list-passes",
@@ -519,6 +536,10 @@ class GpuOptMain(xDSLOptMain):
         self.timed("Parser", started)
         if parsed is None:
             return ""
+        if self.args.print_upstream:  # upstream ops, not gpuir's: printed as they are
+            out = StringIO()
+            Printer(out).print_op(parsed.module)
+            return out.getvalue() + "\n"
         with warnings.catch_warnings():
             warnings.showwarning = partial(show_warning, PROG, parsed)
             return self.transform(parsed)
@@ -565,10 +586,12 @@ class GpuOptMain(xDSLOptMain):
             return ParsedChunk(ModuleOp([]), name, text, chunk.line_offset, {})
         from gpuir.ir.upstream import is_upstream
 
-        if self.args.upstream or is_upstream(text):
+        passes = self.args.upstream_passes
+        if self.args.upstream or passes or self.args.print_upstream or is_upstream(text):
             from gpuir.ir.upstream.importer import read_upstream
 
-            return read_upstream(text, name, chunk.line_offset)
+            imported = not self.args.print_upstream
+            return read_upstream(text, name, chunk.line_offset, passes, imported)
         from gpuir.ir.locating_parser import LocatingParser  # lazily: --help needs no parser
 
         parser = LocatingParser(self.ctx, text, name)

@@ -24,6 +24,8 @@ Flags:
   stage, the provider's own lowering (device and host code) included;
 - `--time`: the time of each phase (parse, compile, run), to stderr;
 - `-p PIPELINE`: run this pass pipeline instead of the default one (gpu-opt's syntax);
+- `--upstream-pass=PASS`: run this upstream MLIR pass on an upstream program before importing
+  it, as `mlir-opt -PASS` would (`convert-vector-to-gpu`; `gpuir.ir.upstream.PASSES`);
 - `--interpret-host`: run `@host` on the interpreter (as `interp` always does) instead of as
   machine code (what `cpu` and `cuda` do by default; `gpuir.runtime.compiled_host`);
 - `--index-bitwidth 32`: the compiled providers (`cpu`, `cuda`) lower device code with 32-bit
@@ -63,6 +65,7 @@ from gpuir.ir.source import (
     is_blank,
     locate,
 )
+from gpuir.ir.upstream import PASSES as UPSTREAM_PASSES
 from gpuir.ir.verifier import verify_input, verify_ops
 from gpuir.runtime import ProviderUnavailable, get_provider, provider_names, resolve
 from gpuir.runtime.provider import Provider
@@ -98,6 +101,8 @@ class Options:
     plugins: list[str] = field(default_factory=list[str])
     check: bool = False
     upstream: bool = False
+    upstream_passes: list[str] = field(default_factory=list[str])
+    """The upstream passes to run before the import (`--upstream-pass`)."""
     argv: list[str] = field(default_factory=list[str])
     """The command line, for the warm path (`gpuir.tools.warm`)."""
     emit_executable: str | None = None
@@ -175,6 +180,16 @@ def build_parser() -> argparse.ArgumentParser:
         "otherwise) and import it into gpuir's dialects",
     )
     parser.add_argument(
+        "--upstream-pass",
+        action="append",
+        default=[],
+        choices=sorted(UPSTREAM_PASSES),
+        metavar="PASS",
+        dest="upstream_passes",
+        help="run this upstream MLIR pass on FILE (upstream MLIR) before importing it, as "
+        f"mlir-opt would (repeatable, in order; one of {', '.join(sorted(UPSTREAM_PASSES))})",
+    )
+    parser.add_argument(
         "--interpret-host",
         action="store_true",
         help="run @host on the interpreter instead of compiling it (cpu and cuda compile it)",
@@ -236,6 +251,7 @@ def parse_args(argv: Sequence[str]) -> Options:
         plugins=namespace.plugins,
         check=namespace.check,
         upstream=namespace.upstream,
+        upstream_passes=namespace.upstream_passes,
         argv=list(argv),
         emit_executable=namespace.emit_executable,
     )
@@ -244,9 +260,9 @@ def parse_args(argv: Sequence[str]) -> Options:
 # --- compiling -----------------------------------------------------------------------------------
 
 
-def read_program(path: str, upstream: bool = False) -> ParsedChunk:
-    """Read and parse FILE, or stdin for `-` (with locations); a user error is a
-    `GpuRunError`."""
+def read_program(path: str, upstream: bool = False, passes: Sequence[str] = ()) -> ParsedChunk:
+    """Read and parse FILE, or stdin for `-` (with locations), upstream MLIR after its upstream
+    `passes`; a user error is a `GpuRunError`."""
     if path == STDIN:
         data, path = sys.stdin.buffer.read(), STDIN_NAME
     else:
@@ -264,7 +280,7 @@ def read_program(path: str, upstream: bool = False) -> ParsedChunk:
     if is_blank(text, path):
         return ParsedChunk(ModuleOp([]), path, text, 0, {})
     try:
-        return parse_program(text, path, upstream)
+        return parse_program(text, path, upstream, passes)
     except SourceError as e:
         raise GpuRunError(str(e)) from e
 
@@ -443,7 +459,7 @@ def run(options: Options) -> int:
     instruments = pass_instruments(options)
     timer.lap("setup")
     phase = PhaseTimer()
-    parsed = read_program(options.file, options.upstream)
+    parsed = read_program(options.file, options.upstream, options.upstream_passes)
     timer.lap("parse")
     if instruments.timing is not None:
         instruments.timing.add("Parser", *phase.elapsed())

@@ -49,6 +49,7 @@ Anything else is an error at the op that says it is not supported (yet).
 
 from __future__ import annotations
 
+import importlib
 import re
 from typing import Any
 
@@ -76,6 +77,18 @@ def is_upstream(text: str) -> bool:
     of gpuir's types or `gpu` ops (comments aside)."""
     code = COMMENT.sub("", text)
     return bool(UPSTREAM_MARKERS.search(code)) and not GPUIR_MARKERS.search(code)
+
+
+PASSES = {"convert-vector-to-gpu": "gpuir.ir.upstream.vector_to_gpu:convert_vector_to_gpu"}
+"""The upstream MLIR passes gpuir runs on an upstream program itself, before importing it (the
+`--upstream-pass` of gpu-run and gpu-opt; an MLIR RUN line's `mlir-opt -convert-vector-to-gpu`):
+name → `module:function`, a function that rewrites the upstream module in place."""
+
+
+def upstream_pass(name: str) -> Any:
+    """The function of the upstream pass `name` (`PASSES`), imported."""
+    module, function = PASSES[name].split(":")
+    return getattr(importlib.import_module(module), function)
 
 
 def __getattr__(name: str) -> Any:

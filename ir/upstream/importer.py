@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, cf, func, math, ub
@@ -20,7 +21,15 @@ from gpuir.ir.source import (
     format_parse_error,
     parse_module,
 )
-from gpuir.ir.upstream import amdgpu_ops, async_ops, gpu_ops, memref_ops, parallel, vector_ops
+from gpuir.ir.upstream import (
+    amdgpu_ops,
+    async_ops,
+    gpu_ops,
+    memref_ops,
+    parallel,
+    upstream_pass,
+    vector_ops,
+)
 from gpuir.ir.upstream.common import unsupported
 from gpuir.ir.upstream.device_llvm import llvm_device_module
 from gpuir.ir.upstream.host import HostImporter
@@ -121,10 +130,13 @@ class UpstreamImportError(SourceError):
     """An upstream program that cannot be imported: the diagnostic, at its op, as text."""
 
 
-def read_upstream(text: str, name: str, line_offset: int = 0) -> ParsedChunk:
-    """An upstream program's text, read and imported, as a parsed chunk whose ops have the
+def read_upstream(
+    text: str, name: str, line_offset: int = 0, passes: Sequence[str] = (), imported: bool = True
+) -> ParsedChunk:
+    """An upstream program's text, read, rewritten by the upstream `passes` (`PASSES`) and
+    imported (`imported`: else the upstream program), as a parsed chunk whose ops have the
     locations of the upstream ops they come from. A `ParseError` as the parser raises it; an
-    `UpstreamImportError` where an op cannot be imported."""
+    `UpstreamImportError` where a pass refuses an op or an op cannot be imported."""
     from gpuir.ir.locating_parser import LocatingParser
 
     parser = LocatingParser(upstream_context(), text, name)
@@ -142,16 +154,20 @@ def read_upstream(text: str, name: str, line_offset: int = 0) -> ParsedChunk:
     parsed = ParsedChunk(source, name, text, line_offset, parser.op_starts)
     parsed.set_locations()
     try:
+        for pass_name in passes:
+            upstream_pass(pass_name)(source)
+        if not imported:
+            return parsed
         module = import_upstream(source)
     except OpError as e:
         raise UpstreamImportError(format_diagnostic(e, parsed)) from e
     return ParsedChunk(module, name, text, line_offset, {})
 
 
-def read_upstream_program(text: str, name: str) -> ParsedChunk:
+def read_upstream_program(text: str, name: str, passes: Sequence[str] = ()) -> ParsedChunk:
     """`read_upstream`, with a parse error too as an `UpstreamImportError` (its diagnostic as
     text): what gpu-run and the API read a whole upstream program with."""
     try:
-        return read_upstream(text, name)
+        return read_upstream(text, name, 0, passes)
     except ParseError as e:
         raise UpstreamImportError(format_parse_error(e, 0)) from e
