@@ -36,8 +36,9 @@ What it makes:
   `gpu.sync_work_items`.
 - **Host memory a kernel uses** (`gpu.host_register`): a device copy, made at the register;
   every launch copies the host memory there before it runs, and back after it.
-- `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy` (host to device and back) run as blocking ops, so
-  `async` tokens and `gpu.wait` order nothing more; `printMemrefF32`, `I32`, `I64` and `F64`
+- `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy` (host to device and back) run as blocking ops; an
+  async token is a stream: `gpu.wait async` makes one, an async launch runs on its first
+  dependency's, `gpu.wait` ends them (docs/ir-extensions.md); `printMemrefF32`, `I32`, `I64` and `F64`
   are `mem.print_memref`; `printNewline`, `printComma`, `printI64` print what mlir-runner's do.
 - `cf` blocks of a kernel or of `@main` take the memory tokens after their arguments, and every
   branch passes them; `scf.for` and `scf.if` carry them as iteration values and results.

@@ -25,15 +25,17 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnrankedMemRefType,
 )
+from xdsl.dialects.gpu import AsyncTokenType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gpuir.dialects import gpu, mem
+from gpuir.dialects.gpu import STREAM, StreamType
 from gpuir.dialects.mem import ArrayType, MemType, PtrType
 from gpuir.ir.data_layout import size_of
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.upstream import gpu_ops, memref_ops
-from gpuir.ir.upstream.async_ops import ASYNC_OPS
+from gpuir.ir.upstream.async_ops import ASYNC_OPS, sync
 from gpuir.ir.upstream.common import (
     SHARED_OPS,
     OpTable,
@@ -76,6 +78,41 @@ class HostImporter(KernelImporter):
         self.global_refs: dict[str, Ref] = {}
         self.by_launch: dict[tuple[str, ...], LaunchMade] = {}
         """The kernels made at their launches (`strided.kernel_for_launch`)."""
+        self.destroyed: set[SSAValue] = set()
+        """The streams of async tokens that a `gpu.wait` destroyed."""
+        self.deferred = False
+        """Whether registered memory waits to be copied back (async launches: at a `gpu.wait`,
+        or before the next op that may touch it)."""
+        self.fresh_copies = False
+        """Whether registered memory's device copies are as the host left it: no op that may
+        touch it since an async launch copied it there."""
+
+    def import_op(self, op: Operation, b: Builder, s: Scope) -> None:
+        """Host code's `op` (`SharedImporter.import_op`), after registered memory is copied
+        back where async launches left it on the device and `op` may touch it; an async
+        token that `op` makes is on the stream of its first dependency."""
+        if s.table is HOST_OPS and not keeps_copies(op):
+            self.fresh_copies = False
+            if self.deferred:
+                self.copy_back(b, s)
+        super().import_op(op, b, s)
+        if isinstance(
+            op, gpu_ops.AllocOp | gpu_ops.DeallocOp | gpu_ops.MemcpyOp | gpu_ops.MemsetOp
+        ):
+            token = op.results[-1] if op.results else None
+            if token is not None and isinstance(token.type, AsyncTokenType) and op.deps:
+                stream = self.live_stream(op.deps[0], s)
+                if stream is not None:
+                    s.values[token] = stream
+
+    def copy_back(self, b: Builder, s: Scope) -> None:
+        """Registered memory copied back from its device copies (blocking: after every
+        stream's work)."""
+        for ref in self.registered:
+            assert ref.mirror is not None
+            copy = gpu.CopyToHostBlockOp(s.tokens[0], s.tokens[1], ref.mirror.ptr, ref.ptr)
+            s.tokens[0], s.tokens[1] = b.insert(copy).results
+        self.deferred = False
 
     def main(self, op: func.FuncOp) -> None:
         inputs, outputs = op.function_type.inputs.data, op.function_type.outputs.data
@@ -139,8 +176,59 @@ class HostImporter(KernelImporter):
         ref = self.ref(op, op.rest[0], s)
         s.tokens[1] = b.insert(gpu.FreeBlockOp(s.tokens[1], ref.ptr)).results[0]
 
+    # -- async tokens and their streams --
+
+    def live_stream(self, token: SSAValue, s: Scope) -> SSAValue | None:
+        """The stream of an async token, if its work may still be pending (None: done)."""
+        stream = s.values.get(token)
+        if stream is None or stream in self.destroyed or not isinstance(stream.type, StreamType):
+            return None
+        return stream
+
+    def new_stream(self, b: Builder, s: Scope) -> SSAValue:
+        """A stream of its own (`gpu.stream_init` in a host slot)."""
+        made = b.insert(mem.AllocOp(s.tokens[0], PtrType(STREAM, 0)))
+        slot = made.results[1]
+        init = b.insert(gpu.StreamInitOp(made.results[0], s.tokens[1], slot))
+        s.tokens[0], s.tokens[1] = init.results
+        s.tokens[0], stream = b.insert(mem.LoadOp(s.tokens[0], slot)).results
+        s.tokens[0] = b.insert(mem.FreeOp(s.tokens[0], slot)).results[0]
+        stream.name_hint = "stream"
+        return stream
+
+    def async_stream(
+        self, deps: Sequence[SSAValue], b: Builder, s: Scope, reuse: bool = True
+    ) -> SSAValue:
+        """The stream of an async op with dependencies `deps`: its first dependency's (with
+        `reuse`, while pending), else a new one; the host first waits for the streams of the
+        others (where a GPU waits for an event on the stream)."""
+        streams: list[SSAValue] = []
+        for dep in deps:
+            found = self.live_stream(dep, s)
+            if found is not None and found not in streams:
+                streams.append(found)
+        first = self.live_stream(deps[0], s) if deps and reuse else None
+        for other in streams:
+            if other is not first:
+                sync(self, other, b, s)
+        return first if first is not None else self.new_stream(b, s)
+
     def wait(self, op: gpu_ops.WaitOp, b: Builder, s: Scope) -> None:
-        pass  # every op ran to its end already
+        """`gpu.wait async [deps]`: a new stream after the dependencies' (its token's);
+        `gpu.wait [deps]`: the host waits for their streams and destroys them, then copies
+        registered memory back."""
+        if op.token:
+            s.values[op.token[0]] = self.async_stream(op.deps, b, s, reuse=False)
+            return
+        for dep in op.deps:
+            stream = self.live_stream(dep, s)
+            if stream is not None:
+                done = b.insert(gpu.StreamDeinitOp(s.tokens[0], s.tokens[1], stream))
+                s.tokens[0], s.tokens[1] = done.results
+                self.destroyed.add(stream)
+        self.fresh_copies = False
+        if self.deferred:
+            self.copy_back(b, s)
 
     def get_global(self, op: memref.GetGlobalOp, b: Builder, s: Scope) -> None:
         found = self.global_refs.get(op.name_.root_reference.data)
@@ -316,7 +404,15 @@ class HostImporter(KernelImporter):
 
     def launch_region(self, op: gpu_ops.LaunchOp, b: Builder, s: Scope) -> None:
         self.single_clusters(op, op.rest[6 + op.smem.data :])
-        captured = captured_values(op)
+        inside = {v for inner in op.body.walk() for v in inner.results}
+        inside |= {a for block in op.body.blocks for a in block.args}
+        for inner in op.body.walk():
+            inside |= {a for region in inner.regions for block in region.blocks for a in block.args}
+        captured: list[SSAValue] = []
+        for inner in op.body.walk():
+            for operand in inner.operands:
+                if operand not in inside and operand not in captured:
+                    captured.append(operand)
         name = self.fresh("launch_kernel")
         # a captured memref keeps the pointer the host made it with (a cast may have hidden
         # its static inner extents)
@@ -384,18 +480,30 @@ class HostImporter(KernelImporter):
                 raise unsupported(op, "of a memref the importer does not know")
             else:
                 values += self.mapped(op, [arg], s)
-        for ref in self.registered:
-            assert ref.mirror is not None
-            copy = gpu.CopyToDeviceBlockOp(s.tokens[0], s.tokens[1], ref.ptr, ref.mirror.ptr)
-            s.tokens[0], s.tokens[1] = b.insert(copy).results
-        assert self.stream is not None
+        token = None
+        if isinstance(op, gpu_ops.LaunchFuncOp | gpu_ops.LaunchOp) and op.token:
+            token = op.token[0]
+        if not (token is not None and self.fresh_copies):
+            for ref in self.registered:
+                assert ref.mirror is not None
+                copy = gpu.CopyToDeviceBlockOp(s.tokens[0], s.tokens[1], ref.ptr, ref.mirror.ptr)
+                s.tokens[0], s.tokens[1] = b.insert(copy).results
+        stream = self.stream
+        if token is not None:  # on a stream of its own, registered memory copied back later
+            assert isinstance(op, gpu_ops.LaunchFuncOp | gpu_ops.LaunchOp)
+            stream = s.values[token] = self.async_stream(op.deps, b, s)
+        assert stream is not None
         mems = [s.tokens[0], s.tokens[1], s.tokens[4]]
-        made = gpu.LaunchOp(kernel, n_groups, n_items, self.stream, mems, values, smem, smem_extent)
+        made = gpu.LaunchOp(kernel, n_groups, n_items, stream, mems, values, smem, smem_extent)
         done = b.insert(made)
         if known:
             attrs = {k: DenseArrayBase.from_list(IntegerType(64), v) for k, v in known.items()}
             done.attributes[gpu.KNOWN_SIZES_ATTR] = DictionaryAttr(attrs)
         s.tokens[0], s.tokens[1], s.tokens[4] = done.results
+        if token is not None:
+            self.deferred = self.deferred or bool(self.registered)
+            self.fresh_copies = True
+            return
         for ref in self.registered:
             assert ref.mirror is not None
             copy = gpu.CopyToHostBlockOp(s.tokens[0], s.tokens[1], ref.mirror.ptr, ref.ptr)
@@ -442,6 +550,17 @@ class HostImporter(KernelImporter):
         return ref.dims[0] if ref.dims else index(b, 1)
 
 
+def keeps_copies(op: Operation) -> bool:
+    """Whether host code's `op` leaves registered memory and its device copies as they are
+    and ends no block: arithmetic, a cast, a `gpu.wait` (it copies back itself) and an async
+    launch (it runs while the host goes on)."""
+    if isinstance(op, gpu_ops.LaunchFuncOp | gpu_ops.LaunchOp):
+        return bool(op.token)
+    if isinstance(op, gpu_ops.WaitOp | memref_ops.CastOp):
+        return True
+    return op.dialect_name() in ("arith", "math") and not op.regions
+
+
 HOST_OPS: OpTable = {
     **SHARED_OPS,
     **VECTOR_OPS,
@@ -465,18 +584,3 @@ HOST_OPS: OpTable = {
     cf.AssertOp: HostImporter.host_assert,
 }
 """The ops host code imports, by type (`SharedImporter.import_op`)."""
-
-
-def captured_values(op: gpu_ops.LaunchOp) -> list[SSAValue]:
-    """The values from outside a gpu.launch that its body uses, in the order of first use:
-    the arguments of the kernel it becomes."""
-    inside = {v for inner in op.body.walk() for v in inner.results}
-    inside |= {a for block in op.body.blocks for a in block.args}
-    for inner in op.body.walk():
-        inside |= {a for region in inner.regions for block in region.blocks for a in block.args}
-    captured: list[SSAValue] = []
-    for inner in op.body.walk():
-        for operand in inner.operands:
-            if operand not in inside and operand not in captured:
-                captured.append(operand)
-    return captured

@@ -36,6 +36,7 @@ import os
 import platform
 import struct
 import threading
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -377,12 +378,14 @@ class Pool:
         argv: int,
         n_chunks: int,
         shared: list[int],
+        held: bool = False,
     ) -> list[tuple[int, faults.Fault]]:
         """Run the launch entry at `entry` over `n_groups` groups in `n_chunks` chunks (at most
         2^32 - 1); thread `w` uses the shared-memory buffer at `shared[w]` (static shared
         memory, then dynamic from `static` bytes on; a list that is not changed afterwards,
-        the table is written again only for another list). The faults, by thread."""
-        with self.lock:
+        the table is written again only for another list). The faults, by thread. `held`:
+        the caller holds `lock` already."""
+        with nullcontext() if held else self.lock:
             if shared is not self.shared:
                 self.shared = shared
                 for w, address in enumerate(shared):

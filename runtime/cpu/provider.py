@@ -23,7 +23,7 @@ from gpuir.dialects.mem import GLOBAL
 from gpuir.runtime import ProviderUnavailable, device_print, memory
 from gpuir.runtime.cpu import check as checker_lib
 from gpuir.runtime.cpu import faults, pool
-from gpuir.runtime.cpu.arena import ALIGNMENT, device_bytes, release_device_bytes
+from gpuir.runtime.cpu.arena import ALIGNMENT, aligned_bytes, device_bytes, release_device_bytes
 from gpuir.runtime.cpu.compiled import (
     MAX_ITEMS,
     CompiledKernel,
@@ -32,9 +32,17 @@ from gpuir.runtime.cpu.compiled import (
     compile_module,
 )
 from gpuir.runtime.cpu.errors import fault_error, pool_error, read_stops
+from gpuir.runtime.cpu.streams import Streams
 from gpuir.runtime.eager import EagerHostProvider
 from gpuir.runtime.memory import Allocation, Pointer
-from gpuir.runtime.provider import Launch, LoadedModule, ProviderError, check_launch, kernels_of
+from gpuir.runtime.provider import (
+    Launch,
+    LoadedModule,
+    ProviderError,
+    Stream,
+    check_launch,
+    kernels_of,
+)
 
 PARALLEL_GROUPS = 2
 """A launch of fewer work-groups than this runs on the calling thread (a group's work is not
@@ -160,10 +168,19 @@ class CpuProvider(EagerHostProvider):
         """The threads' shared-memory buffers (address and view: numpy bytes live as long as
         their view), given back at `close`."""
         self.shared_lock = threading.Lock()
+        self.stream_threads = Streams()
+        """The threads of the streams with work (`gpuir.runtime.cpu.streams`)."""
 
     # session
 
     def close(self, *, op: Operation | None = None) -> None:
+        self.check_open(op)
+        try:
+            self.stream_threads.end_all()
+        finally:
+            self._close(op)
+
+    def _close(self, op: Operation | None) -> None:
         live = [a for a in self.live if not a.freed]
         super().close(op=op)
         for allocation in live + self.quarantine:
@@ -205,7 +222,57 @@ class CpuProvider(EagerHostProvider):
             self.checker.alloc(address, nbytes)
         return allocation
 
+    # streams
+
+    def ordered(self, stream: Stream | None, work: Callable[[], None]) -> None:
+        """Run `work` in `stream`'s order: queued on the stream's thread, or (the default
+        stream, a blocking call) here, after every stream's work. With `--check` every stream
+        runs here, in the order of the calls (the checker follows one launch at a time)."""
+        if stream is not None and stream.handle != 0 and self.checker is None:
+            self.stream_threads.submit(stream.handle, work)
+            return
+        if self.stream_threads.threads:
+            self.stream_threads.wait_all()
+        work()
+
+    def sync_stream(self, stream, *, op=None) -> None:
+        super().sync_stream(stream, op=op)
+        if stream.handle == 0:
+            self.stream_threads.wait_all()
+        else:
+            self.stream_threads.wait(stream.handle)
+
+    def destroy_stream(self, stream, *, op=None) -> None:
+        self.check_open(op)
+        self.check_stream(stream, op)
+        if stream.handle != 0:
+            self.stream_threads.end(stream.handle)
+        super().destroy_stream(stream, op=op)
+
+    def synchronize(self, *, op=None) -> None:
+        super().synchronize(op=op)
+        self.stream_threads.wait_all()
+
+    def copy_to_device(self, dst, src, nbytes, *, stream=None, op=None) -> None:
+        self.check_open(op)
+        self.check_stream(stream, op)
+        copy = super().copy_to_device
+        self.ordered(stream, lambda: copy(dst, src, nbytes, stream=stream, op=op))
+
+    def copy_to_host(self, dst, src, nbytes, *, stream=None, op=None) -> None:
+        self.check_open(op)
+        self.check_stream(stream, op)
+        copy = super().copy_to_host
+        self.ordered(stream, lambda: copy(dst, src, nbytes, stream=stream, op=op))
+
+    # memory
+
     def free(self, ptr, *, stream=None, op=None) -> None:
+        self.check_open(op)
+        self.check_stream(stream, op)
+        self.ordered(stream, lambda: self._free(ptr, stream, op))
+
+    def _free(self, ptr: Pointer, stream: Stream | None, op: Operation | None) -> None:
         super().free(ptr, stream=stream, op=op)
         if ptr.allocation is None:
             return
@@ -235,6 +302,28 @@ class CpuProvider(EagerHostProvider):
     ) -> None:
         self.check_open(op)
         self.check_stream(stream, op)
+        on_stream = stream.handle != 0 and self.checker is None
+        self.ordered(
+            stream,
+            lambda: self._launch(
+                module, kernel, n_groups, n_items, smem_bytes, args, op, on_stream
+            ),
+        )
+
+    def _launch(
+        self,
+        module: LoadedModule,
+        kernel: str,
+        n_groups: int,
+        n_items: int,
+        smem_bytes: int,
+        args: Sequence[tuple[object, Attribute]],
+        op: Operation | None,
+        on_stream: bool = False,
+    ) -> None:
+        """A launch, here. `on_stream`: on a stream's thread, where another stream's launch of
+        the same kernel may be running (maybe waiting for this one): the arguments go to a
+        buffer of the launch's own, and the groups run here while the pool is busy."""
         compiled = module.payload
         if not isinstance(compiled, CompiledModule):
             raise ProviderError(op, "cpu: the module was not loaded by cpu", "invalid handle")
@@ -263,6 +352,13 @@ class CpuProvider(EagerHostProvider):
                     )
                 finally:
                     self.print_output(prints.finish(), kernel, op)
+            return
+        if on_stream:
+            with code.lock:
+                code.fill(args, op)
+                own = own_arguments(code)
+            argv = ctypes.addressof(own[0])
+            self._run(code, n_groups, n_items, smem_bytes, argv, op, module.module, own=True)
             return
         with code.lock:  # the kernel's argument buffer, filled in place
             code.fill(args, op)
@@ -312,12 +408,15 @@ class CpuProvider(EagerHostProvider):
         entry_for = code.entry_for if code.stream_address else None
         streaming = self.streaming
         get_ident = threading.get_ident
+        stream_work = self.stream_threads.threads
         acquire, release = lock.acquire, lock.release
 
         def launch(n_groups: int, n_items: int, args: Sequence[object]) -> bool:
             if n_groups.__class__ is not int or n_items.__class__ is not int:
                 n_groups, n_items = int(n_groups), int(n_items)
             if not self.is_open or n_groups < 1 or not 1 <= n_items <= MAX_ITEMS:
+                return False
+            if stream_work:  # streams still at work: the usual way waits for them
                 return False
             if len(args) != count:
                 return False
@@ -430,11 +529,13 @@ class CpuProvider(EagerHostProvider):
         op: Operation | None,
         source: ModuleOp | None = None,
         in_order: bool = False,
+        own: bool = False,
     ) -> None:
-        """Run the groups: here when the launch is small (or `in_order`: one after another),
-        else in chunks on the pool. `argv` (the address of the argument slots) stays valid
-        until the chunks are done. Each chunk runs under the fault guard (`faults`); the
-        fault of the lowest work-group is the launch's error."""
+        """Run the groups: here when the launch is small (or `in_order`: one after another;
+        or `own`, a stream's launch, while the pool runs another), else in chunks on the pool.
+        `argv` (the address of the argument slots) stays valid until the chunks are done.
+        Each chunk runs under the fault guard (`faults`); the fault of the lowest work-group
+        is the launch's error."""
         static = code.shared_bytes
         shared_size = static + smem_bytes
         guard = faults.install()
@@ -458,10 +559,10 @@ class CpuProvider(EagerHostProvider):
             threads = pool.pool(self.workers)
         if threads is None or not threads.alive:
             run_chunk(0, n_groups)
-        else:
-            self._run_on_pool(
-                threads, code, address, n_groups, n_items, shared_size, argv, source, op
-            )
+        elif not self._run_on_pool(
+            threads, code, address, n_groups, n_items, shared_size, argv, source, op, own
+        ):
+            run_chunk(0, n_groups)
         if faulted:
             raise fault_error(min(faulted, key=lambda f: f.group), code, source, op)
 
@@ -483,15 +584,29 @@ class CpuProvider(EagerHostProvider):
         argv: int,
         source: ModuleOp | None,
         op: Operation | None,
-    ) -> None:
+        unless_busy: bool = False,
+    ) -> bool:
         """The groups in chunks on the native threads (`CHUNKS_PER_WORKER` per thread), each
         thread with its shared-memory buffer, calling the entry at `address` (the kernel's or
-        its stream entry); the fault of the lowest group is the error."""
+        its stream entry); the fault of the lowest group is the error. False (nothing run)
+        where `unless_busy` and the pool runs another launch."""
         chunks = min(n_groups, threads.workers * CHUNKS_PER_WORKER)
-        shared = self.pool_buffers(shared_size, threads.workers)
-        found = threads.run(address, n_groups, n_items, code.shared_bytes, argv, chunks, shared)
+        if not unless_busy:
+            shared = self.pool_buffers(shared_size, threads.workers)
+            found = threads.run(address, n_groups, n_items, code.shared_bytes, argv, chunks, shared)
+        elif threads.lock.acquire(blocking=False):
+            try:  # the pool's buffers change only while it runs nothing
+                shared = self.pool_buffers(shared_size, threads.workers)
+                found = threads.run(
+                    address, n_groups, n_items, code.shared_bytes, argv, chunks, shared, True
+                )
+            finally:
+                threads.lock.release()
+        else:
+            return False
         if found:
             raise pool_error(found, code, shared, n_items, source, op)
+        return True
 
     def pool_buffers(self, nbytes: int, workers: int) -> list[int]:
         """The addresses of the shared-memory buffers of the pool's `workers` threads
@@ -522,3 +637,18 @@ class CpuProvider(EagerHostProvider):
                 self.shared_blocks[address] = view
             local.address, local.size = address, size
         return local.address
+
+
+def own_arguments(code: CompiledKernel) -> list:
+    """A copy of `code`'s filled argument buffer (its first item) and of its struct
+    arguments' bytes (which the copy's slots point to), kept alive by the list."""
+    slots = type(code.slots)()
+    ctypes.memmove(slots, code.slots, ctypes.sizeof(slots))
+    kept: list = [slots]
+    for i, (kind, data) in enumerate(code.writers):
+        if kind == "struct":
+            copy = aligned_bytes(data.nbytes)  # type: ignore[union-attr]
+            copy[:] = data
+            slots[i] = copy.ctypes.data
+            kept.append(copy)
+    return kept

@@ -119,10 +119,13 @@ class ItemMachine(Machine):
                 "invalid address space",
             )
 
-    def _order(self, op: Operation, ptr: Pointer, nbytes: int, write: bool) -> None:
+    def _order(
+        self, op: Operation, ptr: Pointer, nbytes: int, write: bool, data: bytes | None = None
+    ) -> None:
         """The token-order check of an access: against this work-item's own accesses, and
-        of global memory as the launch's against the host code's (`token_order`); and the
-        stream-order check of global memory (`streams`)."""
+        of global memory as the launch's against the host code's (`token_order`); the
+        stream-order check of global memory (`streams`); and, in a launch on a stream, whether
+        the work-item spins (`StreamTask.access`; `data`: what a store writes)."""
         if self.order is not None:
             self.order.access(self, op, ptr, nbytes, write)
         launched_by = self.run.launched_by
@@ -132,6 +135,9 @@ class ItemMachine(Machine):
         streams = self.run.streams
         if streams is not None and ptr.space == GLOBAL:
             streams.access(ptr, nbytes, write, (op, self.who))
+        task = self.run.task
+        if task is not None and ptr.space == GLOBAL:
+            task.access(op, self.who, ptr, nbytes, data)
 
     def load(self, op: Operation, ptr: Pointer) -> object:
         allocation = ptr.allocation
@@ -175,7 +181,7 @@ class ItemMachine(Machine):
         if self._tracked(allocation.space):
             self.run.races.write(self, op, allocation, offset, data)
         if self.order is not None or self.run.watched:
-            self._order(op, ptr, len(data), True)
+            self._order(op, ptr, len(data), True, data)
         memory.host_bytes(allocation, op)[offset : offset + len(data)] = np.frombuffer(
             data, np.uint8
         )

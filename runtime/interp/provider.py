@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -24,7 +24,7 @@ from gpuir.runtime.engine.token_order import entry_tokens
 from gpuir.runtime.interp.items import DEVICE_FUNCTIONS, GroupState, ItemMachine
 from gpuir.runtime.interp.races import RaceTracker
 from gpuir.runtime.interp.scheduler import GroupScheduler, OutOfStacks
-from gpuir.runtime.interp.streams import StreamOrder
+from gpuir.runtime.interp.streams import StreamOrder, StreamTasks
 from gpuir.runtime.memory import Allocation, Pointer, size_of
 from gpuir.runtime.provider import (
     Launch,
@@ -85,7 +85,12 @@ class KernelRun:
         self.races = RaceTracker()
         self.launched_by = provider.launched_by
         self.streams: StreamOrder | None = getattr(provider, "stream_order", None)
-        self.watched = self.launched_by is not None or self.streams is not None
+        tasks: StreamTasks | None = getattr(provider, "tasks", None)
+        self.task = tasks.current if tasks is not None else None
+        """The stream's pending work this launch is (`streams.StreamTask`), if any."""
+        self.watched = (
+            self.launched_by is not None or self.streams is not None or self.task is not None
+        )
         """Whether an access of global memory goes to a host-side check (`ItemMachine._order`)."""
         self.out = provider.output()
         payload = loaded.payload
@@ -174,6 +179,8 @@ class InterpProvider(EagerHostProvider):
         self.out = out
         self.stream_order: StreamOrder | None = None
         """The stream-order check (`streams`), from the session's first stream on."""
+        self.tasks = StreamTasks(lambda: self.stream_order)
+        """The streams' pending work (`streams.StreamTasks`)."""
 
     def output(self) -> IO[str]:
         return self.out if self.out is not None else sys.stdout
@@ -197,9 +204,33 @@ class InterpProvider(EagerHostProvider):
             return self.stream_order
         return None
 
+    def ordered(
+        self, stream: Stream | None, op: Operation | None, work: Callable[[], None]
+    ) -> None:
+        """Run `work` in `stream`'s order, its stream-order check begun now: on a stream with
+        pending work, after it (`streams.StreamTasks`); on the default stream or blocking,
+        after every stream's pending work."""
+        order = self._on(stream, op)
+        if stream is not None and stream.handle != 0:
+            self.tasks.submit(stream.handle, work, op, order.current if order else None)
+            return
+        if self.tasks.queues:
+            self.tasks.drive()
+            if order is not None and op is not None:
+                order.begin(stream, op)  # after the streams' work, which moved the clocks
+        work()
+
     def open(self, *, op=None) -> None:
         super().open(op=op)
         self.stream_order = None
+
+    def close(self, *, op=None) -> None:
+        self.check_open(op)
+        try:
+            self.tasks.drive()
+        finally:
+            self.tasks.queues = {}
+            super().close(op=op)
 
     def create_stream(self, *, op=None) -> Stream:
         stream = super().create_stream(op=op)
@@ -212,37 +243,48 @@ class InterpProvider(EagerHostProvider):
         return super().alloc(nbytes, pointee, extent, stream=stream, op=op)
 
     def free(self, ptr, *, stream=None, op=None) -> None:
-        super().free(ptr, stream=stream, op=op)
-        order = self._on(stream, op)
-        if order is not None:
-            order.free(ptr)
+        free = super().free
+
+        def work() -> None:
+            free(ptr, stream=stream, op=op)
+            if self.stream_order is not None and op is not None:
+                self.stream_order.free(ptr)
+
+        self.ordered(stream, op, work)
 
     def copy_to_device(self, dst, src, nbytes, *, stream=None, op=None) -> None:
-        super().copy_to_device(dst, src, nbytes, stream=stream, op=op)
-        self._copied(dst, src, nbytes, stream, op)
+        copy = super().copy_to_device
+        self.ordered(stream, op, lambda: self._copy_checked(copy, dst, src, nbytes, stream, op))
 
     def copy_to_host(self, dst, src, nbytes, *, stream=None, op=None) -> None:
-        super().copy_to_host(dst, src, nbytes, stream=stream, op=op)
-        self._copied(dst, src, nbytes, stream, op)
+        copy = super().copy_to_host
+        self.ordered(stream, op, lambda: self._copy_checked(copy, dst, src, nbytes, stream, op))
 
-    def _copied(self, dst: Pointer, src: Pointer, nbytes: int, stream, op) -> None:
-        order = self._on(stream, op)
-        if order is not None:
+    def _copy_checked(self, copy, dst: Pointer, src: Pointer, nbytes: int, stream, op) -> None:
+        copy(dst, src, nbytes, stream=stream, op=op)
+        order = self.stream_order
+        if order is not None and op is not None:
             order.access(src, nbytes, False)
             order.access(dst, nbytes, True)
 
     def sync_stream(self, stream, *, op=None) -> None:
         super().sync_stream(stream, op=op)
+        self.tasks.drive(stream.handle if stream.handle != 0 else None)
         if self.stream_order is not None:
             self.stream_order.wait(stream)
 
     def destroy_stream(self, stream, *, op=None) -> None:
+        if stream.handle != 0:
+            self.check_open(op)
+            self.check_stream(stream, op)
+            self.tasks.drive(stream.handle)
         super().destroy_stream(stream, op=op)
         if self.stream_order is not None:
             self.stream_order.wait(stream)
 
     def synchronize(self, *, op=None) -> None:
         super().synchronize(op=op)
+        self.tasks.drive()
         if self.stream_order is not None:
             self.stream_order.wait_all()
 
@@ -258,8 +300,8 @@ class InterpProvider(EagerHostProvider):
         self.check_stream(stream, op)
         if not isinstance(module.payload, InterpModule):
             raise ProviderError(op, "interp: the module was not loaded by interp", "invalid handle")
-        self._on(stream, op)
-        run_launch(self, Launch(module, kernel, n_groups, n_items, smem_bytes, args, op))
+        launch = Launch(module, kernel, n_groups, n_items, smem_bytes, args, op)
+        self.ordered(stream, op, lambda: run_launch(self, launch))
 
 
 def interp_module(module: ModuleOp) -> InterpModule:

@@ -9,7 +9,9 @@ host ops that call the runtime by op id, `@main`'s signature), generated here as
 Not every program can be one: `NotNative` says why (a print with a C conversion wider than
 `PRINT_FIELD`, a struct argument,
 `mem.print_memref`, a signature gpu-run reads but this runtime does not, a kernel that did not
-compile). `gpu-run` keeps one per program in the compile cache (`cache_executable`) and runs it
+compile, atomics in a program that makes streams: the cpu provider runs streams at once, each
+on a thread, and this runtime one after another, so a kernel could wait forever for another
+stream's). `gpu-run` keeps one per program in the compile cache (`cache_executable`) and runs it
 on later runs (`gpuir.tools.warm`); `gpu-run --emit-executable PROG` writes one.
 """
 
@@ -346,6 +348,13 @@ def build(parsed: ParsedChunk, path: str | os.PathLike, index_bitwidth: int = 64
     if "main" not in host.functions:
         raise NotNative("the program has no @main")
     _, device = split_modules(program)
+    if any(isinstance(op, gpu.StreamInitOp | gpu.WithStreamsOp) for op in program.walk()) and any(
+        isinstance(op, mem.AtomicRmwOp | mem.CmpxchgOp) for op in device.walk()
+    ):
+        raise NotNative(
+            "a program that makes streams has kernels with atomics, which may wait for each "
+            "other: the C runtime runs streams one after another, not at once"
+        )
     kernels, kernel_code, formats = [], b"", []
     if any(isinstance(op, gpu.LaunchOp) for op in host.ops):  # else nothing to compile
         kernels, kernel_code, formats = device_objects(device, index_bitwidth)
