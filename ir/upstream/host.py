@@ -404,15 +404,7 @@ class HostImporter(KernelImporter):
 
     def launch_region(self, op: gpu_ops.LaunchOp, b: Builder, s: Scope) -> None:
         self.single_clusters(op, op.rest[6 + op.smem.data :])
-        inside = {v for inner in op.body.walk() for v in inner.results}
-        inside |= {a for block in op.body.blocks for a in block.args}
-        for inner in op.body.walk():
-            inside |= {a for region in inner.regions for block in region.blocks for a in block.args}
-        captured: list[SSAValue] = []
-        for inner in op.body.walk():
-            for operand in inner.operands:
-                if operand not in inside and operand not in captured:
-                    captured.append(operand)
+        captured = captured_values(op)
         name = self.fresh("launch_kernel")
         # a captured memref keeps the pointer the host made it with (a cast may have hidden
         # its static inner extents)
@@ -584,3 +576,18 @@ HOST_OPS: OpTable = {
     cf.AssertOp: HostImporter.host_assert,
 }
 """The ops host code imports, by type (`SharedImporter.import_op`)."""
+
+
+def captured_values(op: gpu_ops.LaunchOp) -> list[SSAValue]:
+    """The values from outside a gpu.launch that its body uses, in the order of first use:
+    the arguments of the kernel it becomes."""
+    inside = {v for inner in op.body.walk() for v in inner.results}
+    inside |= {a for block in op.body.blocks for a in block.args}
+    for inner in op.body.walk():
+        inside |= {a for region in inner.regions for block in region.blocks for a in block.args}
+    captured: list[SSAValue] = []
+    for inner in op.body.walk():
+        for operand in inner.operands:
+            if operand not in inside and operand not in captured:
+                captured.append(operand)
+    return captured

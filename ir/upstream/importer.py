@@ -13,6 +13,7 @@ from xdsl.ir import Dialect
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 
+from gpuir.dialects.gpu import KERNEL_ATTR
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.source import (
     ParsedChunk,
@@ -32,7 +33,7 @@ from gpuir.ir.upstream import (
 )
 from gpuir.ir.upstream.common import unsupported
 from gpuir.ir.upstream.device_llvm import llvm_device_module
-from gpuir.ir.upstream.host import HostImporter
+from gpuir.ir.upstream.host import HostImporter, captured_values
 from gpuir.ir.upstream.strided import LaunchMade, made_at_launch
 
 AFFINE_NOTE = (
@@ -76,9 +77,35 @@ class Importer(HostImporter):
             else:
                 raise unsupported(op, "at the top level is not supported")
         if main is None:
-            raise OpError(self.source, "importing upstream MLIR: the program has no @main")
+            self.launched_kernels()
+            return self.out
         self.main(main)
         return self.out
+
+    def launched_kernels(self) -> None:
+        """A program without @main is a library of kernels (what gpu-opt compiles; gpu-run
+        wants @main): its gpu.modules' kernels, and each gpu.launch of its host functions
+        outlined as one, each marked `gpu.kernel` (no launch names it); an error where it has
+        neither."""
+        for made in self.by_launch.values():
+            raise unsupported(
+                made.kernel,
+                "is made at each of its launches (for the layout of the memory each gives it), "
+                "and a program without @main has none",
+            )
+        names = set(self.kernel_names.values())
+        for function in self.host_functions.values():
+            for op in function.walk():
+                if isinstance(op, gpu_ops.LaunchOp):
+                    self.single_clusters(op, op.rest[6 + op.smem.data :])
+                    name = self.fresh("launch_kernel")
+                    self.kernel(op.body, captured_values(op), name, op, region_ids=True)
+                    names.add(name)
+        if not names:
+            raise OpError(self.source, "importing upstream MLIR: the program has no @main")
+        for op in self.out.body.block.ops:
+            if isinstance(op, func.FuncOp) and op.sym_name.data in names:
+                op.attributes[KERNEL_ATTR] = builtin.UnitAttr()
 
 
 def import_upstream(module: builtin.ModuleOp) -> builtin.ModuleOp:
