@@ -1,10 +1,11 @@
 """What both command-line fronts (gpu-opt, gpu-run) share, without xdsl-opt's machinery: the
 stdin name, the debug knob, how a diagnostic or a warning is reported (or kept for
-`--verify-diagnostics`), the hint for a misspelt name. Light on purpose:
-gpu-run imports it and not gpu-opt."""
+`--verify-diagnostics`), the hint for a misspelt name, the `--upstream-pass` flag. Light on
+purpose: gpu-run imports it and not gpu-opt."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -107,3 +108,20 @@ def did_you_mean(name: str, candidates: list[str]) -> str:
 
     close = difflib.get_close_matches(name, candidates, n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def add_upstream_pass(parser: argparse.ArgumentParser) -> None:
+    """`--upstream-pass=PASS` (repeatable, into `upstream_passes`): an upstream MLIR pass to run
+    on the input before the import (`gpuir.ir.upstream.PASSES`)."""
+    from gpuir.ir.upstream import PASSES  # light: the import itself waits for a pass's use
+
+    parser.add_argument(
+        "--upstream-pass",
+        action="append",
+        default=[],
+        choices=sorted(PASSES),
+        metavar="PASS",
+        dest="upstream_passes",
+        help="run this upstream MLIR pass on the input (upstream MLIR) before importing it, as "
+        f"mlir-opt would (repeatable, in order; one of {', '.join(sorted(PASSES))})",
+    )

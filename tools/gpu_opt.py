@@ -94,11 +94,11 @@ from gpuir.ir.source import (
     is_blank,
     parse_module,
 )
-from gpuir.ir.upstream import PASSES as UPSTREAM_PASSES
 from gpuir.ir.verifier import verify_input, verify_ops
 from gpuir.tools.common import (
     STDIN,
     STDIN_NAME,
+    add_upstream_pass,
     capture_target,
     capturing,
     exit_status,
@@ -256,16 +256,7 @@ class GpuOptMain(xDSLOptMain):
             help="read the input as upstream MLIR (gpu.module, gpu.launch, memref; found by "
             "itself otherwise) and import it into gpuir's dialects",
         )
-        arg_parser.add_argument(
-            "--upstream-pass",
-            action="append",
-            default=[],
-            choices=sorted(UPSTREAM_PASSES),
-            metavar="PASS",
-            dest="upstream_passes",
-            help="run this upstream MLIR pass on the input (upstream MLIR) before importing it, "
-            f"as mlir-opt would (repeatable, in order; one of {', '.join(sorted(UPSTREAM_PASSES))})",
-        )
+        add_upstream_pass(arg_parser)
         arg_parser.add_argument(
             "--print-upstream",
             action="store_true",

@@ -65,13 +65,13 @@ from gpuir.ir.source import (
     is_blank,
     locate,
 )
-from gpuir.ir.upstream import PASSES as UPSTREAM_PASSES
 from gpuir.ir.verifier import verify_input, verify_ops
 from gpuir.runtime import ProviderUnavailable, get_provider, provider_names, resolve
 from gpuir.runtime.provider import Provider
 from gpuir.tools.common import (
     STDIN,
     STDIN_NAME,
+    add_upstream_pass,
     debugging,
     exit_status,
     report,
@@ -179,16 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="read FILE as upstream MLIR (gpu.module, gpu.launch, memref; found by itself "
         "otherwise) and import it into gpuir's dialects",
     )
-    parser.add_argument(
-        "--upstream-pass",
-        action="append",
-        default=[],
-        choices=sorted(UPSTREAM_PASSES),
-        metavar="PASS",
-        dest="upstream_passes",
-        help="run this upstream MLIR pass on FILE (upstream MLIR) before importing it, as "
-        f"mlir-opt would (repeatable, in order; one of {', '.join(sorted(UPSTREAM_PASSES))})",
-    )
+    add_upstream_pass(parser)
     parser.add_argument(
         "--interpret-host",
         action="store_true",
