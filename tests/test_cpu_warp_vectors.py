@@ -160,15 +160,17 @@ FLOATS = kernel(
 
 
 def parse(text: str) -> FuncOp:
+    """The kernel of `text` as `cpu-workgroup-loops` has it when it chooses (lane ids lowered)."""
+    from gpuir.lowering.cpu.workgroup_loops import lower_lane_ids
+
     module = Parser(make_context(), text).parse_module()
-    return next(op for op in module.walk() if isinstance(op, FuncOp))
+    k = next(op for op in module.walk() if isinstance(op, FuncOp))
+    lower_lane_ids(k)
+    return k
 
 
 def form_of(text: str):
-    from gpuir.lowering.cpu.workgroup_loops import lower_lane_ids
-
     k = parse(text)
-    lower_lane_ids(k)
     module = k.parent_op()
     before = str(module)
     form = choose_form(k, Helpers(module))  # type: ignore[arg-type]
@@ -373,3 +375,62 @@ def test_floats_and_lane_by_lane_ops_match_numpy(items: int):
     np.bitwise_or.at(masks, warp, bits)
     expected = (s.astype(np.int64) + np.abs(x)) ^ masks[warp]
     np.testing.assert_array_equal(found.view(np.uint32), expected.astype(np.uint32))
+
+
+SQUARES = kernel(
+    "k",
+    "%group: index, %item: index, %n: index, %total: !mem.ptr<i64, 1>",
+    item_index("%n")
+    + """  %c0 = arith.constant 0 : index
+  %w = arith.constant 32 : i32
+  %v = arith.index_cast %i : index to i64
+  %x0 = arith.muli %v, %v : i64
+"""
+    + "".join(
+        f"""  %o{k} = arith.constant {k} : i32
+  %a{k}, %b{k}, %y{k}, %ok{k} = gpu.shuffle "down" {m1}, {m3}, {x}, %o{k}, %w : i64
+  %s{k} = arith.addi {x}, %y{k} : i64
+  %x{k} = arith.select %ok{k}, %s{k}, {x} : i64
+"""
+        for k, m1, m3, x in (
+            (16, "%m1", "%m3", "%x0"),
+            (8, "%a16", "%b16", "%x16"),
+            (4, "%a8", "%b8", "%x8"),
+            (2, "%a4", "%b4", "%x4"),
+            (1, "%a2", "%b2", "%x2"),
+        )
+    )
+    + """  %lane = gpu.lane_id
+  %lead = arith.cmpi eq, %lane, %c0 : index
+  %f1 = scf.if %lead -> (!mem.M<1>) {
+    %t1, %old = mem.atomic_rmw "add" %a1, %total, %x1 : !mem.ptr<i64, 1>
+    scf.yield %t1 : !mem.M<1>
+  } else {
+    scf.yield %a1 : !mem.M<1>
+  }
+""",
+    "%f1, %b1, %m4, %m5",
+)
+"""examples/warp-reduce.mlir's @warp_sum, every item in: each warp sums i * i over its lanes
+(five "down" shuffles), lane 0 adds the sum to total; its only access, so the group's warps'
+atomics become one (`warp_vectors.deferred_atomic`)."""
+
+
+@pytest.mark.parametrize("items", [256, 80, 20])
+def test_a_warp_sum_s_atomics_per_group_match_numpy(items: int):
+    from gpuir.lowering.cpu.warp_vectors import deferred_atomic
+
+    assert deferred_atomic(parse(SQUARES)) is not None
+    groups = 5
+    with Device("cpu") as device:
+        total = device.upload(np.zeros(1, np.int64))
+        device.compile(SQUARES).kernel("k")(groups, items, items, total)
+        found = int(total.download()[0])
+    i = np.arange(groups * items, dtype=np.int64)
+    assert found == int(np.sum(i * i))
+
+
+def test_an_atomic_beside_other_accesses_stays_per_warp():
+    from gpuir.lowering.cpu.warp_vectors import deferred_atomic
+
+    assert deferred_atomic(parse(LANE_ATOMIC)) is None  # it stores to out too

@@ -211,6 +211,9 @@ class WarpVectors:
         self.item_id = self.entry.args[5]
         self.index = index_type(kernel)
         self.vals: dict[SSAValue, Rep] = {}
+        self.deferred: mem.AtomicRmwOp | None = None
+        self.acc: SSAValue | None = None
+        """The group's sum of the deferred atomic's values so far (`deferred_atomic`)."""
         self.iotas: dict[tuple[Block, Attribute], SSAValue] = {}
 
     # -- the frame --
@@ -233,22 +236,35 @@ class WarpVectors:
                 b.insert(op.clone(value_mapper=group))
                 self.hoisted.add(op)
         self.group = group
+        self.deferred = deferred_atomic(kernel)
+        if self.deferred is not None and self.deferred.ptr not in group:
+            self.deferred = None
+        carried = [] if self.deferred is None else [self.zero(b, self.deferred.value.type)]
+        types = [v.type for v in carried]
         warp = index_constant(b, WARP)
         n_items = args[5]
         whole = b.insert(arith.DivUIOp(n_items, warp)).result
-        body = Block(arg_types=[IndexType()])
+        body = Block(arg_types=[IndexType(), *types])
         wb = Builder(InsertPoint.at_end(body))
+        self.acc = body.args[1] if carried else None
         self.emit_warp(wb, wb.insert(arith.MuliOp(body.args[0], warp)).result, None)
-        wb.insert(scf.YieldOp())
-        b.insert(scf.ForOp(index_constant(b, 0), whole, index_constant(b, 1), [], body))
+        wb.insert(scf.YieldOp(*([self.acc] if carried else [])))
+        c0, c1 = index_constant(b, 0), index_constant(b, 1)
+        loop = b.insert(scf.ForOp(c0, whole, c1, carried, body))
         done = b.insert(arith.MuliOp(whole, warp)).result
         rest = b.insert(arith.SubiOp(n_items, done)).result
         partial = b.insert(arith.CmpiOp(rest, index_constant(b, 0), "ne")).result
         tail = Block()
         tb = Builder(InsertPoint.at_end(tail))
+        self.acc = loop.results[0] if carried else None
         self.emit_warp(tb, done, rest)
-        tb.insert(scf.YieldOp())
-        b.insert(scf.IfOp(partial, [], Region(tail), Region(Block([scf.YieldOp()]))))
+        tb.insert(scf.YieldOp(*([self.acc] if carried else [])))
+        other = Block([scf.YieldOp(*loop.results)])
+        last = b.insert(scf.IfOp(partial, types, Region(tail), Region(other)))
+        if self.deferred is not None:  # the group's one atomic
+            op = self.deferred
+            token = self.tokens[op.ptr.type.space.data]  # type: ignore[attr-defined]
+            b.insert(mem.AtomicRmwOp(op.kind.data, token, group[op.ptr], last.results[0]))
         b.insert(func.ReturnOp(*args[:4]))
         return function
 
@@ -714,26 +730,71 @@ class WarpVectors:
         def emit(tb: Builder) -> list[SSAValue]:
             mapper = {v: self.at_lane(tb, v, lane) for v in external_values(then_ops)}
             for inner in then_ops[:-1]:
+                if inner is self.deferred:  # into the group's sum (`deferred_atomic`)
+                    assert self.acc is not None
+                    self.acc = tb.insert(arith.AddiOp(self.acc, mapper[inner.value])).result
+                    mapper[inner.res_mem] = mapper[inner.mem]
+                    continue
                 tb.insert(inner.clone(value_mapper=mapper))
             return [mapper[v] for v in then_ops[-1].operands if not is_token(v)]
 
         if active is None:  # a whole warp: lane c is there
             made: list[SSAValue] = emit(b)
         else:
+            before = self.acc
             then = Block()
             tb = Builder(InsertPoint.at_end(then))
-            tb.insert(scf.YieldOp(*emit(tb)))
+            yielded = emit(tb)
+            summed = self.acc is not before
+            tb.insert(scf.YieldOp(*yielded, *([self.acc] if summed else [])))
             other = Block()
             ob = Builder(InsertPoint.at_end(other))
-            ob.insert(scf.YieldOp(*(self.at_lane(ob, v, lane) for v in others)))
+            kept = [self.at_lane(ob, v, lane) for v in others]
+            ob.insert(scf.YieldOp(*kept, *([before] if summed else [])))
             on = extract_at(b, active, lane)  # type: ignore[arg-type]
-            types = [r.type for r in results]
+            types = [r.type for r in results] + ([before.type] if summed else [])  # type: ignore[union-attr]
             made = list(b.insert(scf.IfOp(on, types, Region(then), Region(other))).results)
+            if summed:
+                self.acc = made.pop()
         reps: list[Rep] = []
         for result, other_value in zip(made, others, strict=True):
             rest = self.vec(b, other_value)
             reps.append(Lanes(insert_at(b, rest, self.to_low(b, result), lane)))  # type: ignore[arg-type]
         self.define(op, reps)
+
+
+ACCESSES = (mem.LoadOp, mem.StoreOp, mem.AtomicRmwOp, mem.CmpxchgOp)
+
+
+def deferred_atomic(kernel: func.FuncOp) -> mem.AtomicRmwOp | None:
+    """The kernel's one atomic when its warps' atomics may become one per group: an integer
+    "add" whose old value no one uses, the then-branch's own op of an `if (lane == c)` at the
+    kernel's top level, in a kernel without other accesses to its memory space. The group's
+    warps (one thread, one after another) then add into one sum, and one atomic adds it at the
+    group's end: the total of any run of the warps, and no access of the group sees the
+    difference. (The caller checks that the address is the group's.)"""
+    atomics = [op for op in kernel.walk() if isinstance(op, mem.AtomicRmwOp)]
+    if len(atomics) != 1:
+        return None
+    op = atomics[0]
+    if op.kind.data != "add" or op.res.uses or not isinstance(op.res.type, IntegerType):
+        return None
+    branch = op.parent_op()
+    entry = kernel.body.blocks[0]
+    if (
+        not isinstance(branch, scf.IfOp)
+        or branch.parent_block() is not entry
+        or op.parent_block() is not branch.true_region.block
+        or lane_of(branch.cond, entry.args[5]) is None
+        or len(branch.false_region.block.ops) != 1
+    ):
+        return None
+    space = op.ptr.type.space.data  # type: ignore[attr-defined]
+    for other in kernel.walk():
+        if isinstance(other, ACCESSES) and other is not op:
+            if other.ptr.type.space.data == space:  # type: ignore[attr-defined]
+                return None
+    return op
 
 
 def is_pure_op(op: Operation) -> bool:
