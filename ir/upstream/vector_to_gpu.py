@@ -200,7 +200,7 @@ def check_chain(chain: list[Operation]) -> None:
             raise error(op, "is in another block than the vector.contract it follows or feeds")
         if isinstance(op, ContractionOp):
             maps = tuple(m.data for m in op.indexing_maps.data)
-            if maps != MATMUL_MAPS or op.kind.data.value != vector.CombiningKindFlag.ADD:
+            if maps != MATMUL_MAPS or op.kind.data != vector.CombiningKindFlag.ADD:
                 raise error(
                     op,
                     "is not the row-major matmul (maps (m, k), (k, n) -> (m, n), kind add): "
@@ -244,10 +244,9 @@ def convert(op: Operation, values: dict[SSAValue, SSAValue]) -> list[Operation]:
         return [ComputeOp.create(operands=operands, result_types=[result])]
     if isinstance(op, arith.ConstantOp):
         assert isinstance(op.value, DenseIntOrFPElementsAttr)
+        result = matrix_of(op, op.result, kind_of(op.result))  # a float's, or an error
         first = next(iter(op.value.iter_values()))
-        element = op.result.type.element_type  # type: ignore[attr-defined]
-        scalar = arith.ConstantOp(FloatAttr(first, element))
-        result = matrix_of(op, op.result, kind_of(op.result))
+        scalar = arith.ConstantOp(FloatAttr(first, result.element_type))
         made = ConstantMatrixOp.create(operands=[scalar.result], result_types=[result])
         return [scalar, made]
     if isinstance(op, vector.BroadcastOp):
