@@ -434,3 +434,37 @@ def test_an_atomic_beside_other_accesses_stays_per_warp():
     from gpuir.lowering.cpu.warp_vectors import deferred_atomic
 
     assert deferred_atomic(parse(LANE_ATOMIC)) is None  # it stores to out too
+
+
+def test_a_warp_reduction_is_found_by_its_lanes_terms():
+    """Lane 0 of the five "down" shuffles adds every lane of i * i once; lane 3 only lanes 3
+    to 31; a butterfly of "xor" shuffles (no select: always valid) gives every lane the
+    total; a chain with offset 16 twice counts lanes twice."""
+    from gpuir.lowering.cpu.warp_vectors import warp_total
+
+    k = parse(SQUARES)
+    atomic = next(op for op in k.walk() if op.name == "mem.atomic_rmw")
+    root = warp_total(atomic.value, 0)
+    assert root is not None and root.name_hint == "x0"
+    assert warp_total(atomic.value, 3) is None
+
+    def chain(mode: str, offsets: list[int]) -> str:
+        lines, x, m1, m3 = [], "%v", "%a1", "%m3"
+        for k, o in enumerate(offsets):
+            lines.append(
+                f"  %o{k} = arith.constant {o} : i32\n"
+                f'  %sa{k}, %sb{k}, %y{k}, %ok{k} = gpu.shuffle "{mode}" {m1}, {m3}, {x}, %o{k}, '
+                f"%w : i32\n  %x{k} = arith.addi {x}, %y{k} : i32\n"
+            )
+            x, m1, m3 = f"%x{k}", f"%sa{k}", f"%sb{k}"
+        body = LOAD + "  %w = arith.constant 32 : i32\n" + "".join(lines)
+        body += f"  %e1 = mem.store {m1}, %po, {x} : !mem.ptr<i32, 1>\n"
+        return kernel("k", PARAMS, body, f"%e1, {m3}, %m4, %m5")
+
+    def total(text: str, lane: int):
+        store = next(op for op in parse(text).walk() if op.name == "mem.store")
+        return warp_total(store.value, lane)  # type: ignore[attr-defined]
+
+    butterfly = chain("xor", [16, 8, 4, 2, 1])
+    assert all(total(butterfly, lane) is not None for lane in (0, 7, 31))
+    assert total(chain("xor", [16, 16, 8, 4, 2, 1]), 0) is None

@@ -214,6 +214,10 @@ class WarpVectors:
         self.deferred: mem.AtomicRmwOp | None = None
         self.acc: SSAValue | None = None
         """The group's sum of the deferred atomic's values so far (`deferred_atomic`)."""
+        self.acc_lanes: SSAValue | None = None
+        """In whole warps, where that value is a warp's total (`warp_total`): the sums of its
+        lanes so far, a vector (one reduction per group)."""
+        self.total_of: SSAValue | None = None
         self.iotas: dict[tuple[Block, Attribute], SSAValue] = {}
 
     # -- the frame --
@@ -239,27 +243,49 @@ class WarpVectors:
         self.deferred = deferred_atomic(kernel)
         if self.deferred is not None and self.deferred.ptr not in group:
             self.deferred = None
-        carried = [] if self.deferred is None else [self.zero(b, self.deferred.value.type)]
+        self.total_of = None  # the deferred atomic's value: lane c's sum of these lanes
+        carried: list[SSAValue] = []
+        if self.deferred is not None:
+            zero = self.zero(b, self.deferred.value.type)
+            branch = self.deferred.parent_op()
+            assert isinstance(branch, scf.IfOp)
+            lane = lane_of(branch.cond, self.item_id)
+            assert lane is not None
+            value = self.deferred.value
+            if isinstance(value.owner, Operation) and value.owner.parent_block() is entry:
+                self.total_of = warp_total(value, lane)  # made before the branch
+            carried = [zero if self.total_of is None else self.splat(b, zero)]
         types = [v.type for v in carried]
         warp = index_constant(b, WARP)
         n_items = args[5]
         whole = b.insert(arith.DivUIOp(n_items, warp)).result
         body = Block(arg_types=[IndexType(), *types])
         wb = Builder(InsertPoint.at_end(body))
-        self.acc = body.args[1] if carried else None
+        if carried and self.total_of is not None:
+            self.acc_lanes = body.args[1]
+        elif carried:
+            self.acc = body.args[1]
         self.emit_warp(wb, wb.insert(arith.MuliOp(body.args[0], warp)).result, None)
-        wb.insert(scf.YieldOp(*([self.acc] if carried else [])))
+        wb.insert(scf.YieldOp(*([self.acc_lanes or self.acc] if carried else [])))  # type: ignore[list-item]
         c0, c1 = index_constant(b, 0), index_constant(b, 1)
         loop = b.insert(scf.ForOp(c0, whole, c1, carried, body))
         done = b.insert(arith.MuliOp(whole, warp)).result
         rest = b.insert(arith.SubiOp(n_items, done)).result
         partial = b.insert(arith.CmpiOp(rest, index_constant(b, 0), "ne")).result
+        sums = list(loop.results)
+        if self.acc_lanes is not None:  # the whole warps' lanes, summed once
+            element = self.lowered(types[0].element_type)  # type: ignore[attr-defined]
+            name = f"llvm.vector.reduce.add.{suffix(types[0])}"  # type: ignore[arg-type]
+            total = b.insert(llvm.CallIntrinsicOp(name, sums, [element])).results[0]
+            sums = [self.from_low(b, total, self.deferred.value.type)]  # type: ignore[union-attr]
+            types = [sums[0].type]
+        self.acc_lanes = None
         tail = Block()
         tb = Builder(InsertPoint.at_end(tail))
-        self.acc = loop.results[0] if carried else None
+        self.acc = sums[0] if carried else None
         self.emit_warp(tb, done, rest)
         tb.insert(scf.YieldOp(*([self.acc] if carried else [])))
-        other = Block([scf.YieldOp(*loop.results)])
+        other = Block([scf.YieldOp(*sums)])
         last = b.insert(scf.IfOp(partial, types, Region(tail), Region(other)))
         if self.deferred is not None:  # the group's one atomic
             op = self.deferred
@@ -631,11 +657,9 @@ class WarpVectors:
         b.insert(llvm.CallIntrinsicOp(name, [value, found.address, align, mask], []))
 
     def emit_shuffle(self, b: Builder, op: gpu.ShuffleOp) -> None:
-        offset, width = constant_index(op.offset), constant_index(op.width)
         value = self.vec(b, op.value)
-        if self.count is None and offset is not None and width is not None:
-            mode = op.mode.data
-            reads = [gpu.shuffle_source(mode, lane, offset, width, WARP) for lane in range(WARP)]
+        reads = shuffle_reads(op)
+        if self.count is None and reads is not None:
             sources = [lane if read is None else read for lane, read in enumerate(reads)]
             self.vals[op.res] = Lanes(shuffle(b, value, value, sources))  # type: ignore[arg-type]
             flags = [int(read is not None) for read in reads]
@@ -730,6 +754,11 @@ class WarpVectors:
         def emit(tb: Builder) -> list[SSAValue]:
             mapper = {v: self.at_lane(tb, v, lane) for v in external_values(then_ops)}
             for inner in then_ops[:-1]:
+                if inner is self.deferred and self.acc_lanes is not None:  # `warp_total`
+                    assert self.total_of is not None
+                    self.acc_lanes = self.add(tb, self.acc_lanes, self.vec(tb, self.total_of))
+                    mapper[inner.res_mem] = mapper[inner.mem]
+                    continue
                 if inner is self.deferred:  # into the group's sum (`deferred_atomic`)
                     assert self.acc is not None
                     self.acc = tb.insert(arith.AddiOp(self.acc, mapper[inner.value])).result
@@ -764,6 +793,66 @@ class WarpVectors:
 
 
 ACCESSES = (mem.LoadOp, mem.StoreOp, mem.AtomicRmwOp, mem.CmpxchgOp)
+TERMS_DEPTH = 64
+"""How many ops `warp_total` follows."""
+
+
+def warp_total(value: SSAValue, lane: int) -> SSAValue | None:
+    """`x` when `value` at lane `lane` of a whole warp is the integer sum of the 32 lanes of
+    `x`, each once: `value` is made from `x` by `gpu.shuffle`s of constant offsets and widths,
+    `arith.addi` and `arith.select`s on the shuffles' `valid` (a warp reduction, as five "down"
+    shuffles by 16, 8, 4, 2, 1). Found by following which lanes of `x` each lane adds up."""
+    roots: list[SSAValue] = []
+    found = lane_terms(value, roots, {})
+    if found is None or len(roots) != 1 or not isinstance(roots[0].type, IntegerType):
+        return None
+    return roots[0] if found[lane] == (1,) * WARP else None
+
+
+Terms = list[tuple[int, ...]]
+"""Per lane, how many times it adds each lane of the root."""
+
+
+def lane_terms(value: SSAValue, roots: list[SSAValue], seen: dict[SSAValue, Terms]) -> Terms | None:
+    if value in seen:
+        return seen[value]
+    if len(seen) > TERMS_DEPTH:
+        return None
+    op = value.owner
+    found: Terms | None
+    if isinstance(op, gpu.ShuffleOp) and value is op.res:
+        reads = shuffle_reads(op)
+        source = lane_terms(op.value, roots, seen) if reads is not None else None
+        if reads is None or source is None:
+            return None
+        found = [source[lane if read is None else read] for lane, read in enumerate(reads)]
+    elif isinstance(op, arith.AddiOp):
+        lhs, rhs = lane_terms(op.lhs, roots, seen), lane_terms(op.rhs, roots, seen)
+        if lhs is None or rhs is None:
+            return None
+        found = [tuple(map(sum, zip(x, y, strict=True))) for x, y in zip(lhs, rhs, strict=True)]
+    elif isinstance(op, arith.SelectOp) and isinstance(op.cond.owner, gpu.ShuffleOp):
+        reads = shuffle_reads(op.cond.owner) if op.cond is op.cond.owner.valid else None
+        then = lane_terms(op.lhs, roots, seen)
+        other = lane_terms(op.rhs, roots, seen)
+        if reads is None or then is None or other is None:
+            return None
+        found = [then[k] if read is not None else other[k] for k, read in enumerate(reads)]
+    else:  # the root: each lane its own
+        if roots and roots[0] is not value:
+            return None
+        roots[:] = [value]
+        found = [tuple(int(k == lane) for k in range(WARP)) for lane in range(WARP)]
+    seen[value] = found
+    return found
+
+
+def shuffle_reads(op: gpu.ShuffleOp) -> list[int | None] | None:
+    """The lane each lane of a whole warp reads (None: not valid), for constant offsets."""
+    offset, width = constant_index(op.offset), constant_index(op.width)
+    if offset is None or width is None:
+        return None
+    return [gpu.shuffle_source(op.mode.data, k, offset, width, WARP) for k in range(WARP)]
 
 
 def deferred_atomic(kernel: func.FuncOp) -> mem.AtomicRmwOp | None:

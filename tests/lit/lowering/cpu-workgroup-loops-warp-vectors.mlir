@@ -105,3 +105,65 @@ builtin.module attributes {gpu.device} {
     func.return %e1, %b3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
   }
 }
+
+// -----
+
+// The lane-0 atomic is the kernel's only access to global memory, and its value is lane 0's
+// sum of %x over the warp (five "down" shuffles by 16 ... 1; a compile-time check of which lanes
+// each lane adds up): the whole warps add their %x vectors into one (no shuffles left), which
+// one reduction sums; the partial warp adds its lane 0's value; one atomic per group.
+// CHECK-LABEL: func.func @sum_of_squares(
+// CHECK:         %[[SUMS:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<32xi64>) {
+// CHECK-NOT:       mem.atomic_rmw
+// CHECK:           %[[X:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<32xi64>
+// CHECK-NOT:       mem.atomic_rmw
+// CHECK:           %[[MORE:.*]] = llvm.add %[[ACC]], %[[X]] : vector<32xi64>
+// CHECK-NEXT:      scf.yield %[[MORE]] : vector<32xi64>
+// CHECK:         %[[TOTAL:.*]] = llvm.call_intrinsic "llvm.vector.reduce.add.v32i64"(%[[SUMS]])
+// CHECK:         %[[ALL:.*]] = scf.if %{{.*}} -> (i64) {
+// CHECK:           arith.addi %[[TOTAL]]
+// CHECK:         } else {
+// CHECK-NEXT:      scf.yield %[[TOTAL]] : i64
+// CHECK:         mem.atomic_rmw "add" %m1, %total, %[[ALL]] : !mem.ptr<i64, 1>
+// CHECK-NEXT:    func.return
+builtin.module attributes {gpu.device} {
+  func.func @sum_of_squares(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                            %group: index, %item: index, %n: index, %total: !mem.ptr<i64, 1>)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %c0 = arith.constant 0 : index
+    %w = arith.constant 32 : i32
+    %base = arith.muli %group, %n : index
+    %i = arith.addi %base, %item : index
+    %v = arith.index_cast %i : index to i64
+    %x = arith.muli %v, %v : i64
+    %o16 = arith.constant 16 : i32
+    %a1, %a3, %y16, %ok16 = gpu.shuffle "down" %m1, %m3, %x, %o16, %w : i64
+    %s16 = arith.addi %x, %y16 : i64
+    %x16 = arith.select %ok16, %s16, %x : i64
+    %o8 = arith.constant 8 : i32
+    %b1, %b3, %y8, %ok8 = gpu.shuffle "down" %a1, %a3, %x16, %o8, %w : i64
+    %s8 = arith.addi %x16, %y8 : i64
+    %x8 = arith.select %ok8, %s8, %x16 : i64
+    %o4 = arith.constant 4 : i32
+    %c1, %c3, %y4, %ok4 = gpu.shuffle "down" %b1, %b3, %x8, %o4, %w : i64
+    %s4 = arith.addi %x8, %y4 : i64
+    %x4 = arith.select %ok4, %s4, %x8 : i64
+    %o2 = arith.constant 2 : i32
+    %d1, %d3, %y2, %ok2 = gpu.shuffle "down" %c1, %c3, %x4, %o2, %w : i64
+    %s2 = arith.addi %x4, %y2 : i64
+    %x2 = arith.select %ok2, %s2, %x4 : i64
+    %o1 = arith.constant 1 : i32
+    %e1, %e3, %y1, %ok1 = gpu.shuffle "down" %d1, %d3, %x2, %o1, %w : i64
+    %s1 = arith.addi %x2, %y1 : i64
+    %x1 = arith.select %ok1, %s1, %x2 : i64
+    %lane = gpu.lane_id
+    %lead = arith.cmpi eq, %lane, %c0 : index
+    %f1 = scf.if %lead -> (!mem.M<1>) {
+      %t1, %old = mem.atomic_rmw "add" %e1, %total, %x1 : !mem.ptr<i64, 1>
+      scf.yield %t1 : !mem.M<1>
+    } else {
+      scf.yield %e1 : !mem.M<1>
+    }
+    func.return %f1, %e3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}
