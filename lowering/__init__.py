@@ -16,6 +16,7 @@ The stages, each printable (Triton-style named stages):
 | LLVM IR (NVPTX) | `gpu-opt FILE -t llvm` (`-t llvm{opt=3}`: after LLVM's optimizer) |
 | PTX | `gpu-opt FILE -t ptx` (`-t ptx{sm=90 ptx=8.0 opt=3 fast-math=true index-bitwidth=32}`) |
 | cubin | `gpuir.lowering.nvptx.ptxas.assemble(ptx, sm)` (needs `ptxas`) |
+| SASS | `gpu-opt FILE -t sass` (`-t 'sass{sm=90 ptxas-options="-v" print-commands=true}'`; needs `ptxas` and `nvdisasm`) |
 | host module, llvm dialect | `gpu-opt FILE -p gpu-pipeline,host-to-llvm` (the stages of `HOST_TO_LLVM` in `host/host_to_llvm.py`) |
 | host module, LLVM IR (this CPU) | `gpu-opt FILE -t host-llvm` (`{opt=3}`): calls of the C ABI in `host/host_abi.py` / `runtime/gpuir_runtime.h` |
 
@@ -33,6 +34,7 @@ from gpuir.ir.registry import register_pass_group, register_target_group
 TARGETS: dict[str, str] = {
     "llvm": "gpuir.lowering.targets:LlvmTarget",
     "ptx": "gpuir.lowering.targets:PtxTarget",
+    "sass": "gpuir.lowering.targets:SassTarget",
     "host-llvm": "gpuir.lowering.targets:HostLlvmTarget",
     "mlir-gpu": "gpuir.lowering.targets:MlirGpuTarget",
     "mlir-upstream": "gpuir.lowering.targets:MlirUpstreamTarget",

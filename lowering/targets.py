@@ -1,5 +1,6 @@
-"""gpu-opt's targets `llvm`, `ptx` and `mlir-gpu`: the device module as LLVM IR, PTX text, or
-upstream MLIR's `gpu.module` (for `mlir-opt --gpu-module-to-binary`).
+"""gpu-opt's targets `llvm`, `ptx`, `sass` and `mlir-gpu`: the device module as LLVM IR, PTX
+text, SASS (the machine code, through ptxas and nvdisasm), or upstream MLIR's `gpu.module` (for
+`mlir-opt --gpu-module-to-binary`).
 
 Both take a program at any stage before: a module that is not split yet goes through
 `gpu-pipeline` first, a device module (or the `@device` module of a split program) that is not
@@ -14,6 +15,8 @@ it is. Only the device module is emitted; the host module is the runtime's.
     gpu-opt prog.mlir -t ptx{sm=90 index-bitwidth=32}   # 32-bit index values in device code
     gpu-opt prog.mlir -t ptx{line-info=false}  # no .file / .loc (line info is on by default)
     gpu-opt prog.mlir -t mlir-gpu{sm=90} | mlir-opt-22 --gpu-module-to-binary=format=isa
+    gpu-opt prog.mlir -t sass{sm=90}          # SASS: ptxas, then nvdisasm (`SassTarget`)
+    gpu-opt prog.mlir -t 'sass{ptxas-options="-v" print-commands=true}'  # + ptxas's command
 
 The options are `PtxOptions`' (`gpuir.lowering.nvptx.ptx`) and are checked before any work:
 `-t ptx{sm=42}` is an error. The device module is lowered for `sm` (`device-to-llvm{sm=…}`:
@@ -109,6 +112,62 @@ class PtxTarget(DeviceTarget):
 
         device = lowered_device_module(ctx, module, self.index_bitwidth, self.sm)
         output.write(compile_ptx(device, self.options()))
+
+
+@dataclass(frozen=True)
+class SassTarget(DeviceTarget):
+    """The device module as SASS, the machine code a GPU of `sm` runs: the PTX assembled by
+    NVIDIA's ptxas and disassembled by its nvdisasm (`gpuir.lowering.nvptx.ptxas`; no GPU is
+    needed, only the tools). `ptxas-options` are more options for ptxas (`"-v
+    --maxrregcount=32"`; the architecture is `sm`'s); `print-commands=true` prints each tool's
+    command line, and ptxas's log, to stderr."""
+
+    name = "sass"
+
+    ptxas_options: str = ""
+    print_commands: bool = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.ptxas_options, str):
+            raise ValueError(f"ptxas-options must be a string, found {self.ptxas_options!r}")
+        if not isinstance(self.print_commands, bool):
+            raise ValueError(f"print-commands must be true or false, found {self.print_commands!r}")
+        for word in self.ptxas_words():
+            if word.split("=")[0] in PTXAS_OWN_OPTIONS:
+                raise ValueError(
+                    f"ptxas-options cannot hold {word}: the target gives ptxas the architecture "
+                    "(sm) and the files"
+                )
+
+    def ptxas_words(self) -> list[str]:
+        import shlex
+
+        try:
+            return shlex.split(self.ptxas_options)
+        except ValueError as e:
+            raise ValueError(f"ptxas-options: {e}: {self.ptxas_options!r}") from None
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        import sys
+
+        from gpuir.lowering.nvptx.ptx import compile_ptx
+        from gpuir.lowering.nvptx.ptxas import disassemble, run_ptxas
+
+        def echo(line: str) -> None:
+            sys.stderr.write(line + "\n")
+
+        shown = echo if self.print_commands else None
+        device = lowered_device_module(ctx, module, self.index_bitwidth, self.sm)
+        ptx = compile_ptx(device, self.options())
+        cubin, log = run_ptxas(ptx, self.sm, tuple(self.ptxas_words()), shown)
+        if shown is not None and log:
+            sys.stderr.write(log if log.endswith("\n") else log + "\n")
+        output.write(disassemble(cubin, shown))
+
+
+PTXAS_OWN_OPTIONS = ("-arch", "--gpu-name", "-o", "--output-file")
+"""The ptxas options `SassTarget` gives itself."""
 
 
 @dataclass(frozen=True)

@@ -404,7 +404,7 @@ def test_targets_for_xdsls_own_dialects_are_not_offered(tmp_path: Path):
         assert result.returncode == 1
         assert result.stderr.splitlines()[-1] == (
             f"gpu-opt: error: argument -t/--target: invalid choice: '{target}' "
-            "(choose from mlir, llvm, ptx, host-llvm, mlir-gpu, mlir-upstream, dot)"
+            "(choose from mlir, llvm, ptx, sass, host-llvm, mlir-gpu, mlir-upstream, dot)"
         )
 
 

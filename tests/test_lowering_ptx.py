@@ -144,7 +144,7 @@ def test_broken_ptx_error_carries_the_log_and_a_repro_command():
     assert error.log.rstrip() in str(error)
     assert f"repro: {error.command}" in str(error)
     command = shlex.split(error.command)
-    assert "-arch=sm_80" in command
+    assert command[1:3] == ["-arch", "sm_80"]
     kept = command[-1]
     assert kept.endswith(".ptx") and os.path.isfile(kept)
     with open(kept) as f:
@@ -161,3 +161,76 @@ def test_resource_usage_per_kernel():
     figures = usage["saxpy"]
     assert 0 < figures["registers"] < 32
     assert figures["spill_stores"] == figures["spill_loads"] == 0
+
+
+# the sass target (ptxas, then nvdisasm) -------------------------------------------------------
+
+WRITE_IDS = """\
+gpu.module @m {
+  gpu.func @ids(%out: memref<64xi32>) kernel {
+    %i = gpu.thread_id x
+    %v = arith.index_cast %i : index to i32
+    memref.store %v, %out[%i] : memref<64xi32>
+    gpu.return
+  }
+}
+"""
+"""A library of one kernel (no @main), in upstream syntax: it stores each thread's id."""
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"ptxas_options": 3}, "ptxas-options must be a string, found 3"),
+        ({"ptxas_options": "-arch=sm_90"}, "ptxas-options cannot hold -arch=sm_90"),
+        ({"ptxas_options": "-o out.cubin"}, "ptxas-options cannot hold -o"),
+        ({"ptxas_options": "'-v"}, "ptxas-options: No closing quotation"),
+        ({"print_commands": "yes"}, "print-commands must be true or false, found 'yes'"),
+        ({"sm": 42}, "sm_42 is not a known NVIDIA architecture"),
+    ],
+)
+def test_sass_target_rejects_bad_options(kwargs: dict[str, object], message: str):
+    from gpuir.lowering.targets import SassTarget
+
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+        SassTarget(**kwargs)  # type: ignore[arg-type]
+
+
+def test_missing_nvdisasm_is_a_diagnostic(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    from gpuir.tools.gpu_opt import main
+
+    if ptxas.find_ptxas() is None:
+        pytest.skip("ptxas is not installed")
+    found = ptxas.find_tool
+    monkeypatch.setattr(ptxas, "find_tool", lambda n: None if n == "nvdisasm" else found(n))
+    source = tmp_path / "ids.mlir"
+    source.write_text(WRITE_IDS)
+    assert main([str(source), "-t", "sass"]) == 1
+    err = capsys.readouterr().err
+    assert "nvdisasm not found: install nvidia-cuda-nvdisasm or put nvdisasm on PATH" in err
+    assert "Traceback" not in err
+
+
+@needs_ptxas
+def test_sass_of_a_kernel_and_the_commands_it_ran(tmp_path, capsys: pytest.CaptureFixture[str]):
+    from gpuir.tools.gpu_opt import main
+
+    if ptxas.find_tool("nvdisasm") is None:
+        pytest.skip("nvdisasm is not installed")
+    source = tmp_path / "ids.mlir"
+    source.write_text(WRITE_IDS)
+    target = 'sass{sm=90 ptxas-options="-v --maxrregcount=24" print-commands=true}'
+    assert main([str(source), "-t", target]) == 0
+    captured = capsys.readouterr()
+    assert ".target\tsm_90" in captured.out
+    assert "S2R R" in captured.out and "SR_TID.X" in captured.out and "STG.E" in captured.out
+    ptxas_line, *_ = [line for line in captured.err.splitlines() if "-arch sm_90" in line]
+    words = shlex.split(ptxas_line)
+    assert os.path.basename(words[0]) == "ptxas"
+    assert words[1:5] == ["-arch", "sm_90", "-v", "--maxrregcount=24"]
+    assert "Compiling entry function 'ids' for 'sm_90'" in captured.err  # ptxas -v's log
+    nvdisasm_line = captured.err.splitlines()[-1]  # after ptxas's log
+    assert os.path.basename(shlex.split(nvdisasm_line)[0]) == "nvdisasm"
+    assert shlex.split(nvdisasm_line)[1] == "-c"

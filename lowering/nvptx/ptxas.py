@@ -7,6 +7,11 @@
   command that repeats the failing run on a kept copy of the PTX.
 - `resource_usage(ptx, sm)`: what `ptxas -v` reports per kernel (registers, spills, stack,
   shared memory, barriers), as `{kernel: {"registers": 10, "spill_stores": 0, …}}`.
+- `disassemble(cubin)`: the cubin's SASS, its kernels' machine code, as NVIDIA's `nvdisasm -c`
+  prints it (from PATH, else the `nvidia-cuda-nvdisasm` wheel); `NvdisasmNotFound` without it.
+
+`run_ptxas` and `disassemble` take `echo`, a function that is given each command line before it
+runs (gpu-opt's `-t sass{print-commands=true}` prints them).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import shlex
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -71,7 +77,9 @@ def arch(sm: int | str) -> str:
     return text if text.startswith("sm_") else f"sm_{text}"
 
 
-def run_ptxas(ptx: str, sm: int | str, extra: tuple[str, ...]) -> tuple[bytes, str]:
+def run_ptxas(
+    ptx: str, sm: int | str, extra: tuple[str, ...], echo: Callable[[str], None] | None = None
+) -> tuple[bytes, str]:
     """Run ptxas on `ptx`; the cubin and the log. A failure keeps the PTX for the repro."""
     ptxas = find_ptxas()
     if ptxas is None:
@@ -81,7 +89,9 @@ def run_ptxas(ptx: str, sm: int | str, extra: tuple[str, ...]) -> tuple[bytes, s
     target = os.path.join(folder, "kernel.cubin")
     with open(source, "w", encoding="utf-8") as f:
         f.write(ptx)
-    command = [ptxas, f"-arch={arch(sm)}", *extra, "-o", target, source]
+    command = [ptxas, "-arch", arch(sm), *extra, "-o", target, source]
+    if echo is not None:
+        echo(shlex.join(command))
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     log = done.stdout + done.stderr
     if done.returncode != 0:
@@ -140,3 +150,33 @@ def resource_usage(ptx: str, sm: int | str = 80) -> dict[str, dict[str, int]]:
     """`ptxas -v`'s figures per kernel: registers, spill_stores, spill_loads (bytes), stack
     (bytes), shared (static shared memory, bytes), barriers."""
     return parse_resource_usage(run_ptxas(ptx, sm, ("-v",))[1])
+
+
+class NvdisasmNotFound(DiagnosticException):
+    pass
+
+
+class NvdisasmError(DiagnosticException):
+    """nvdisasm rejected the cubin: what it said."""
+
+
+def disassemble(cubin: bytes, echo: Callable[[str], None] | None = None) -> str:
+    """The SASS of `cubin`: its code sections as `nvdisasm -c` prints them."""
+    nvdisasm = find_tool("nvdisasm")
+    if nvdisasm is None:
+        raise NvdisasmNotFound(
+            "nvdisasm not found: install nvidia-cuda-nvdisasm or put nvdisasm on PATH"
+        )
+    with tempfile.TemporaryDirectory(prefix="gpuir-nvdisasm-") as folder:
+        path = os.path.join(folder, "kernel.cubin")
+        with open(path, "wb") as f:
+            f.write(cubin)
+        command = [nvdisasm, "-c", path]
+        if echo is not None:
+            echo(shlex.join(command))
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise NvdisasmError(
+            f"nvdisasm failed (exit status {done.returncode}):\n{done.stderr.rstrip()}"
+        )
+    return done.stdout

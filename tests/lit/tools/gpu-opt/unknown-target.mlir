@@ -11,7 +11,7 @@ func.func @f() {
 // CHECK:      gpu-opt: error: argument -t/--target: invalid choice: 'no-such-target' (choose from {{.*}}mlir{{.*}})
 // CHECK-NOT:  Traceback
 
-// XDSL:      gpu-opt: error: argument -t/--target: invalid choice: '{{x86-asm|wgsl}}' (choose from mlir, llvm, ptx, host-llvm, mlir-gpu, mlir-upstream, dot)
+// XDSL:      gpu-opt: error: argument -t/--target: invalid choice: '{{x86-asm|wgsl}}' (choose from mlir, llvm, ptx, sass, host-llvm, mlir-gpu, mlir-upstream, dot)
 // XDSL-NOT:  internal error
 
 // OPTION:     gpu-opt: error: bad target 'mlir{no-such-option=1}': Provided arguments ["no_such_option"] not found
