@@ -29,6 +29,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
+    ArrayAttr,
     DictionaryAttr,
     FunctionType,
     IndexType,
@@ -231,13 +232,17 @@ class ModuleOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> ModuleOp:
         name = parser.parse_symbol_name()
-        if parser.parse_optional_punctuation("[") is not None:  # targets: not needed here
-            parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_attribute)
+        targets = None
+        if parser.parse_optional_punctuation("[") is not None:  # kept as the `targets` attribute
+            found = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_attribute)
             parser.parse_punctuation("]")
+            targets = ArrayAttr(found)
         attributes = parser.parse_optional_attr_dict_with_keyword()
         op = cls.create(properties={"sym_name": name}, regions=[parser.parse_region()])
         if attributes is not None:
             op.attributes.update(attributes.data)
+        if targets is not None:
+            op.attributes["targets"] = targets
         return op
 
 
