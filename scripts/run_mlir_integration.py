@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 RUNNERS = ("mlir-runner", "mlir-cpu-runner", "mlir-rocm-runner")
-UPSTREAM_PASSES = ("convert-vector-to-gpu",)
+UPSTREAM_PASSES = ("convert-vector-to-gpu", "rocdl-attach-target")
 """The mlir-opt passes of a RUN line that gpu-run runs itself (`--upstream-pass`); gpu-run's
 import and pipeline stand for every other (MLIR's lowering to NVVM or ROCDL)."""
 GPU_RUN = str(Path(sys.executable).with_name("gpu-run"))
@@ -91,11 +91,13 @@ def plan_of(text: str) -> Plan:
     command = running[0]
     stages = command.split("|")
     passes = tuple(
-        word.lstrip("-")
+        name
         for stage in stages
         if "mlir-opt" in stage
         for word in shlex.split(stage)
-        if word.lstrip("-") in UPSTREAM_PASSES and word.startswith("-")
+        if word.startswith("-")
+        for name in pass_names(word)
+        if name in UPSTREAM_PASSES
     )
     filecheck = [s for s in stages if "FileCheck" in s]
     if not filecheck:
@@ -103,6 +105,14 @@ def plan_of(text: str) -> Plan:
     prefixes = check_prefixes(command)
     runner_stage = next(s for s in stages if any(r in s for r in RUNNERS))
     return Plan(prefixes, "2>&1" in runner_stage, False, passes)
+
+
+def pass_names(word: str) -> list[str]:
+    """The passes an mlir-opt flag names: `-pass` itself, or each of `-pass-pipeline='…'`."""
+    name, _, value = word.lstrip("-").partition("=")
+    if name != "pass-pipeline":
+        return [name]
+    return re.findall(r"([\w-]+)(?=[{,)]|$)", value)
 
 
 def check_prefixes(command: str) -> tuple[str, ...]:

@@ -80,7 +80,10 @@ def is_upstream(text: str) -> bool:
     return bool(UPSTREAM_MARKERS.search(code)) and not GPUIR_MARKERS.search(code)
 
 
-PASSES = {"convert-vector-to-gpu": "gpuir.ir.upstream.vector_to_gpu:convert_vector_to_gpu"}
+PASSES = {
+    "convert-vector-to-gpu": "gpuir.ir.upstream.vector_to_gpu:convert_vector_to_gpu",
+    "rocdl-attach-target": "gpuir.ir.upstream.amdgpu_ops:rocdl_attach_target",
+}
 """The upstream MLIR passes gpuir runs on an upstream program itself, before importing it (the
 `--upstream-pass` of gpu-run and gpu-opt; an MLIR RUN line's `mlir-opt -convert-vector-to-gpu`):
 name → `module:function`, a function that rewrites the upstream module in place."""

@@ -27,6 +27,11 @@ Read (MLIR 22's syntax):
   (under an `scf.if` where checked), as the importer makes `vector.maskedload` and
   `maskedstore`: interp, the cpu provider and NVPTX need no op of their own.
 
+`#rocdl.target<…>` (a gpu.module's target, `RocdlTargetAttr`) is read here too, and
+`rocdl_attach_target` is MLIR's `rocdl-attach-target` (gpu-run's and gpu-opt's
+`--upstream-pass=rocdl-attach-target`): a kernel of a gpu.module for ROCm reports a failed
+`cf.assert` in ROCm's words.
+
 The rest of `amdgpu` (`wmma`, `mfma`, `lds_barrier`, …) and `raw_buffer_atomic_fadd` of
 `vector<2xf16>` / `vector<2xbf16>` are not read: an error at the op. A memref.subview as the
 buffer is not supported (yet).
@@ -38,10 +43,12 @@ from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith
+from xdsl.dialects import arith, builtin
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -54,16 +61,17 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
+    irdl_attr_definition,
     irdl_op_definition,
     opt_prop_def,
     prop_def,
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
@@ -306,7 +314,46 @@ RAW_BUFFER_OPS = [
     RawBufferAtomicUminOp,
 ]
 
-UpstreamAmdgpu = Dialect("amdgpu", [SchedBarrierOp, *RAW_BUFFER_OPS], [])
+
+@irdl_attr_definition
+class RocdlTargetAttr(ParametrizedAttribute):
+    """`#rocdl.target<chip = "gfx90a", …>`: a gpu.module compiled for AMD GPUs (ROCm), its
+    options kept, read and written as `#nvvm.target`'s. A kernel of such a module reports a
+    failed `cf.assert` as ROCm does (`kernel.py`'s `kernel_assert`)."""
+
+    name = "rocdl.target"
+    options: DictionaryAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return gpu_ops.NvvmTargetAttr.parse_parameters(parser)
+
+    def print_parameters(self, printer: Printer) -> None:
+        gpu_ops.NvvmTargetAttr.print_parameters(self, printer)  # type: ignore[arg-type]
+
+
+def rocdl_attach_target(module: builtin.ModuleOp) -> None:
+    """MLIR's `rocdl-attach-target` (its options aside: the chip changes nothing gpuir runs):
+    every gpu.module that has no `#rocdl.target` gets one (after its other targets), and every
+    `gpu.launch` too, which stands for the gpu.module MLIR outlines it into before attaching."""
+    for op in module.walk():
+        if not isinstance(op, gpu_ops.ModuleOp | gpu_ops.LaunchOp):
+            continue
+        found = op.attributes.get("targets")
+        targets = list(found.data) if isinstance(found, ArrayAttr) else []
+        if not any(isinstance(t, RocdlTargetAttr) for t in targets):
+            op.attributes["targets"] = ArrayAttr([*targets, RocdlTargetAttr(DictionaryAttr({}))])
+
+
+def targets_rocm(kernel: Operation) -> bool:
+    """Whether a kernel (a `gpu.func`, or a `gpu.launch` outlined) is compiled for ROCm: it,
+    or the gpu.module it is in, has a `#rocdl.target`."""
+    holder = kernel.parent_op() if isinstance(kernel, gpu_ops.FuncOp) else kernel
+    found = holder.attributes.get("targets") if holder is not None else None
+    return isinstance(found, ArrayAttr) and any(isinstance(t, RocdlTargetAttr) for t in found)
+
+
+UpstreamAmdgpu = Dialect("amdgpu", [SchedBarrierOp, *RAW_BUFFER_OPS], [RocdlTargetAttr])
 
 
 def drop(importer: object, op: SchedBarrierOp, b: object, s: object) -> None:

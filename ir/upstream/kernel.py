@@ -41,7 +41,7 @@ from gpuir.dialects.mem import ArrayType, MemType, PtrType
 from gpuir.ir.data_layout import size_of
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.upstream import gpu_ops
-from gpuir.ir.upstream.amdgpu_ops import AMDGPU_IMPORTS
+from gpuir.ir.upstream.amdgpu_ops import AMDGPU_IMPORTS, targets_rocm
 from gpuir.ir.upstream.common import (
     COMBINE_KINDS,
     SHARED_OPS,
@@ -230,6 +230,9 @@ class KernelImporter(VectorImporter):
         self.known_sizes: dict[str, dict[str, tuple[int, ...]]] = {}
         """A kernel's `known_grid_size` / `known_block_size` ("grid", "block"), by its name in
         the program made: its launches check them."""
+        self.rocm = False
+        """Whether the kernel being read is compiled for ROCm (`targets_rocm`): its failed
+        asserts are reported in ROCm's words."""
 
     def kernel(
         self,
@@ -244,6 +247,7 @@ class KernelImporter(VectorImporter):
         block's arguments for a gpu.func; the captured values of a gpu.launch, whose entry
         arguments are then its ids and sizes)."""
         entry = body.blocks[0]
+        self.rocm = targets_rocm(op)
         index_t = IndexType()
         shared = shared_pointee(body)
         smem = [] if shared is None else [PtrType(shared, 3)]
@@ -588,7 +592,9 @@ class KernelImporter(VectorImporter):
     def kernel_assert(self, op: cf.AssertOp, b: Builder, s: Scope) -> None:
         """`cf.assert` in a kernel, as CUDA's `assert`: a work-item whose condition is false
         prints `file:line: kernel: block: [x,y,z], thread: [x,y,z] Assertion `msg` failed.` and
-        returns; the others go on (in a new block)."""
+        returns; the others go on (in a new block). A kernel for ROCm (`self.rocm`) prints
+        ROCm's `file:line: function Device-side assertion `msg' failed.` instead, the function
+        `(unknown)` where no name location names it, as MLIR's ROCDL lowering reports it."""
         here = b.insertion_point.block
         assert s.function is not None
         if here.parent is not s.function.body:
@@ -601,13 +607,16 @@ class KernelImporter(VectorImporter):
         s.function.body.add_block(going)
         b.insert(cf.ConditionalBranchOp(cond, going, tokens, failed, tokens))
         fb = Builder(InsertPoint.at_end(failed))
-        file, line, name = assert_place(op.location, s.function.sym_name.data)
+        unnamed = "(unknown)" if self.rocm else s.function.sym_name.data
+        file, line, name = assert_place(op.location, unnamed)
         message = op.msg.data.replace("{", "{{").replace("}", "}}")
         text = (
             f"{file}:{line}: {name}: block: [{{}},{{}},{{}}], "
             f"thread: [{{}},{{}},{{}}] Assertion `{message}` failed.\n"
         )
         ids = [s.ids[("group", d)] for d in range(3)] + [s.ids[("thread", d)] for d in range(3)]
+        if self.rocm:
+            text, ids = f"{file}:{line}: {name} Device-side assertion `{message}' failed.\n", []
         for made in (
             fb.insert(printf.PrintFormatOp(text, *ids)),
             fb.insert(func.ReturnOp(*failed.args)),
