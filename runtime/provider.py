@@ -248,6 +248,12 @@ class Provider(ABC):
     def synchronize(self, *, op: Operation | None = None) -> None:
         """Wait for all work on every stream."""
 
+    def abandon_streams(self) -> None:
+        """Forget the streams' unfinished work, without waiting for it: after a failure, before
+        `close` (a kernel may wait forever for work the host never put on a stream). None by
+        default: a provider whose streams never wait for each other."""
+        return
+
     # --- code -----------------------------------------------------------------------------
 
     @abstractmethod

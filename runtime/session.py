@@ -94,6 +94,7 @@ class DeviceSession:
             self.sessions = 0
             self.opened = False
             self.loaded = None
+            self.provider.abandon_streams()
             self.provider.close()
 
 

@@ -253,6 +253,9 @@ class CpuProvider(EagerHostProvider):
         super().synchronize(op=op)
         self.stream_threads.wait_all()
 
+    def abandon_streams(self) -> None:
+        self.stream_threads.abandon()
+
     def copy_to_device(self, dst, src, nbytes, *, stream=None, op=None) -> None:
         self.check_open(op)
         self.check_stream(stream, op)

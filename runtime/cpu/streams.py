@@ -113,6 +113,14 @@ class Streams:
         finally:
             found.stop()
 
+    def abandon(self) -> None:
+        """Forget every stream's thread without waiting: each ends after its running work
+        (a daemon thread: a kernel that waits forever does not keep the process)."""
+        for found in self.threads.values():
+            found.error = RuntimeError("abandoned")  # its queued work is skipped
+            found.put(None)
+        self.threads = {}
+
     def end_all(self) -> None:
         try:
             self.wait_all()

@@ -282,6 +282,9 @@ class InterpProvider(EagerHostProvider):
         if self.stream_order is not None:
             self.stream_order.wait(stream)
 
+    def abandon_streams(self) -> None:
+        self.tasks.queues = {}
+
     def synchronize(self, *, op=None) -> None:
         super().synchronize(op=op)
         self.tasks.drive()

@@ -332,6 +332,8 @@ class StreamTasks:
                 queue.popleft()
                 if not queue:
                     del self.queues[stream]
+                if task.error is not None:  # as a GPU's sticky error: the rest is dropped
+                    self.queues = {}
                 task.finish()
             if not progress and not self.changed:
                 raise self.hang()
