@@ -413,12 +413,12 @@ SQUARES = kernel(
 )
 """examples/warp-reduce.mlir's @warp_sum, every item in: each warp sums i * i over its lanes
 (five "down" shuffles), lane 0 adds the sum to total; its only access, so the group's warps'
-atomics become one (`warp_vectors.deferred_atomic`)."""
+atomics become one (`lanes.deferred_atomic`)."""
 
 
 @pytest.mark.parametrize("items", [256, 80, 20])
 def test_a_warp_sum_s_atomics_per_group_match_numpy(items: int):
-    from gpuir.lowering.cpu.warp_vectors import deferred_atomic
+    from gpuir.lowering.cpu.lanes import deferred_atomic
 
     assert deferred_atomic(parse(SQUARES)) is not None
     groups = 5
@@ -431,7 +431,7 @@ def test_a_warp_sum_s_atomics_per_group_match_numpy(items: int):
 
 
 def test_an_atomic_beside_other_accesses_stays_per_warp():
-    from gpuir.lowering.cpu.warp_vectors import deferred_atomic
+    from gpuir.lowering.cpu.lanes import deferred_atomic
 
     assert deferred_atomic(parse(LANE_ATOMIC)) is None  # it stores to out too
 
@@ -440,7 +440,7 @@ def test_a_warp_reduction_is_found_by_its_lanes_terms():
     """Lane 0 of the five "down" shuffles adds every lane of i * i once; lane 3 only lanes 3
     to 31; a butterfly of "xor" shuffles (no select: always valid) gives every lane the
     total; a chain with offset 16 twice counts lanes twice."""
-    from gpuir.lowering.cpu.warp_vectors import warp_total
+    from gpuir.lowering.cpu.lanes import warp_total
 
     k = parse(SQUARES)
     atomic = next(op for op in k.walk() if op.name == "mem.atomic_rmw")

@@ -7,9 +7,8 @@
   form `forms.py` chooses first: work-items as loops between barriers and warp operations
   (`fission.py`, when `Fission.placement` finds them where the whole group reaches them; a
   warp operation a loop over the group's lanes: `warps.py`), a warp's lanes as LLVM vectors
-  where the kernel's warp operations are all at its top level (`warp_vectors.py`), or else
-  in resumable form
-  (`resume.py`, on the kernel's calls inlined and its `scf` as `cf` blocks: `blocks.py`);
+  where the kernel's warp operations are all at its top level (`warp_vectors.py`, with what it
+  asks of the IR in `lanes.py`), or else in resumable form (`resume.py`, on the kernel's calls inlined and its `scf` as `cf` blocks: `blocks.py`);
   what they share is `workgroups.py`;
 - `streaming.py`: a kernel's write-only outputs, and its stream entry's non-temporal stores;
 - `check_accesses.py`: `cpu-check-accesses`, the instrumentation of `--provider cpu --check`.
