@@ -561,7 +561,9 @@ class _Who:
         self.who = f"work-item (group {group_id}, item {item_id})"
 
 
+@functools.cache
 def _tracker_ops():
+    """A load, a store and an atomic, parsed once: the random replays below make thousands."""
     module = Parser(make_context(), TRACKER_OPS, "ops.mlir").parse_module()
     load, store, atomic = list(module.body.block.first_op.body.block.ops)[:3]
     return load, store, atomic
