@@ -468,3 +468,28 @@ def test_a_warp_reduction_is_found_by_its_lanes_terms():
     butterfly = chain("xor", [16, 8, 4, 2, 1])
     assert all(total(butterfly, lane) is not None for lane in (0, 7, 31))
     assert total(chain("xor", [16, 16, 8, 4, 2, 1]), 0) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "extra"),
+    [
+        ("shuffle idx", shuffle_kernel("idx", "5", 8), ()),
+        ("shuffle run-time offset", shuffle_kernel("up", "%t", 32), ()),
+        ("ballot", BALLOT, ()),
+        ("lane atomics", LANE_ATOMIC, ()),
+        ("split", SPLIT, (90,)),
+        ("floats", FLOATS, ()),
+    ],
+)
+def test_cpu_agrees_with_interp_bit_for_bit(name: str, text: str, extra: tuple[int, ...]):
+    """Two groups of 45 items (a partial warp of 13): cpu's warp vectors against interp."""
+    groups, items = 2, 45
+    x = np.random.default_rng(len(name)).integers(-200, 200, groups * items, np.int32)
+    x = np.abs(x) + 1 if extra else x
+    found = {}
+    for provider in ("cpu", "interp"):
+        with Device(provider) as device:
+            xs, out = device.upload(x), device.upload(np.zeros(2 * x.size + 1, np.int32))
+            device.compile(text).kernel("k")(groups, items, items, 3, *extra, xs, out)
+            found[provider] = out.download()
+    np.testing.assert_array_equal(found["cpu"], found["interp"])
