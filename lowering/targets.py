@@ -81,6 +81,22 @@ class DeviceTarget(Target, PtxOptions):
     def options(self) -> PtxOptions:
         return PtxOptions(**{f.name: getattr(self, f.name) for f in fields(PtxOptions)})
 
+    def devices(self, ctx: Context, module: ModuleOp) -> list[ModuleOp]:
+        """The device modules to emit, lowered: `lowered_device_module`'s, or each of several
+        that `module` holds (an upstream program's gpu.modules of llvm ops: each compiles apart,
+        as MLIR compiles each gpu.module to a binary of its own)."""
+        from gpuir.lowering.nvptx.device_to_llvm import DeviceToLlvmPass
+
+        nested = [m for m in module.ops if isinstance(m, ModuleOp) and DEVICE_ATTR in m.attributes]
+        if len(nested) < 2:
+            return [lowered_device_module(ctx, module, self.index_bitwidth, self.sm)]
+        for device in nested:
+            if not is_lowered(device):
+                run_pass(
+                    ctx, device, DeviceToLlvmPass(index_bitwidth=self.index_bitwidth, sm=self.sm)
+                )
+        return nested
+
 
 @dataclass(frozen=True)
 class LlvmTarget(DeviceTarget):
@@ -94,11 +110,11 @@ class LlvmTarget(DeviceTarget):
         from gpuir.lowering.llvm.llvm_ir import to_llvm
         from gpuir.lowering.nvptx.ptx import llvm_module
 
-        device = lowered_device_module(ctx, module, self.index_bitwidth, self.sm)
-        if self.opt == 0:
-            output.write(str(to_llvm(device, self.fast_math, self.line_info)))
-        else:
-            output.write(str(llvm_module(device, self.options())))
+        for device in self.devices(ctx, module):
+            if self.opt == 0:
+                output.write(str(to_llvm(device, self.fast_math, self.line_info)))
+            else:
+                output.write(str(llvm_module(device, self.options())))
 
 
 @dataclass(frozen=True)
@@ -110,8 +126,8 @@ class PtxTarget(DeviceTarget):
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from gpuir.lowering.nvptx.ptx import compile_ptx
 
-        device = lowered_device_module(ctx, module, self.index_bitwidth, self.sm)
-        output.write(compile_ptx(device, self.options()))
+        for device in self.devices(ctx, module):
+            output.write(compile_ptx(device, self.options()))
 
 
 @dataclass(frozen=True)
@@ -158,12 +174,12 @@ class SassTarget(DeviceTarget):
             sys.stderr.write(line + "\n")
 
         shown = echo if self.print_commands else None
-        device = lowered_device_module(ctx, module, self.index_bitwidth, self.sm)
-        ptx = compile_ptx(device, self.options())
-        cubin, log = run_ptxas(ptx, self.sm, tuple(self.ptxas_words()), shown)
-        if shown is not None and log:
-            sys.stderr.write(log if log.endswith("\n") else log + "\n")
-        output.write(disassemble(cubin, shown))
+        for device in self.devices(ctx, module):
+            ptx = compile_ptx(device, self.options())
+            cubin, log = run_ptxas(ptx, self.sm, tuple(self.ptxas_words()), shown)
+            if shown is not None and log:
+                sys.stderr.write(log if log.endswith("\n") else log + "\n")
+            output.write(disassemble(cubin, shown))
 
 
 PTXAS_OWN_OPTIONS = ("-arch", "--gpu-name", "-o", "--output-file")
@@ -178,13 +194,13 @@ class MlirGpuTarget(DeviceTarget):
     name = "mlir-gpu"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        device = lowered_device_module(ctx, module, self.index_bitwidth, self.sm)
-        output.write(mlir_gpu_module(device, self.options()))
+        output.write(mlir_gpu_module(self.devices(ctx, module), self.options()))
 
 
-def mlir_gpu_module(device: ModuleOp, options: PtxOptions) -> str:
-    """A lowered device module as MLIR 22 writes a GPU program's device code: a module marked
-    `gpu.container_module` holding `gpu.module @device` with the target
+def mlir_gpu_module(devices: list[ModuleOp], options: PtxOptions) -> str:
+    """Lowered device modules as MLIR 22 writes a GPU program's device code: a module marked
+    `gpu.container_module` holding `gpu.module @device` (several: each `gpu.module @name` of
+    its `builtin.module @name`) with the target
     `#nvvm.target<triple = "nvptx64-nvidia-cuda", chip = "sm_<sm>", features = "+ptx<ptx>">`
     (and the NVPTX data layout as `llvm.data_layout`), the device module's llvm dialect ops in
     it, in the generic form (MLIR's llvm dialect; kernels are the `llvm.func`s marked
@@ -196,21 +212,23 @@ def mlir_gpu_module(device: ModuleOp, options: PtxOptions) -> str:
 
     from gpuir.lowering.llvm.llvm_ir import nvptx_data_layout
 
-    body = io.StringIO()
-    printer = Printer(stream=body, print_generic_format=True)
-    for op in device.ops:
-        printer.print_op(op)
-        body.write("\n")
     target = nvvm_target(options)
     layout = nvptx_data_layout()
-    indented = "".join(f"    {line}\n" for line in body.getvalue().splitlines())
-    return (
-        '"builtin.module"() ({\n'
-        f'  "gpu.module"() <{{sym_name = "device", targets = [{target}]}}> ({{\n'
-        f"{indented}"
-        f'  }}) {{llvm.data_layout = "{layout}"}} : () -> ()\n'
-        "}) {gpu.container_module} : () -> ()\n"
-    )
+    modules = []
+    for device in devices:
+        body = io.StringIO()
+        printer = Printer(stream=body, print_generic_format=True)
+        for op in device.ops:
+            printer.print_op(op)
+            body.write("\n")
+        name = device.sym_name.data if len(devices) > 1 and device.sym_name else "device"
+        indented = "".join(f"    {line}\n" for line in body.getvalue().splitlines())
+        modules.append(
+            f'  "gpu.module"() <{{sym_name = "{name}", targets = [{target}]}}> ({{\n'
+            f"{indented}"
+            f'  }}) {{llvm.data_layout = "{layout}"}} : () -> ()\n'
+        )
+    return '"builtin.module"() ({\n' + "".join(modules) + "}) {gpu.container_module} : () -> ()\n"
 
 
 def nvvm_target(options: PtxOptions) -> str:

@@ -2,7 +2,7 @@
 // RUN: not gpu-opt %s --split-input-file -t ptx 2>&1 | filecheck %s
 
 // llvm-dialect kernels are device code alone: a program with host code launches gpu.funcs.
-// CHECK: llvm-gpu-module-invalid.mlir:8:5: error: importing upstream MLIR: 'llvm.func' in a gpu.module is read only in a program of such gpu.modules alone, all of llvm ops (device code for gpu-opt's -t llvm / -t ptx)
+// CHECK: llvm-gpu-module-invalid.mlir:8:5: error: importing upstream MLIR: 'llvm.func' in a gpu.module is read only in a program of such gpu.modules alone, all of llvm ops (device code for gpu-opt's -t llvm / -t ptx / -t sass)
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     llvm.func @k() attributes {gpu.kernel, nvvm.kernel} {
@@ -27,17 +27,3 @@ gpu.module @kernels {
   }
 }
 
-// -----
-
-// The gpu.modules' ops make one device module: their symbols must differ.
-// CHECK: llvm-gpu-module-invalid.mlir:40:3: error: importing upstream MLIR: 'llvm.func' @k of gpu.module @b: gpu.module @a has a symbol of that name, and their ops make one device module
-gpu.module @a {
-  llvm.func @k() attributes {gpu.kernel, nvvm.kernel} {
-    llvm.return
-  }
-}
-gpu.module @b {
-  llvm.func @k() attributes {gpu.kernel, nvvm.kernel} {
-    llvm.return
-  }
-}
