@@ -1,8 +1,11 @@
-"""`make bench`, the cpu provider's warp code (lowering/cpu/warps.py), each row checked first:
+"""`make bench`, the cpu provider's warp code (lowering/cpu/warp_vectors.py and warps.py), each
+row checked first:
 
 - `@warp_sum` (examples/warp-reduce.mlir: five "down" shuffles and an atomic per warp) on
   16M items, against `np.sum(v * v)` and the same sum as a C loop (`gcc -O3 -fopenmp`,
-  `reduction(+)`); integers, so all three agree exactly (mod 2^64);
+  `reduction(+)`); integers, so all three agree exactly (mod 2^64); and against the same
+  kernel in `Fission`'s form (a barrier at its end keeps the warp-vector form away: the form
+  it had before that one), in the same race;
 - a block reduction over 16M f32 read from memory (`BLOCK_SUM`: each item adds `PER_ITEM`
   values, its warp sums them with "down" shuffles in an `scf.for` over the offsets, lane 0
   puts the warp's sum in shared memory, a barrier, then each warp reduces the 8 partial sums
@@ -11,14 +14,18 @@
   condition the lowering cannot prove warp-uniform (the resumable form), in the same run;
 - a stream compaction with ballots (`COMPACT`: per warp, `ballot(x > t)`, a count per warp,
   their running sum in numpy, then each item writes at its warp's offset plus the ballot's
-  bits below its lane), against `x[x > t]`; equal element for element, in order.
+  bits below its lane), against `x[x > t]`; equal element for element, in order; and
+  against both kernels in `Fission`'s form, in the same race.
 
-    python benchmarks/warp.py     # the rows, 16M elements
+    python benchmarks/warp.py                  # the rows, 16M elements, best of 5
+    python benchmarks/warp.py --only @warp_sum --repeats 9
 """
 
 from __future__ import annotations
 
+import argparse
 import ctypes
+import re
 import shutil
 import subprocess
 import tempfile
@@ -191,6 +198,22 @@ uint64_t square_sum(ptrdiff_t n) {
 """
 
 
+KERNEL_RETURN = re.compile(
+    r"func.return (%\w+), (%\w+), %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>"
+)
+
+
+def in_fission_form(text: str) -> str:
+    """`text` with a barrier before each kernel's return: the same results, but no kernel
+    takes the warp-vector form (lowering/cpu/forms.py): `Fission`'s, where the barrier at the
+    end adds no loop."""
+    return KERNEL_RETURN.sub(
+        r"%fs1, %fs3 = gpu.sync_work_items \1, \2\n  func.return %fs1, %fs3, %m4, %m5 : "
+        r"!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>",
+        text,
+    )
+
+
 def c_square_sum():
     """`square_sum(n)` built with gcc (`openmp_peer.FLAGS`), and its name; or None and why."""
     from openmp_peer import FLAGS
@@ -221,21 +244,26 @@ def warp_sum(device, n: int, repeats: int, numba: Numba) -> list[Row]:
     """examples/warp-reduce.mlir's `@warp_sum` on `n` items (groups of 256)."""
     text = (Path(__file__).parent.parent / "examples" / "warp-reduce.mlir").read_text()
     n = max(ITEMS, n // ITEMS * ITEMS)
-    kernel = device.compile(text).kernel("warp_sum")
     total = device.empty(1, np.int64)
     zero = np.zeros(1, np.int64)
     v = np.arange(n, dtype=np.int64)
     exact = int(np.sum(v * v)) % 2**64
 
-    def ours() -> None:
-        total.upload(zero)
-        kernel(n // ITEMS, ITEMS, ITEMS, n, total)
-        device.synchronize()
+    def launcher(source: str):
+        kernel = device.compile(source).kernel("warp_sum")
 
-    ours()
-    if int(total.download()[0]) % 2**64 != exact:
-        raise RuntimeError(f"gpuir's warp_sum is {total.download()[0]}, numpy's {exact}")
-    runs = {"ours": ours, "numpy": lambda: np.sum(v * v)}
+        def run() -> None:
+            total.upload(zero)
+            kernel(n // ITEMS, ITEMS, ITEMS, n, total)
+            device.synchronize()
+
+        run()
+        if int(total.download()[0]) % 2**64 != exact:
+            raise RuntimeError(f"gpuir's warp_sum is {total.download()[0]}, numpy's {exact}")
+        return run
+
+    ours, fission = launcher(text), launcher(in_fission_form(text))
+    runs = {"ours": ours, "fission": fission, "numpy": lambda: np.sum(v * v)}
     square_sum, c_name = c_square_sum()
     if square_sum is not None:
         if square_sum(n) != exact:
@@ -251,6 +279,12 @@ def warp_sum(device, n: int, repeats: int, numba: Numba) -> list[Row]:
         rows.append(Row(f"{label} (C, OpenMP)", best["ours"], None, "", "s", note=c_name))
     else:
         rows.append(Row(f"{label} (C, OpenMP)", best["ours"], best["openmp"], c_name, "s", "<= 2"))
+        rows.append(
+            Row(
+                f"{label}, Fission's form (C, OpenMP)", best["fission"], best["openmp"], c_name, "s"
+            )
+        )
+    rows.append(Row(f"{label} (Fission's form)", best["ours"], best["fission"], "gpuir", "s"))
     return rows
 
 
@@ -293,31 +327,40 @@ def compaction(device, n: int, repeats: int, numba: Numba) -> list[Row]:
     x = np.random.default_rng(6).standard_normal(n).astype(np.float32)
     t = np.float32(0.5)
     expected = x[x > t]
-    program = device.compile(COMPACT)
-    count, scatter = program.kernel("count"), program.kernel("scatter")
     xs, counts = device.upload(x), device.empty(n // 32, np.int32)
     offsets, out = device.empty(n // 32, np.int32), device.empty(n, np.float32)
     groups = n // ITEMS
 
-    def ours() -> int:
-        count(groups, ITEMS, ITEMS, t, xs, counts)
-        device.synchronize()
-        per_warp = counts.download()
-        starts = np.cumsum(per_warp, dtype=np.int32) - per_warp
-        offsets.upload(starts)
-        scatter(groups, ITEMS, ITEMS, t, xs, offsets, out)
-        device.synchronize()
-        return int(starts[-1] + per_warp[-1])
+    def launcher(source: str):
+        program = device.compile(source)
+        count, scatter = program.kernel("count"), program.kernel("scatter")
 
-    kept = ours()
-    found = out.download()[:kept]
-    if not np.array_equal(found.view(np.uint32), expected.view(np.uint32)):
-        raise RuntimeError("gpuir's ballot compaction differs from numpy's x[x > t]")
-    best = race({"ours": ours, "numpy": lambda: x[x > t]}, repeats)
+        def run() -> int:
+            count(groups, ITEMS, ITEMS, t, xs, counts)
+            device.synchronize()
+            per_warp = counts.download()
+            starts = np.cumsum(per_warp, dtype=np.int32) - per_warp
+            offsets.upload(starts)
+            scatter(groups, ITEMS, ITEMS, t, xs, offsets, out)
+            device.synchronize()
+            return int(starts[-1] + per_warp[-1])
+
+        kept = run()
+        found = out.download()[:kept]
+        if not np.array_equal(found.view(np.uint32), expected.view(np.uint32)):
+            raise RuntimeError("gpuir's ballot compaction differs from numpy's x[x > t]")
+        return run
+
+    ours, fission = launcher(COMPACT), launcher(in_fission_form(COMPACT))
+    best = race({"ours": ours, "fission": fission, "numpy": lambda: x[x > t]}, repeats)
     for buffer in (xs, counts, offsets, out):
         buffer.free()
-    label = f"cpu ballot stream compaction, {n / 2**20:g}M f32 (numpy: x[x > t])"
-    return [Row(label, best["ours"], best["numpy"], f"numpy {np.__version__}", "s", "<= 2")]
+    label = f"cpu ballot stream compaction, {n / 2**20:g}M f32"
+    numpy_name = f"numpy {np.__version__}"
+    return [
+        Row(f"{label} (numpy: x[x > t])", best["ours"], best["numpy"], numpy_name, "s", "<= 2"),
+        Row(f"{label} (Fission's form)", best["ours"], best["fission"], "gpuir", "s"),
+    ]
 
 
 MEASURES = (
@@ -334,10 +377,17 @@ def main() -> None:
 
     import gpuir
 
+    names = [name for name, _ in MEASURES]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--items", type=int, default=16 * 2**20, help="elements (16M)")
+    parser.add_argument("--repeats", type=int, default=5, help="rounds of the race (best of)")
+    parser.add_argument("--only", choices=names, action="append", help="these measures only")
+    options = parser.parse_args()
     rows: list[Row] = []
     with gpuir.Device("cpu") as device:
-        for _, measure in MEASURES:
-            rows += measure(device, 16 * 2**20, 5, numba_peer())
+        for name, measure in MEASURES:
+            if options.only is None or name in options.only:
+                rows += measure(device, options.items, options.repeats, numba_peer())
     print(plain(rows))
 
 
