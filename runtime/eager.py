@@ -1,5 +1,6 @@
 """What the `interp` and `cpu` providers share: device memory in host memory, and streams that
-run their work eagerly, in the order of the calls (one valid order of every stream).
+run their work eagerly, in the order of the calls (one valid order of every stream; the
+providers change that where streams wait for each other: `interp.streams`, `cpu.streams`).
 
 A subclass makes its allocations (`_make_allocation`), moves bytes (`_transfer`) and runs
 kernels; the session, the stream bookkeeping, the checks before a copy and the list of live

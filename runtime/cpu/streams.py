@@ -119,7 +119,7 @@ class Streams:
         for found in self.threads.values():
             found.error = RuntimeError("abandoned")  # its queued work is skipped
             found.put(None)
-        self.threads = {}
+        self.threads.clear()  # the same dict: a launcher holds it
 
     def end_all(self) -> None:
         try:

@@ -1,11 +1,17 @@
-"""interp's stream-order check: two accesses to the same byte from different streams (or from a
-stream and host code), one of them a write, that no stream sync orders. Each stream and the
-host have a vector clock (`StreamOrder`); docs/interp.md, "Stream order", says how they move.
+"""interp's streams: the stream-order check, and work on streams that waits for other streams.
 
-interp runs stream work eagerly, in the order of the calls, so a program that races this way
-still gives one answer on interp; on a GPU (and on the cpu provider's threads, one day) it may
-not. The check starts with the session's first stream (`gpu.stream_init`, `gpu.with_streams`)
-or stream-ordered op (`.asyn`): before that every op is ordered with every later one.
+The check (`StreamOrder`): two accesses to the same byte from different streams (or from a
+stream and host code), one of them a write and not both a kernel's atomics, that no stream sync
+orders. Each stream and the host have a vector clock; docs/interp.md, "Stream order", says how
+they move. interp runs stream work in one order (the calls', but for launches that spin), so a
+program that races this way still gives one answer on interp; on a GPU (and on the cpu
+provider's stream threads) it may not. The check starts with the session's first stream
+(`gpu.stream_init`, `gpu.with_streams`) or stream-ordered op (`.asyn`): before that every op is
+ordered with every later one.
+
+The pending work (`StreamTasks`, `StreamTask`): a launch on a stream whose work-item spins on
+an atomic read steps aside, so that the host may put on another stream the work it waits for;
+docs/interp.md, "Streams that wait for each other".
 """
 
 from __future__ import annotations
@@ -259,12 +265,12 @@ class StreamTask:
         allocation = ptr.allocation
         if allocation is None or allocation.data is None:
             return
+        if data is None and not isinstance(op, ATOMIC_OPS):
+            return
         now = allocation.data[ptr.offset : ptr.offset + nbytes].tobytes()
         if data is not None:
             if data != now:
                 self.tasks.changed = True
-            return
-        if not isinstance(op, ATOMIC_OPS):
             return
         key = (op, who, id(allocation), ptr.offset, now)
         if key != self.last:
