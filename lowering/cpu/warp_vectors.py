@@ -71,6 +71,7 @@ from gpuir.lowering.cpu.workgroups import (
     takes_smem,
 )
 from gpuir.lowering.llvm.arith_to_llvm import (
+    CASTS,
     FLOAT_BINARY,
     INT_BINARY,
     MIN_MAX,
@@ -79,22 +80,17 @@ from gpuir.lowering.llvm.arith_to_llvm import (
     overflow_flags,
 )
 from gpuir.lowering.llvm.conversion import index_type, llvm_type, ptr_type, size_and_align
-from gpuir.lowering.llvm.llvm_ext import PoisonOp
+from gpuir.lowering.llvm.llvm_ext import FPToSIOp, FPToUIOp, PoisonOp, UIToFPOp
 from gpuir.lowering.llvm.rules import shuffle_source
 from gpuir.lowering.llvm.vector_to_llvm import extract_at, insert_at, shuffle, suffix
 
 WARP = gpu.WARP
 DIVISIONS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp)
 VECTOR_CASTS: dict[type[Operation], type[Operation]] = {
-    arith.ExtSIOp: llvm.SExtOp,
-    arith.ExtUIOp: llvm.ZExtOp,
-    arith.TruncIOp: llvm.TruncOp,
-    arith.BitcastOp: llvm.BitcastOp,
-    arith.SIToFPOp: llvm.SIToFPOp,
-    arith.ExtFOp: llvm.FPExtOp,
-    arith.TruncFOp: llvm.FPTruncOp,
+    kind: made for kind, made in CASTS.items() if made not in (UIToFPOp, FPToSIOp, FPToUIOp)
 }
-"""The casts with a vector form here (`uitofp`, `fptosi`, `fptoui` run lane by lane)."""
+"""`arith`'s casts whose llvm ops take vectors (gpuir's `uitofp`, `fptosi`, `fptoui` do not:
+they run lane by lane)."""
 
 
 @dataclass(frozen=True)
@@ -550,19 +546,17 @@ class WarpVectors:
             self.per_lane(b, op, active)
             return
         memory = found.memory
-        align = b.insert(llvm.ConstantOp(IntegerAttr(found.align, i32), i32)).result
-        if found.spread:
-            name = f"llvm.masked.gather.{suffix(memory)}.v{WARP}p{found.space}"
-            keep = self.poison(b, memory)
-            mask = active if active is not None else self.constant_vector(b, [1] * WARP, i1)
-            call = llvm.CallIntrinsicOp(name, [found.address, align, mask, keep], [memory])
-            made = b.insert(call).results[0]
-        elif active is None:
+        if active is None and not found.spread:
             made = b.insert(llvm.LoadOp(found.address, memory, found.align)).dereferenced_value
         else:
-            name = f"llvm.masked.load.{suffix(memory)}.p{found.space}"
+            align = b.insert(llvm.ConstantOp(IntegerAttr(found.align, i32), i32)).result
+            mask = active if active is not None else self.constant_vector(b, [1] * WARP, i1)
+            if found.spread:
+                name = f"llvm.masked.gather.{suffix(memory)}.v{WARP}p{found.space}"
+            else:
+                name = f"llvm.masked.load.{suffix(memory)}.p{found.space}"
             keep = self.poison(b, memory)
-            call = llvm.CallIntrinsicOp(name, [found.address, align, active, keep], [memory])
+            call = llvm.CallIntrinsicOp(name, [found.address, align, mask, keep], [memory])
             made = b.insert(call).results[0]
         lanes = self.vector_type(op.res.type)
         if made.type != lanes:  # a 32-bit index
