@@ -493,3 +493,52 @@ def test_cpu_agrees_with_interp_bit_for_bit(name: str, text: str, extra: tuple[i
             device.compile(text).kernel("k")(groups, items, items, 3, *extra, xs, out)
             found[provider] = out.download()
     np.testing.assert_array_equal(found["cpu"], found["interp"])
+
+
+INDEXES = kernel(
+    "k",
+    f"%group: index, %item: index, %n: index, %t: i32, %n_all: index, {ARRAYS}, "
+    "%ids: !mem.ptr<!mem.array<? x index>, 1>",
+    LOAD
+    + """  %w = arith.constant 32 : i32
+  %o = arith.constant 2 : i32
+  %c3 = arith.constant 3 : index
+  %b1, %b3, %s, %ok = gpu.shuffle "down" %a1, %m3, %i, %o, %w : index
+  %j = arith.muli %s, %c3 : index
+  %pi = mem.lea %ids, %i : !mem.ptr<!mem.array<? x index>, 1>
+  %e1 = mem.store %b1, %pi, %j : !mem.ptr<index, 1>
+  %past = arith.addi %j, %n_all : index
+  %pj = mem.lea %ids, %past : !mem.ptr<!mem.array<? x index>, 1>
+  %f1, %back = mem.load %e1, %pj : !mem.ptr<index, 1>
+  %v32 = arith.index_cast %back : index to i32
+  %g1 = mem.store %f1, %po, %v32 : !mem.ptr<i32, 1>
+""",
+    "%g1, %b3, %m4, %m5",
+)
+"""Index values in lanes and in memory: ids[i] = j = 3 (i + 2, or i where not valid), then
+out[i] = ids[n_all + j] (a gather of the 64-bit slots), under 64- and 32-bit index values."""
+
+
+@pytest.mark.parametrize("bits", ["64", "32"])
+def test_index_lanes_at_either_index_bitwidth(bits: str, monkeypatch: pytest.MonkeyPatch):
+    from gpuir.runtime.cpu import INDEX_BITWIDTH_ENV
+
+    monkeypatch.setenv(INDEX_BITWIDTH_ENV, bits)
+    groups, items = 2, 48
+    n = groups * items
+    found = {}
+    for provider in ("cpu", "interp"):
+        with Device(provider) as device:
+            ids = device.upload(
+                np.concatenate([np.zeros(n), 7 * np.arange(4 * n)]).astype(np.int64)
+            )
+            xs, out = device.upload(np.zeros(n, np.int32)), device.upload(np.zeros(n, np.int32))
+            device.compile(INDEXES).kernel("k")(groups, items, items, 0, n, xs, out, ids)
+            found[provider] = (out.download(), ids.download())
+    lane, count = lanes_of(groups, items)
+    i = np.arange(n)
+    s = np.where(lane + 2 < count, i + 2, i)
+    np.testing.assert_array_equal(found["cpu"][1][:n], 3 * s)
+    np.testing.assert_array_equal(found["cpu"][0], 7 * 3 * s)
+    np.testing.assert_array_equal(found["cpu"][0], found["interp"][0])
+    np.testing.assert_array_equal(found["cpu"][1], found["interp"][1])
