@@ -342,19 +342,20 @@ def build(parsed: ParsedChunk, path: str | os.PathLike, index_bitwidth: int = 64
         raise NotNative("there is no objcopy")
     parsed.set_locations()
     program = parsed.module
+    ops = list(program.walk())
+    if any(isinstance(op, gpu.StreamInitOp | gpu.WithStreamsOp) for op in ops) and any(
+        isinstance(op, mem.AtomicRmwOp | mem.CmpxchgOp) for op in ops
+    ):
+        raise NotNative(
+            "a program that makes streams has atomics, with which its kernels may wait for each "
+            "other: the C runtime runs streams one after another, not at once"
+        )
     host = compile_host(program)
     if host.code is None:
         raise NotNative("the host's object code is not at hand")
     if "main" not in host.functions:
         raise NotNative("the program has no @main")
     _, device = split_modules(program)
-    if any(isinstance(op, gpu.StreamInitOp | gpu.WithStreamsOp) for op in program.walk()) and any(
-        isinstance(op, mem.AtomicRmwOp | mem.CmpxchgOp) for op in device.walk()
-    ):
-        raise NotNative(
-            "a program that makes streams has kernels with atomics, which may wait for each "
-            "other: the C runtime runs streams one after another, not at once"
-        )
     kernels, kernel_code, formats = [], b"", []
     if any(isinstance(op, gpu.LaunchOp) for op in host.ops):  # else nothing to compile
         kernels, kernel_code, formats = device_objects(device, index_bitwidth)

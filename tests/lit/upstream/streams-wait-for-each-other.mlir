@@ -7,6 +7,9 @@
 // RUN: gpu-run %s --provider cpu | filecheck %s
 // RUN: gpu-run %s --provider cpu --interpret-host | filecheck %s
 // RUN: gpu-opt %s | filecheck %s --check-prefix=IMPORTED
+// A native executable's runtime runs streams one after another: it is refused.
+// RUN: not gpu-run %s --emit-executable %t.exe 2>&1 | filecheck %s --check-prefix=NATIVE
+// NATIVE: gpu-run: error: cannot make a native executable of {{.*}}streams-wait-for-each-other.mlir: a program that makes streams has atomics, with which its kernels may wait for each other: the C runtime runs streams one after another, not at once
 
 // CHECK:      11
 // CHECK-NEXT: Unranked Memref base@ = {{0x[0-9a-f]+}} rank = 1 offset = 0 sizes = [2] strides = [1] data =
