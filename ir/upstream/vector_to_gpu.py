@@ -91,6 +91,8 @@ def tile_map(op: vector.TransferReadOp | vector.TransferWriteOp) -> str | None:
     """How a transfer's permutation map reads a tile: `identity`, `transpose`, `broadcast` (every
     row the first), or None."""
     permutation = op.permutation_map.data
+    if permutation.num_symbols:
+        return None
     n = permutation.num_dims
     inner, outer = AffineExpr.dimension(n - 1), AffineExpr.dimension(n - 2)
     maps = {
@@ -98,8 +100,6 @@ def tile_map(op: vector.TransferReadOp | vector.TransferWriteOp) -> str | None:
         "transpose": (inner, outer),
         "broadcast": (AffineExpr.constant(0), inner),
     }
-    if permutation.num_symbols:
-        return None
     return next((k for k, r in maps.items() if tuple(permutation.results) == r), None)
 
 
@@ -132,7 +132,6 @@ def taken(op: Operation) -> bool:
         return (
             isinstance(result, VectorType)
             and result.get_num_dims() == 2
-            and not isinstance(op.source.type, VectorType)
             and isinstance(op.source.type, AnyFloat)
         )
     return isinstance(op, scf.ForOp | scf.YieldOp) or type(op) in ELEMENTWISE_KINDS
