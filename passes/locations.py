@@ -62,17 +62,25 @@ class KeepLocations(RewritePattern):
         self.alternatives: list[tuple[RewritePattern, Counter | None]] = [(pattern, rewritten)]
         self.op_types = op_types(pattern)
         """The op types one of the patterns may act on; None: any."""
+        self.acts_on: dict[type[Operation], bool] = {}
+        """Per class of op seen, whether it is one of `op_types`: an `isinstance` of a tuple of
+        op classes (ABCs) costs microseconds per class, on every op of every walk."""
 
     def merged(self, other: KeepLocations) -> KeepLocations:
         both = KeepLocations.__new__(KeepLocations)
         both.alternatives = self.alternatives + other.alternatives
         known = self.op_types is not None and other.op_types is not None
         both.op_types = (*self.op_types, *other.op_types) if known else None  # type: ignore[misc]
+        both.acts_on = {}
         return both
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if self.op_types is not None and not isinstance(op, self.op_types):
-            return  # none of the patterns acts on it: no location to keep
+        if self.op_types is not None:
+            acts = self.acts_on.get(op.__class__)
+            if acts is None:
+                acts = self.acts_on[op.__class__] = isinstance(op, self.op_types)
+            if not acts:
+                return  # none of the patterns acts on it: no location to keep
         acted = rewriter.has_done_action
         rewriter.has_done_action = False
         try:
