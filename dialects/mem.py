@@ -392,6 +392,17 @@ class AccessOp(PtrSyntaxOp):
     def verify_(self) -> None:
         tokens_match_ptr(self, self.mem, self.res_mem, self.ptr.type)
 
+    def check_value(self, value_type: Attribute, verb: str, done: str) -> None:
+        """The value loaded or stored (`verb`, `done`: `load`, `loaded`) is the pointee, and
+        no array."""
+        pointee = self.ptr.type.pointee
+        if value_type != pointee:
+            raise VerifyException(
+                f"'{self.name}' expects the {done} type to be the pointee {pointee}, found "
+                f"{value_type}"
+            )
+        not_an_array_value(self, value_type, f"would {verb} a value of type")
+
 
 class TokenPtrOp(AccessOp):
     """Shape of `mem.free` and `mem.print_memref`: the token and the pointer in, the token
@@ -469,13 +480,7 @@ class LoadOp(AccessOp):
 
     def verify_(self) -> None:
         super().verify_()
-        assert isinstance(self.ptr.type, PtrType)
-        if self.res.type != self.ptr.type.pointee:
-            raise VerifyException(
-                f"'{self.name}' expects the loaded type to be the pointee "
-                f"{self.ptr.type.pointee}, found {self.res.type}"
-            )
-        not_an_array_value(self, self.res.type, "would load a value of type")
+        self.check_value(self.res.type, "load", "loaded")
 
 
 @irdl_op_definition
@@ -501,13 +506,7 @@ class StoreOp(AccessOp):
 
     def verify_(self) -> None:
         super().verify_()
-        assert isinstance(self.ptr.type, PtrType)
-        if self.value.type != self.ptr.type.pointee:
-            raise VerifyException(
-                f"'{self.name}' expects the stored type to be the pointee "
-                f"{self.ptr.type.pointee}, found {self.value.type}"
-            )
-        not_an_array_value(self, self.value.type, "would store a value of type")
+        self.check_value(self.value.type, "store", "stored")
 
 
 ATOMIC_INT_KINDS = ("add", "sub", "max", "min", "umax", "umin", "and", "or", "xor", "xchg")

@@ -123,32 +123,36 @@ class IndexingParser(LocatingParser):
             if index < len(values):
                 self.forwarded[placeholder] = values[index]
         for value in values:
-            self.noted.append((span.start, span.end, value, True))
+            self.note(span, value, True)
+
+    def note(self, span: Span, what: SSAValue | Block, defines: bool = False) -> None:
+        """`what` is named at `span`: its definition (`defines`) or a use."""
+        self.noted.append((span.start, span.end, what, defines))
 
     def resolve_operand(
         self, operand: UnresolvedOperand, type: AttributeInvT
     ) -> SSAValue[AttributeInvT]:
         value = super().resolve_operand(operand, type)
-        self.noted.append((operand.span.start, operand.span.end, value, False))
+        self.note(operand.span, value)
         return value
 
     def _parse_optional_operand_without_type(self) -> SSAValue | None:
         token = self._current_token
         value = super()._parse_optional_operand_without_type()
         if value is not None:
-            self.noted.append((token.span.start, token.span.end, value, False))
+            self.note(token.span, value)
         return value
 
     def parse_optional_successor(self) -> Block | None:
         token = self._current_token
         block = super().parse_optional_successor()
         if block is not None:
-            self.noted.append((token.span.start, token.span.end, block, False))
+            self.note(token.span, block)
         return block
 
     def _get_block_from_name(self, block_name: Span) -> Block:
         block = super()._get_block_from_name(block_name)
-        self.noted.append((block_name.start, block_name.end, block, False))
+        self.note(block_name, block)
         return block
 
 
