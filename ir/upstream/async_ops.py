@@ -45,9 +45,7 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator
 
-from gpuir.dialects import gpu, mem
-from gpuir.dialects.gpu import STREAM
-from gpuir.dialects.mem import PtrType
+from gpuir.dialects import gpu
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.upstream import gpu_ops
 from gpuir.ir.upstream.common import OpTable, Scope, unsupported
@@ -237,14 +235,7 @@ def execute(self: HostImporter, op: ExecuteOp, b: Builder, s: Scope) -> None:
         if stream not in waited:
             sync(self, stream, b, s)
             waited.append(stream)
-    made = b.insert(mem.AllocOp(s.tokens[0], PtrType(STREAM, 0)))
-    slot = made.results[1]
-    s.tokens[0], s.tokens[1] = b.insert(
-        gpu.StreamInitOp(made.results[0], s.tokens[1], slot)
-    ).results
-    s.tokens[0], stream = b.insert(mem.LoadOp(s.tokens[0], slot)).results
-    s.tokens[0] = b.insert(mem.FreeOp(s.tokens[0], slot)).results[0]
-    stream.name_hint = "stream"
+    stream = self.new_stream(b, s)
     s.values[op.token] = stream
     block = op.body.block
     for arg, value in zip(block.args, op.rest, strict=True):
