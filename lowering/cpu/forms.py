@@ -24,6 +24,7 @@ outlined). The forms, fastest first:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import func, scf
@@ -119,6 +120,7 @@ WARP_VECTOR_OPS = (
     gpu.ShuffleOp,
     gpu.BallotOp,
     scf.IfOp,
+    scf.ForOp,
     scf.YieldOp,
     func.ReturnOp,
 )
@@ -152,10 +154,15 @@ def warp_vector_misfit(kernel: func.FuncOp) -> Misfit | None:
     if not warp_ops:
         return Misfit("no warp operation")
     for op in warp_ops:
-        if op.parent_block() is not entry:
-            parent = op.parent_op()
+        parent = op.parent_op()
+        while isinstance(parent, scf.ForOp):  # whose bounds must be the warp's (`LaneAnalysis`)
+            parent = parent.parent_op()
+        if parent is not kernel:
             where = parent.name if parent is not None else "?"
-            return Misfit(f"'{op.name}' inside '{where}', not at the kernel's top level", op)
+            return Misfit(
+                f"'{op.name}' inside '{where}', not at the kernel's top level (nor in loops there)",
+                op,
+            )
     return LaneAnalysis(entry.args[ITEM_ID]).block(entry)
 
 
@@ -184,6 +191,10 @@ class LaneAnalysis:
             varies = False  # the warp's mask: the same for its lanes
         if isinstance(op, mem.LeaOp) and op.ptr in self.varying:
             return Misfit(f"'{op.name}' of an address that differs between lanes", op)
+        if isinstance(op, mem.StoreOp | mem.AtomicRmwOp) and not self.per_lane(op.value):
+            return Misfit(f"'{op.name}' of a {op.value.type} that differs between lanes", op)
+        if isinstance(op, scf.ForOp):
+            return self.loop(op)
         if isinstance(op, scf.IfOp):
             for region in op.regions:
                 found = self.block(region.block)
@@ -196,7 +207,41 @@ class LaneAnalysis:
             )
         if not varies:
             return None
-        for result in op.results:
+        return self.vary(op.results, op)
+
+    def per_lane(self, value: SSAValue) -> bool:
+        """Whether `value` is uniform, or a per-lane value of a type that lanes can hold."""
+        return value not in self.varying or isinstance(value.type, PER_LANE_TYPES)
+
+    def loop(self, op: scf.ForOp) -> Misfit | None:
+        """An `scf.for` whose bounds are the same for a warp's lanes: which carried values
+        vary (a fixed point over its body)."""
+        if any(v in self.varying for v in (op.lb, op.ub, op.step)):
+            return Misfit(f"'{op.name}' whose bounds differ between a warp's lanes", op)
+        body = op.body.block
+        carried = body.args[1:]
+        self.varying.update(
+            a for a, init in zip(carried, op.iter_args, strict=True) if init in self.varying
+        )
+        while True:
+            found = self.block(body)
+            if found is not None:
+                return found
+            yielded = body.last_op.operands  # type: ignore[union-attr]
+            grown = [
+                a
+                for a, y in zip(carried, yielded, strict=True)
+                if y in self.varying and a not in self.varying
+            ]
+            if not grown:
+                break
+            self.varying.update(grown)
+        varying = [r for r, a in zip(op.results, carried, strict=True) if a in self.varying]
+        return self.vary(varying, op)
+
+    def vary(self, results: Sequence[SSAValue], op: Operation) -> Misfit | None:
+        """Mark `results` of `op` per lane; one of a type that lanes cannot hold is a misfit."""
+        for result in results:
             if is_token(result):
                 continue
             if not isinstance(result.type, PER_LANE_TYPES) and not isinstance(op, mem.LeaOp):

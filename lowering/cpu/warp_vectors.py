@@ -356,6 +356,8 @@ class WarpVectors:
     def emit_op(self, b: Builder, op: Operation, active: SSAValue | None) -> None:
         if isinstance(op, scf.IfOp):
             self.emit_if(b, op, active)
+        elif isinstance(op, scf.ForOp):
+            self.emit_for(b, op, active)
         elif isinstance(op, gpu.ShuffleOp):
             self.emit_shuffle(b, op)
         elif isinstance(op, gpu.BallotOp):
@@ -674,6 +676,48 @@ class WarpVectors:
         self.define(
             op, [r if keep else Lanes(r) for r, keep in zip(new.results, scalar, strict=True)]
         )
+
+    def emit_for(self, b: Builder, op: scf.ForOp, active: SSAValue | None) -> None:
+        """A loop of the warp's bounds (`forms.LaneAnalysis`): one `scf.for`, each carried
+        value a vector where the lanes' may differ (found by emitting its body until no
+        scalar one gets a vector), else a scalar; tokens are the function's."""
+        bounds = [self.scalar(v) for v in (op.lb, op.ub, op.step)]
+        assert all(v is not None for v in bounds), "bounds of the warp (forms)"
+        old = op.body.block
+        carried = [k for k, v in enumerate(op.iter_args) if not is_token(v)]
+        vector = {k: self.scalar(op.iter_args[k]) is None for k in carried}
+        while True:
+            body = Block(
+                arg_types=[IndexType(), *(self.carried_type(op, k, vector) for k in carried)]
+            )
+            self.vals[old.args[0]] = body.args[0]
+            for k, arg in zip(carried, body.args[1:], strict=True):
+                self.vals[old.args[1 + k]] = Lanes(arg) if vector[k] else arg
+            inner = Builder(InsertPoint.at_end(body))
+            self.emit_ops(inner, list(old.ops)[:-1], active)
+            yielded = old.last_op.operands  # type: ignore[union-attr]
+            grown = [k for k in carried if not vector[k] and self.scalar(yielded[k]) is None]
+            if not grown:
+                break
+            vector.update(dict.fromkeys(grown, True))
+            body.erase(safe_erase=False)  # again, with those carried as vectors
+        out = [
+            self.vec(inner, yielded[k]) if vector[k] else self.scalar(yielded[k]) for k in carried
+        ]
+        inner.insert(scf.YieldOp(*out))  # type: ignore[arg-type]
+        inits = [
+            self.vec(b, op.iter_args[k]) if vector[k] else self.scalar(op.iter_args[k])
+            for k in carried
+        ]
+        loop = b.insert(scf.ForOp(*bounds, inits, body))  # type: ignore[arg-type]
+        reps: list[Rep] = []
+        for k, result in zip(carried, loop.results, strict=True):
+            reps.append(Lanes(result) if vector[k] else result)
+        self.define(op, reps)
+
+    def carried_type(self, op: scf.ForOp, k: int, vector: dict[int, bool]) -> Attribute:
+        type_ = op.iter_args[k].type
+        return self.vector_type(type_) if vector[k] else type_
 
     def single_lane(self, b: Builder, op: scf.IfOp, lane: int, active: SSAValue | None) -> None:
         """`if (lane == c)`: the then-branch once, as lane c's scalar code."""

@@ -167,3 +167,41 @@ builtin.module attributes {gpu.device} {
     func.return %f1, %e3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
   }
 }
+
+// -----
+
+// A loop whose bounds are the same for a warp's lanes stays one `scf.for`: a carried value
+// that differs between lanes is a vector (here the sum), a uniform one a scalar (the offset);
+// the shuffle by the carried offset reads each lane's source by the rule, unrolled.
+// CHECK-LABEL: func.func @rounds(
+// CHECK:         scf.for
+// CHECK:           %{{.*}}, %{{.*}} = scf.for %{{.*}} = %c0 to %c5 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}, %[[OFF:.*]] = %sixteen) -> (vector<32xi32>, i32) {
+// CHECK:             arith.addi %{{.*}}, %[[OFF]] : i32
+// CHECK:             "llvm.extractelement"(%[[ACC]], %{{.*}}) : (vector<32xi32>, i32) -> i32
+// CHECK:             %[[HALF:.*]] = arith.shrui %[[OFF]]
+// CHECK:             scf.yield %{{.*}}, %[[HALF]] : vector<32xi32>, i32
+builtin.module attributes {gpu.device} {
+  func.func @rounds(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
+                    %group: index, %item: index, %out: !mem.ptr<!mem.array<? x i32>, 1>)
+      -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c5 = arith.constant 5 : index
+    %w = arith.constant 32 : i32
+    %sixteen = arith.constant 16 : i32
+    %one = arith.constant 1 : i32
+    %v = arith.index_cast %item : index to i32
+    %r1, %r3, %sum, %off = scf.for %k = %c0 to %c5 step %c1
+        iter_args(%t1 = %m1, %t3 = %m3, %acc = %v, %offset = %sixteen)
+        -> (!mem.M<1>, !mem.M<3>, i32, i32) {
+      %s1, %s3, %got, %ok = gpu.shuffle "down" %t1, %t3, %acc, %offset, %w : i32
+      %plus = arith.addi %acc, %got : i32
+      %next = arith.select %ok, %plus, %acc : i32
+      %half = arith.shrui %offset, %one : i32
+      scf.yield %s1, %s3, %next, %half : !mem.M<1>, !mem.M<3>, i32, i32
+    }
+    %p = mem.lea %out, %item : !mem.ptr<!mem.array<? x i32>, 1>
+    %e1 = mem.store %r1, %p, %sum : !mem.ptr<i32, 1>
+    func.return %e1, %r3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
+  }
+}
