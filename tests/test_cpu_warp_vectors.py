@@ -625,3 +625,21 @@ def run_on(provider: str, text: str, groups: int, items: int, x, t: int, out_siz
         xs, out = device.upload(x), device.upload(np.zeros(out_size, np.int32))
         device.compile(text).kernel("k")(groups, items, items, t, xs, out)
         return out.download()
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_a_launch_s_threads_add_their_sums_once_each(threads: str, monkeypatch: pytest.MonkeyPatch):
+    """The deferred atomic's address is an argument: each thread's groups add into its shared
+    memory, its launch entry adds that once (`cpu_llvm.add_launch_entry`); 3000 groups of 64
+    items in chunks over the threads, and a launch after it starts from zero again."""
+    from gpuir.runtime.cpu import THREADS_ENV
+
+    monkeypatch.setenv(THREADS_ENV, threads)
+    groups, items = 3000, 64
+    i = np.arange(groups * items, dtype=np.int64)
+    with Device("cpu") as device:
+        total = device.upload(np.zeros(1, np.int64))
+        k = device.compile(SQUARES).kernel("k")
+        k(groups, items, items, total)
+        k(groups, items, items, total)
+        assert int(total.download()[0]) == 2 * int(np.sum(i * i))

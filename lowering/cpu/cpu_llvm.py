@@ -67,6 +67,7 @@ from gpuir.lowering.cpu.streaming import (
     tag_stream_stores,
     write_only_of,
 )
+from gpuir.lowering.cpu.warp_vectors import DEFERRED_ATTR
 from gpuir.lowering.cpu.workgroup_loops import workgroup_loops
 from gpuir.lowering.cpu.workgroups import SHARED_BYTES_ATTR, WORKGROUP_ATTR
 from gpuir.lowering.llvm.conversion import (
@@ -171,9 +172,12 @@ def host_program(device: ModuleOp, index_bitwidth: int = 64, check: bool = False
         check_accesses(module, names)
     errors = workgroup_loops(module)
     kernels: dict[str, HostKernel] = {}
+    deferred: dict[str, tuple[int, int]] = {}
     for op in module.ops:
         if isinstance(op, func.FuncOp) and WORKGROUP_ATTR in op.attributes:
             name = op.sym_name.data
+            if DEFERRED_ATTR in op.attributes:
+                deferred[name] = deferred_atomic_of(op)
             shared = op.attributes[SHARED_BYTES_ATTR]
             params = tuple(op.function_type.inputs.data[8:])
             kernels[name] = HostKernel(name, LAUNCH_PREFIX + name, shared.value.data, params)  # type: ignore[attr-defined]
@@ -184,7 +188,7 @@ def host_program(device: ModuleOp, index_bitwidth: int = 64, check: bool = False
     entries: dict[str, tuple[int, ...]] = {name: () for name in kernels}
     if not check:
         entries |= add_stream_variants(module, kernels)
-    text = str(translate_with_launch_entries(module, entries))
+    text = str(translate_with_launch_entries(module, entries, deferred))
     parsed = parse(text)
     if check:
         from gpuir.lowering.cpu.check_accesses import ACCESS, FAST_PATH
@@ -233,29 +237,47 @@ def barrier_table(attr: Attribute) -> tuple[tuple[str, str, int, int], ...]:
 # --- LLVM IR ---------------------------------------------------------------------------------------
 
 
+def deferred_atomic_of(function: func.FuncOp) -> tuple[int, int]:
+    """A work-group function's deferred atomic (`warp_vectors.DEFERRED_ATTR`): the kernel
+    argument it adds to, and the bits of its integers."""
+    index = function.attributes[DEFERRED_ATTR].value.data  # type: ignore[attr-defined]
+    pointer = function.function_type.inputs.data[8 + index]
+    return index, pointer.pointee.width.data  # type: ignore[attr-defined]
+
+
 def translate_with_launch_entries(
-    module: ModuleOp, kernels: dict[str, tuple[int, ...]]
+    module: ModuleOp,
+    kernels: dict[str, tuple[int, ...]],
+    deferred: dict[str, tuple[int, int]] | None = None,
 ) -> ir.Module:
     """The llvmlite module of a lowered module, for the host
     (`gpuir.lowering.llvm.llvm_ir.translate_for_host`), with the launch entries of `kernels`
     (each name with the write-only parameters that its stores stream to, in a stream
-    variant)."""
+    variant; `deferred`: the kernels with a deferred atomic, `deferred_atomic_of`)."""
     from gpuir.lowering.llvm.llvm_ir import translate_for_host
 
     out = translate_for_host(module)
     for name, write_only in kernels.items():
         if write_only:
             tag_stream_stores(out.get_global(name), write_only)
-        add_launch_entry(out, name, write_only)
+        add_launch_entry(out, name, write_only, (deferred or {}).get(name))
     return out
 
 
-def add_launch_entry(out: ir.Module, name: str, streamed: tuple[int, ...] = ()) -> None:
+def add_launch_entry(
+    out: ir.Module,
+    name: str,
+    streamed: tuple[int, ...] = (),
+    deferred: tuple[int, int] | None = None,
+) -> None:
     """`void @__gpuir_launch_<name>(i64 first, i64 end, i64 n_items, ptr shared, ptr smem,
     ptr args, ptr progress)`: the work-group function `@name` for each group in `[first, end)`,
     each group's number stored at `progress` before it runs. With `streamed` (a stream
     variant's write-only parameters), what a streaming launch guarantees, and a fence at the
-    end (`gpuir.lowering.cpu.streaming`)."""
+    end (`gpuir.lowering.cpu.streaming`). With `deferred` (argument, bits), the groups add a
+    deferred atomic's values into the first integer of the thread's `shared`, which the
+    entry zeroes first and adds to that argument with one atomic at the end
+    (`gpuir.lowering.cpu.warp_vectors.WarpVectors.add_to_launch`)."""
     from llvmlite import ir
 
     from gpuir.lowering.llvm.line_info import wrapper_location
@@ -288,6 +310,8 @@ def add_launch_entry(out: ir.Module, name: str, streamed: tuple[int, ...] = ()) 
         values.append(b.load(slot, typ=type_, align=ARG_SLOT))
     if streamed:
         assume_stream_launch(b, n_items, [values[2 + i] for i in streamed])
+    if deferred is not None:
+        b.store(ir.Constant(ir.IntType(deferred[1]), 0), shared, align=8)
     b.branch(head)
     b.position_at_end(head)
     group = b.phi(i64, "group")
@@ -303,6 +327,9 @@ def add_launch_entry(out: ir.Module, name: str, streamed: tuple[int, ...] = ()) 
     group.add_incoming(following, body)
     b.branch(head)
     b.position_at_end(done)
+    if deferred is not None:  # the thread's groups' sum, with one atomic
+        total = b.load(shared, typ=ir.IntType(deferred[1]), align=8)
+        b.atomic_rmw("add", values[2 + deferred[0]], total, "monotonic")
     if streamed:
         b.fence("seq_cst")  # the non-temporal stores seen before the launch ends
     b.ret_void()

@@ -51,7 +51,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gpuir.dialects import gpu, mem
-from gpuir.dialects.mem import PtrType
+from gpuir.dialects.mem import SHARED, PtrType
 from gpuir.dialects.vector_ext import FromElementsOp
 from gpuir.lowering.cpu.lanes import (
     LaneFCmpOp,
@@ -63,11 +63,14 @@ from gpuir.lowering.cpu.lanes import (
 )
 from gpuir.lowering.cpu.warps import multiple_of_warp
 from gpuir.lowering.cpu.workgroups import (
+    SHARED_ALIGN,
+    SHARED_BYTES_ATTR,
     constant_index,
     external_values,
     index_constant,
     is_token,
     new_workgroup_function,
+    place,
     takes_smem,
 )
 from gpuir.lowering.llvm.arith_to_llvm import (
@@ -85,6 +88,9 @@ from gpuir.lowering.llvm.rules import shuffle_source
 from gpuir.lowering.llvm.vector_to_llvm import extract_at, insert_at, shuffle, suffix
 
 WARP = gpu.WARP
+DEFERRED_ATTR = "gpu.deferred_atomic"
+"""On a work-group function: the kernel argument (its index among them) that the deferred
+atomic adds to; the thread's sum is the first integer of its shared memory."""
 DIVISIONS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp)
 VECTOR_CASTS: dict[type[Operation], type[Operation]] = {
     kind: made for kind, made in CASTS.items() if made not in (UIToFPOp, FPToSIOp, FPToUIOp)
@@ -219,12 +225,30 @@ class WarpVectors:
         tb.insert(scf.YieldOp(*([self.acc] if carried else [])))
         other = Block([scf.YieldOp(*sums)])
         last = b.insert(scf.IfOp(partial, types, Region(tail), Region(other)))
-        if self.deferred is not None:  # the group's one atomic
-            op = self.deferred
-            token = self.tokens[op.ptr.type.space.data]  # type: ignore[attr-defined]
-            b.insert(mem.AtomicRmwOp(op.kind.data, token, group[op.ptr], last.results[0]))
+        if self.deferred is not None:
+            self.add_to_launch(b, function, last.results[0])
         b.insert(func.ReturnOp(*args[:4]))
         return function
+
+    def add_to_launch(self, b: Builder, function: func.FuncOp, total: SSAValue) -> None:
+        """The group's sum of the deferred atomic's values: where the atomic's address is a
+        kernel argument, into the thread's sum at the start of its shared memory (plain: no
+        other thread sees it), which the launch entry zeroes before its groups and adds with
+        one atomic after them (`DEFERRED_ATTR`); else one atomic now."""
+        op = self.deferred
+        assert op is not None
+        fixed = 7 if takes_smem(self.kernel) else 6
+        arguments = list(self.entry.args[fixed : len(self.kernel.function_type.inputs.data)])
+        if op.ptr not in arguments:
+            token = self.tokens[op.ptr.type.space.data]  # type: ignore[attr-defined]
+            b.insert(mem.AtomicRmwOp(op.kind.data, token, self.group[op.ptr], total))
+            return
+        args = function.body.blocks[0].args
+        slot = place(b, args[6], 0, PtrType(total.type, SHARED))
+        token, before = b.insert(mem.LoadOp(args[1], slot)).results
+        b.insert(mem.StoreOp(token, slot, b.insert(arith.AddiOp(before, total)).result))
+        function.attributes[SHARED_BYTES_ATTR] = IntegerAttr(SHARED_ALIGN, 64)
+        function.attributes[DEFERRED_ATTR] = IntegerAttr(arguments.index(op.ptr), 64)
 
     def emit_warp(self, b: Builder, first: SSAValue, count: SSAValue | None) -> None:
         """One warp from item `first`: all 32 lanes (`count` None) or the first `count`."""

@@ -111,8 +111,11 @@ builtin.module attributes {gpu.device} {
 // The lane-0 atomic is the kernel's only access to global memory, and its value is lane 0's
 // sum of %x over the warp (five "down" shuffles by 16 ... 1; a compile-time check of which lanes
 // each lane adds up): the whole warps add their %x vectors into one (no shuffles left), which
-// one reduction sums; the partial warp adds its lane 0's value; one atomic per group.
+// one reduction sums; the partial warp adds its lane 0's value; the group adds its sum to its
+// thread's, at the start of the thread's shared memory, which the launch entry adds to %total
+// (its argument 1, `gpu.deferred_atomic`) with one atomic after the thread's groups.
 // CHECK-LABEL: func.func @sum_of_squares(
+// CHECK-SAME:    gpu.deferred_atomic = 1 : i64
 // CHECK:         %[[SUMS:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<32xi64>) {
 // CHECK-NOT:       mem.atomic_rmw
 // CHECK:           %[[X:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<32xi64>
@@ -124,7 +127,10 @@ builtin.module attributes {gpu.device} {
 // CHECK:           arith.addi %[[TOTAL]]
 // CHECK:         } else {
 // CHECK-NEXT:      scf.yield %[[TOTAL]] : i64
-// CHECK:         mem.atomic_rmw "add" %m1, %total, %[[ALL]] : !mem.ptr<i64, 1>
+// CHECK:         %[[SLOT:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !mem.ptr<i8, 3> to !mem.ptr<i64, 3>
+// CHECK-NEXT:    %{{.*}}, %[[BEFORE:.*]] = mem.load %m3, %[[SLOT]] : !mem.ptr<i64, 3>
+// CHECK-NEXT:    %[[SUM:.*]] = arith.addi %[[BEFORE]], %[[ALL]] : i64
+// CHECK-NEXT:    mem.store %{{.*}}, %[[SLOT]], %[[SUM]] : !mem.ptr<i64, 3>
 // CHECK-NEXT:    func.return
 builtin.module attributes {gpu.device} {
   func.func @sum_of_squares(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
