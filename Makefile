@@ -13,7 +13,7 @@ PACKAGE_DIRS := __init__.py api dialects ir passes lowering runtime tools
 QUICK_LIT := tests/lit/dialects
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test test-quick pytest lit lint format bench bench-quick fuzz differential gpu-check clean
+.PHONY: help demo test test-quick pytest lit lint format bench bench-quick fuzz differential gpu-check mlir-integration clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-12s %s\n", $$1, $$2}'
@@ -72,6 +72,10 @@ bench: $(BENCH_STAMP) ## ours vs the peers in one run: one table, one plot, in b
 
 bench-quick: $(BENCH_STAMP) ## make bench in under two minutes (fewer sizes and repeats)
 	$(BIN)/python benchmarks/run_all.py --quick $(ARGS)
+
+mlir-integration: $(STAMP) ## MLIR's GPU integration tests at the pinned LLVM release: fetch (network), then run (needs FileCheck-22)
+	$(BIN)/python scripts/fetch_mlir_integration.py
+	$(BIN)/python scripts/run_mlir_integration.py --expect tests/lit/upstream/Inputs/mlir-integration.expected
 
 fuzz: $(STAMP) ## mutants of the lit corpus through gpu-opt and gpu-run (FUZZ_ARGS='--count 10000 --seed 0 --jobs 2')
 	cd tests && ../$(BIN)/python -m fuzz $(FUZZ_ARGS)

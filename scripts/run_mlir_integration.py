@@ -14,15 +14,19 @@ checked against the file's CHECK lines the same way, once (it is no provider's).
 gpu-opt has no equivalent of fails, saying which. Nothing of MLIR's text is kept here: this
 script only reads the files it is given.
 
-    python scripts/run_mlir_integration.py /tmp/mlir-integration [--provider interp,cpu]
+    python scripts/run_mlir_integration.py [FOLDER] [--provider interp,cpu] [--expect FILE]
 
 It prints one line per file: its status on each provider (a compile-only file: gpu-opt's) and
 the first error line, then the counts: of the programs per provider, of the compile-only files,
-and of all files. The exit status is 0.
+and of all files. The exit status is 0; with `--expect FILE` (lines as this script prints them,
+without the error: `mlir/test/…/shuffle.mlir: interp=pass cpu=pass`), 1 where a file's status
+differs from the one FILE gives it, or FILE names a file that is not there.
+`scripts/fetch_mlir_integration.py` fetches the files at a pinned LLVM release.
 """
 
 import argparse
 import re
+import runpy
 import shlex
 import subprocess
 import sys
@@ -239,14 +243,28 @@ def file_check(path: Path, plan: Plan, output: str) -> tuple[bool, str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path, help="the integration tests (searched recursively)")
+    parser.add_argument(
+        "folder",
+        type=Path,
+        nargs="?",
+        help="the integration tests, searched recursively (default: where "
+        "fetch_mlir_integration.py puts them)",
+    )
     parser.add_argument("--provider", default="interp,cpu", help="comma-separated providers")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per run")
+    parser.add_argument("--expect", type=Path, help="the status each file should have")
     args = parser.parse_args()
     providers = args.provider.split(",")
+    if args.folder is None:
+        fetch = runpy.run_path(str(Path(__file__).with_name("fetch_mlir_integration.py")))
+        args.folder = fetch["default_folder"]()
+    if not args.folder.is_dir():
+        print(f"run_mlir_integration: no folder {args.folder} (fetch_mlir_integration.py)")
+        return 2
     files = sorted(args.folder.rglob("*.mlir"))
     passed = dict.fromkeys(providers, 0)
     programs = compiled = compile_only = 0
+    statuses: dict[str, str] = {}
     for path in files:
         plan = plan_of(path.read_text())
         if plan.compile_only:
@@ -254,6 +272,7 @@ def main() -> int:
             compile_only += 1
             compiled += ok
             mark = "pass" if ok else "FAIL"
+            statuses[f"{path.relative_to(args.folder)} (compile-only)"] = f"gpu-opt={mark}"
             print(f"{path.relative_to(args.folder)} (compile-only): gpu-opt={mark}  {error}")
             continue
         programs += 1
@@ -264,12 +283,33 @@ def main() -> int:
             f"{p}={'pass' if ok else 'FAIL'}" for p, (ok, _) in zip(providers, results, strict=True)
         )
         error = next((e for ok, e in results if not ok), "")
+        statuses[str(path.relative_to(args.folder))] = marks
         print(f"{path.relative_to(args.folder)}: {marks}  {error}", flush=True)
     counts = ", ".join(f"{p} {passed[p]}/{programs}" for p in providers)
     print(f"passed: programs: {counts}; compile-only (gpu-opt): {compiled}/{compile_only}")
     totals = ", ".join(f"{p} {passed[p] + compiled}/{len(files)}" for p in providers)
     print(f"passed: all files (a compile-only file counts for each provider): {totals}")
-    return 0
+    if args.expect is None:
+        return 0
+    differ = unexpected(statuses, args.expect.read_text())
+    for line in differ:
+        print(f"unexpected: {line}")
+    return 1 if differ else 0
+
+
+def unexpected(statuses: dict[str, str], expected: str) -> list[str]:
+    """Each file whose status is not the one `expected` (lines `FILE: STATUS`) gives it."""
+    differ = []
+    for line in expected.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, _, status = line.rpartition(": ")
+        found = statuses.get(name)
+        if found is None:
+            differ.append(f"{name}: not found")
+        elif found != status.strip():
+            differ.append(f"{name}: {found}, expected {status.strip()}")
+    return differ
 
 
 if __name__ == "__main__":
