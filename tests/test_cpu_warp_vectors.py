@@ -259,8 +259,18 @@ def test_kernels_without_warp_operations_keep_their_form():
 # --- numbers, against numpy ------------------------------------------------------------------------
 
 
-def run(text: str, groups: int, items: int, x: np.ndarray, t: int, out_size: int, *extra):
-    with Device("cpu") as device:
+def run(
+    text: str,
+    groups: int,
+    items: int,
+    x: np.ndarray,
+    t: int,
+    out_size: int,
+    *extra: int,
+    provider: str = "cpu",
+):
+    """`@k` of `text` on `provider` over x (its arguments `t`, `extra`, x, out): out."""
+    with Device(provider) as device:
         xs, out = device.upload(x), device.upload(np.zeros(out_size, np.int32))
         args = (t, *extra, xs, out)
         device.compile(text).kernel("k")(groups, items, items, *args)
@@ -489,12 +499,10 @@ def test_cpu_agrees_with_interp_bit_for_bit(name: str, text: str, extra: tuple[i
     groups, items = 2, 45
     x = np.random.default_rng(len(name)).integers(-200, 200, groups * items, np.int32)
     x = np.abs(x) + 1 if extra else x
-    found = {}
-    for provider in ("cpu", "interp"):
-        with Device(provider) as device:
-            xs, out = device.upload(x), device.upload(np.zeros(2 * x.size + 1, np.int32))
-            device.compile(text).kernel("k")(groups, items, items, 3, *extra, xs, out)
-            found[provider] = out.download()
+    found = {
+        provider: run(text, groups, items, x, 3, 2 * x.size + 1, *extra, provider=provider)
+        for provider in ("cpu", "interp")
+    }
     np.testing.assert_array_equal(found["cpu"], found["interp"])
 
 
@@ -608,7 +616,7 @@ def test_loops_of_the_warp_s_bounds_match_numpy_and_interp(items: int):
     n = groups * items
     x = np.random.default_rng(items).integers(-300, 300, n, np.int32)
     found = {
-        provider: run_on(provider, LOOPS, groups, items, x, t, 32 * items + n)
+        provider: run(LOOPS, groups, items, x, t, 32 * items + n, provider=provider)
         for provider in ("cpu", "interp")
     }
     np.testing.assert_array_equal(found["cpu"], found["interp"])
@@ -618,13 +626,6 @@ def test_loops_of_the_warp_s_bounds_match_numpy_and_interp(items: int):
     warps = leads // items * 8 + leads % items // 32
     np.testing.assert_array_equal(found["cpu"][warps], sums)
     np.testing.assert_array_equal(found["cpu"][32 * items :], x * (t * (t - 1) // 2))
-
-
-def run_on(provider: str, text: str, groups: int, items: int, x, t: int, out_size: int):
-    with Device(provider) as device:
-        xs, out = device.upload(x), device.upload(np.zeros(out_size, np.int32))
-        device.compile(text).kernel("k")(groups, items, items, t, xs, out)
-        return out.download()
 
 
 @pytest.mark.parametrize("threads", ["1", "2"])
