@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from xdsl.dialects import arith, func, llvm, scf
 from xdsl.dialects.builtin import I1, AnyFloatConstr, IntegerAttr, IntegerType, VectorType, i1, i64
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -28,7 +28,7 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 
 from gpuir.dialects import gpu, mem
-from gpuir.lowering.cpu.workgroups import constant_index
+from gpuir.lowering.cpu.workgroups import constant_index, is_token
 
 WARP = gpu.WARP
 
@@ -188,3 +188,10 @@ def deferred_atomic(kernel: func.FuncOp) -> mem.AtomicRmwOp | None:
             if other.ptr.type.space.data == space:  # type: ignore[attr-defined]
                 return None
     return op
+
+
+def is_pure_op(op: Operation) -> bool:
+    """An `arith` or `math` op without tokens, or `mem.lea`."""
+    if any(is_token(v) for v in (*op.operands, *op.results)):
+        return False
+    return op.dialect_name() in ("arith", "math") or isinstance(op, mem.LeaOp)

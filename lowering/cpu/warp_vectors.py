@@ -57,6 +57,7 @@ from gpuir.lowering.cpu.lanes import (
     LaneFCmpOp,
     LaneSelectOp,
     deferred_atomic,
+    is_pure_op,
     lane_of,
     shuffle_reads,
     warp_total,
@@ -255,10 +256,10 @@ class WarpVectors:
         self.vals = dict(self.group)
         self.vals[self.item_id] = Stride(first, aligned=True)
         self.count = count
-        active = None
+        active = self.counts = None
         if count is not None:
-            counts = self.splat(b, count)
-            active = self.compare(b, "ult", self.iota(b, count.type), counts)
+            self.counts = self.splat(b, count)
+            active = self.compare(b, "ult", self.iota(b, count.type), self.counts)
         self.emit_ops(b, list(self.entry.ops)[:-1], active)
 
     def emit_ops(self, b: Builder, ops: list[Operation], active: SSAValue | None) -> None:
@@ -615,14 +616,21 @@ class WarpVectors:
     def emit_shuffle(self, b: Builder, op: gpu.ShuffleOp) -> None:
         value = self.vec(b, op.value)
         reads = shuffle_reads(op)
-        if self.count is None and reads is not None:
-            sources = [lane if read is None else read for lane, read in enumerate(reads)]
-            self.vals[op.res] = Lanes(shuffle(b, value, value, sources))  # type: ignore[arg-type]
-            flags = [int(read is not None) for read in reads]
-            self.vals[op.valid] = Lanes(self.constant_vector(b, flags, i1))
+        if reads is None:
+            count = self.count if self.count is not None else index_constant(b, WARP)
+            self.general_shuffle(b, op, value, count)
             return
-        count = self.count if self.count is not None else index_constant(b, WARP)
-        self.general_shuffle(b, op, value, count)
+        sources = [lane if read is None else read for lane, read in enumerate(reads)]
+        moved = shuffle(b, value, value, sources)  # type: ignore[arg-type]
+        valid = self.constant_vector(b, [int(read is not None) for read in reads], i1)
+        if self.count is not None:
+            # a warp of `count` lanes: a read is valid where it is in a whole warp and reads
+            # a lane below `count` (rules.shuffle_source's `end`); elsewhere a lane keeps its own
+            index = self.lowered(IndexType())
+            below = self.compare(b, "ult", self.constant_vector(b, sources, index), self.counts)
+            valid = b.insert(llvm.AndOp(valid, below)).res
+            moved = b.insert(LaneSelectOp(valid, moved, value)).res
+        self.vals[op.res], self.vals[op.valid] = Lanes(moved), Lanes(valid)
 
     def general_shuffle(
         self, b: Builder, op: gpu.ShuffleOp, value: SSAValue, count: SSAValue
@@ -788,10 +796,3 @@ class WarpVectors:
             rest = self.vec(b, other_value)
             reps.append(Lanes(insert_at(b, rest, self.to_low(b, result), lane)))  # type: ignore[arg-type]
         self.define(op, reps)
-
-
-def is_pure_op(op: Operation) -> bool:
-    """An `arith` or `math` op without tokens, or `mem.lea`."""
-    if any(is_token(v) for v in (*op.operands, *op.results)):
-        return False
-    return op.dialect_name() in ("arith", "math") or isinstance(op, mem.LeaOp)

@@ -5,8 +5,9 @@
 // vector<32 x T> of its lanes, then the last partial warp under a mask. Here: a contiguous load
 // is one vector load; a "down" shuffle by 16 one shufflevector and a constant valid vector; the
 // atomic under `lane == 0` runs once, on lane 0's value; in the partial warp the load is masked,
-// the shuffle reads each lane's source by the rule of lowering/llvm/rules.py (unrolled), and the atomic
-// runs where lane 0 exists.
+// the shuffle is the same shufflevector, valid where the whole warp's would be and its source
+// lane is below the warp's lane count (lowering/llvm/rules.py's rule, as vectors: no lane by
+// lane), and the atomic runs where lane 0 exists.
 // CHECK-LABEL: func.func @warp_sum(
 // CHECK-SAME:    gpu.workgroup
 // CHECK:         %base = arith.muli %group_id
@@ -25,11 +26,18 @@
 // CHECK:         %[[REST:.*]] = arith.subi %n_items
 // CHECK:         %[[PARTIAL:.*]] = arith.cmpi ne, %[[REST]]
 // CHECK:         scf.if %[[PARTIAL]] {
-// CHECK:           %[[ACTIVE:.*]] = llvm.icmp "ult"
-// CHECK:           llvm.call_intrinsic "llvm.masked.load.v32i64.p1"({{.*}}, %[[ACTIVE]], {{.*}})
+// CHECK:           %[[COUNT:.*]] = llvm.shufflevector %{{.*}}, %{{.*}} [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] : vector<32xi64>
+// CHECK:           %[[ACTIVE:.*]] = llvm.icmp "ult" %{{.*}}, %[[COUNT]]
+// CHECK:           %[[PV:.*]] = llvm.call_intrinsic "llvm.masked.load.v32i64.p1"({{.*}}, %[[ACTIVE]], {{.*}})
 // CHECK-NOT:       scf.for
-// CHECK:           arith.minsi
-// CHECK:           "llvm.extractelement"
+// CHECK-NOT:       arith.minsi
+// CHECK:           %[[PY:.*]] = llvm.shufflevector %[[PV]], %[[PV]] [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 16,
+// CHECK:           %[[WHOLE_OK:.*]] = vector.from_elements {{.*}} : vector<32xi1>
+// CHECK:           %[[SOURCES:.*]] = vector.from_elements {{.*}} : vector<32xi64>
+// CHECK-NEXT:      %[[BELOW:.*]] = llvm.icmp "ult" %[[SOURCES]], %[[COUNT]] : vector<32xi64>
+// CHECK-NEXT:      %[[POK:.*]] = llvm.and %[[WHOLE_OK]], %[[BELOW]] : vector<32xi1>
+// CHECK-NEXT:      llvm.select %[[POK]], %[[PY]], %[[PV]] : vector<32xi1>, vector<32xi64>
+// CHECK-NOT:       arith.minsi
 // CHECK:           %[[HAS0:.*]] = "llvm.extractelement"(%[[ACTIVE]], %{{.*}}) : (vector<32xi1>, i64) -> i1
 // CHECK:           scf.if %[[HAS0]] {
 // CHECK:             mem.atomic_rmw "add"
