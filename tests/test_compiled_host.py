@@ -25,9 +25,15 @@ from gpuir.tools.gpu_run import main as gpu_run
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADER = ROOT / "runtime" / "gpuir_runtime.h"
-PROGRAMS = sorted((ROOT / "examples").glob("*.mlir")) + sorted(
-    (ROOT / "tests" / "lit" / "run").glob("*.mlir")
-)
+PROGRAMS = [
+    path
+    for path in sorted((ROOT / "examples").glob("*.mlir"))
+    + sorted((ROOT / "tests" / "lit" / "run").glob("*.mlir"))
+    if "--interpret-host" not in path.read_text()
+]
+"""The programs run with compiled host code (here and in test_disk_cache.py), but those whose
+RUN lines run the cpu provider's host code interpreted: compiled host code does not check its
+stores, so `stream-failure.mlir` would run on past its error and wait forever for its kernel."""
 C_TYPES = {
     "int64_t": "i64",
     "int32_t": "i32",
