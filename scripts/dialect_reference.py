@@ -74,12 +74,15 @@ def arity(definition: object) -> str:
 def verifier_messages(op: type) -> list[str]:
     """The messages of the `VerifyException`s raised in the op class's own methods and in the
     dialects' functions they call, in source order, as written (f-string fields as `{…}`)."""
-    return list(dict.fromkeys(raised(op, op.name, {}, ())))  # type: ignore[attr-defined]
+    return list(dict.fromkeys(raised(op, op.name, {}, (), op)))  # type: ignore[attr-defined]
 
 
-def raised(code: object, op_name: str, bound: dict[str, str], calling: tuple) -> Iterator[str]:
+def raised(
+    code: object, op_name: str, bound: dict[str, str], calling: tuple, owner: type
+) -> Iterator[str]:
     """The messages `code` (a class or a function) raises, following the calls of functions of
-    `gpuir.dialects`; `bound`: the parameters of `code` that its caller gave as a string literal
+    `gpuir.dialects` and of the op class's methods (`self.check_value(…)`, inherited too);
+    `bound`: the parameters of `code` that its caller gave as a string literal
     (`expect_type(self, "result", …)`: `what` is `result`)."""
     try:
         source = textwrap.dedent(inspect.getsource(code))  # type: ignore[arg-type]
@@ -95,18 +98,28 @@ def raised(code: object, op_name: str, bound: dict[str, str], calling: tuple) ->
                 if exc.args and (text := render(exc.args[0], op_name, bound)):
                     yield text
             continue
-        helper = scope.get(node.func.id) if isinstance(node.func, ast.Name) else None
+        func, method = node.func, False
+        if isinstance(func, ast.Name):
+            helper = scope.get(func.id)
+        elif isinstance(func, ast.Attribute) and ast.unparse(func.value) in ("self", "cls"):
+            helper, method = getattr(owner, func.attr, None), True
+        else:
+            continue
         if not inspect.isfunction(helper) or helper in calling:
             continue
         if not helper.__module__.startswith("gpuir.dialects"):
             continue
-        yield from raised(helper, op_name, arguments(helper, node, bound), (*calling, helper))
+        given = arguments(helper, node, bound, op_name, method)
+        yield from raised(helper, op_name, given, (*calling, helper), owner)
 
 
-def arguments(helper: Callable, call: ast.Call, bound: dict[str, str]) -> dict[str, str]:
-    """The parameters of `helper` that `call` gives as a string literal (or as a parameter of
-    the caller that is one)."""
-    names = list(inspect.signature(helper).parameters)
+def arguments(
+    helper: Callable, call: ast.Call, bound: dict[str, str], op_name: str, method: bool = False
+) -> dict[str, str]:
+    """The parameters of `helper` that `call` gives as a string literal, an f-string of such
+    (rendered), or a parameter of the caller that is one; a `method`'s first parameter is the
+    op, which `call` does not name."""
+    names = list(inspect.signature(helper).parameters)[1 if method else 0 :]
     given = [*zip(names, call.args, strict=False), *((k.arg, k.value) for k in call.keywords)]
     out: dict[str, str] = {}
     for name, value in given:
@@ -114,6 +127,8 @@ def arguments(helper: Callable, call: ast.Call, bound: dict[str, str]) -> dict[s
             out[name] = value.value  # type: ignore[index]
         elif isinstance(value, ast.Name) and value.id in bound:
             out[name] = bound[value.id]  # type: ignore[index]
+        elif isinstance(value, ast.JoinedStr):
+            out[name] = render(value, op_name, bound)  # type: ignore[index]
     return out
 
 
