@@ -121,12 +121,9 @@ reducers and fuzzers, ptxas and llc runs, subprocesses of the tools."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the `SLOW` tests, and move them first (in their order): xdist's workers then take
-    the long tests while many remain, not one of them last while the other worker idles."""
-    slow = {item for item in items if item.nodeid.split("[")[0].removeprefix("tests/") in SLOW}
-    for item in slow:
-        item.add_marker(pytest.mark.slow)
-    items.sort(key=lambda item: item not in slow)
+    for item in items:
+        if item.nodeid.split("[")[0].removeprefix("tests/") in SLOW:
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_configure(config: pytest.Config) -> None:
