@@ -576,12 +576,7 @@ class WarpVectors:
         if active is None and not found.spread:
             made = b.insert(llvm.LoadOp(found.address, memory, found.align)).dereferenced_value
         else:
-            align = b.insert(llvm.ConstantOp(IntegerAttr(found.align, i32), i32)).result
-            mask = active if active is not None else self.constant_vector(b, [1] * WARP, i1)
-            if found.spread:
-                name = f"llvm.masked.gather.{suffix(memory)}.v{WARP}p{found.space}"
-            else:
-                name = f"llvm.masked.load.{suffix(memory)}.p{found.space}"
+            name, align, mask = self.masked(b, found, active, "gather", "load")
             keep = self.poison(b, memory)
             call = llvm.CallIntrinsicOp(name, [found.address, align, mask, keep], [memory])
             made = b.insert(call).results[0]
@@ -605,13 +600,19 @@ class WarpVectors:
         if active is None and not found.spread:
             b.insert(llvm.StoreOp(value, found.address, found.align))
             return
+        # a spread store is LLVM's scatter, which writes lane after lane, as the lanes' stores go
+        name, align, mask = self.masked(b, found, active, "scatter", "store")
+        b.insert(llvm.CallIntrinsicOp(name, [value, found.address, align, mask], []))
+
+    def masked(
+        self, b: Builder, found: Access, active: SSAValue | None, spread: str, contiguous: str
+    ) -> tuple[str, SSAValue, SSAValue]:
+        """The masked intrinsic of `found` (`spread` or `contiguous`: gather or load, scatter
+        or store), its alignment operand, and its mask (every lane where `active` is None)."""
         align = b.insert(llvm.ConstantOp(IntegerAttr(found.align, i32), i32)).result
         mask = active if active is not None else self.constant_vector(b, [1] * WARP, i1)
-        if found.spread:  # LLVM's scatter writes lane after lane, as the lanes' stores go
-            name = f"llvm.masked.scatter.{suffix(found.memory)}.v{WARP}p{found.space}"
-        else:
-            name = f"llvm.masked.store.{suffix(found.memory)}.p{found.space}"
-        b.insert(llvm.CallIntrinsicOp(name, [value, found.address, align, mask], []))
+        kind, lanes = (spread, f"v{WARP}") if found.spread else (contiguous, "")
+        return f"llvm.masked.{kind}.{suffix(found.memory)}.{lanes}p{found.space}", align, mask
 
     def emit_shuffle(self, b: Builder, op: gpu.ShuffleOp) -> None:
         value = self.vec(b, op.value)
