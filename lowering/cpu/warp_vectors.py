@@ -539,16 +539,22 @@ class WarpVectors:
         (index,) = indices
         self.vals[op.res] = Place(base, self.vals[index], op.res.type)
 
-    def access(self, b: Builder, place: Rep) -> Access | None:
-        """How a warp's lanes reach a `Place` of number elements: from one llvm pointer (its
-        index a `Stride`), or from a vector of pointers; None for other places."""
-        if not isinstance(place, Place):
+    def access(
+        self, b: Builder, op: mem.LoadOp | mem.StoreOp, uniform: bool, active: SSAValue | None
+    ) -> Access | None:
+        """How a warp's lanes reach the memory of `op` at once: from one llvm pointer (its index
+        a `Stride`), or from a vector of pointers. None where `op` is emitted otherwise: as one
+        scalar op (`uniform`, every lane active), or lane by lane (not a `Place` of numbers)."""
+        place = self.vals[op.ptr]
+        if uniform and active is None:
+            self.clone_scalar(b, op)
             return None
-        assert isinstance(place.type_, PtrType)
-        element = place.type_.pointee
-        if not isinstance(element, NUMBERS):
+        ptr = place.type_ if isinstance(place, Place) else None
+        if not isinstance(ptr, PtrType) or not isinstance(ptr.pointee, NUMBERS):
+            self.per_lane(b, op, active)
             return None
-        space = place.type_.space.data
+        assert isinstance(place, Place)
+        element, space = ptr.pointee, ptr.space.data
         _, align = size_and_align(element, place.base.owner)  # type: ignore[arg-type]
         memory = VectorType(llvm_type(element, i64), [WARP])  # in memory, an index is an i64
         pointer = ptr_type(space)
@@ -564,13 +570,8 @@ class WarpVectors:
         return Access(addresses, memory, align, space, spread=True)
 
     def emit_load(self, b: Builder, op: mem.LoadOp, active: SSAValue | None) -> None:
-        place = self.vals[op.ptr]
-        if isinstance(place, SSAValue) and active is None:
-            self.clone_scalar(b, op)
-            return
-        found = self.access(b, place)
+        found = self.access(b, op, isinstance(self.vals[op.ptr], SSAValue), active)
         if found is None:
-            self.per_lane(b, op, active)
             return
         memory = found.memory
         if active is None and not found.spread:
@@ -586,13 +587,9 @@ class WarpVectors:
         self.vals[op.res] = Lanes(made)
 
     def emit_store(self, b: Builder, op: mem.StoreOp, active: SSAValue | None) -> None:
-        place = self.vals[op.ptr]
-        if isinstance(place, SSAValue) and self.scalar(op.value) is not None and active is None:
-            self.clone_scalar(b, op)
-            return
-        found = self.access(b, place)
+        uniform = isinstance(self.vals[op.ptr], SSAValue) and self.scalar(op.value) is not None
+        found = self.access(b, op, uniform, active)
         if found is None:
-            self.per_lane(b, op, active)
             return
         value = self.vec(b, op.value)
         if value.type != found.memory:  # a 32-bit index is an i64 in memory
