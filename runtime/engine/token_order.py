@@ -188,12 +188,7 @@ def _report(
     token, op, via = this
     other_token, other_op, other_via = other
     verb = verb or ("writes" if writes else "reads")
-    subject = who.who
-    related = [(other_op, "the other access")]
-    if via is not None:
-        subject = f"{via[1]} of this launch ({describe_op(via[0])})"
-        related.append((via[0], f"the access of {via[1]}"))
-    what = other_access(other_op, other_via, related)
+    subject, what, related = access_words(who.who, via, other_op, other_via, "the other access")
     raise ProviderError(
         op,
         f"unordered access to {space_name(allocation.space)} memory: {subject} {verb} byte "
@@ -204,16 +199,26 @@ def _report(
     )
 
 
-def other_access(
-    op: Operation, via: tuple[Operation, str] | None, related: list[tuple[Operation, str]]
-) -> str:
-    """How an unordered-access report names the earlier access: its op, and for a launch's
-    access the work-item and the op that made it (whose note joins `related`)."""
-    what = describe_op(op)
+def access_words(
+    subject: str,
+    via: tuple[Operation, str] | None,
+    other_op: Operation,
+    other_via: tuple[Operation, str] | None,
+    other_note: str,
+) -> tuple[str, str, list[tuple[Operation, str]]]:
+    """The words of an unordered-access report: who made this access (`subject`, or for a
+    launch's access `via`: the work-item and the op that made it), how it names the earlier
+    access (its op, and for a launch's access the same two), and the notes: the other access
+    (`other_note`), then the launches' ops that made the accesses."""
+    related = [(other_op, other_note)]
     if via is not None:
-        what += f" ({via[1]}, {describe_op(via[0])})"
-        related.append((via[0], f"the other access, by {via[1]}"))
-    return what
+        subject = f"{via[1]} of this launch ({describe_op(via[0])})"
+        related.append((via[0], f"the access of {via[1]}"))
+    what = describe_op(other_op)
+    if other_via is not None:
+        what += f" ({other_via[1]}, {describe_op(other_via[0])})"
+        related.append((other_via[0], f"the other access, by {other_via[1]}"))
+    return subject, what, related
 
 
 def _fork(token: Token, op: Operation, other_token: Token, other_op: Operation) -> str:

@@ -23,8 +23,7 @@ from greenlet import greenlet
 from xdsl.ir import Operation
 
 from gpuir.dialects.mem import ATOMIC_OPS
-from gpuir.ir.diagnostics import describe_op
-from gpuir.runtime.engine.token_order import other_access
+from gpuir.runtime.engine.token_order import access_words
 from gpuir.runtime.memory import Allocation, Pointer, decode, space_name
 from gpuir.runtime.provider import ProviderError, Stream
 
@@ -183,11 +182,9 @@ def _report(
 ) -> None:
     agent, _, op, via = this
     other_agent, _, other_op, other_via = other
-    subject = f"'{op.name}'" if via is None else f"{via[1]} of this launch ({describe_op(via[0])})"
-    related = [(other_op, f"the other access, on {agent_name(other_agent)}")]
-    if via is not None:
-        related.append((via[0], f"the access of {via[1]}"))
-    what = other_access(other_op, other_via, related)
+    subject, what, related = access_words(
+        f"'{op.name}'", via, other_op, other_via, f"the other access, on {agent_name(other_agent)}"
+    )
     raise ProviderError(
         op,
         f"unordered access to {space_name(allocation.space)} memory: {subject} on "
