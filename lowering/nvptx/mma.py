@@ -92,15 +92,19 @@ def struct_of(b: PatternRewriter, type_: llvm.LLVMStructType, values: list[SSAVa
     return made
 
 
-def element_address(b: PatternRewriter, op: gpu.MmaLoadOp | gpu.MmaStoreOp) -> SSAValue:
-    """The address of element `index` of the scalars `ptr` points to, as a generic address
-    (the translation declares an intrinsic's pointers generic)."""
+def access_operands(
+    b: PatternRewriter, op: gpu.MmaLoadOp | gpu.MmaStoreOp
+) -> tuple[SSAValue, SSAValue]:
+    """The operands of an access's intrinsic: the address of element `index` of the scalars
+    `ptr` points to, as a generic address (the translation declares an intrinsic's pointers
+    generic), and the stride `lead` as an `i32`."""
     ptr_type = op.ptr.type
     assert isinstance(ptr_type, PtrType)
     scalar = require_llvm_type(scalar_of(ptr_type.pointee), op)
     base, at = to_llvm(b, op.ptr, op), to_llvm(b, op.index, op)
     gep = llvm.GEPOp(base, [llvm.GEP_USE_SSA_VAL], scalar, ssa_indices=[at], result_type=base.type)
-    return b.insert(AddrSpaceCastOp(b.insert(gep).result, ptr_type_of(0))).results[0]
+    address = b.insert(AddrSpaceCastOp(b.insert(gep).result, ptr_type_of(0))).results[0]
+    return address, constant(b, op.lead.value.data, i32)
 
 
 def layout(flag: object) -> str:
@@ -111,9 +115,7 @@ class MmaLoadToWmma(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: gpu.MmaLoadOp, rewriter: PatternRewriter):
         type_ = op.res.type
-        assert isinstance(type_, FragmentType) and isinstance(op.ptr.type, PtrType)
-        address = element_address(rewriter, op)
-        lead = constant(rewriter, op.lead.value.data, i32)
+        address, lead = access_operands(rewriter, op)
         name = (
             f"{wmma(type_)}.load.{type_.kind.data}.{layout(op.transpose)}.stride."
             f"{type_name(type_.element_type)}.p0"
@@ -131,10 +133,9 @@ class MmaStoreToWmma(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: gpu.MmaStoreOp, rewriter: PatternRewriter):
         type_ = op.value.type
-        assert isinstance(type_, FragmentType) and isinstance(op.ptr.type, PtrType)
-        address = element_address(rewriter, op)
+        assert isinstance(type_, FragmentType)
+        address, lead = access_operands(rewriter, op)
         registers = fields(rewriter, to_llvm(rewriter, op.value, op))
-        lead = constant(rewriter, op.lead.value.data, i32)
         kind = type_name(type_.element_type)
         name = f"{wmma(type_)}.store.d.{layout(op.transpose)}.stride.{kind}.p0"
         rewriter.insert(llvm.CallIntrinsicOp(name, [address, *registers, lead], []))
@@ -145,7 +146,6 @@ class MmaComputeToWmma(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: gpu.MmaComputeOp, rewriter: PatternRewriter):
         type_ = op.res.type
-        assert isinstance(type_, FragmentType)
         registers = [
             r for v in (op.a, op.b, op.c) for r in fields(rewriter, to_llvm(rewriter, v, op))
         ]
@@ -161,7 +161,6 @@ class MmaConstantToRegisters(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: gpu.MmaConstantOp, rewriter: PatternRewriter):
         type_ = op.res.type
-        assert isinstance(type_, FragmentType)
         registers = fragment_registers(type_)
         field = registers.types.data[0]
         value = op.value
@@ -179,7 +178,6 @@ class MmaElementwiseToArith(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: gpu.MmaElementwiseOp, rewriter: PatternRewriter):
         type_ = op.res.type
-        assert isinstance(type_, FragmentType)
         inputs = [fields(rewriter, to_llvm(rewriter, v, op)) for v in op.values]
         results = [
             register_op(rewriter, op.kind.data, registers)
