@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from xdsl.context import Context
 from xdsl.ir import AttributeInvT, Block, Operation, SSAValue
@@ -37,6 +38,7 @@ DEFINER_BEFORE = re.compile(
 """The text before an `@name` on its line when the name is being defined (`func.func @k`)."""
 LAUNCHED = re.compile(r"\bgpu\.launch(?:_func)?\s+(?:@[\w$.-]+::)?@([\w$.-]+)")
 """`gpu.launch @k` (gpuir), `gpu.launch_func @module::@k` (upstream): @k is a kernel."""
+NamedT = TypeVar("NamedT", SSAValue, Block)
 
 
 @dataclass(frozen=True)
@@ -137,18 +139,18 @@ class IndexingParser(LocatingParser):
         return value
 
     def _parse_optional_operand_without_type(self) -> SSAValue | None:
-        token = self._current_token
-        value = super()._parse_optional_operand_without_type()
-        if value is not None:
-            self.note(token.span, value)
-        return value
+        return self.noting(super()._parse_optional_operand_without_type)
 
     def parse_optional_successor(self) -> Block | None:
+        return self.noting(super().parse_optional_successor)
+
+    def noting(self, parse: Callable[[], NamedT | None]) -> NamedT | None:
+        """What `parse` gives (None: nothing there), noted as a use at the token it begins at."""
         token = self._current_token
-        block = super().parse_optional_successor()
-        if block is not None:
-            self.note(token.span, block)
-        return block
+        what = parse()
+        if what is not None:
+            self.note(token.span, what)
+        return what
 
     def _get_block_from_name(self, block_name: Span) -> Block:
         block = super()._get_block_from_name(block_name)
