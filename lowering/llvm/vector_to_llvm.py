@@ -39,7 +39,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.math import Math
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from gpuir.dialects.vector_ext import (
     ContractionOp,
@@ -129,11 +129,8 @@ def as_i64(r: PatternRewriter, value: SSAValue | int, op: Operation) -> SSAValue
 
 @dataclass(frozen=True)
 class FromElementsLowering(RewritePattern):
-    OP_TYPES = (FromElementsOp,)
-
-    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
-        if not isinstance(op, FromElementsOp):
-            return
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: FromElementsOp, r: PatternRewriter):
         made = r.insert(PoisonOp.create(result_types=[flat_type(op.result.type, op)])).res
         for k, element in enumerate(op.elements):
             made = insert_at(r, made, to_llvm(r, element, op), k)
@@ -142,11 +139,8 @@ class FromElementsLowering(RewritePattern):
 
 @dataclass(frozen=True)
 class ExtractLowering(RewritePattern):
-    OP_TYPES = (vector.ExtractOp,)
-
-    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
-        if not isinstance(op, vector.ExtractOp):
-            return
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.ExtractOp, r: PatternRewriter):
         assert isinstance(op.vector.type, VectorType)
         shape = tuple(op.vector.type.get_shape())
         size, start = flat_position(r, op, shape, op.static_position.get_values())
@@ -162,11 +156,8 @@ class ExtractLowering(RewritePattern):
 
 @dataclass(frozen=True)
 class InsertLowering(RewritePattern):
-    OP_TYPES = (vector.InsertOp,)
-
-    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
-        if not isinstance(op, vector.InsertOp):
-            return
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.InsertOp, r: PatternRewriter):
         assert isinstance(op.dest.type, VectorType)
         shape = tuple(op.dest.type.get_shape())
         size, start = flat_position(r, op, shape, op.static_position.get_values())
@@ -184,11 +175,8 @@ class InsertLowering(RewritePattern):
 
 @dataclass(frozen=True)
 class BroadcastLowering(RewritePattern):
-    OP_TYPES = (vector.BroadcastOp,)
-
-    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
-        if not isinstance(op, vector.BroadcastOp):
-            return
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.BroadcastOp, r: PatternRewriter):
         result = op.vector.type
         shape = tuple(result.get_shape())
         if not isinstance(op.source.type, VectorType):
@@ -204,11 +192,8 @@ class BroadcastLowering(RewritePattern):
 
 @dataclass(frozen=True)
 class ShuffleLowering(RewritePattern):
-    OP_TYPES = (vector.ShuffleOp,)
-
-    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
-        if not isinstance(op, vector.ShuffleOp):
-            return
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.ShuffleOp, r: PatternRewriter):
         if op.v1.type != op.v2.type:
             raise OpError(op, f"'{op.name}' of {op.v1.type} and {op.v2.type} is not lowered")
         assert isinstance(op.v1.type, VectorType)
@@ -220,11 +205,8 @@ class ShuffleLowering(RewritePattern):
 
 @dataclass(frozen=True)
 class FmaLowering(RewritePattern):
-    OP_TYPES = (vector.FMAOp,)
-
-    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
-        if not isinstance(op, vector.FMAOp):
-            return
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.FMAOp, r: PatternRewriter):
         args = [to_llvm(r, v, op) for v in op.operands]
         type_ = flat_type(op.res.type, op)
         call = llvm.CallIntrinsicOp(f"llvm.fma.{suffix(type_)}", args, [type_])
@@ -311,11 +293,8 @@ def reduce(
 
 @dataclass(frozen=True)
 class ReductionLowering(RewritePattern):
-    OP_TYPES = (vector.ReductionOp,)
-
-    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
-        if not isinstance(op, vector.ReductionOp):
-            return
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.ReductionOp, r: PatternRewriter):
         source = to_llvm(r, op.vector, op)
         acc = to_llvm(r, op.acc, op) if op.acc is not None else None
         made = reduce(r, op, op.kind.data.value, source, acc)
@@ -330,11 +309,8 @@ class ContractionLowering(RewritePattern):
     combined with it: `C += A[:, k] · B[k, :]` of a matmul); else one step per accumulator
     lane (its products shuffled into one vector and reduced from it, as `reduction`)."""
 
-    OP_TYPES = (ContractionOp,)
-
-    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
-        if not isinstance(op, ContractionOp):
-            return
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ContractionOp, r: PatternRewriter):
         kind = op.kind.data.value
         lhs, rhs, acc = (to_llvm(r, v, op) for v in op.operands)
         lhs_lanes, rhs_lanes = contraction_lanes(op)
@@ -386,11 +362,8 @@ class ContractionLowering(RewritePattern):
 class CastLowering(RewritePattern):
     """`vector.bitcast` as `llvm.bitcast`; `vector.shape_cast` as nothing."""
 
-    OP_TYPES = (vector.BitcastOp, ShapeCastOp)
-
-    def match_and_rewrite(self, op: Operation, r: PatternRewriter, /):
-        if not isinstance(op, vector.BitcastOp | ShapeCastOp):
-            return
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.BitcastOp | ShapeCastOp, r: PatternRewriter):
         source = to_llvm(r, op.source, op)
         target = flat_type(op.result.type, op)
         made = source if source.type == target else r.insert(llvm.BitcastOp(source, target)).result
