@@ -96,11 +96,17 @@ def insert_at(r: PatternRewriter, v: SSAValue, x: SSAValue, k: SSAValue | int) -
 
 
 def flat_position(
-    r: PatternRewriter, op: Operation, shape: tuple[int, ...], static: tuple[int, ...]
+    r: PatternRewriter, op: vector.ExtractOp | vector.InsertOp, whole: Attribute, part: Attribute
 ) -> tuple[int, SSAValue | int]:
-    """An `extract`'s or `insert`'s position as (the block's size, its first element's offset:
-    an `int`, or an `i64` value when a position is dynamic)."""
+    """An `extract`'s or `insert`'s position in the vector of type `whole` as (the size of the
+    block `part`, its first element's offset: an `int`, or an `i64` value when a position is
+    dynamic, which only a scalar `part` may be at)."""
+    assert isinstance(whole, VectorType)
+    shape = tuple(whole.get_shape())
+    static = op.static_position.get_values()
     count = static.count(DYNAMIC_INDEX)
+    if count and isinstance(part, VectorType):
+        raise OpError(op, f"'{op.name}' of a vector at a dynamic position is not lowered")
     dynamic = iter(op.operands[len(op.operands) - count :])
     strides = [prod(shape[k + 1 :]) for k in range(len(static))]
     offset: SSAValue | int = sum(
@@ -141,16 +147,12 @@ class FromElementsLowering(RewritePattern):
 class ExtractLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: vector.ExtractOp, r: PatternRewriter):
-        assert isinstance(op.vector.type, VectorType)
-        shape = tuple(op.vector.type.get_shape())
-        size, start = flat_position(r, op, shape, op.static_position.get_values())
+        size, start = flat_position(r, op, op.vector.type, op.result.type)
         source = to_llvm(r, op.vector, op)
-        if not isinstance(op.result.type, VectorType):
-            made = extract_at(r, source, start)
-        elif isinstance(start, int):
+        if isinstance(start, int) and isinstance(op.result.type, VectorType):
             made = shuffle(r, source, source, list(range(start, start + size)))
         else:
-            raise OpError(op, f"'{op.name}' of a vector at a dynamic position is not lowered")
+            made = extract_at(r, source, start)
         r.replace(op, [], [from_llvm(r, made, op.result.type)])
 
 
@@ -158,18 +160,14 @@ class ExtractLowering(RewritePattern):
 class InsertLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: vector.InsertOp, r: PatternRewriter):
-        assert isinstance(op.dest.type, VectorType)
-        shape = tuple(op.dest.type.get_shape())
-        size, start = flat_position(r, op, shape, op.static_position.get_values())
+        size, start = flat_position(r, op, op.dest.type, op.source.type)
         made = to_llvm(r, op.dest, op)
         value = to_llvm(r, op.source, op)
-        if not isinstance(op.source.type, VectorType):
-            made = insert_at(r, made, value, start)
-        elif isinstance(start, int):
+        if isinstance(start, int) and isinstance(op.source.type, VectorType):
             for k in range(size):
                 made = insert_at(r, made, extract_at(r, value, k), start + k)
         else:
-            raise OpError(op, f"'{op.name}' of a vector at a dynamic position is not lowered")
+            made = insert_at(r, made, value, start)
         r.replace(op, [], [from_llvm(r, made, op.result.type)])
 
 
