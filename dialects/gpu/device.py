@@ -41,16 +41,22 @@ from gpuir.dialects.gpu.host import WithStreamsOp
 from gpuir.dialects.traits import WarpCollective, WorkgroupBarrier
 
 
-@irdl_op_definition
-class SyncWorkItemsOp(IRDLOperation):
-    """The work-group barrier."""
+class DeviceTokensOp(IRDLOperation):
+    """The shape of a device op on the work-group's tokens alone (`gpu.sync_work_items`,
+    `gpu.fence`): `M<1>, M<3>` in, the next ones out."""
 
-    name = "gpu.sync_work_items"
-    traits = traits_def(WorkgroupBarrier())
     m1 = operand_def(M1)
     m3 = operand_def(M3)
     res_m1 = result_def(M1)
     res_m3 = result_def(M3)
+
+
+@irdl_op_definition
+class SyncWorkItemsOp(DeviceTokensOp):
+    """The work-group barrier."""
+
+    name = "gpu.sync_work_items"
+    traits = traits_def(WorkgroupBarrier())
 
     assembly_format = "$m1 `,` $m3 attr-dict"
 
@@ -207,16 +213,12 @@ FENCE_SCOPES = ("workgroup", "device", "system")
 
 
 @irdl_op_definition
-class FenceOp(IRDLOperation):
+class FenceOp(DeviceTokensOp):
     """`%a1, %a3 = gpu.fence "device" %m1, %m3`: a memory fence at work-group, device or system
     scope (`__threadfence_block`, `__threadfence`, `__threadfence_system`); not a barrier."""
 
     name = "gpu.fence"
-    m1 = operand_def(M1)
-    m3 = operand_def(M3)
     scope = prop_def(StringAttr)
-    res_m1 = result_def(M1)
-    res_m3 = result_def(M3)
 
     assembly_format = "$scope $m1 `,` $m3 attr-dict"
 
