@@ -69,10 +69,17 @@ class MmaOp(IRDLOperation):
     values = var_operand_def()
     results_ = var_result_def()
 
-    @classmethod
-    def finish(cls, parser: Parser, operands: list[SSAValue], results: list[Attribute]) -> MmaOp:
+    @staticmethod
+    def parse_types(parser: Parser, *between: str) -> tuple[dict[str, Attribute], list[Attribute]]:
+        """`{attributes} : T1, T2 -> T3`: the attributes (the op's properties), then the types,
+        with `between` (`,`, `->`) between each two."""
         attributes = parser.parse_optional_attr_dict()
-        return cls.create(operands=operands, result_types=results, properties=attributes)
+        parser.parse_punctuation(":")
+        types = [parser.parse_type()]
+        for punctuation in between:
+            parser.parse_punctuation(punctuation)
+            types.append(parser.parse_type())
+        return attributes, types
 
 
 def parse_indexed(parser: Parser) -> list[SSAValue]:
@@ -99,11 +106,7 @@ class LoadMatrixOp(MmaOp):
     @classmethod
     def parse(cls, parser: Parser) -> MmaOp:
         unresolved = parse_indexed(parser)
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        memref = parser.parse_type()
-        parser.parse_punctuation("->")
-        result = parser.parse_type()
+        attributes, (memref, result) = cls.parse_types(parser, "->")
         operands = resolve(parser, unresolved, memref)
         return cls.create(operands=operands, result_types=[result], properties=attributes)
 
@@ -120,11 +123,7 @@ class StoreMatrixOp(MmaOp):
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         unresolved = parse_indexed(parser)
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        value_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        memref = parser.parse_type()
+        attributes, (value_type, memref) = cls.parse_types(parser, ",")
         operands = [parser.resolve_operand(value, value_type)]
         operands += resolve(parser, unresolved, memref)
         return cls.create(operands=operands, result_types=[], properties=attributes)
@@ -141,13 +140,7 @@ class ComputeOp(MmaOp):
         unresolved = parser.parse_comma_separated_list(
             parser.Delimiter.NONE, parser.parse_unresolved_operand
         )
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        a = parser.parse_type()
-        parser.parse_punctuation(",")
-        b = parser.parse_type()
-        parser.parse_punctuation("->")
-        c = parser.parse_type()
+        attributes, (a, b, c) = cls.parse_types(parser, ",", "->")
         if len(unresolved) != 3:
             parser.raise_error("gpu.subgroup_mma_compute takes 3 operands")
         operands = [
@@ -165,9 +158,7 @@ class ConstantMatrixOp(MmaOp):
     @classmethod
     def parse(cls, parser: Parser) -> MmaOp:
         value = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        type_ = parser.parse_type()
+        attributes, (type_,) = cls.parse_types(parser)
         element = type_.element_type if isinstance(type_, MmaMatrixType) else type_
         operand = parser.resolve_operand(value, element)
         return cls.create(operands=[operand], result_types=[type_], properties=attributes)
