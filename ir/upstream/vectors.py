@@ -79,9 +79,15 @@ def vector_type(value: SSAValue) -> VectorType:
 
 
 def lane(b: Builder, value: SSAValue, at: Sequence[int]) -> SSAValue:
-    """The element of `value` at position `at`."""
-    element = vector_type(value).element_type
-    return b.insert(vector.ExtractOp(value, list(at), element)).result
+    """The element of `value` at position `at`: the lane itself where `value` was gathered
+    from its lanes (`from_elements`, row-major), else a `vector.extract` of it."""
+    type_ = vector_type(value)
+    if isinstance(value.owner, FromElementsOp):
+        flat = 0
+        for i, n in zip(at, type_.get_shape(), strict=True):
+            flat = flat * n + i
+        return value.owner.operands[flat]
+    return b.insert(vector.ExtractOp(value, list(at), type_.element_type)).result
 
 
 def gather(b: Builder, lanes: Sequence[SSAValue], type_: VectorType) -> SSAValue:
@@ -92,6 +98,45 @@ def constant(b: Builder, value: int | float, type_: Attribute) -> SSAValue:
     if isinstance(type_, IntegerType | IndexType):
         return b.insert(arith.ConstantOp(IntegerAttr(int(value), type_))).result
     return b.insert(arith.ConstantOp(FloatAttr(float(value), type_))).result  # type: ignore[arg-type]
+
+
+class LaneAddresses:
+    """The indices and addresses of one vector access's lanes, each index sum, constant and
+    address prefix made once: a 16x16 tile's lanes share 30 sums and 16 row addresses, not 480
+    sums and 256 pairs of `mem.lea`."""
+
+    def __init__(self, b: Builder, ref: Ref, starts: Sequence[SSAValue]):
+        self.b, self.ref, self.starts = b, ref, list(starts)
+        self.offsets: dict[int, SSAValue] = {}
+        self.sums: dict[tuple[int, int], SSAValue] = {}
+        self.addresses: dict[tuple[SSAValue, ...], SSAValue] = {}
+
+    def indices(self, moves: Sequence[tuple[int, int]]) -> list[SSAValue]:
+        """The memref indices of a lane `moves` away from the starts (`walk`)."""
+        out = list(self.starts)
+        for d, p in moves:
+            if not p:
+                continue
+            if p not in self.offsets:
+                self.offsets[p] = index(self.b, p)
+            if (d, p) not in self.sums:
+                added = arith.AddiOp(self.starts[d], self.offsets[p])
+                self.sums[(d, p)] = self.b.insert(added).result
+            out[d] = self.sums[(d, p)]
+        return out
+
+    def address(self, at: Sequence[SSAValue]) -> SSAValue:
+        """The address of the element at `at`, made in the access's own block (for a lane
+        that no `scf.if` guards)."""
+        if self.ref.view is not None:
+            return element_at(self.ref, at, self.b)
+        ptr = self.ref.ptr
+        for depth in range(1, len(at) + 1):
+            prefix = tuple(at[:depth])
+            if prefix not in self.addresses:
+                self.addresses[prefix] = self.b.insert(mem.LeaOp(ptr, at[depth - 1])).res
+            ptr = self.addresses[prefix]
+        return ptr
 
 
 def is_vector_op(op: Operation) -> bool:
@@ -271,15 +316,6 @@ class VectorImporter(SharedImporter):
             out.append((moves, checked))  # type: ignore[arg-type]
         return out
 
-    def indices(
-        self, b: Builder, starts: list[SSAValue], moves: list[tuple[int, int]]
-    ) -> list[SSAValue]:
-        out = list(starts)
-        for d, p in moves:
-            if p:
-                out[d] = b.insert(arith.AddiOp(out[d], index(b, p))).result
-        return out
-
     def guard(
         self,
         b: Builder,
@@ -305,14 +341,16 @@ class VectorImporter(SharedImporter):
         access: type[mem.LoadOp | mem.StoreOp],
         stored: Sequence[SSAValue] = (),
         otherwise: Sequence[SSAValue] = (),
+        lanes: LaneAddresses | None = None,
     ) -> Sequence[SSAValue]:
         """`access` (a `mem.load`, or a `mem.store` of `stored`) of `ref`'s element at `at`,
         threading its space's token; where `bit` is given, under an `scf.if` on it that gives
         `otherwise` (a read's padding) and the token unchanged when it is false. The results
-        after the token (a read's value)."""
+        after the token (a read's value). `lanes` shares the addresses of unguarded lanes."""
         space = ref.space
         if bit is None:
-            done = b.insert(access(s.tokens[space], element_at(ref, at, b), *stored))
+            ptr = element_at(ref, at, b) if lanes is None else lanes.address(at)
+            done = b.insert(access(s.tokens[space], ptr, *stored))
             s.tokens[space] = done.results[0]
             return done.results[1:]
         then, other = Block(), Block()
@@ -345,11 +383,13 @@ class VectorImporter(SharedImporter):
         in_bounds = [bool(v.value.data) for v in op.in_bounds.data]
         lanes_of = self.walk(op, ref, starts, type_, op.permutation_map, in_bounds)
         bits = self.mask_bits(op, b, s, op.mask, type_)
-        lanes = []
+        addresses, lanes = LaneAddresses(b, ref, starts), []
         for (moves, checked), bit in zip(lanes_of, bits, strict=True):
-            at = self.indices(b, starts, moves)
+            at = addresses.indices(moves)
             guard = self.guard(b, ref, at, checked, bit)
-            lanes.append(self.lane_access(b, s, ref, at, guard, mem.LoadOp, otherwise=[pad])[0])
+            lanes.append(
+                self.lane_access(b, s, ref, at, guard, mem.LoadOp, (), [pad], addresses)[0]
+            )
         s.values[op.result] = gather(b, lanes, type_)
 
     def transfer_write(self, op: vector.TransferWriteOp, b: Builder, s: Scope) -> None:
@@ -360,12 +400,14 @@ class VectorImporter(SharedImporter):
         in_bounds = [bool(v.value.data) for v in op.in_bounds.data]
         lanes_of = self.walk(op, ref, starts, type_, op.permutation_map, in_bounds)
         bits = self.mask_bits(op, b, s, op.mask, type_)
+        addresses = LaneAddresses(b, ref, starts)
         for (moves, checked), bit, at_lane in zip(
             lanes_of, bits, positions(type_.get_shape()), strict=True
         ):
-            at = self.indices(b, starts, moves)
+            at = addresses.indices(moves)
             guard = self.guard(b, ref, at, checked, bit)
-            self.lane_access(b, s, ref, at, guard, mem.StoreOp, [lane(b, value, at_lane)])
+            stored = [lane(b, value, at_lane)]
+            self.lane_access(b, s, ref, at, guard, mem.StoreOp, stored, lanes=addresses)
 
     def read(self, op: vector.LoadOp | vector.MaskedLoadOp, b: Builder, s: Scope) -> None:
         """A vector load; a masked one reads the lanes where its mask is set and takes the
@@ -377,12 +419,12 @@ class VectorImporter(SharedImporter):
         type_ = vector_type(op.result)
         shape = positions(type_.get_shape())
         bits = self.mask_bits(op, b, s, op.mask, type_) if masked else [None] * len(shape)
-        lanes = []
+        addresses, lanes = LaneAddresses(b, ref, starts), []
         walked = self.walk(op, ref, starts, type_, None, None)
         for (moves, _), bit, at in zip(walked, bits, shape, strict=True):
             pad = [] if passed is None else [lane(b, passed, at)]
-            where = self.indices(b, starts, moves)
-            lanes.append(self.lane_access(b, s, ref, where, bit, mem.LoadOp, otherwise=pad)[0])
+            where = addresses.indices(moves)
+            lanes.append(self.lane_access(b, s, ref, where, bit, mem.LoadOp, (), pad, addresses)[0])
         s.values[op.result] = gather(b, lanes, type_)
 
     def write(self, op: vector.StoreOp | vector.MaskedStoreOp, b: Builder, s: Scope) -> None:
@@ -395,9 +437,11 @@ class VectorImporter(SharedImporter):
         shape = positions(type_.get_shape())
         bits = self.mask_bits(op, b, s, op.mask, type_) if masked else [None] * len(shape)
         walked = self.walk(op, ref, starts, type_, None, None)
+        addresses = LaneAddresses(b, ref, starts)
         for (moves, _), bit, at in zip(walked, bits, shape, strict=True):
-            where = self.indices(b, starts, moves)
-            self.lane_access(b, s, ref, where, bit, mem.StoreOp, [lane(b, value, at)])
+            where = addresses.indices(moves)
+            stored = [lane(b, value, at)]
+            self.lane_access(b, s, ref, where, bit, mem.StoreOp, stored, lanes=addresses)
 
     # -- printing --
 
