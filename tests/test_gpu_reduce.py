@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 from gpuir.tools.gpu_reduce import Reducer, print_module, read_module, try_read
@@ -53,7 +54,9 @@ def test_reduced_program_verifies_is_interesting_and_deterministic(tmp_path: Pat
 def test_interrupt_keeps_the_best_so_far(tmp_path: Path) -> None:
     """Interrupted after its first smaller candidate, gpu-reduce writes the smallest it has.
     Its test takes a quarter of a second, so that the run (about 70 tests, 2 s with the crash
-    test) is still going when the interrupt comes."""
+    test) is still going when the interrupt comes. The reducer starts with SIGINT's default
+    action, as a command started from a terminal does: a suite run in the background (`&`)
+    ignores SIGINT, and a Python started so never turns it into KeyboardInterrupt."""
     out, slow = tmp_path / "out.mlir", tmp_path / "slow_test.sh"
     slow.write_text('#!/bin/sh\nsleep 0.25\ngrep -q arith.subf "$1"\n')
     slow.chmod(0o755)
@@ -61,6 +64,7 @@ def test_interrupt_keeps_the_best_so_far(tmp_path: Path) -> None:
         [*REDUCE, str(INPUTS / "eighty_ops.mlir"), "--test", str(slow), "-o", str(out)],
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=partial(signal.signal, signal.SIGINT, signal.SIG_DFL),
     )
     assert process.stderr is not None
     for line in process.stderr:  # wait for the first improvement
