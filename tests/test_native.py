@@ -21,6 +21,7 @@ from test_compiled_host import lit_arguments
 
 from gpuir.runtime.native import key as native_key
 from gpuir.runtime.native.build import compiler
+from gpuir.tools.launch import SERVER_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
 GPU_RUN = Path(sys.executable).parent / "gpu-run"
@@ -86,7 +87,10 @@ def cache(tmp_path) -> Path:
 
 
 def environment(cache: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GPUIR_")}
+    """The suite's environment without gpuir's knobs, but with the session's tool server
+    (`SERVER_ENV`): the launcher tries the native executable before it calls the server, so a
+    served call takes the same way as a plain process, less the imports of a cold run."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GPUIR_") or k == SERVER_ENV}
     return {**env, "GPUIR_CACHE_DIR": str(cache), **extra}
 
 
@@ -145,6 +149,29 @@ def test_the_warm_path_runs_the_kept_executable(cache, tmp_path):
     # flags that the warm path does not take go the usual way
     code, out, _ = gpu_run(cache, str(program), "1000", "--time")
     assert (code, out) == (0, "1498500.0\n")
+
+
+@pytest.mark.skipif(SERVER_ENV not in os.environ, reason="needs the session's tool server")
+def test_an_executable_kept_by_a_served_run_is_found_by_a_plain_one(cache):
+    """The key of a program's executable does not depend on how the Python that computes it
+    was started (a console script, or a tool server's `-m`): a served cold run keeps it where a
+    plain launcher looks (a stand-in proves that it ran)."""
+    program = ROOT / "benchmarks" / "programs" / "vadd.mlir"
+    for _ in range(2):
+        gpu_run(cache, str(program), "1000")  # served: cold, then from the compile cache
+    exe = the_executable(cache)
+    exe.write_text('#!/bin/sh\necho "native $*"\n')
+    record = Path(str(exe) + ".json")
+    record.write_text(json.dumps({"sha256": hashlib.sha256(exe.read_bytes()).hexdigest()}))
+    plain = {k: v for k, v in environment(cache).items() if k != SERVER_ENV}
+    done = subprocess.run(
+        [str(GPU_RUN), str(program), "1000", "--provider", "cpu"],
+        capture_output=True,
+        text=True,
+        env=plain,
+        timeout=300,
+    )
+    assert (done.returncode, done.stdout) == (0, "native 1000\n")
 
 
 def test_a_damaged_executable_is_rebuilt(cache):

@@ -75,7 +75,10 @@ def key(program: bytes, options: dict[str, str]) -> str:
     for name in sorted(options):
         digest.update(f"{name}={options[name]}\n".encode())
     digest.update(f"{os.path.realpath(sys.executable)}\n{sys.version}\n".encode())
-    for folder in sys.path:
+    # Not sys.path[0], the folder of the script that started this Python: the console script's
+    # (`.venv/bin`) in a plain call, the working folder of a tool server's start in a served
+    # one, which must find the same executables.
+    for folder in sys.path[1:]:
         try:
             digest.update(f"{folder}\0{os.stat(folder).st_mtime_ns}\n".encode())
         except OSError:
