@@ -390,6 +390,51 @@ def test_floats_and_lane_by_lane_ops_match_numpy(items: int):
     np.testing.assert_array_equal(found.view(np.uint32), expected.astype(np.uint32))
 
 
+MIN_MAX_KINDS = {
+    "minnumf": np.fmin,
+    "maxnumf": np.fmax,
+    "minimumf": np.minimum,
+    "maximumf": np.maximum,
+}
+"""arith's float minimum and maximum, and numpy's function of the same NaN rule."""
+
+
+def min_max_kernel(kind: str) -> str:
+    """x[i] as f32 bits, and its `kind` with the value of lane i xor 1."""
+    body = """  %w = arith.constant 32 : i32
+  %o = arith.constant 1 : i32
+  %f = arith.bitcast %v : i32 to f32
+  %b1, %b3, %s, %ok = gpu.shuffle "xor" %a1, %m3, %f, %o, %w : f32
+  %r = arith.KIND %f, %s : f32
+  %bits = arith.bitcast %r : f32 to i32
+  %e1 = mem.store %b1, %po, %bits : !mem.ptr<i32, 1>
+"""
+    return kernel("k", PARAMS, LOAD + body.replace("KIND", kind), "%e1, %b3, %m4, %m5")
+
+
+@pytest.mark.parametrize("kind", MIN_MAX_KINDS)
+def test_float_minimum_and_maximum_are_vector_ops_with_their_nan_rules(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+):
+    """NaN, infinities and ordinary values against their neighbour lane's: one LLVM vector
+    intrinsic per warp (no lane-by-lane unrolling), with numpy's results."""
+    from gpuir.lowering.cpu.warp_vectors import WarpVectors
+
+    def unrolled(*args: object) -> None:
+        raise AssertionError(f"arith.{kind} ran lane by lane")
+
+    monkeypatch.setattr(WarpVectors, "per_lane", unrolled)
+    groups, items = 2, 45
+    choices = np.array([np.nan, np.inf, -np.inf, 1.5, -2.0, 3.25, 0.0], np.float32)
+    f = np.random.default_rng(len(kind)).choice(choices, groups * items)
+    found = run(min_max_kernel(kind), groups, items, f.view(np.int32), 0, f.size)
+    lane, count = lanes_of(groups, items)
+    source = lane ^ 1
+    valid = source < count
+    s = np.where(valid, f[np.arange(f.size) - lane + np.where(valid, source, lane)], f)
+    np.testing.assert_array_equal(found.view(np.float32), MIN_MAX_KINDS[kind](f, s))
+
+
 SQUARES = kernel(
     "k",
     "%group: index, %item: index, %n: index, %total: !mem.ptr<i64, 1>",

@@ -456,7 +456,7 @@ class WarpVectors:
                 flags = IntegerAttr(overflow_flags(op), 32)
                 return b.insert(made(lhs, rhs, overflow=flags)).results[0]  # type: ignore[call-arg]
             return b.insert(made(lhs, rhs)).results[0]  # type: ignore[call-arg]
-        if kind in MIN_MAX and isinstance(op.results[0].type, IntegerType | IndexType):
+        if kind in MIN_MAX:
             lhs, rhs = (self.vec(b, v) for v in op.operands)
             name = f"{MIN_MAX[kind]}.{suffix(lhs.type)}"  # type: ignore[arg-type]
             return b.insert(llvm.CallIntrinsicOp(name, [lhs, rhs], [lhs.type])).results[0]
