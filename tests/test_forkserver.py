@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuir.tools.forkserver import start_server, stop_server
+from gpuir.tools.forkserver import rehearse, start_server, stop_server
 from gpuir.tools.launch import IDLE_ENV, SERVER_ENV, auto_path, fingerprint
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,6 +93,12 @@ def test_each_call_has_its_own_environment_and_keeps_nothing(server, tmp_path):
     assert with_plugin.returncode == 0 and "count.calls = 0" in with_plugin.stdout
     without = tool("gpu-opt", [str(source), "-p", "count-calls"], served)
     assert without.returncode != 0 and "count-calls" in without.stderr
+
+
+def test_the_rehearsal_before_the_first_fork_runs_every_call_cleanly():
+    """The server runs each tool once before it serves (`rehearse`): every call of it exits 0,
+    else the forks start cold again without anyone noticing."""
+    assert rehearse() == [0, 0, 0, 0]
 
 
 def test_without_a_server_the_tool_runs_in_its_own_process(tmp_path):

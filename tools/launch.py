@@ -2,7 +2,9 @@
 `$GPUIR_TOOL_SERVER` names the socket of a fork server (`gpuir.tools.forkserver`, which lit's
 configuration starts), the call runs there, in a fresh fork of a process that has imported
 everything already; otherwise, and where the server cannot be reached, here. Light on purpose:
-this module imports nothing of gpuir's or xDSL's before it knows which.
+this module imports nothing of gpuir's or xDSL's before it knows which, and of the standard
+library only what a forwarded call needs (a call's header is `marshal`'s, not JSON: the server
+runs the same Python).
 
 `GPUIR_TOOL_SERVER=auto` asks for a server of the user's own (`auto_server`): the first call
 starts one (its imports, about a second, once), later calls run in it, and it ends after
@@ -13,16 +15,15 @@ plugin makes the next call start a new one (`fingerprint`).
 
 from __future__ import annotations
 
-import contextlib
-import json
+import _socket
+import marshal
 import os
-import signal
-import socket
 import struct
 import sys
-import zlib
-from collections.abc import Callable
-from importlib import import_module
+
+TYPE_CHECKING = False  # typing's own costs 10 ms of a call's start
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 SERVER_ENV = "GPUIR_TOOL_SERVER"
 AUTO = "auto"
@@ -31,7 +32,7 @@ IDLE_S = 900.0
 START_S = 60.0
 """How long a call waits for the server it started to listen."""
 HEADER = struct.Struct("<I")
-"""A call's first bytes: the length of its JSON header."""
+"""A call's first bytes: the length of its header (a `marshal`led dict)."""
 STATUS = struct.Struct("<i")
 """The server's answer: the exit status, or minus the signal that ended the call."""
 TOOLS = {
@@ -53,7 +54,11 @@ def tool_main(name: str) -> Callable[[list[str]], int] | None:
     if name == FILECHECK:
         return filecheck_main
     module = TOOLS.get(name)
-    return None if module is None else import_module(module).main
+    if module is None:
+        return None
+    from importlib import import_module
+
+    return import_module(module).main
 
 
 def filecheck_main(args: list[str]) -> int:
@@ -77,17 +82,20 @@ def forward(tool: str, args: list[str]) -> int | None:
             return None
     connection = connect(path)
     if connection is None and auto and os.path.exists(path):  # a server that is gone
-        with contextlib.suppress(OSError):
+        try:
             os.unlink(path)
+        except OSError:
+            pass
         path = auto_server()
         connection = None if path is None else connect(path)
     if connection is None:
         return None
     env = {k: v for k, v in os.environ.items() if k != SERVER_ENV}
-    message = json.dumps({"tool": tool, "args": args, "cwd": os.getcwd(), "env": env}).encode()
+    message = marshal.dumps({"tool": tool, "args": args, "cwd": os.getcwd(), "env": env})
     sys.stdout.flush()
     sys.stderr.flush()
-    socket.send_fds(connection, [HEADER.pack(len(message)) + message], [0, 1, 2])
+    fds = (_socket.SOL_SOCKET, _socket.SCM_RIGHTS, struct.pack("3i", 0, 1, 2))
+    connection.sendmsg([HEADER.pack(len(message)) + message], [fds])
     answer = b""
     while len(answer) < STATUS.size:
         chunk = connection.recv(STATUS.size - len(answer))
@@ -97,13 +105,15 @@ def forward(tool: str, args: list[str]) -> int | None:
         answer += chunk
     code = STATUS.unpack(answer)[0]
     if code < 0:  # killed by a signal: so is this process, as the caller expects
+        import signal
+
         signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     return code
 
 
-def connect(path: str) -> socket.socket | None:
-    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+def connect(path: str) -> _socket.socket | None:
+    connection = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         connection.connect(path)
     except OSError:
@@ -131,8 +141,12 @@ def fingerprint(roots: list[str]) -> str:
                     count += 1
     state = [os.path.realpath(sys.executable), str(newest), str(count)]
     for root in roots[1:]:
-        with contextlib.suppress(OSError):
+        try:
             state.append(str(os.stat(root).st_mtime_ns))
+        except OSError:
+            pass
+    import zlib
+
     return f"{zlib.crc32(chr(0).join(state).encode()):08x}"
 
 

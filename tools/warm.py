@@ -12,28 +12,24 @@ the reference. So a warm run's output, errors and exit status are the cold run's
 
 The cold path keeps an executable (`keep`) when the program ran cleanly (no warning, no error)
 from a host object that was in the compile cache already: the second clean run of a program
-builds it, the third runs it. Light on purpose: the standard library and `key` only.
+builds it, the third runs it. Light on purpose: the standard library and `key` only, and of
+those only what a command line that can run warm needs (every gpu-run call starts here).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import sys
-from dataclasses import dataclass
-from importlib.util import find_spec
-
-from gpuir.runtime.native import key as native_key
 
 WARM_ENV = "GPUIR_NATIVE_WARM"
 INDEX_BITWIDTH_ENV = "GPUIR_CPU_INDEX_BITWIDTH"
 
 
-@dataclass(frozen=True)
 class Plan:
-    file: str
-    args: tuple[str, ...]
+    __slots__ = ("file", "args")
+
+    def __init__(self, file: str, args: tuple[str, ...]):
+        self.file, self.args = file, args
 
     def options(self) -> dict[str, str]:
         """What, besides the program, decides its executable."""
@@ -66,22 +62,32 @@ def plan(argv: list[str]) -> Plan | None:
         i += 1
     if not positional or provider not in ("cpu", "auto"):
         return None
-    if provider == "auto" and find_spec("pycuda") is not None:
-        return None
+    if provider == "auto":
+        from importlib.util import find_spec
+
+        if find_spec("pycuda") is not None:
+            return None
     return Plan(positional[0], tuple(positional[1:]))
 
 
 def executable(plan_: Plan, program: bytes) -> tuple[str, str]:
     """The paths of the executable and its record for `plan_`'s program."""
+    from gpuir.runtime.native import key as native_key
+
     return native_key.paths(native_key.key(program, plan_.options()))
 
 
 def run(argv: list[str]) -> int | None:
     """Run `argv` warm: its exit status, or None where it takes the usual way."""
-    if not native_key.enabled() or os.environ.get("GPUIR_DEBUG"):
-        return None
     found = plan(argv)
     if found is None:
+        return None
+    import hashlib
+    import json
+
+    from gpuir.runtime.native import key as native_key
+
+    if not native_key.enabled() or os.environ.get("GPUIR_DEBUG"):
         return None
     try:
         with open(found.file, "rb") as f:
@@ -116,6 +122,8 @@ def keep(argv: list[str], program: bytes, parsed: object, index_bitwidth: int) -
     """After a clean cold run of `argv`: keep the program's executable, where `argv` can run
     warm and there is none yet. `parsed` is the program (a `ParsedChunk`) after the default
     pipeline."""
+    from gpuir.runtime.native import key as native_key
+
     found = plan(argv)
     if found is None or not native_key.enabled():
         return False
