@@ -76,27 +76,24 @@ def warm_up() -> None:
 
 
 REHEARSAL = """\
-func.func @twice(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                 %group: index, %item: index, %x: !mem.ptr<!mem.array<4 x f32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
+func.func @twice(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group: index,
+    %item: index, %x: !mem.ptr<!mem.array<4 x f32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
   %p = mem.lea %x, %item : !mem.ptr<!mem.array<4 x f32>, 1>
   %t1, %v = mem.load %m1, %p : !mem.ptr<f32, 1>
-  %w = arith.addf %v, %v : f32
-  %t2 = mem.store %t1, %p, %w : !mem.ptr<f32, 1>
+  %t2 = mem.store %t1, %p, %v : !mem.ptr<f32, 1>
   func.return %t2, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
 }
-
 func.func @main(%m: !mem.M<0>) -> (!mem.M<0>, f32) {
-  %m0, %m1, %m4 = gpu.init %m
-  %d1, %x = gpu.alloc.block %m1 : !mem.ptr<!mem.array<4 x f32>, 1>
-  %stream = gpu.default_stream
   %one = arith.constant 1 : index
   %four = arith.constant 4 : index
+  %r = arith.constant 2.0 : f32
+  %stream = gpu.default_stream
+  %m0, %m1, %m4 = gpu.init %m
+  %d1, %x = gpu.alloc.block %m1 : !mem.ptr<!mem.array<4 x f32>, 1>
   %l0, %l1, %l4 = gpu.launch @twice grid(%one, %four) stream(%stream) mems(%m0, %d1, %m4)
       args(%x) : (!mem.ptr<!mem.array<4 x f32>, 1>)
   %f1 = gpu.free.block %l1, %x : !mem.ptr<!mem.array<4 x f32>, 1>
   %done = gpu.deinit %l0, %f1, %l4
-  %r = arith.constant 2.0 : f32
   func.return %done, %r : !mem.M<0>, f32
 }
 """
