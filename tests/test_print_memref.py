@@ -16,6 +16,9 @@ import pytest
 
 from gpuir.runtime.print_memref import memref_text
 
+GPU_RUN = str(Path(sys.executable).parent / "gpu-run")
+"""The console script: its calls go through the session's tool server (tests/conftest.py)."""
+
 ROOT = Path(__file__).resolve().parents[1]
 LIBDIR = Path("/usr/lib/llvm-22/lib")
 RUNNER_LIBS = [LIBDIR / "libmlir_runner_utils.so.22.1", LIBDIR / "libmlir_c_runner_utils.so.22.1"]
@@ -93,7 +96,7 @@ def gpu_run(text: str, provider: str, tmp_path: Path) -> str:
     path = tmp_path / f"ours-{provider}.mlir"
     path.write_text(text)
     done = subprocess.run(
-        [sys.executable, "-m", "gpuir.tools.gpu_run", str(path), "--provider", provider],
+        [GPU_RUN, str(path), "--provider", provider],
         capture_output=True,
         text=True,
         timeout=120,
