@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import product
 from typing import cast
 
@@ -535,6 +536,16 @@ class LowerBufCopyToHost(RewritePattern):
 
 
 def has_buffer_type(attr: Attribute) -> bool:
+    """Whether `attr` is a buffer type or holds one; remembered per attribute (they are
+    immutable), except the rare one that cannot be hashed."""
+    try:
+        return _has_buffer_type(attr)
+    except TypeError:  # unhashable (a dictionary inside): looked at each time
+        return _has_buffer_type.__wrapped__(attr)
+
+
+@cache
+def _has_buffer_type(attr: Attribute) -> bool:
     if isinstance(attr, BufType):
         return True
     if isinstance(attr, ParametrizedAttribute):
