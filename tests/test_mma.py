@@ -83,3 +83,27 @@ def test_f64_rounded_sums_are_bit_identical_on_both_providers():
     on_interp, on_cpu = (run(p, "f64", a, b, c) for p in ("interp", "cpu"))
     assert on_cpu.tobytes() == on_interp.tobytes()
     assert np.allclose(on_cpu, a @ b + c, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize(("acc", "depth"), [("f32", 16), ("f16", 16), ("f64", 4)])
+def test_the_cpu_product_is_one_vector_multiply_add_per_k(acc: str, depth: int):
+    """`expand_mma` makes a lane's outputs at once: per k one `llvm.fmul` and one `llvm.fadd`
+    of vectors, no scalar `arith.mulf` per output (16x16 tiles: 256 before)."""
+    from xdsl.dialects.builtin import VectorType
+    from xdsl.parser import Parser
+
+    from gpuir.dialects import make_context
+    from gpuir.lowering.cpu.mma import expand_mma
+
+    m, k, n = (8, 4, 8) if acc == "f64" else (16, 16, 16)
+    words = {"IN": "f64" if acc == "f64" else "f16", "ACC": acc, "M": m, "N": n, "K": k}
+    params, body = PARAMS, BODY
+    for word, value in words.items():
+        params, body = params.replace(word, str(value)), body.replace(word, str(value))
+    module = Parser(make_context(), kernel("k", params, body, "%e1, %e3, %m4, %m5")).parse_module()
+    expand_mma(module)
+    names = [op.name for op in module.walk()]
+    assert names.count("llvm.fmul") == names.count("llvm.fadd") == depth
+    assert "arith.mulf" not in names and "arith.addf" not in names
+    products = [op for op in module.walk() if op.name == "llvm.fmul"]
+    assert all(isinstance(op.results[0].type, VectorType) for op in products)

@@ -14,7 +14,9 @@ kernel, into ops the cpu provider runs, with interp's layout and results (docs/i
   "idx"` of their 64-bit words, the elements widened to f32 (exact; f64 stays f64), then each
   of its outputs `c + a[r][0] b[0][j] + … + a[r][K - 1] b[K - 1][j]`, added in that order in
   f32 (each product of two f16 is exact; f64: each product rounded) and rounded once to `c`'s
-  type;
+  type: all of the lane's outputs at once, in LLVM's vector instructions (`fmul` and `fadd` of
+  `a[r][k]` broadcast and the lane's columns of `b`'s row k; the pipeline before LLVM has no
+  `arith` on vectors);
 - `gpu.mma_constant` / `gpu.mma_elementwise`: the scalar, or the `arith` op, on each element.
 
 Departure from interp: a warp that is not whole (the group's last, when its size is no
@@ -24,7 +26,7 @@ multiple of 32), or whose lanes give different tiles, is not an error here.
 from __future__ import annotations
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func, vector
+from xdsl.dialects import arith, func, llvm, vector
 from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
@@ -127,6 +129,15 @@ def widened(b: Builder, values: list[SSAValue]) -> list[SSAValue]:
     return [b.insert(arith.ExtFOp(x, Float32Type())).result for x in values]
 
 
+def widened_vector(b: Builder, share: SSAValue) -> SSAValue:
+    """`share` as a vector of f32 where it holds f16 (exact); of f32 or f64 as it is."""
+    assert isinstance(share.type, VectorType)
+    if not isinstance(share.type.element_type, Float16Type):
+        return share
+    wide = VectorType(Float32Type(), share.type.get_shape())
+    return b.insert(llvm.FPExtOp(share, wide)).result
+
+
 WORD = IntegerType(64)
 """What a shuffle moves: a share as its 64-bit words (2 of 8 f16, 1 of an f64)."""
 
@@ -151,8 +162,8 @@ def expand_compute(b: Builder, op: gpu.MmaComputeOp, a_type: FragmentType) -> li
         count = words_type.get_shape()[0]
         return [b.insert(vector.ExtractOp(words, [k], WORD)).result for k in range(count)]
 
-    def gather(words: list[SSAValue], source: SSAValue) -> list[SSAValue]:
-        """Lane `source`'s share (its words), widened."""
+    def gather(words: list[SSAValue], source: SSAValue) -> SSAValue:
+        """Lane `source`'s share (from its words)."""
         nonlocal m1, m3
         found = []
         for word in words:
@@ -160,8 +171,7 @@ def expand_compute(b: Builder, op: gpu.MmaComputeOp, a_type: FragmentType) -> li
             m1, m3 = shuffle.res_m1, shuffle.res_m3
             found.append(shuffle.res)
         packed = b.insert(FromElementsOp(found, words_type)).result
-        share = b.insert(vector.BitcastOp(packed, operand_share)).result
-        return widened(b, elements(b, share))
+        return b.insert(vector.BitcastOp(packed, operand_share)).result
 
     def i32_constant(k: int) -> SSAValue:
         return b.insert(arith.ConstantOp.from_int_and_width(k, i32)).result
@@ -177,26 +187,34 @@ def expand_compute(b: Builder, op: gpu.MmaComputeOp, a_type: FragmentType) -> li
     a_first = b.insert(arith.MuliOp(row_index, i32_constant(depth // share_a))).result
     b_first = b.insert(arith.MuliOp(part, i32_constant(share_c // share_b))).result
     a, own_b = words_of(op.a), words_of(op.b)
-    row = [x for t in range(depth // share_a) for x in gather(a, plus(a_first, t))]
-    columns = [
-        [
-            x
-            for t in range(share_c // share_b)
-            for x in gather(own_b, plus(b_first, k * (cols // share_b) + t))
-        ]
-        for k in range(depth)
+    row = [
+        x
+        for t in range(depth // share_a)
+        for x in widened(b, elements(b, gather(a, plus(a_first, t))))
     ]
+    # per k, the lane's columns of `b`'s row k as one vector of the sum's type
+    columns = []
+    for k in range(depth):
+        shares = [
+            gather(own_b, plus(b_first, k * (cols // share_b) + t))
+            for t in range(share_c // share_b)
+        ]
+        columns.append(
+            widened_vector(b, shares[0])
+            if len(shares) == 1
+            else share_from(b, [x for s in shares for x in widened(b, elements(b, s))])
+        )
     result_type = op.res.type  # already the share (`expand_mma`)
     assert isinstance(result_type, VectorType)
-    outputs = []
-    for e, acc in enumerate(widened(b, elements(b, op.c))):
-        for k in range(depth):
-            product = b.insert(arith.MulfOp(row[k], columns[k][e])).result
-            acc = b.insert(arith.AddfOp(acc, product)).result
-        if acc.type != result_type.element_type:
-            acc = b.insert(arith.TruncFOp(acc, result_type.element_type)).result
-        outputs.append(acc)
-    return [m1, m3, share_from(b, outputs)]
+    # each output element: c, plus the products in k order (vectors add lane by lane)
+    acc = widened_vector(b, op.c)
+    for k in range(depth):
+        a_k = b.insert(vector.BroadcastOp(row[k], columns[k].type)).vector  # type: ignore[arg-type]
+        product = b.insert(llvm.FMulOp(a_k, columns[k])).res
+        acc = b.insert(llvm.FAddOp(acc, product)).res
+    if acc.type != result_type:
+        acc = b.insert(llvm.FPTruncOp(acc, result_type)).result
+    return [m1, m3, acc]
 
 
 def expand_elementwise(b: Builder, op: gpu.MmaElementwiseOp, _: FragmentType) -> list[SSAValue]:
