@@ -97,8 +97,14 @@ def test_each_call_has_its_own_environment_and_keeps_nothing(server, tmp_path):
 
 def test_the_rehearsal_before_the_first_fork_runs_every_call_cleanly():
     """The server runs each tool once before it serves (`rehearse`): every call of it exits 0,
-    else the forks start cold again without anyone noticing."""
-    assert rehearse() == [0, 0, 0, 0]
+    else the forks start cold again without anyone noticing; it leaves no thread running (a
+    fork would not have it) and the environment as it was."""
+    import threading
+
+    before = dict(os.environ)
+    assert rehearse() == [0, 0, 0, 0, 0]
+    assert threading.active_count() == 1
+    assert dict(os.environ) == before
 
 
 def test_without_a_server_the_tool_runs_in_its_own_process(tmp_path):
