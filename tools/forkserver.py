@@ -98,12 +98,54 @@ func.func @main(%m: !mem.M<0>) -> (!mem.M<0>, f32) {
 }
 """
 """A small clean program that `rehearse` runs through the tools."""
+UPSTREAM_REHEARSAL = """\
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @twice(%x: memref<4xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<4xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %x[%i] : memref<4xf32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %h = memref.alloc() : memref<4xf32>
+    %x = gpu.alloc () : memref<4xf32>
+    gpu.memcpy %x, %h : memref<4xf32>, memref<4xf32>
+    gpu.launch_func @kernels::@twice blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1)
+        args(%x : memref<4xf32>)
+    gpu.memcpy %h, %x : memref<4xf32>, memref<4xf32>
+    %u = memref.cast %h : memref<4xf32> to memref<*xf32>
+    call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+    gpu.dealloc %x : memref<4xf32>
+    memref.dealloc %h : memref<4xf32>
+    return
+  }
+  func.func private @printMemrefF32(memref<*xf32>)
+}
+"""
+"""The same in MLIR's own dialects, which gpu-opt and gpu-run import first (the lit suite's
+`upstream/` tests)."""
+REHEARSALS = (
+    (REHEARSAL, "gpu-opt", ()),
+    (REHEARSAL, "gpu-opt", ("-p", "gpu-pipeline")),
+    (REHEARSAL, "gpu-opt", ("-t", "llvm")),
+    (REHEARSAL, "gpu-run", ("--provider", "interp")),
+    (REHEARSAL, "gpu-run", ("--provider", "cpu")),
+    (UPSTREAM_REHEARSAL, "gpu-opt", ()),
+    (UPSTREAM_REHEARSAL, "gpu-run", ("--provider", "interp")),
+    (UPSTREAM_REHEARSAL, "gpu-run", ("--provider", "cpu")),
+)
+"""What `rehearse` runs: a program, a tool, its arguments after the program's file."""
 REHEARSAL_ENV = {"GPUIR_CACHE": "0", "GPUIR_CPU_THREADS": "1"}
 """The rehearsal's environment: no disk cache written, no thread pool started."""
 
 
 def rehearse() -> list[int | None]:
-    """Run each tool once here, on `REHEARSAL`, its output dropped: what a first call fills in
+    """Run each tool once here, on small programs (`REHEARSALS`), its output dropped: what a first call fills in
     (xDSL's and the passes' lazy tables, argparse's, LLVM's) is then filled in before the fork,
     and a call's fork starts from it, not from nothing (a served gpu-run on interp: 17 ms
     instead of 49; on cpu, a cold compile 0.1 s less). The calls' exit statuses (None: an
@@ -113,21 +155,14 @@ def rehearse() -> list[int | None]:
     import io
     import tempfile
 
-    calls = [
-        ("gpu-opt", []),
-        ("gpu-opt", ["-p", "gpu-pipeline"]),
-        ("gpu-opt", ["-t", "llvm"]),
-        ("gpu-run", ["--provider", "interp"]),
-        ("gpu-run", ["--provider", "cpu"]),
-    ]
     statuses: list[int | None] = []
     saved = {name: os.environ.get(name) for name in REHEARSAL_ENV}
     os.environ.update(REHEARSAL_ENV)
     with tempfile.TemporaryDirectory(prefix="gpuir-rehearsal-") as folder:
-        path = os.path.join(folder, "rehearsal.mlir")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(REHEARSAL)
-        for tool, args in calls:
+        for program, tool, args in REHEARSALS:
+            path = os.path.join(folder, f"rehearsal-{len(statuses)}.mlir")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(program)
             out = io.StringIO()
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
                 try:
