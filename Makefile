@@ -40,16 +40,18 @@ demo: $(DEMO_STAMP) ## parse, verify and pretty-print the example program (CPU o
 # The suite writes bytecode caches (__pycache__, ignored by git) even where the shell says not
 # to (PYTHONDONTWRITEBYTECODE=1): else each pytest worker rewrites and compiles every test
 # module again, and each tool process every module of gpuir that changed since the install.
+# pytest's workers steal tests from each other at the end (xdist's worksteal), so that one long
+# test does not leave a core idle.
 test: $(STAMP) ## the whole suite: pytest (one worker per core), then lit tests/lit
-	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n auto
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n auto --dist worksteal
 	PYTHONDONTWRITEBYTECODE= $(BIN)/lit -sv tests/lit
 
 test-quick: $(STAMP) ## the edit loop, under a minute: pytest without the slow tests, lit on the dialects
-	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n auto -m "not slow"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n auto --dist worksteal -m "not slow"
 	PYTHONDONTWRITEBYTECODE= $(BIN)/lit -s $(QUICK_LIT)
 
 pytest: $(STAMP) ## only the pytest suite
-	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n auto
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n auto --dist worksteal
 
 lit: $(STAMP) ## only the lit suite
 	PYTHONDONTWRITEBYTECODE= $(BIN)/lit -sv tests/lit
