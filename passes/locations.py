@@ -84,7 +84,7 @@ class KeepLocations(RewritePattern):
         acted = rewriter.has_done_action
         rewriter.has_done_action = False
         try:
-            if isinstance(op.location, UnknownLoc):
+            if type(op.location) is UnknownLoc:  # exact: an ABC's isinstance costs more
                 self.rewrite(op, rewriter)
             else:
                 self.rewrite_located(op, rewriter)
