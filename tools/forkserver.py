@@ -8,8 +8,8 @@ from one call to the next.
     python -m gpuir.tools.forkserver SOCKET     # serve; tools/launch.py is the client
 
 A call (`gpuir.tools.launch`, the console scripts' entry) sends, over the UNIX socket SOCKET, a
-`marshal`led header (the tool, its arguments, the working directory, the environment) and its stdin,
-stdout and stderr as file descriptors. The server forks a supervisor, which forks the worker,
+`marshal`led header (the tool, its arguments, the working directory, the environment) and its
+stdin, stdout and stderr as file descriptors. The server forks a supervisor, which forks the worker,
 waits for it and answers the worker's exit status, or minus the signal that killed it. Where
 the caller goes away first (lit's timeout kills it), the supervisor kills the worker.
 
@@ -76,7 +76,7 @@ def warm_up() -> None:
 
 
 REHEARSAL = """\
-func.func @twice(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group: index,
+func.func @same(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>, %group: index,
     %item: index, %x: !mem.ptr<!mem.array<4 x f32>, 1>) -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) {
   %p = mem.lea %x, %item : !mem.ptr<!mem.array<4 x f32>, 1>
   %t1, %v = mem.load %m1, %p : !mem.ptr<f32, 1>
@@ -90,14 +90,15 @@ func.func @main(%m: !mem.M<0>) -> (!mem.M<0>, f32) {
   %stream = gpu.default_stream
   %m0, %m1, %m4 = gpu.init %m
   %d1, %x = gpu.alloc.block %m1 : !mem.ptr<!mem.array<4 x f32>, 1>
-  %l0, %l1, %l4 = gpu.launch @twice grid(%one, %four) stream(%stream) mems(%m0, %d1, %m4)
+  %l0, %l1, %l4 = gpu.launch @same grid(%one, %four) stream(%stream) mems(%m0, %d1, %m4)
       args(%x) : (!mem.ptr<!mem.array<4 x f32>, 1>)
   %f1 = gpu.free.block %l1, %x : !mem.ptr<!mem.array<4 x f32>, 1>
   %done = gpu.deinit %l0, %f1, %l4
   func.return %done, %r : !mem.M<0>, f32
 }
 """
-"""A small clean program that `rehearse` runs through the tools."""
+"""A small clean program that `rehearse` runs through the tools (its kernel loads and stores
+back each element)."""
 UPSTREAM_REHEARSAL = """\
 module attributes {gpu.container_module} {
   gpu.module @kernels {
