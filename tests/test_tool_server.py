@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from gpuir.tools import tool_server
+from gpuir.tools.launch import SERVER_ENV
 from gpuir.tools.tool_server import ToolServer
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -30,7 +31,21 @@ def server():
     found.stop()
 
 
-def test_answers_are_what_a_process_of_the_tool_answers(server, tmp_path):
+@pytest.fixture(params=["forked", "own-process"])
+def either_server(request, monkeypatch):
+    """A server forked from the session's fork server (`GPUIR_TOOL_SERVER`), or started as a
+    Python of its own where there is none."""
+    if request.param == "own-process":
+        monkeypatch.setenv(SERVER_ENV, "0")
+    elif os.environ.get(SERVER_ENV, "0") == "0":
+        pytest.skip("no fork server in this session")
+    found = ToolServer()
+    yield found
+    found.stop()
+
+
+def test_answers_are_what_a_process_of_the_tool_answers(either_server, tmp_path):
+    server = either_server
     bad = tmp_path / "bad.mlir"
     bad.write_text(BAD)
     calls = [
@@ -51,7 +66,8 @@ def test_answers_are_what_a_process_of_the_tool_answers(server, tmp_path):
     assert server.calls == len(calls)
 
 
-def test_a_dead_server_answers_its_signal_and_the_next_call_starts_another(server):
+def test_a_dead_server_answers_its_signal_and_the_next_call_starts_another(either_server):
+    server = either_server
     argv = ["gpu-opt", str(EXAMPLES / "array.mlir")]
     assert server.run(argv, 120).returncode == 0
     first = server.process

@@ -39,6 +39,7 @@ TOOLS = {
     "gpu-opt": "gpuir.tools.gpu_opt",
     "gpu-run": "gpuir.tools.gpu_run",
     "gpu-reduce": "gpuir.tools.gpu_reduce",
+    "tool-server": "gpuir.tools.tool_server",
 }
 """Each tool's module, whose `main(argv) -> int` runs it: the console scripts, the fork server
 and the tool server call the tools through this one table."""

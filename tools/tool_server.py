@@ -8,6 +8,11 @@ calls the tool's `main` with `sys.stdout` and `sys.stderr` captured and answers 
 descriptor FD (not on stdout, where native code may write) with one JSON line: `{"returncode",
 "stdout", "stderr"}`. It ends when stdin closes.
 
+Where a fork server is reachable (`GPUIR_TOOL_SERVER`: lit's and pytest's, or the user's own),
+the server is a fork of it (`gpu-reduce` then starts in milliseconds, not the second of a new
+Python's imports): its launcher's stdout is the answers' pipe, and the server points its own
+file descriptor 1 at stderr before it serves.
+
 The client (`ToolServer`) starts a server on first use, and starts a new one where the last died
 (a crash of native code: the call's result is its signal, as a subprocess's would be), ran past
 the timeout (it is killed; the call answers None), or has served `MAX_CALLS` calls (what a tool
@@ -24,9 +29,11 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout, suppress
 from io import StringIO
 
-from gpuir.tools.launch import tool_main
+from gpuir.tools.launch import SERVER_ENV, tool_main
 
 MAX_CALLS = 200
+SERVED = "import sys; from gpuir.tools.launch import run; sys.exit(run('tool-server'))"
+"""A tool server started through the fork server (`python -c SERVED 1`)."""
 
 
 def call(argv: list[str]) -> dict[str, object]:
@@ -42,6 +49,17 @@ def call(argv: list[str]) -> dict[str, object]:
         except SystemExit as e:
             status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     return {"returncode": status, "stdout": out.getvalue(), "stderr": err.getvalue()}
+
+
+def main(argv: list[str]) -> int:
+    """`tool-server FD`: serve, answering on FD; on 1, stdout (a fork server's call), after
+    pointing file descriptor 1 at stderr, where native code's writes then go."""
+    answers = int(argv[0])
+    if answers == 1:
+        answers = os.dup(1)
+        os.dup2(2, 1)
+    serve(answers)
+    return 0
 
 
 def serve(answers: int) -> None:
@@ -104,13 +122,18 @@ class ToolServer:
     def start(self) -> None:
         self.stop()
         read, write = os.pipe()
+        if os.environ.get(SERVER_ENV, "0") != "0":  # a fork of the fork server
+            command, out, passed = [sys.executable, "-c", SERVED, "1"], write, ()
+        else:
+            command = [sys.executable, "-m", "gpuir.tools.tool_server", str(write)]
+            out, passed = subprocess.DEVNULL, (write,)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gpuir.tools.tool_server", str(write)],
+            command,
             stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
+            stdout=out,
             stderr=subprocess.DEVNULL,
             text=True,
-            pass_fds=(write,),
+            pass_fds=passed,
         )
         os.close(write)
         self.answers = read
@@ -130,4 +153,4 @@ class ToolServer:
 
 
 if __name__ == "__main__":
-    serve(int(sys.argv[1]))
+    sys.exit(main(sys.argv[1:]))
