@@ -24,7 +24,7 @@ import numpy as np
 from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects.gpu import StreamType
-from gpuir.dialects.mem import SPACE_NAMES, ArrayType, PtrType
+from gpuir.dialects.mem import GLOBAL, SPACE_NAMES, ArrayType, PtrType
 from gpuir.ir.data_layout import (  # noqa: F401  # the layout, re-exported for the providers
     MAX_ALIGN,
     POINTER_SIZE,
@@ -106,6 +106,22 @@ class Allocation:
         self.views: dict[np.dtype, tuple[np.ndarray, np.ndarray]] = {}
         """dtype → (`data`, `data` viewed as that dtype): what interp's loads read through."""
         self.address = ADDRESSES.add(self, address)
+
+    @classmethod
+    def device(
+        cls,
+        nbytes: int,
+        pointee: Attribute,
+        extent: int | None,
+        address: int,
+        op: Operation | None = None,
+        what: str = "",
+    ) -> Allocation:
+        """Global memory at a device's `address`, which the host does not reach through
+        `data` (a provider's `alloc`)."""
+        return cls(
+            GLOBAL, nbytes, pointee, extent, host_visible=False, address=address, op=op, what=what
+        )
 
     def describe(self) -> str:
         """`a 16-byte global allocation (by 'gpu.alloc.block' at f.mlir:3:7)`."""

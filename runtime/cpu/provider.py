@@ -19,7 +19,6 @@ from xdsl.ir import Attribute, Operation
 
 from gpuir.dialects.gpu import WARP
 from gpuir.dialects.gpu.mma import MMA_OPS
-from gpuir.dialects.mem import GLOBAL
 from gpuir.runtime import ProviderUnavailable, device_print, memory
 from gpuir.runtime.cpu import check as checker_lib
 from gpuir.runtime.cpu import faults, pool
@@ -207,16 +206,7 @@ class CpuProvider(EagerHostProvider):
         except (MemoryError, ValueError) as e:  # ValueError: over numpy's largest array
             message = f"out of memory: cannot make a {nbytes}-byte {what or 'device allocation'}"
             raise ProviderError(op, message, "out of memory") from e
-        allocation = Allocation(
-            GLOBAL,
-            nbytes,
-            pointee,
-            extent,
-            host_visible=False,
-            address=address,
-            op=op,
-            what=what,
-        )
+        allocation = Allocation.device(nbytes, pointee, extent, address, op, what)
         allocation.data = data
         if self.checker is not None:
             self.checker.alloc(address, nbytes)

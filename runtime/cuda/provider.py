@@ -272,16 +272,8 @@ class CudaProvider(Provider):
         if nbytes < 0:
             raise ProviderError(op, f"cuda: cannot allocate {nbytes} bytes", "invalid value")
         device_allocation = self._call(op, driver_api.driver().mem_alloc, max(nbytes, 1))
-        allocation = Allocation(
-            GLOBAL,
-            nbytes,
-            pointee,
-            extent,
-            host_visible=False,
-            address=int(device_allocation),
-            op=op,
-            what="global allocation",
-        )
+        address = int(device_allocation)
+        allocation = Allocation.device(nbytes, pointee, extent, address, op, "global allocation")
         self.live[allocation.serial] = (allocation, device_allocation)
         return Pointer(allocation, 0, pointee)
 
