@@ -616,7 +616,9 @@ class Execution:
     composite passes' stages (`run_pass`, `run_pipeline`) are instrumented passes too.
 
     `verify_each`: verify the op a pass ran on after each pass (MLIR's default); a result that
-    does not verify is that pass's failure."""
+    does not verify is that pass's failure. Not after a pass that declares it leaves the IR as
+    it is (`preserves_ir`: the check passes), which cannot have broken what verified before, as
+    MLIR skips the verifier after a pass that preserved all analyses."""
 
     instrumentations: list[PassInstrumentation] = field(default_factory=list[PassInstrumentation])
     verify_each: bool = True
@@ -689,7 +691,7 @@ class Execution:
         invalid_result = False
         try:
             apply_pass(ctx, op, p)
-            if self.verify_each:
+            if self.verify_each and not preserves_ir(p):
                 invalid_result = True
                 verify(op)
                 invalid_result = False
@@ -710,6 +712,12 @@ class Execution:
         self.frames.pop()
         for instrumentation in self.instrumentations:
             instrumentation.run_after_pass(p, op, path)
+
+
+def preserves_ir(p: ModulePass) -> bool:
+    """Whether `p` declares that it leaves the IR as it is (`PRESERVES_IR = True` on its class:
+    an analysis that only reports, MLIR's pass that preserves all analyses)."""
+    return getattr(type(p), "PRESERVES_IR", False) is True
 
 
 def verify(op: Operation) -> None:

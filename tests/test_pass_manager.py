@@ -180,3 +180,45 @@ def test_bad_pipelines_say_where():
         parse_pass_pipeline("builtin.module(test-names)", passes())
     with pytest.raises(PipelineError, match="neither a pass nor an op"):
         parse_pass_pipeline("builtin.module(fnuc.func(cse))", passes(), lambda name: False)
+
+
+def test_a_pass_that_preserves_the_ir_is_not_verified_again(monkeypatch):
+    """As MLIR skips the verifier after a pass that preserved all analyses: not after a check
+    pass (`PRESERVES_IR`), after any other."""
+    import gpuir.ir.pass_manager as pass_manager
+
+    verified: list[int] = []
+    monkeypatch.setattr(pass_manager, "verify", lambda op: verified.append(1))
+    pm = parse_pass_pipeline("builtin.module(check-tokens, check-addr-spaces)", passes())
+    Execution().run(make_context(), parse(), pm)
+    assert verified == []
+    pm = parse_pass_pipeline("builtin.module(check-tokens, canonicalize)", passes())
+    Execution().run(make_context(), parse(), pm)
+    assert verified == [1]
+
+
+def test_every_pass_that_declares_it_leaves_the_examples_as_they_are():
+    """A pass that says it preserves the IR (no verifier after it) prints every example the
+    same after it as before."""
+    from pathlib import Path
+
+    from xdsl.utils.exceptions import DiagnosticException
+
+    from gpuir.ir.registry import all_passes
+
+    declared = [make() for make in all_passes().values() if getattr(make(), "PRESERVES_IR", 0)]
+    assert {p.name for p in declared} >= {"check-tokens", "check-addr-spaces", "mem-checks"}
+    examples = sorted((Path(__file__).parent.parent / "examples").glob("*.mlir"))
+    for cls in declared:
+        for example in examples:
+            if example.name.startswith("invalid-"):
+                continue
+            module = LocatingParser(
+                make_context(), example.read_text(), str(example)
+            ).parse_module()
+            before = str(module)
+            try:
+                cls().apply(make_context(), module)
+            except DiagnosticException:
+                continue  # an example the check rejects: nothing to compare
+            assert str(module) == before, (cls.name, example.name)

@@ -15,6 +15,7 @@ step, so `alloc`/`slot` are checked as themselves.)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -75,6 +76,8 @@ class CheckAddrSpacesPass(ModulePass):
     """Reject heap, slot and store ops in address spaces that do not support them."""
 
     name = "check-addr-spaces"
+    PRESERVES_IR: ClassVar[bool] = True
+    """An analysis: it reports and leaves the IR as it is (not verified again after it)."""
 
     checked = Statistic("num-ops-checked", "Number of heap, slot and store ops checked")
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, func, scf
@@ -440,6 +441,8 @@ class CheckBarrierDivergencePass(ModulePass):
     """Reject a barrier that the work-items of a group provably do not all reach."""
 
     name = "check-barrier-divergence"
+    PRESERVES_IR: ClassVar[bool] = True
+    """An analysis: it reports and leaves the IR as it is (not verified again after it)."""
 
     checked = Statistic("num-launches-checked", "Number of launches in @main's entry block checked")
     walked = Statistic(

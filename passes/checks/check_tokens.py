@@ -25,6 +25,7 @@ import warnings
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, func, scf
@@ -504,6 +505,8 @@ class CheckTokensPass(ModulePass):
     conflict; an error when they provably touch the same bytes."""
 
     name = "check-tokens"
+    PRESERVES_IR: ClassVar[bool] = True
+    """An analysis: it reports and leaves the IR as it is (not verified again after it)."""
 
     checked = Statistic("num-tokens-checked", "Number of memory tokens checked")
     forked = Statistic(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -77,6 +78,8 @@ class MemChecksPass(ModulePass):
     """Reject `!mem.M` kernel arguments, and device tokens in `@main`'s signature."""
 
     name = "mem-checks"
+    PRESERVES_IR: ClassVar[bool] = True
+    """An analysis: it reports and leaves the IR as it is (not verified again after it)."""
 
     launches = Statistic("num-launches-checked", "Number of gpu.launch ops checked")
     entries = Statistic("num-entry-points-checked", "Number of @main signatures checked")
