@@ -714,10 +714,12 @@ class Execution:
             instrumentation.run_after_pass(p, op, path)
 
 
-def preserves_ir(p: ModulePass) -> bool:
-    """Whether `p` declares that it leaves the IR as it is (`PRESERVES_IR = True` on its class:
-    an analysis that only reports, MLIR's pass that preserves all analyses)."""
-    return getattr(type(p), "PRESERVES_IR", False) is True
+def preserves_ir(p: ModulePass | type[ModulePass]) -> bool:
+    """Whether the pass `p` (or the pass class `p`) declares that it leaves the IR as it is
+    (`PRESERVES_IR = True` on its class: an analysis that only reports, MLIR's pass that
+    preserves all analyses)."""
+    cls = p if isinstance(p, type) else type(p)
+    return getattr(cls, "PRESERVES_IR", False) is True
 
 
 def verify(op: Operation) -> None:

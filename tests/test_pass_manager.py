@@ -204,9 +204,10 @@ def test_every_pass_that_declares_it_leaves_the_examples_as_they_are():
 
     from xdsl.utils.exceptions import DiagnosticException
 
+    from gpuir.ir.pass_manager import preserves_ir
     from gpuir.ir.registry import all_passes
 
-    declared = [make() for make in all_passes().values() if getattr(make(), "PRESERVES_IR", 0)]
+    declared = [make() for make in all_passes().values() if preserves_ir(make())]
     assert {p.name for p in declared} >= {"check-tokens", "check-addr-spaces", "mem-checks"}
     examples = sorted((Path(__file__).parent.parent / "examples").glob("*.mlir"))
     for cls in declared:
