@@ -33,7 +33,8 @@ Writing a provider (`runtime/<name>.py`, then its `module:Class` in `gpuir.runti
   pointer's bytes are `memory.host_bytes(ptr.allocation)[ptr.offset:…]`;
 - `load_module` gets the device module as IR (`@device` after the default pipeline; any module
   with kernels marked `gpu.kernel` or launched): compile it with `gpuir.lowering` and keep what
-  `launch` needs in `LoadedModule.payload`; `kernels_of(module)` finds the kernels;
+  `launch` needs in `LoadedModule.payload` (`LoadedModule.of(module, payload)` finds the
+  kernels);
 - `launch`: `check_launch(name, Launch(...))` does the checks every provider makes, then pass
   the values of `args` in order (pointers as `ptr.address`), plus the dynamic shared memory
   size.
@@ -109,6 +110,13 @@ class LoadedModule:
     kernels: Mapping[str, FuncOp]
     payload: object = None
     functions: Mapping[str, FuncOp] = field(default_factory=dict[str, FuncOp])
+
+    @classmethod
+    def of(cls, module: ModuleOp, payload: object) -> LoadedModule:
+        """`module` loaded with the provider's `payload`, its kernels and functions as
+        `kernels_of` finds them."""
+        kernels, functions = kernels_of(module)
+        return cls(module, kernels, payload, functions)
 
     def kernel(self, name: str, op: Operation | None = None) -> FuncOp:
         """The kernel `name`; a miss is a `ProviderError` listing the kernels there are."""

@@ -40,7 +40,6 @@ from gpuir.runtime.provider import (
     ProviderError,
     Stream,
     check_launch,
-    kernels_of,
 )
 
 PARALLEL_GROUPS = 2
@@ -285,10 +284,9 @@ class CpuProvider(EagerHostProvider):
 
     def load_module(self, module: ModuleOp, *, op=None) -> LoadedModule:
         self.check_open(op)
-        kernels, functions = kernels_of(module)
         compiled = compile_module(module, self.index_bitwidth, self.check)
         compiled.whole_warps = any(isinstance(o, MMA_OPS) for o in module.walk())
-        return LoadedModule(module, kernels, compiled, functions)
+        return LoadedModule.of(module, compiled)
 
     def launch(
         self, module, kernel, n_groups, n_items, smem_bytes, stream, args, *, op=None
@@ -500,9 +498,7 @@ class CpuProvider(EagerHostProvider):
         module = launch.module
         loaded = self.replays.get(id(module))
         if loaded is None:
-            loaded = LoadedModule(
-                module.module, module.kernels, interp_module(module.module), module.functions
-            )
+            loaded = replace(module, payload=interp_module(module.module))
             self.replays[id(module)] = loaded
         run_launch(self, replace(launch, module=loaded))
 

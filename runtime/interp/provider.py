@@ -32,7 +32,6 @@ from gpuir.runtime.provider import (
     ProviderError,
     Stream,
     check_launch,
-    kernels_of,
 )
 
 
@@ -293,8 +292,7 @@ class InterpProvider(EagerHostProvider):
 
     def load_module(self, module: ModuleOp, *, op=None) -> LoadedModule:
         self.check_open(op)
-        kernels, functions = kernels_of(module)
-        return LoadedModule(module, kernels, interp_module(module), functions)
+        return LoadedModule.of(module, interp_module(module))
 
     def launch(
         self, module, kernel, n_groups, n_items, smem_bytes, stream, args, *, op=None
