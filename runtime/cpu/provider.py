@@ -294,42 +294,29 @@ class CpuProvider(EagerHostProvider):
         self.check_open(op)
         self.check_stream(stream, op)
         on_stream = stream.handle != 0 and self.checker is None
-        self.ordered(
-            stream,
-            lambda: self._launch(
-                module, kernel, n_groups, n_items, smem_bytes, args, op, on_stream
-            ),
-        )
+        launch = Launch(module, kernel, n_groups, n_items, smem_bytes, args, op)
+        self.ordered(stream, lambda: self._launch(launch, on_stream))
 
-    def _launch(
-        self,
-        module: LoadedModule,
-        kernel: str,
-        n_groups: int,
-        n_items: int,
-        smem_bytes: int,
-        args: Sequence[tuple[object, Attribute]],
-        op: Operation | None,
-        on_stream: bool = False,
-    ) -> None:
+    def _launch(self, launch: Launch, on_stream: bool = False) -> None:
         """A launch, here. `on_stream`: on a stream's thread, where another stream's launch of
         the same kernel may be running (maybe waiting for this one): the arguments go to a
         buffer of the launch's own, and the groups run here while the pool is busy."""
-        compiled = module.payload
+        kernel, args, op = launch.kernel, launch.args, launch.op
+        n_groups, n_items, smem_bytes = launch.n_groups, launch.n_items, launch.smem_bytes
+        module = launch.module.module
+        compiled = launch.module.payload
         if not isinstance(compiled, CompiledModule):
             raise ProviderError(op, "cpu: the module was not loaded by cpu", "invalid handle")
         if compiled.whole_warps and n_items % WARP:  # see CompiledModule.whole_warps
-            launch = Launch(module, kernel, n_groups, n_items, smem_bytes, args, op)
             check_launch(self.name, launch)
             self._replay(launch)
             return
         code = compiled.kernel(kernel, op) if kernel in compiled.kernels else None
         if code is None or not code.accepts(n_groups, n_items, args):
-            check_launch(self.name, Launch(module, kernel, n_groups, n_items, smem_bytes, args, op))
+            check_launch(self.name, launch)
             code = compiled.kernel(kernel, op)
         prints = compiled.prints
         if self.checker is not None:
-            launch = Launch(module, kernel, n_groups, n_items, smem_bytes, args, op)
             with code.lock, prints.lock if prints is not None else nullcontext():
                 self._checked_launch(launch, code)
             return
@@ -338,9 +325,7 @@ class CpuProvider(EagerHostProvider):
                 code.fill(args, op)
                 prints.start()
                 try:
-                    self._run(
-                        code, n_groups, n_items, smem_bytes, code.argv, op, module.module, True
-                    )
+                    self._run(code, n_groups, n_items, smem_bytes, code.argv, op, module, True)
                 finally:
                     self.print_output(prints.finish(), kernel, op)
             return
@@ -349,11 +334,11 @@ class CpuProvider(EagerHostProvider):
                 code.fill(args, op)
                 own = own_arguments(code)
             argv = ctypes.addressof(own[0])
-            self._run(code, n_groups, n_items, smem_bytes, argv, op, module.module, own=True)
+            self._run(code, n_groups, n_items, smem_bytes, argv, op, module, own=True)
             return
         with code.lock:  # the kernel's argument buffer, filled in place
             code.fill(args, op)
-            self._run(code, n_groups, n_items, smem_bytes, code.argv, op, module.module)
+            self._run(code, n_groups, n_items, smem_bytes, code.argv, op, module)
 
     def launcher(
         self,
