@@ -107,12 +107,21 @@ BITWISE_KINDS = tuple(kind for kind, (_, on_floats) in COMBINE_OPS.items() if on
 class KeyedValueOp(IRDLOperation):
     """The custom syntax of the ops on one value per work-item (the collectives, `gpu.shuffle`):
     `"key" %m1, %m3, %value[, %a, …] : T`: the string property `KEY` (the kind, the mode), the
-    tokens, the value, `I32_OPERANDS` more `i32` operands, and `T` the value's type."""
+    tokens, the value, `I32_OPERANDS` more `i32` operands, and `T` the value's type; the
+    results are the tokens, a value of `T` and `MORE_RESULTS`."""
 
     KEY: ClassVar[str]
     KEY_WHAT: ClassVar[str]
     """How the parser's error names the key (` for the collective kind`)."""
     I32_OPERANDS: ClassVar[int] = 0
+    MORE_RESULTS: ClassVar[tuple[Attribute, ...]] = ()
+
+    def __init__(self, key: str, m1: SSAValue, m3: SSAValue, value: SSAValue, *more: SSAValue):
+        super().__init__(
+            operands=[m1, m3, value, *more],
+            properties={self.KEY: StringAttr(key)},
+            result_types=[M1, M3, value.type, *self.MORE_RESULTS],
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> KeyedValueOp:
@@ -158,13 +167,6 @@ class CollectiveOp(KeyedValueOp):
     res_m1 = result_def(M1)
     res_m3 = result_def(M3)
     res = result_def()
-
-    def __init__(self, kind: str, m1: SSAValue, m3: SSAValue, value: SSAValue):
-        super().__init__(
-            operands=[m1, m3, value],
-            properties={"kind": StringAttr(kind)},
-            result_types=[M1, M3, value.type],
-        )
 
     def verify_(self) -> None:
         kind = self.kind.data
@@ -289,6 +291,7 @@ class ShuffleOp(KeyedValueOp):
     KEY: ClassVar[str] = "mode"
     KEY_WHAT: ClassVar[str] = " for the shuffle's mode"
     I32_OPERANDS: ClassVar[int] = 2
+    MORE_RESULTS: ClassVar[tuple[Attribute, ...]] = (IntegerType(1),)
     traits = traits_def(WarpCollective())
     m1 = operand_def(M1)
     m3 = operand_def(M3)
@@ -300,21 +303,6 @@ class ShuffleOp(KeyedValueOp):
     res_m3 = result_def(M3)
     res = result_def()
     valid = result_def(IntegerType)
-
-    def __init__(
-        self,
-        mode: str,
-        m1: SSAValue,
-        m3: SSAValue,
-        value: SSAValue,
-        offset: SSAValue,
-        width: SSAValue,
-    ):
-        super().__init__(
-            operands=[m1, m3, value, offset, width],
-            properties={"mode": StringAttr(mode)},
-            result_types=[M1, M3, value.type, IntegerType(1)],
-        )
 
     def verify_(self) -> None:
         if self.mode.data not in SHUFFLE_MODES:
