@@ -192,6 +192,13 @@ def index(b: Builder, value: int) -> SSAValue:
     return b.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
 
 
+def constant(b: Builder, value: int | float, type_: Attribute) -> SSAValue:
+    """An `arith.constant` of the scalar type `type_` (an integer, index or float)."""
+    if isinstance(type_, IntegerType | IndexType):
+        return b.insert(arith.ConstantOp(IntegerAttr(int(value), type_))).result
+    return b.insert(arith.ConstantOp(FloatAttr(float(value), type_))).result  # type: ignore[arg-type]
+
+
 def add(b: Builder, x: Index, y: Index) -> Index:
     """x + y, folded when both are known (and x + 0 is x)."""
     if isinstance(x, int) and isinstance(y, int):
@@ -270,12 +277,8 @@ def store_global(op: memref_ops.GlobalOp, ptr: SSAValue, space: int, b: Builder,
         at = ptr
         for i in np.unravel_index(flat, shape) if shape else ():
             at = b.insert(mem.LeaOp(at, index(b, int(i)))).res
-        if isinstance(element_type, builtin.IntegerType | IndexType):
-            attr: Attribute = IntegerAttr(int(element), element_type)
-        else:
-            attr = FloatAttr(float(element), element_type)  # type: ignore[arg-type]
-        constant = b.insert(arith.ConstantOp(attr)).result
-        s.tokens[space] = b.insert(mem.StoreOp(s.tokens[space], at, constant)).results[0]
+        stored = constant(b, element, element_type)
+        s.tokens[space] = b.insert(mem.StoreOp(s.tokens[space], at, stored)).results[0]
 
 
 def each_element(
@@ -666,8 +669,7 @@ class SharedImporter:
         a guess of `old` (0), `mem.cmpxchg` of the guess and `guess ⊕ value` until it stores (a
         failed one reads the next guess); `old`."""
         type_ = value.type
-        zero = FloatAttr(0.0, type_) if isinstance(type_, AnyFloat) else IntegerAttr(0, type_)
-        guess = b.insert(arith.ConstantOp(zero)).result  # type: ignore[arg-type]
+        guess = constant(b, 0, type_)
         before = Block(arg_types=[type_, MemType(space)])
         bb = Builder(InsertPoint.at_end(before))
         new = bb.insert(combine(before.args[0], value)).results[0]

@@ -34,15 +34,13 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     Float32Type,
     Float64Type,
-    FloatAttr,
     IndexType,
-    IntegerAttr,
     IntegerType,
     StringAttr,
     VectorType,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
@@ -58,6 +56,7 @@ from gpuir.ir.upstream.common import (
     Ref,
     Scope,
     SharedImporter,
+    constant,
     element_at,
     index,
     unsupported,
@@ -92,12 +91,6 @@ def lane(b: Builder, value: SSAValue, at: Sequence[int]) -> SSAValue:
 
 def gather(b: Builder, lanes: Sequence[SSAValue], type_: VectorType) -> SSAValue:
     return b.insert(FromElementsOp(list(lanes), type_)).result
-
-
-def constant(b: Builder, value: int | float, type_: Attribute) -> SSAValue:
-    if isinstance(type_, IntegerType | IndexType):
-        return b.insert(arith.ConstantOp(IntegerAttr(int(value), type_))).result
-    return b.insert(arith.ConstantOp(FloatAttr(float(value), type_))).result  # type: ignore[arg-type]
 
 
 class LaneAddresses:
