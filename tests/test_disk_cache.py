@@ -39,6 +39,9 @@ def forget_in_memory() -> None:
 def cache(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv(disk_cache.CACHE_DIR_ENV, str(tmp_path))
     monkeypatch.delenv(disk_cache.CACHE_ENV, raising=False)
+    # The entries of module code are this file's subject; a native executable (kept after a
+    # warm run, with the C runtime compiled anew in each empty folder) is test_native.py's
+    monkeypatch.setenv("GPUIR_NATIVE", "0")
     forget_in_memory()
     yield tmp_path
     forget_in_memory()
