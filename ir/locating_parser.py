@@ -9,11 +9,11 @@ import re
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import AttributeInvT, Block, Operation, SSAValue
+from xdsl.ir import Attribute, AttributeInvT, Block, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue, UnresolvedOperand
 from xdsl.utils.exceptions import MultipleSpansParseError, ParseError
-from xdsl.utils.lexer import Span
+from xdsl.utils.lexer import Position, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([\w.$-]+)')
@@ -53,6 +53,43 @@ class LocatingParser(Parser):
         self.defined_blocks: dict[Block, Span[str]] = {}
         self.first_uses: dict[str, Span[str]] = {}
         """Where each value name was first used before its definition."""
+        self.dialect_bodies: dict[tuple[str, bool, str], Attribute] = {}
+        """Each dialect type or attribute parsed so far, by its name and the text of its body."""
+
+    def _parse_dialect_type_or_attribute_body(
+        self,
+        attr_name: str,
+        is_type: bool,
+        is_opaque: bool,
+        starting_opaque_pos: Position | None,
+    ) -> Attribute:
+        """xDSL's, but a pretty type or attribute whose body (`<f32, 1>`) was parsed before in
+        this input is that one again: a program names its few types over and over, and their
+        parsers were a third of a parse. Attributes are immutable values, and a body means
+        the same throughout one input (an alias is defined before its first use)."""
+        token = self._current_token
+        if is_opaque or token.kind is not MLIRTokenKind.LESS or "." not in attr_name:
+            return super()._parse_dialect_type_or_attribute_body(
+                attr_name, is_type, is_opaque, starting_opaque_pos
+            )
+        content = self.lexer.input.content
+        end = balanced_end(content, token.span.end)
+        if end is None:
+            return super()._parse_dialect_type_or_attribute_body(
+                attr_name, is_type, is_opaque, starting_opaque_pos
+            )
+        key = (attr_name, is_type, content[token.span.start : end + 1])
+        known = self.dialect_bodies.get(key)
+        if known is not None:
+            self.lexer.pos = end + 1
+            self._parser_state.current_token = self.lexer.lex()
+            return known
+        parsed = super()._parse_dialect_type_or_attribute_body(
+            attr_name, is_type, is_opaque, starting_opaque_pos
+        )
+        if self._current_token.span.start > end:  # the parser read the body, all of it
+            self.dialect_bodies[key] = parsed
+        return parsed
 
     def _parse_external_resources(self) -> None:
         """MLIR's external resources (`{-# external_resources: {…} #-}`, as a crash
@@ -143,6 +180,33 @@ class LocatingParser(Parser):
             )
         self.op_starts[op] = start
         return op
+
+
+CLOSERS = {">": "<", ")": "(", "]": "[", "}": "{"}
+
+
+def balanced_end(text: str, pos: int) -> int | None:
+    """The index of the `>` that closes the `<` before `pos` in `text`, past nested brackets,
+    string literals and arrows (`->`); None where the brackets do not balance."""
+    nesting: list[str] = []
+    length = len(text)
+    while pos < length:
+        c = text[pos]
+        pos += 1
+        if c in "<([{":
+            nesting.append(c)
+        elif c == "-" and text.startswith(">", pos):
+            pos += 1
+        elif c in CLOSERS:
+            if not nesting:
+                return pos - 1 if c == ">" else None
+            if nesting.pop() != CLOSERS[c]:
+                return None
+        elif c == '"':
+            while pos < length and text[pos] != '"':
+                pos += 2 if text[pos] == "\\" else 1
+            pos += 1
+    return None
 
 
 def undefined_operand(index: int, name: str) -> str:

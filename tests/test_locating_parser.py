@@ -1,0 +1,64 @@
+"""gpu-opt's parser (`gpuir.ir.locating_parser`): a dialect type or attribute whose body was
+parsed before in the same input is that value again, without parsing it again; the module is
+the one xDSL's own parser builds, and a body that does not parse is still an error where it
+stands."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError
+
+from gpuir.dialects import make_context
+from gpuir.ir.locating_parser import LocatingParser, balanced_end
+
+PROGRAM = """\
+func.func @f(%p: !mem.ptr<f32, 1>, %q: !mem.ptr<f32, 1>, %m: !mem.M<1>) -> !mem.ptr<i32, 1> {
+  %a, %b = "test.op"() : () -> (!mem.ptr<i32, 1>, !mem.ptr<f64, 1>)
+  func.return %a : !mem.ptr<i32, 1>
+}
+"""
+
+
+def printed(module) -> str:
+    from io import StringIO
+
+    out = StringIO()
+    Printer(stream=out).print_op(module)
+    return out.getvalue()
+
+
+def test_a_body_parsed_again_is_the_same_value_and_the_module_is_xdsls():
+    ctx = make_context()
+    parser = LocatingParser(ctx, PROGRAM, "t.mlir")
+    module = parser.parse_module()
+    func = next(iter(module.ops))
+    p, q, _ = func.body.block.args
+    assert p.type is q.type  # parsed once
+    made = next(op for op in module.walk() if op.name == "test.op")
+    assert made.results[0].type != made.results[1].type != p.type
+    assert {key[2] for key in parser.dialect_bodies} >= {"<f32, 1>", "<i32, 1>", "<f64, 1>", "<1>"}
+    assert printed(module) == printed(Parser(ctx, PROGRAM, "t.mlir").parse_module())
+
+
+def test_a_body_that_does_not_parse_is_an_error_where_it_stands():
+    text = PROGRAM.replace("%q: !mem.ptr<f32, 1>", "%q: !mem.ptr<f32, x>")
+    with pytest.raises(ParseError) as caught:
+        LocatingParser(make_context(), text, "t.mlir").parse_module()
+    assert caught.value.span.start == text.index("x>")
+
+
+@pytest.mark.parametrize(
+    ("text", "end"),
+    [
+        ("<f32, 1> rest", 7),
+        ('<"a>b", (i32) -> i64> rest', 20),
+        ("<[1, 2], {x = <3>}>", 18),
+        ("<f32, 1", None),
+        ("<f32)>", None),
+        ('<"open>', None),
+    ],
+)
+def test_the_body_ends_at_its_own_closing_bracket(text, end):
+    assert balanced_end(text, 1) == end
