@@ -111,16 +111,22 @@ class AutoDeinitOp(SessionCloseOp):
     name = "gpu.auto_deinit"
 
 
+class HostTokensOp(IRDLOperation):
+    """The host ops whose results are the next `M<0>, M<1>`: those results (each op declares
+    its operands, in order: IRDL collects a subclass's fields before its base's)."""
+
+    res_m0 = result_def(M0)
+    res_m1 = result_def(M1)
+
+
 @irdl_op_definition
-class StreamInitOp(IRDLOperation):
+class StreamInitOp(HostTokensOp):
     """Create a stream and store it in a host slot."""
 
     name = "gpu.stream_init"
     m0 = operand_def(M0)
     m1 = operand_def(M1)
     slot = operand_def(PtrType(STREAM, HOST))
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
 
     assembly_format = "$m0 `,` $m1 `,` $slot attr-dict"
 
@@ -128,14 +134,12 @@ class StreamInitOp(IRDLOperation):
         super().__init__(operands=[m0, m1, slot], result_types=[M0, M1])
 
 
-class StreamUseOp(IRDLOperation):
+class StreamUseOp(HostTokensOp):
     """`M<0>, M<1>, stream` in, `M<0>, M<1>` out."""
 
     m0 = operand_def(M0)
     m1 = operand_def(M1)
     stream = operand_def(STREAM)
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
 
     assembly_format = "$m0 `,` $m1 `,` $stream attr-dict"
 
@@ -158,7 +162,7 @@ class StreamSyncOp(StreamUseOp):
 
 
 @irdl_op_definition
-class WithStreamsOp(TokenRegionOp):
+class WithStreamsOp(TokenRegionOp, HostTokensOp):
     """Create `count` streams, run the region with them, destroy them (no implicit sync).
 
     `%m0, %m1 = gpu.with_streams %a, %b count 2 { ^bb0(%x: !mem.M<0>, …): … gpu.yield … }`
@@ -170,8 +174,6 @@ class WithStreamsOp(TokenRegionOp):
     m1 = operand_def(M1)
     count = prop_def(IntegerAttr[I64])
     body = region_def("single_block")
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
 
     def __init__(self, m0: SSAValue, m1: SSAValue, count: int, body: Region):
         super().__init__(
@@ -275,7 +277,7 @@ class FreeAsynOp(DeviceFreeOp, OnStream):
     assembly_format = "$mem `,` $ptr `on` $stream attr-dict `:` type($ptr)"
 
 
-class CopyOp(IRDLOperation):
+class CopyOp(HostTokensOp):
     """Copies between host and device memory: `src` in `SRC_SPACE`, `dst` in the other."""
 
     SRC_SPACE: ClassVar[int]
@@ -283,8 +285,6 @@ class CopyOp(IRDLOperation):
     m1 = operand_def(M1)
     src = operand_def(PtrType)
     dst = operand_def(PtrType)
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
 
     assembly_format = "$m0 `,` $m1 `,` $src `->` $dst attr-dict `:` type($src) `->` type($dst)"
 
@@ -331,15 +331,22 @@ class CopyToHostAsynOp(CopyAsynOp):
     SRC_SPACE: ClassVar[int] = GLOBAL
 
 
-class AllocCopyOp(IRDLOperation):
+class DeviceCopyOp(IRDLOperation):
+    """The host ops that make a device copy of host data: their results, the next `M<0>,
+    M<1>` and the device pointer (each op declares its operands, in order: IRDL collects a
+    subclass's fields before its base's)."""
+
+    res_m0 = result_def(M0)
+    res_m1 = result_def(M1)
+    res = result_def(PtrType)
+
+
+class AllocCopyOp(DeviceCopyOp):
     """Allocate a device copy of a host `T` and copy it over (composite)."""
 
     m0 = operand_def(M0)
     m1 = operand_def(M1)
     src = operand_def(PtrType)
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
-    res = result_def(PtrType)
 
     assembly_format = "$m0 `,` $m1 `,` $src attr-dict `:` type($src) `->` type($res)"
 
@@ -391,16 +398,13 @@ def expect_buffer_array(op: IRDLOperation, buf: Attribute, ptr: PtrType) -> None
 
 
 @irdl_op_definition
-class BufAllocCopyOp(IRDLOperation):
+class BufAllocCopyOp(DeviceCopyOp):
     """A device copy of a host buffer, as nested arrays of the buffer's shape."""
 
     name = "gpu.buf_alloc_copy"
     m0 = operand_def(M0)
     m1 = operand_def(M1)
     buf = operand_def(BufType)
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
-    res = result_def(PtrType)
 
     assembly_format = "$m0 `,` $m1 `,` $buf attr-dict `:` type($buf) `->` type($res)"
 
@@ -414,7 +418,7 @@ class BufAllocCopyOp(IRDLOperation):
 
 
 @irdl_op_definition
-class BufCopyToHostOp(IRDLOperation):
+class BufCopyToHostOp(HostTokensOp):
     """Copy device data back into a host buffer of the same shape."""
 
     name = "gpu.buf_copy_to_host"
@@ -422,8 +426,6 @@ class BufCopyToHostOp(IRDLOperation):
     m1 = operand_def(M1)
     src = operand_def(PtrType)
     dst = operand_def(BufType)
-    res_m0 = result_def(M0)
-    res_m1 = result_def(M1)
 
     assembly_format = "$m0 `,` $m1 `,` $src `->` $dst attr-dict `:` type($src) `->` type($dst)"
 
