@@ -195,6 +195,16 @@ def expect_kind(op: IRDLOperation, what: str, type_: Attribute, kinds: str) -> F
     return type_
 
 
+class FragmentOp(IRDLOperation):
+    """The matrix ops that make a fragment: their results, the next `M<1>, M<3>` and the
+    fragment (each op declares its operands, in order: IRDL collects a subclass's fields
+    before its base's)."""
+
+    res_m1 = result_def(M1)
+    res_m3 = result_def(M3)
+    res = result_def(FragmentType)
+
+
 class MmaAccessOp(IRDLOperation):
     """What `gpu.mma_load` and `gpu.mma_store` check: the pointer's space and scalar, `lead`."""
 
@@ -229,7 +239,7 @@ class MmaAccessOp(IRDLOperation):
 
 
 @irdl_op_definition
-class MmaLoadOp(MmaAccessOp):
+class MmaLoadOp(MmaAccessOp, FragmentOp):
     """`%a1, %a3, %f = gpu.mma_load %m1, %m3, %p[%i] {lead = 32} : !mem.ptr<…> ->
     !gpu.fragment<16x16xf16, "a">`: the tile at element `%i` (module docstring)."""
 
@@ -243,9 +253,6 @@ class MmaLoadOp(MmaAccessOp):
     index = operand_def(IndexType)
     lead = prop_def(IntegerAttr)
     transpose = opt_prop_def(UnitAttr)
-    res_m1 = result_def(M1)
-    res_m3 = result_def(M3)
-    res = result_def(FragmentType)
 
     assembly_format = "$m1 `,` $m3 `,` $ptr `[` $index `]` attr-dict `:` type($ptr) `->` type($res)"
 
@@ -314,7 +321,7 @@ class MmaStoreOp(MmaAccessOp):
 
 
 @irdl_op_definition
-class MmaComputeOp(IRDLOperation):
+class MmaComputeOp(FragmentOp):
     """`%a1, %a3, %d = gpu.mma_compute %m1, %m3, %a, %b, %c : !gpu.fragment<16x16xf16, "a">,
     !gpu.fragment<16x16xf16, "b">, !gpu.fragment<16x16xf32, "c"> -> !gpu.fragment<16x16xf32,
     "c">`: `a · b + c` (or of the f64 tiles: `!gpu.fragment<8x4xf64, "a">`, `<4x8xf64, "b">`,
@@ -330,9 +337,6 @@ class MmaComputeOp(IRDLOperation):
     c = operand_def(FragmentType)
     a_transpose = opt_prop_def(UnitAttr)
     b_transpose = opt_prop_def(UnitAttr)
-    res_m1 = result_def(M1)
-    res_m3 = result_def(M3)
-    res = result_def(FragmentType)
 
     assembly_format = (
         "$m1 `,` $m3 `,` $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c) "
@@ -376,7 +380,7 @@ class MmaComputeOp(IRDLOperation):
 
 
 @irdl_op_definition
-class MmaConstantOp(IRDLOperation):
+class MmaConstantOp(FragmentOp):
     """`%a1, %a3, %f = gpu.mma_constant %m1, %m3, %x : f32 -> !gpu.fragment<16x16xf32, "c">`:
     every element `%x`."""
 
@@ -385,9 +389,6 @@ class MmaConstantOp(IRDLOperation):
     m1 = operand_def(M1)
     m3 = operand_def(M3)
     value = operand_def(AnyFloat)
-    res_m1 = result_def(M1)
-    res_m3 = result_def(M3)
-    res = result_def(FragmentType)
 
     assembly_format = "$m1 `,` $m3 `,` $value attr-dict `:` type($value) `->` type($res)"
 
@@ -400,7 +401,7 @@ class MmaConstantOp(IRDLOperation):
 
 
 @irdl_op_definition
-class MmaElementwiseOp(IRDLOperation):
+class MmaElementwiseOp(FragmentOp):
     """`%a1, %a3, %f = gpu.mma_elementwise "addf" %m1, %m3, %x, %y : !gpu.fragment<…>,
     !gpu.fragment<…> -> !gpu.fragment<…>`: the op on each element of fragments of one type."""
 
@@ -410,9 +411,6 @@ class MmaElementwiseOp(IRDLOperation):
     m3 = operand_def(M3)
     values = var_operand_def(FragmentType)
     kind = prop_def(StringAttr)
-    res_m1 = result_def(M1)
-    res_m3 = result_def(M3)
-    res = result_def(FragmentType)
 
     assembly_format = "$kind $m1 `,` $m3 `,` $values attr-dict `:` type($values) `->` type($res)"
 
