@@ -9,26 +9,22 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from kernels import item_load, kernel
 
 from gpuir.api import CompileError, Device, ProviderError
 from gpuir.runtime import unavailable_reason
 
 PROVIDERS = ["interp", "cpu", "cuda"]
 
-KERNELS = """
-func.func @scale(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
-                 %group: index, %item: index, %n: index, %k: f32,
-                 %x: !mem.ptr<!mem.array<? x f32>, 1>)
-    -> (!mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>) attributes {gpu.kernel} {
-  %base = arith.muli %group, %n : index
-  %i = arith.addi %base, %item : index
-  %p = mem.lea %x, %i : !mem.ptr<!mem.array<? x f32>, 1>
-  %a1, %v = mem.load %m1, %p : !mem.ptr<f32, 1>
-  %w = arith.mulf %v, %k : f32
-  %b1 = mem.store %a1, %p, %w : !mem.ptr<f32, 1>
-  func.return %b1, %m3, %m4, %m5 : !mem.M<1>, !mem.M<3>, !mem.M<4>, !mem.M<5>
-}
-"""
+KERNELS = kernel(
+    "scale",
+    "%group: index, %item: index, %n: index, %k: f32, %x: !mem.ptr<!mem.array<? x f32>, 1>",
+    item_load("%a1, %v", "%x", "f32")
+    + "  %w = arith.mulf %v, %k : f32\n"
+    + "  %b1 = mem.store %a1, %px, %w : !mem.ptr<f32, 1>\n",
+    "%b1, %m3, %m4, %m5",
+)
+"""`x[i] = k * x[i]` for `i = group * n + item`."""
 
 TOO_LARGE_GROUP = """
 func.func @k(%m1: !mem.M<1>, %m3: !mem.M<3>, %m4: !mem.M<4>, %m5: !mem.M<5>,
