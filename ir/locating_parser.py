@@ -13,7 +13,7 @@ from xdsl.ir import Attribute, AttributeInvT, Block, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue, UnresolvedOperand
 from xdsl.utils.exceptions import MultipleSpansParseError, ParseError
-from xdsl.utils.lexer import Position, Span
+from xdsl.utils.lexer import Position, Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([\w.$-]+)')
@@ -36,6 +36,66 @@ as every parse of gpuir goes through this module."""
 MLIRLexer._unescaped_characters_regex = STRING_LITERAL  # noqa: SLF001
 
 
+SUFFIX_ID = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
+COMMON_TOKEN = re.compile(
+    # whitespace and comments, skipped as xDSL's lexer does: all of them, never given back
+    # (a lookahead and its copy make the group atomic, as `*+` does from Python 3.11 on)
+    r"(?=(?P<space>(?://[^\n]*\n?|\s+)*))(?P=space)"
+    r"(?:(?P<bare>[a-zA-Z_][a-zA-Z0-9_$.]*)"
+    rf"|(?P<prefixed>[%!^]{SUFFIX_ID}|#(?!-\}})" + SUFFIX_ID + ")"
+    r"|(?P<at>@[a-zA-Z_][a-zA-Z0-9_$.]*)"
+    r"|(?P<arrow>->)"
+    r"|(?P<brace>\{(?!-#))"
+    r"|(?P<punctuation>[:,()}\[\]<>=+/*?|-]))",
+    re.ASCII,
+)
+"""The tokens that make up most of a program, each as xDSL's `MLIRLexer` forms it: bare, `%`,
+`!`, `^`, `#` and bare `@` identifiers, `->`, `{` and one-character punctuation."""
+KINDS = {
+    "bare": MLIRTokenKind.BARE_IDENT,
+    "at": MLIRTokenKind.AT_IDENT,
+    "arrow": MLIRTokenKind.ARROW,
+    "brace": MLIRTokenKind.L_BRACE,
+    "%": MLIRTokenKind.PERCENT_IDENT,
+    "!": MLIRTokenKind.EXCLAMATION_IDENT,
+    "^": MLIRTokenKind.CARET_IDENT,
+    "#": MLIRTokenKind.HASH_IDENT,
+    ":": MLIRTokenKind.COLON,
+    ",": MLIRTokenKind.COMMA,
+    "(": MLIRTokenKind.L_PAREN,
+    ")": MLIRTokenKind.R_PAREN,
+    "}": MLIRTokenKind.R_BRACE,
+    "[": MLIRTokenKind.L_SQUARE,
+    "]": MLIRTokenKind.R_SQUARE,
+    "<": MLIRTokenKind.LESS,
+    ">": MLIRTokenKind.GREATER,
+    "=": MLIRTokenKind.EQUAL,
+    "+": MLIRTokenKind.PLUS,
+    "/": MLIRTokenKind.SLASH,
+    "*": MLIRTokenKind.STAR,
+    "?": MLIRTokenKind.QUESTION,
+    "|": MLIRTokenKind.VERTICAL_BAR,
+    "-": MLIRTokenKind.MINUS,
+}
+
+
+class CommonTokenLexer(MLIRLexer):
+    """xDSL's MLIR lexer, with the common tokens (`COMMON_TOKEN`) matched by one regular
+    expression instead of a character at a time: lexing was a quarter of a parse. Every other
+    token (numbers, strings, the ends of file metadata, the end of the input) and every error
+    is xDSL's own, from the same position."""
+
+    def lex(self) -> Token[MLIRTokenKind, str]:
+        match = COMMON_TOKEN.match(self.input.content, self.pos)
+        if match is None:
+            return super().lex()
+        group = match.lastgroup
+        start, end = match.span(group)
+        self.pos = end
+        kind = KINDS.get(group) or KINDS[self.input.content[start]]  # type: ignore[arg-type]
+        return Token(kind, Span(start, end, self.input))
+
+
 class LocatingParser(Parser):
     """xDSL's MLIR parser, remembering where each op starts.
 
@@ -48,6 +108,10 @@ class LocatingParser(Parser):
 
     def __init__(self, ctx: Context, text: str, name: str) -> None:
         super().__init__(ctx, text, name)
+        xdsls = self._parser_state.lexer  # it has read the first token; the rest are ours
+        lexer = CommonTokenLexer(xdsls.input)
+        lexer.pos = xdsls.pos
+        self._parser_state.lexer = lexer
         self.op_starts: dict[Operation, int] = {}
         self.forward_names: dict[SSAValue, str] = {}
         self.defined_blocks: dict[Block, Span[str]] = {}
