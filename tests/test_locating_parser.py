@@ -96,10 +96,10 @@ def test_the_lexer_forms_xdsls_tokens_on_every_test_program():
 
 
 PIECES = [
-    " ", "\n", "\t", "// c\n", "//", "/", "%", "!", "^", "#", "@", "$", ".", "_", "-", "->",
-    "{", "{-#", "#-}", "}", "<", ">", "(", ")", "[", "]", ":", ",", "=", "+", "*", "?", "|",
-    '"', '"s"', "a", "Z", "x1", "0", "42", "1.5e3", "0x1F", "é", "\u00a0", "\\", "...",
+    *' \n\t/%!^#@$._-{}<>()[]:,=+*?|"aZ0é\u00a0\\',
+    *["// c\n", "//", "->", "{-#", "#-}", '"s"', "x1", "42", "1.5e3", "0x1F", "..."],
 ]
+"""Characters and pieces of MLIR text (and a few that are none), for random texts."""
 
 
 def test_the_lexer_forms_xdsls_tokens_and_errors_on_random_text():
