@@ -514,6 +514,14 @@ ATOMIC_FLOAT_KINDS = ("add", "max", "min", "xchg")
 ATOMIC_SPACES = (HOST, GLOBAL, SHARED)
 
 
+def is_word_scalar(t: Attribute) -> bool:
+    """Whether `t` is a scalar of 32 or 64 bits: `index`, `i32` or `i64`, `f32` or `f64` (what
+    an atomic updates and `gpu.shuffle` exchanges)."""
+    if isinstance(t, IntegerType):
+        return t.width.data in (32, 64)
+    return isinstance(t, IndexType | Float32Type | Float64Type)
+
+
 def atomic_operand_ok(op: IRDLOperation, ptr: Attribute) -> Attribute:
     """The pointee of an atomic's pointer, checked: in space 0, 1 or 3; a 32- or 64-bit
     integer (or `index`), an f32 or an f64."""
@@ -525,9 +533,7 @@ def atomic_operand_ok(op: IRDLOperation, ptr: Attribute) -> Attribute:
             "global (1) and shared (3) memory"
         )
     t = ptr.pointee
-    if isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width.data in (32, 64)):
-        return t
-    if isinstance(t, Float32Type | Float64Type):
+    if is_word_scalar(t):
         return t
     raise VerifyException(
         f"'{op.name}' expects a pointer to a 32- or 64-bit integer, index, f32 or f64, found {t}"

@@ -8,8 +8,6 @@ from typing import ClassVar
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
-    Float32Type,
-    Float64Type,
     IndexType,
     IntegerType,
     StringAttr,
@@ -38,6 +36,7 @@ from gpuir.dialects.gpu.common import (
     expect_region_signature,
 )
 from gpuir.dialects.gpu.host import WithStreamsOp
+from gpuir.dialects.mem import is_word_scalar
 from gpuir.dialects.traits import WarpCollective, WorkgroupBarrier
 
 
@@ -311,11 +310,7 @@ class ShuffleOp(KeyedValueOp):
                 f'found "{self.mode.data}"'
             )
         t = self.value.type
-        wide = isinstance(t, IndexType) or (
-            isinstance(t, IntegerType | Float32Type | Float64Type)
-            and (not isinstance(t, IntegerType) or t.width.data in (32, 64))
-        )
-        if not wide:
+        if not is_word_scalar(t):
             raise VerifyException(
                 f"'{self.name}' expects a scalar of 32 or 64 bits (an integer, index, f32 or "
                 f"f64), found {t}"

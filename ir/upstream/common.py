@@ -18,8 +18,6 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
     DenseIntOrFPElementsAttr,
-    Float32Type,
-    Float64Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -33,7 +31,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 
 from gpuir.dialects import mem
-from gpuir.dialects.mem import ArrayType, MemType
+from gpuir.dialects.mem import ArrayType, MemType, is_word_scalar
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.upstream import memref_ops
 
@@ -637,9 +635,7 @@ class SharedImporter:
             raise unsupported(op, f"of kind {name} is not supported (yet)")
         value_arg, memref_arg, *indices = op.operands
         type_ = value_arg.type
-        if not isinstance(type_, IndexType | IntegerType | Float32Type | Float64Type) or (
-            isinstance(type_, IntegerType) and type_.width.data not in (32, 64)
-        ):
+        if not is_word_scalar(type_):
             raise unsupported(op, f"of {type_}: only of 32- or 64-bit integers, index, f32, f64")
         if name != "assign" and name.endswith("f") != isinstance(type_, AnyFloat):
             raise unsupported(op, f"of kind {name} on {type_}")
