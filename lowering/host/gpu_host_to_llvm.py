@@ -192,6 +192,19 @@ class CopyLowering(RewritePattern):
         rewriter.replace(op, [], [op.operands[0], op.operands[1]])
 
 
+def declare_string(module: ModuleOp, symbol: str, text: str) -> None:
+    """Declare the internal constant global `symbol` holding the UTF-8 bytes of `text` at the
+    start of `module`."""
+    glob = llvm.GlobalOp(
+        llvm.LLVMArrayType(len(text.encode()), i8),
+        symbol,
+        "internal",
+        constant=True,
+        value=StringAttr(text),
+    )
+    Rewriter.insert_op(glob, InsertPoint.at_start(module.body.block))
+
+
 def kernel_name(op: gpu.LaunchOp) -> llvm.AddressOfOp:
     """The address of a constant string of the launched kernel's name (one global per name)."""
     from gpuir.passes.device_code import launched_name
@@ -199,16 +212,8 @@ def kernel_name(op: gpu.LaunchOp) -> llvm.AddressOfOp:
     name = launched_name(op.kernel)
     module = parent_module(op)
     symbol = f"__gpuir_kernel_name_{name}"
-    text = name + "\0"
     if SymbolTable.lookup_symbol(module, symbol) is None:
-        glob = llvm.GlobalOp(
-            llvm.LLVMArrayType(len(text.encode()), i8),
-            symbol,
-            "internal",
-            constant=True,
-            value=StringAttr(text),
-        )
-        Rewriter.insert_op(glob, InsertPoint.at_start(module.body.block))
+        declare_string(module, symbol, name + "\0")
     return llvm.AddressOfOp(symbol, ptr_type(HOST))
 
 

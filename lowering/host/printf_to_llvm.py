@@ -28,9 +28,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerType,
     ModuleOp,
-    StringAttr,
     f64,
-    i8,
     i32,
     i64,
 )
@@ -41,12 +39,11 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpuir.dialects.gpu import PRINTF_SPECS_ATTR
 from gpuir.ir.diagnostics import OpError
 from gpuir.ir.pass_manager import Statistic
-from gpuir.lowering.host.gpu_host_to_llvm import call_runtime
+from gpuir.lowering.host.gpu_host_to_llvm import call_runtime, declare_string
 from gpuir.lowering.llvm.conversion import (
     constant,
     host_module,
@@ -66,20 +63,12 @@ class Strings:
         self.names: dict[str, str] = {}
 
     def address(self, b: PatternRewriter, text: str) -> tuple[SSAValue, int]:
-        data = text.encode("utf-8")
         name = self.names.get(text)
         if name is None:
             name = f"__gpuir_str_{len(self.names)}"
             self.names[text] = name
-            glob = llvm.GlobalOp(
-                llvm.LLVMArrayType(len(data), i8),
-                name,
-                "internal",
-                constant=True,
-                value=StringAttr(text),
-            )
-            Rewriter.insert_op(glob, InsertPoint.at_start(self.module.body.block))
-        return b.insert(llvm.AddressOfOp(name, ptr_type(0))).result, len(data)
+            declare_string(self.module, name, text)
+        return b.insert(llvm.AddressOfOp(name, ptr_type(0))).result, len(text.encode())
 
 
 def print_value(b: PatternRewriter, op: Operation, value: SSAValue, spec: str = "") -> None:
