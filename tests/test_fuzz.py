@@ -11,7 +11,16 @@ import os
 import signal
 
 import pytest
-from fuzz.harness import FAILURES, Target, all_targets, classify, failure_signature, fuzz
+from fuzz import harness
+from fuzz.harness import (
+    FAILURES,
+    Target,
+    all_targets,
+    classify,
+    failure_signature,
+    fuzz,
+    run_input,
+)
 from fuzz.mutate import Mutant, Seed, load_corpus, mutant
 
 SEED = 0
@@ -80,6 +89,31 @@ def test_fuzz_ci_run():
     ]
     assert not failures, "\n".join(failures)
     assert all(isinstance(t, Target) for t in campaign.targets) and FAILURES
+
+
+def test_each_text_a_target_prints_is_read_back_once(tmp_path, monkeypatch):
+    """Targets that print the same text share one read-back; a text that does not read back
+    fails every target that printed it, each with its own command line."""
+    calls: list[list[str]] = []
+    call_tool = harness.call_tool
+    monkeypatch.setattr(
+        harness, "call_tool", lambda tool, argv: calls.append(argv) or call_tool(tool, argv)
+    )
+    path = tmp_path / "input-0.mlir"
+    path.write_text("func.func @f(%a: i32) -> i32 {\n  func.return %a : i32\n}\n")
+    targets = [
+        Target("plain", "gpu-opt", (), roundtrip=True),
+        Target("canonicalize", "gpu-opt", ("-p", "canonicalize"), roundtrip=True),
+        Target("llvm", "gpu-opt", ("-t", "llvm"), roundtrip=True),  # not MLIR
+        Target("llvm again", "gpu-opt", ("-t", "llvm", "--mlir-timing"), roundtrip=True),
+    ]
+    mutant = Mutant(0, Seed("test", 0, path.read_text()), (), path.read_text())
+    result, _ = run_input(None, mutant, str(path), targets, {"gpu-opt": 20.0})
+    assert [o.status for o in result.outcomes] == ["ok", "ok", "roundtrip", "roundtrip"]
+    assert "'-t llvm'" in result.outcomes[2].detail
+    assert "'-t llvm --mlir-timing'" in result.outcomes[3].detail
+    read_backs = [argv for argv in calls if argv[0].endswith(".out.mlir")]
+    assert len(read_backs) == 2  # one for the MLIR text, one for the LLVM IR
 
 
 SLOW = """\
