@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from kernels import item_index, kernel
+from kernels import constants, if_then, item_index, kernel
 from xdsl.dialects.func import FuncOp
 from xdsl.parser import Parser
 
@@ -61,35 +61,30 @@ LANE_ATOMIC = kernel(
     "k",
     PARAMS,
     LOAD
-    + """  %w = arith.constant 32 : i32
-  %o1 = arith.constant 1 : i32
-  %o2 = arith.constant 2 : i32
-  %c0 = arith.constant 0 : index
-  %c3 = arith.constant 3 : index
-  %p1, %p3, %y1, %k1 = gpu.shuffle "xor" %a1, %m3, %v, %o1, %w : i32
+    + constants("i32", w=32, o1=1, o2=2, c0="0 : index", c3="3 : index")
+    + """  %p1, %p3, %y1, %k1 = gpu.shuffle "xor" %a1, %m3, %v, %o1, %w : i32
   %s1 = arith.addi %v, %y1 : i32
   %p2, %q3, %y2, %k2 = gpu.shuffle "xor" %p1, %p3, %s1, %o2, %w : i32
   %s2 = arith.addi %s1, %y2 : i32
   %lane = gpu.lane_id
   %lead = arith.cmpi eq, %lane, %c0 : index
   %cell = mem.lea %out, %c0 : !mem.ptr<!mem.array<? x i32>, 1>
-  %f1 = scf.if %lead -> (!mem.M<1>) {
-    %t1, %old = mem.atomic_rmw "add" %p2, %cell, %s2 : !mem.ptr<i32, 1>
-    scf.yield %t1 : !mem.M<1>
-  } else {
-    scf.yield %p2 : !mem.M<1>
-  }
-  %third = arith.cmpi eq, %c3, %lane : index
+"""
+    + if_then(
+        "%f1",
+        "%lead",
+        '    %t1, %old = mem.atomic_rmw "add" %p2, %cell, %s2 : !mem.ptr<i32, 1>',
+        "%t1",
+        "%p2",
+    )
+    + """  %third = arith.cmpi eq, %c3, %lane : index
   %c1 = arith.constant 1 : index
   %at = arith.addi %i, %c1 : index
   %pat = mem.lea %out, %at : !mem.ptr<!mem.array<? x i32>, 1>
-  %g1 = scf.if %third -> (!mem.M<1>) {
-    %u1 = mem.store %f1, %pat, %s2 : !mem.ptr<i32, 1>
-    scf.yield %u1 : !mem.M<1>
-  } else {
-    scf.yield %f1 : !mem.M<1>
-  }
-""",
+"""
+    + if_then(
+        "%g1", "%third", "    %u1 = mem.store %f1, %pat, %s2 : !mem.ptr<i32, 1>", "%u1", "%f1"
+    ),
     "%g1, %q3, %m4, %m5",
 )
 """Per group of 4 lanes their sum (two xor shuffles); lane 0 of each warp adds its group's
@@ -99,12 +94,8 @@ SPLIT = kernel(
     "k",
     PARAMS,
     LOAD
-    + """  %w = arith.constant 32 : i32
-  %o = arith.constant 1 : i32
-  %c7 = arith.constant 7 : index
-  %two = arith.constant 2 : i32
-  %one = arith.constant 1 : i32
-  %b1, %b3, %s, %ok = gpu.shuffle "up" %a1, %m3, %v, %o, %w : i32
+    + constants("i32", w=32, o=1, c7="7 : index", two=2, one=1)
+    + """  %b1, %b3, %s, %ok = gpu.shuffle "up" %a1, %m3, %v, %o, %w : i32
   %bit = arith.andi %v, %one : i32
   %odd = arith.cmpi eq, %bit, %one : i32
   %r1, %r = scf.if %odd -> (!mem.M<1>, i32) {
@@ -138,10 +129,8 @@ FLOATS = kernel(
     "k",
     PARAMS,
     LOAD
-    + """  %w = arith.constant 32 : i32
-  %o = arith.constant 3 : i32
-  %half = arith.constant 0.5 : f32
-  %f = arith.sitofp %v : i32 to f32
+    + constants("i32", w=32, o=3, half="0.5 : f32")
+    + """  %f = arith.sitofp %v : i32 to f32
   %h = arith.mulf %f, %half : f32
   %b1, %b3, %s, %ok = gpu.shuffle "xor" %a1, %m3, %h, %o, %w : f32
   %tf = arith.sitofp %t : i32 to f32
@@ -277,6 +266,13 @@ def run(
         return out.download()
 
 
+def run_random(text: str, groups: int, items: int, t: int, bound: int, seed: int):
+    """`run` of `text` (its argument `t`, out as large as x) on random x in [-bound, bound)
+    from `seed`: x and out."""
+    x = np.random.default_rng(seed).integers(-bound, bound, groups * items, np.int32)
+    return x, run(text, groups, items, x, t, x.size)
+
+
 def lanes_of(groups: int, items: int) -> tuple[np.ndarray, np.ndarray]:
     """Per item of the grid: its lane, and its warp's lane count."""
     item = np.tile(np.arange(items), groups)
@@ -315,24 +311,23 @@ def test_shuffles_match_numpy(mode: str, offset: int, width: int, items: int):
     """Whole warps (256 items), a partial last warp of 16 (80 items), a group smaller than
     a warp (7)."""
     groups = 3
-    x = np.random.default_rng(items + offset).integers(-500, 500, groups * items, np.int32)
-    found = run(shuffle_kernel(mode, str(offset), width), groups, items, x, 0, x.size)
+    text = shuffle_kernel(mode, str(offset), width)
+    x, found = run_random(text, groups, items, 0, 500, seed=items + offset)
     np.testing.assert_array_equal(found, shuffled(mode, x, offset, width, items, groups))
 
 
 @pytest.mark.parametrize("offset", [0, 9, 40])
 def test_a_shuffle_of_a_run_time_offset_matches_numpy(offset: int):
     groups, items = 2, 96
-    x = np.random.default_rng(offset).integers(-500, 500, groups * items, np.int32)
-    found = run(shuffle_kernel("down", "%t", 32), groups, items, x, offset, x.size)
+    text = shuffle_kernel("down", "%t", 32)
+    x, found = run_random(text, groups, items, offset, 500, seed=offset)
     np.testing.assert_array_equal(found, shuffled("down", x, offset, 32, items, groups))
 
 
 @pytest.mark.parametrize("items", [256, 50])
 def test_ballots_match_numpy(items: int):
     groups = 4
-    x = np.random.default_rng(items).integers(-100, 100, groups * items, np.int32)
-    found = run(BALLOT, groups, items, x, 10, x.size)
+    x, found = run_random(BALLOT, groups, items, 10, 100, seed=items)
     lane, _ = lanes_of(groups, items)
     bits = np.where(x > 10, np.left_shift(1, lane, dtype=np.int64), 0)
     warp = np.repeat(np.arange(groups), items) * 64 + np.tile(np.arange(items) // 32, groups)
@@ -375,8 +370,7 @@ def test_a_branch_that_splits_warps_matches_numpy(items: int):
 @pytest.mark.parametrize("items", [96, 40])
 def test_floats_and_lane_by_lane_ops_match_numpy(items: int):
     groups = 2
-    x = np.random.default_rng(items).integers(-300, 300, groups * items, np.int32)
-    found = run(FLOATS, groups, items, x, 20, x.size)
+    x, found = run_random(FLOATS, groups, items, 20, 300, seed=items)
     lane, count = lanes_of(groups, items)
     h = x.astype(np.float32) * np.float32(0.5)
     source = lane ^ 3
@@ -604,15 +598,9 @@ LOOPS = kernel(
     "k",
     PARAMS,
     LOAD
-    + """  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c5 = arith.constant 5 : index
-  %c32 = arith.constant 32 : index
-  %w = arith.constant 32 : i32
-  %sixteen = arith.constant 16 : i32
-  %one = arith.constant 1 : i32
-  %zero = arith.constant 0 : i32
-  %r1, %r3, %sum, %off = scf.for %k = %c0 to %c5 step %c1
+    + constants(c0=0, c1=1, c5=5, c32=32)
+    + constants("i32", w=32, sixteen=16, one=1, zero=0)
+    + """  %r1, %r3, %sum, %off = scf.for %k = %c0 to %c5 step %c1
       iter_args(%t1 = %a1, %t3 = %m3, %acc = %v, %offset = %sixteen)
       -> (!mem.M<1>, !mem.M<3>, i32, i32) {
     %s1, %s3, %got, %ok = gpu.shuffle "down" %t1, %t3, %acc, %offset, %w : i32
@@ -635,13 +623,9 @@ LOOPS = kernel(
   %first = arith.muli %group, %c8 : index
   %warp = arith.addi %first, %in_group : index
   %pw = mem.lea %out, %warp : !mem.ptr<!mem.array<? x i32>, 1>
-  %f1 = scf.if %lead -> (!mem.M<1>) {
-    %u1 = mem.store %r1, %pw, %sum : !mem.ptr<i32, 1>
-    scf.yield %u1 : !mem.M<1>
-  } else {
-    scf.yield %r1 : !mem.M<1>
-  }
-  %n_all = arith.muli %n, %c32 : index
+"""
+    + if_then("%f1", "%lead", "    %u1 = mem.store %r1, %pw, %sum : !mem.ptr<i32, 1>", "%u1", "%r1")
+    + """  %n_all = arith.muli %n, %c32 : index
   %at = arith.addi %i, %n_all : index
   %pa = mem.lea %out, %at : !mem.ptr<!mem.array<? x i32>, 1>
   %g1 = mem.store %f1, %pa, %more : !mem.ptr<i32, 1>
