@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     i64,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -25,7 +25,7 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
@@ -81,23 +81,44 @@ class ViewOp(IRDLOperation):
                 f"'{self.name}' needs a source of static layout, found the dynamic view {source}"
             )
 
-    def print_types(self, printer: Printer) -> None:
+
+class ViewSyntaxOp(ViewOp):
+    """The custom syntax of the views whose properties it writes (`buffer.subview`,
+    `buffer.transpose`): `%source`, what `parse_extra` reads and `print_extra` writes
+    (`[1, 0]`), `attr-dict : T_source to T_result`; the op is built as
+    `cls(source, *extra, result_type)`."""
+
+    @classmethod
+    def parse_extra(cls, parser: Parser) -> tuple[object, ...]:
+        """What the syntax has between the source and the attributes, as the arguments the op
+        is built with after the source."""
+        raise NotImplementedError
+
+    def print_extra(self, printer: Printer) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ViewSyntaxOp:
+        source = parser.parse_unresolved_operand()
+        extra = cls.parse_extra(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source_type = parser.parse_type()
+        parser.parse_keyword("to")
+        resolved = parser.resolve_operand(source, source_type)
+        op = cls(resolved, *extra, cast(BufType, parser.parse_type()))
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        self.print_extra(printer)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.source.type)
         printer.print_string(" to ")
         printer.print_attribute(self.res.type)
-
-    @staticmethod
-    def parse_types(
-        parser: Parser, source: UnresolvedOperand
-    ) -> tuple[SSAValue, Attribute, dict[str, Attribute]]:
-        """`attr-dict : T_source to T_result`: the source resolved, the result type, attrs."""
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        source_type = parser.parse_type()
-        parser.parse_keyword("to")
-        return parser.resolve_operand(source, source_type), parser.parse_type(), attributes
 
 
 def expect_length(op: IRDLOperation, what: str, values: Sequence[int], rank: int) -> None:
@@ -112,7 +133,7 @@ Mixed = int | SSAValue
 
 
 @irdl_op_definition
-class SubviewOp(ViewOp):
+class SubviewOp(ViewSyntaxOp):
     """The box `offsets + k·strides`, `0 <= k < sizes`, of each dimension (as
     `memref.subview`, no rank reduction). Offsets and sizes are static or `index` values,
     strides static:
@@ -220,18 +241,11 @@ class SubviewOp(ViewOp):
         return subview_type(source, offsets, sizes, strides)
 
     @classmethod
-    def parse(cls, parser: Parser) -> SubviewOp:
-        source = parser.parse_unresolved_operand()
-        offsets, sizes = parse_mixed_list(parser), parse_mixed_list(parser)
-        strides = parse_int_list(parser)
-        resolved, result_type, attributes = cls.parse_types(parser, source)
-        op = cls(resolved, offsets, sizes, strides, cast(BufType, result_type))
-        op.attributes |= attributes
-        return op
+    def parse_extra(cls, parser: Parser) -> tuple[object, ...]:
+        """`[offsets] [sizes] [strides]`."""
+        return parse_mixed_list(parser), parse_mixed_list(parser), parse_int_list(parser)
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
+    def print_extra(self, printer: Printer) -> None:
         for values in (self.mixed_offsets(), self.mixed_sizes()):
             printer.print_string("[")
             printer.print_list(values, lambda v: print_mixed(printer, v))
@@ -239,7 +253,6 @@ class SubviewOp(ViewOp):
         printer.print_string("[")
         printer.print_list(self.static_strides.get_values(), lambda v: printer.print_string(str(v)))
         printer.print_string("]")
-        self.print_types(printer)
 
 
 def static_entry(value: Mixed) -> int:
@@ -287,7 +300,7 @@ def subview_type(
 
 
 @irdl_op_definition
-class TransposeOp(ViewOp):
+class TransposeOp(ViewSyntaxOp):
     """Result dimension `k` is source dimension `permutation[k]`:
 
     `%t = buffer.transpose %a [1, 0] : !buffer.buf<4x6xf32> to !buffer.buf<6x4xf32, strided<[1, 6]>>`
@@ -319,21 +332,14 @@ class TransposeOp(ViewOp):
         return transpose_type(source, permutation)
 
     @classmethod
-    def parse(cls, parser: Parser) -> TransposeOp:
-        source = parser.parse_unresolved_operand()
-        permutation = parse_int_list(parser)
-        resolved, result_type, attributes = cls.parse_types(parser, source)
-        op = cls(resolved, permutation, cast(BufType, result_type))
-        op.attributes |= attributes
-        return op
+    def parse_extra(cls, parser: Parser) -> tuple[object, ...]:
+        """`[permutation]`."""
+        return (parse_int_list(parser),)
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
+    def print_extra(self, printer: Printer) -> None:
         printer.print_string(" [")
         printer.print_list(self.permutation.get_values(), lambda v: printer.print_string(str(v)))
         printer.print_string("]")
-        self.print_types(printer)
 
 
 def transpose_type(source: BufType, permutation: Sequence[int]) -> BufType:
