@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from gpuir.tools.forkserver import REHEARSALS, rehearse, start_server, stop_server
-from gpuir.tools.launch import IDLE_ENV, SERVER_ENV, auto_path, fingerprint
+from gpuir.tools.launch import IDLE_ENV, SERVER_ENV, START_S, auto_path, fingerprint
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -197,6 +197,17 @@ def test_auto_starts_a_server_of_the_users_own_that_ends_when_idle(tmp_path):
     sockets = list(tmp_path.glob("gpuir-tools-*.sock"))
     assert len(sockets) == 1
     assert wait_until(lambda: not sockets[0].exists())
+
+
+def test_a_server_that_fails_to_start_is_not_waited_for(tmp_path):
+    """The call that starts the user's server runs in its own process at once when the server
+    exits before it listens (here: an idle time that is no number), not after `START_S`."""
+    env = auto_environment(tmp_path, idle="soon")
+    start = time.monotonic()
+    done = tool("gpu-opt", [str(EXAMPLES / "array.mlir")], env)
+    assert done.returncode == 0 and done.stdout.startswith("builtin.module")
+    assert time.monotonic() - start < START_S / 2
+    assert list(tmp_path.glob("gpuir-tools-*.sock")) == []
 
 
 def test_auto_replaces_a_socket_whose_server_is_gone(tmp_path, monkeypatch):

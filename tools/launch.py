@@ -176,7 +176,7 @@ def auto_server() -> str | None:
             fcntl.flock(lock, fcntl.LOCK_EX)  # one caller starts it; the others wait for it
             if not os.path.exists(socket_path):
                 idle = os.environ.get(IDLE_ENV, str(IDLE_S))
-                subprocess.Popen(
+                server = subprocess.Popen(
                     [sys.executable, "-m", "gpuir.tools.forkserver", socket_path, idle],
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
@@ -185,6 +185,8 @@ def auto_server() -> str | None:
                 )
                 deadline = time.monotonic() + START_S
                 while not os.path.exists(socket_path) and time.monotonic() < deadline:
+                    if server.poll() is not None:  # it failed to start: run here, at once
+                        break
                     time.sleep(0.02)
     except OSError:
         return None
