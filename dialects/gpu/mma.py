@@ -39,14 +39,14 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     IndexType,
     IntAttr,
     IntegerAttr,
     StringAttr,
     UnitAttr,
+    f16,
+    f32,
+    f64,
 )
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
@@ -76,7 +76,9 @@ TILE = 16
 """The rows and columns of every `m16n16k16` fragment (f16 and f32)."""
 F64_TILES = {"a": (8, 4), "b": (4, 8), "c": (8, 8)}
 """The tiles of an `m8n8k4` product of f64: an 8x4 `a` times a 4x8 `b` into an 8x8 `c`."""
-KINDS = ("a", "b", "c")
+ELEMENT_TYPES = {"a": (f16, f64), "b": (f16, f64), "c": (f16, f32, f64)}
+"""What each kind of fragment holds: f16 and f64 operands, an accumulator of either or f32."""
+KINDS = tuple(ELEMENT_TYPES)
 ELEMENTWISE_KINDS = {"addf": 2, "subf": 2, "mulf": 2, "divf": 2, "maxf": 2, "minf": 2}
 ELEMENTWISE_KINDS["negatef"] = 1
 """`gpu.mma_elementwise`'s kinds and how many fragments each takes."""
@@ -147,7 +149,7 @@ def parse_tile(parser: AttrParser, what: str) -> tuple[int, int, Attribute, str]
 
 def tile_of(element: Attribute, kind: str) -> tuple[int, int]:
     """The rows and columns of a fragment of `element` and `kind` (module docstring)."""
-    if element == Float64Type():
+    if element == f64:
         return F64_TILES[kind]
     return TILE, TILE
 
@@ -162,13 +164,9 @@ def fragment_problem(shape: tuple[int, ...], element: Attribute, kind: str) -> s
     """What is wrong with a fragment of `shape`, `element` and `kind`, if anything."""
     if kind not in KINDS:
         return f'!gpu.fragment\'s kind is one of "a", "b", "c", found "{kind}"'
-    allowed = (
-        [Float16Type(), Float32Type(), Float64Type()]
-        if kind == "c"
-        else [Float16Type(), Float64Type()]
-    )
+    allowed = ELEMENT_TYPES[kind]
     if element not in allowed:
-        wanted = "f16, f32 or f64" if kind == "c" else "f16 or f64"
+        wanted = ", ".join(map(str, allowed[:-1])) + f" or {allowed[-1]}"
         return f'!gpu.fragment of kind "{kind}" holds {wanted}, found {element}'
     if shape != tile_of(element, kind):
         rows, cols = tile_of(element, kind)
@@ -370,8 +368,8 @@ class MmaComputeOp(FragmentOp):
                 f"'{self.name}' expects its operands of one element type, found "
                 f"{a.element_type} and {b.element_type}"
             )
-        if (a.element_type == Float64Type()) != (c.element_type == Float64Type()):
-            wanted = "f64" if a.element_type == Float64Type() else "f16 or f32"
+        if (a.element_type == f64) != (c.element_type == f64):
+            wanted = "f64" if a.element_type == f64 else "f16 or f32"
             raise VerifyException(
                 f"'{self.name}' expects an accumulator of {wanted} for operands of "
                 f"{a.element_type}, found {c.element_type}"
