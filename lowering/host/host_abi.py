@@ -24,10 +24,18 @@ from gpuir.dialects import gpu, mem
 
 @dataclass(frozen=True)
 class AbiFunction:
+    """A runtime function: its name, its result type (None: void), its own parameters' types
+    (`args`) and what it does."""
+
     name: str
     result: str | None
-    params: tuple[str, ...]
+    args: tuple[str, ...]
     doc: str
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        """The types of all its parameters: `args`, then the op's id (`i64`)."""
+        return (*self.args, "i64")
 
 
 def copies(direction: str, op: str) -> tuple[AbiFunction, AbiFunction]:
@@ -37,70 +45,64 @@ def copies(direction: str, op: str) -> tuple[AbiFunction, AbiFunction]:
         AbiFunction(
             f"gpuirMemcpy{direction}",
             None,
-            ("ptr", "ptr", "i64", "i64"),
+            ("ptr", "ptr", "i64"),
             f"{op}.block: dst, src, nbytes (-1: the rest of src's allocation)",
         ),
         AbiFunction(
             f"gpuirMemcpy{direction}Async",
             None,
-            ("ptr", "ptr", "i64", "ptr", "i64"),
+            ("ptr", "ptr", "i64", "ptr"),
             f"{op}.asyn: dst, src, nbytes, stream",
         ),
     )
 
 
 ABI: tuple[AbiFunction, ...] = (
-    AbiFunction("gpuirInit", None, ("i64",), "gpu.init / gpu.auto_init: open the device"),
-    AbiFunction(
-        "gpuirDeinit", None, ("i64",), "gpu.deinit / gpu.auto_deinit: finish all work, close"
-    ),
-    AbiFunction("gpuirStreamCreate", "ptr", ("i64",), "gpu.stream_init: a new stream"),
-    AbiFunction("gpuirStreamSynchronize", None, ("ptr", "i64"), "gpu.stream_sync"),
-    AbiFunction("gpuirStreamDestroy", None, ("ptr", "i64"), "gpu.stream_deinit"),
-    AbiFunction("gpuirMemAlloc", "ptr", ("i64", "i64"), "gpu.alloc.block: nbytes of global memory"),
-    AbiFunction(
-        "gpuirMemAllocAsync", "ptr", ("i64", "ptr", "i64"), "gpu.alloc.asyn: nbytes, stream"
-    ),
-    AbiFunction("gpuirMemFree", None, ("ptr", "i64"), "gpu.free.block"),
-    AbiFunction("gpuirMemFreeAsync", None, ("ptr", "ptr", "i64"), "gpu.free.asyn: ptr, stream"),
+    AbiFunction("gpuirInit", None, (), "gpu.init / gpu.auto_init: open the device"),
+    AbiFunction("gpuirDeinit", None, (), "gpu.deinit / gpu.auto_deinit: finish all work, close"),
+    AbiFunction("gpuirStreamCreate", "ptr", (), "gpu.stream_init: a new stream"),
+    AbiFunction("gpuirStreamSynchronize", None, ("ptr",), "gpu.stream_sync"),
+    AbiFunction("gpuirStreamDestroy", None, ("ptr",), "gpu.stream_deinit"),
+    AbiFunction("gpuirMemAlloc", "ptr", ("i64",), "gpu.alloc.block: nbytes of global memory"),
+    AbiFunction("gpuirMemAllocAsync", "ptr", ("i64", "ptr"), "gpu.alloc.asyn: nbytes, stream"),
+    AbiFunction("gpuirMemFree", None, ("ptr",), "gpu.free.block"),
+    AbiFunction("gpuirMemFreeAsync", None, ("ptr", "ptr"), "gpu.free.asyn: ptr, stream"),
     *copies("HtoD", "gpu.copy_to_device"),
     *copies("DtoH", "gpu.copy_to_host"),
     AbiFunction(
         "gpuirLaunchKernel",
         None,
-        ("ptr", "i64", "i64", "i64", "ptr", "ptr", "i64", "i64"),
+        ("ptr", "i64", "i64", "i64", "ptr", "ptr", "i64"),
         "gpu.launch: kernel name, n_groups, n_items, dynamic shared bytes, stream, argument "
         "slots (8 bytes each: the value in its low bytes, a struct's address), their count",
     ),
-    AbiFunction(
-        "gpuirHostAlloc", "ptr", ("i64", "i64"), "host mem.alloc / mem.malloc: nbytes, zeroed"
-    ),
-    AbiFunction("gpuirHostFree", None, ("ptr", "i64"), "host mem.free"),
+    AbiFunction("gpuirHostAlloc", "ptr", ("i64",), "host mem.alloc / mem.malloc: nbytes, zeroed"),
+    AbiFunction("gpuirHostFree", None, ("ptr",), "host mem.free"),
     AbiFunction(
         "gpuirPrintString",
         None,
-        ("ptr", "i64", "i64"),
+        ("ptr", "i64"),
         "printf: text, its length in bytes (UTF-8)",
     ),
     AbiFunction(
-        "gpuirPrintInt", None, ("i64", "i64"), "printf: a signed integer (i1 as 0/1), in decimal"
+        "gpuirPrintInt", None, ("i64",), "printf: a signed integer (i1 as 0/1), in decimal"
     ),
     AbiFunction(
         "gpuirPrintFloat",
         None,
-        ("f64", "i32", "i64"),
+        ("f64", "i32"),
         "printf: a float of 16, 32 or 64 bits (widened exactly), as its shortest decimal",
     ),
     AbiFunction(
         "gpuirPrintFloatSpec",
         None,
-        ("f64", "i32", "i64"),
+        ("f64", "i32"),
         "printf: a float (widened exactly) with a C conversion ('f', 'e' or 'g', as a character)",
     ),
     AbiFunction(
-        "gpuirPrintMemref", None, ("ptr", "i64"), "mem.print_memref: the pointer (the op's type)"
+        "gpuirPrintMemref", None, ("ptr",), "mem.print_memref: the pointer (the op's type)"
     ),
-    AbiFunction("gpuirAssert", None, ("i32", "i64"), "cf.assert: fails at the op where it is 0"),
+    AbiFunction("gpuirAssert", None, ("i32",), "cf.assert: fails at the op where it is 0"),
 )
 
 BY_NAME: dict[str, AbiFunction] = {f.name: f for f in ABI}
