@@ -5,7 +5,7 @@ A `vector<d0 x … x T>` is one LLVM vector of `d0 · …` elements, row-major (
 
 | vector | llvm |
 | --- | --- |
-| `from_elements` | `insertelement`s into `poison` |
+| `from_elements` | a vector constant (of constants), else `insertelement`s into `poison` |
 | `extract` (a scalar; static or dynamic position) | `extractelement` |
 | `extract` (a sub-vector, static position) | `shufflevector` of its range |
 | `insert` | `insertelement`s (a sub-vector's elements `extractelement`ed first) |
@@ -22,6 +22,7 @@ A `vector<d0 x … x T>` is one LLVM vector of `d0 · …` elements, row-major (
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -30,7 +31,9 @@ from xdsl.dialects.arith import Arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     FloatAttr,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
     VectorType,
@@ -137,10 +140,38 @@ def as_i64(r: PatternRewriter, value: SSAValue | int, op: Operation) -> SSAValue
 class FromElementsLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: FromElementsOp, r: PatternRewriter):
-        made = r.insert(PoisonOp.create(result_types=[flat_type(op.result.type, op)])).res
+        type_ = flat_type(op.result.type, op)
+        values = constant_elements(op.elements, type_)
+        if values is not None:  # one vector constant, not an insertelement per lane
+            made = r.insert(
+                llvm.ConstantOp(DenseIntOrFPElementsAttr.from_list(type_, values), type_)
+            )
+            r.replace(op, [], [from_llvm(r, made.result, op.result.type)])
+            return
+        made = r.insert(PoisonOp.create(result_types=[type_])).res
         for k, element in enumerate(op.elements):
             made = insert_at(r, made, to_llvm(r, element, op), k)
         r.replace(op, [], [from_llvm(r, made, op.result.type)])
+
+
+def constant_elements(
+    elements: Sequence[SSAValue], type_: VectorType
+) -> list[int] | list[float] | None:
+    """The values of `elements` where each is an `llvm.mlir.constant` of the vector's element
+    type (an integer of 8 bits or more, or a float); None where one is not."""
+    element = type_.element_type
+    if isinstance(element, IntegerType) and element.width.data < 8:
+        return None
+    values = []
+    for value in elements:
+        owner = value.owner
+        if not isinstance(owner, llvm.ConstantOp) or value.type != element:
+            return None
+        attribute = owner.value
+        if not isinstance(attribute, IntegerAttr | FloatAttr):
+            return None
+        values.append(attribute.value.data)
+    return values
 
 
 @dataclass(frozen=True)

@@ -115,3 +115,28 @@ builtin.module attributes {gpu.device} {
 // CHECK-NEXT:     func.return %f, %r0, %r1, %r2, %r3, %r4, %c, %s : vector<4xf32>, f32, f32, f32, i32, i32, vector<4xi32>, vector<2x2xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+
+// -----
+
+// Lanes that are all constants of 8 bits or more are one vector constant; a lane that is not
+// (or i1 lanes) makes insertelements.
+builtin.module attributes {gpu.device} {
+  func.func @constants(%x: i32) -> (vector<2x2xf32>, vector<3xi32>, vector<2xi1>) {
+    %a = llvm.mlir.constant(1.5 : f32) : f32
+    %b = llvm.mlir.constant(-2.0 : f32) : f32
+    %c = llvm.mlir.constant(7 : i32) : i32
+    %t = llvm.mlir.constant(true) : i1
+    %v = vector.from_elements %a, %b, %b, %a : vector<2x2xf32>
+    %w = vector.from_elements %c, %x, %c : vector<3xi32>
+    %u = vector.from_elements %t, %t : vector<2xi1>
+    func.return %v, %w, %u : vector<2x2xf32>, vector<3xi32>, vector<2xi1>
+  }
+}
+
+// CHECK:      func.func @constants
+// CHECK:        %0 = llvm.mlir.constant(dense<[1.500000e+00, -2.000000e+00, -2.000000e+00, 1.500000e+00]> : vector<4xf32>) : vector<4xf32>
+// CHECK-NEXT:   %v = builtin.unrealized_conversion_cast %0 : vector<4xf32> to vector<2x2xf32>
+// CHECK-NEXT:   %1 = llvm.mlir.poison : vector<3xi32>
+// CHECK:        %w = llvm.insertelement %c, %5[%6 : i64] : vector<3xi32>
+// CHECK-NEXT:   %7 = llvm.mlir.poison : vector<2xi1>
+// CHECK:        %u = llvm.insertelement %t, %9[%10 : i64] : vector<2xi1>
