@@ -158,10 +158,8 @@ def constant_elements(
     elements: Sequence[SSAValue], type_: VectorType
 ) -> list[int] | list[float] | None:
     """The values of `elements` where each is an `llvm.mlir.constant` of the vector's element
-    type (an integer of 8 bits or more, or a float); None where one is not."""
+    type; None where one is not."""
     element = type_.element_type
-    if isinstance(element, IntegerType) and element.width.data < 8:
-        return None
     values = []
     for value in elements:
         owner = value.owner

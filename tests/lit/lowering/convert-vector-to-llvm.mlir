@@ -118,17 +118,18 @@ builtin.module attributes {gpu.device} {
 
 // -----
 
-// Lanes that are all constants of 8 bits or more are one vector constant; a lane that is not
-// (or i1 lanes) makes insertelements.
+// Lanes that are all constants are one vector constant; a lane that is not makes
+// insertelements.
 builtin.module attributes {gpu.device} {
   func.func @constants(%x: i32) -> (vector<2x2xf32>, vector<3xi32>, vector<2xi1>) {
     %a = llvm.mlir.constant(1.5 : f32) : f32
     %b = llvm.mlir.constant(-2.0 : f32) : f32
     %c = llvm.mlir.constant(7 : i32) : i32
     %t = llvm.mlir.constant(true) : i1
+    %f = llvm.mlir.constant(false) : i1
     %v = vector.from_elements %a, %b, %b, %a : vector<2x2xf32>
     %w = vector.from_elements %c, %x, %c : vector<3xi32>
-    %u = vector.from_elements %t, %t : vector<2xi1>
+    %u = vector.from_elements %t, %f : vector<2xi1>
     func.return %v, %w, %u : vector<2x2xf32>, vector<3xi32>, vector<2xi1>
   }
 }
@@ -137,6 +138,7 @@ builtin.module attributes {gpu.device} {
 // CHECK:        %0 = llvm.mlir.constant(dense<[1.500000e+00, -2.000000e+00, -2.000000e+00, 1.500000e+00]> : vector<4xf32>) : vector<4xf32>
 // CHECK-NEXT:   %v = builtin.unrealized_conversion_cast %0 : vector<4xf32> to vector<2x2xf32>
 // CHECK-NEXT:   %1 = llvm.mlir.poison : vector<3xi32>
+// CHECK-NEXT:   %2 = llvm.mlir.constant(0) : i64
+// CHECK-NEXT:   %3 = llvm.insertelement %c, %1[%2 : i64] : vector<3xi32>
 // CHECK:        %w = llvm.insertelement %c, %5[%6 : i64] : vector<3xi32>
-// CHECK-NEXT:   %7 = llvm.mlir.poison : vector<2xi1>
-// CHECK:        %u = llvm.insertelement %t, %9[%10 : i64] : vector<2xi1>
+// CHECK-NEXT:   %u = llvm.mlir.constant(dense<[true, false]> : vector<2xi1>) : vector<2xi1>
