@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, llvm, math, scf
 from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -302,19 +303,20 @@ class WarpVectors:
         element = self.lowered(type_)
         key = (b.insertion_point.block, element)
         if key not in self.iotas:
-            consts = [
-                b.insert(llvm.ConstantOp(IntegerAttr(k, element), element)).result
-                for k in range(WARP)
-            ]
-            made = b.insert(FromElementsOp(consts, VectorType(element, [WARP])))
-            self.iotas[key] = made.results[0]
+            self.iotas[key] = self.constant_vector(b, list(range(WARP)), element)
         return self.iotas[key]
 
     def constant_vector(self, b: Builder, values: list[int], element: Attribute) -> SSAValue:
+        """The lanes `values`: one vector constant (of `index`, a `from_elements` of scalar
+        constants, whose lowering converts the type)."""
+        type_ = VectorType(element, [WARP])
+        if isinstance(element, IntegerType):
+            dense = DenseIntOrFPElementsAttr.from_list(type_, values)
+            return b.insert(llvm.ConstantOp(dense, type_)).result
         consts = [
             b.insert(llvm.ConstantOp(IntegerAttr(v, element), element)).result for v in values
         ]
-        return b.insert(FromElementsOp(consts, VectorType(element, [WARP]))).results[0]
+        return b.insert(FromElementsOp(consts, type_)).results[0]
 
     def zero(self, b: Builder, type_: Attribute) -> SSAValue:
         """A scalar 0 of `type_` (a number type)."""

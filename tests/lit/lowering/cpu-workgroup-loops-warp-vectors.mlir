@@ -17,7 +17,7 @@
 // CHECK:           %[[P:.*]] = builtin.unrealized_conversion_cast %[[AT]] : !mem.ptr<i64, 1> to !llvm.ptr<1>
 // CHECK:           %[[V:.*]] = llvm.load %[[P]] {alignment = 8 : i64} : !llvm.ptr<1> -> vector<32xi64>
 // CHECK:           %[[Y:.*]] = llvm.shufflevector %[[V]], %[[V]] [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<32xi64>
-// CHECK:           %[[OK:.*]] = vector.from_elements {{.*}} : vector<32xi1>
+// CHECK:           %[[OK:.*]] = llvm.mlir.constant(dense<[true, {{.*}}, false]> : vector<32xi1>) : vector<32xi1>
 // CHECK:           %[[S:.*]] = llvm.add %[[V]], %[[Y]] : vector<32xi64>
 // CHECK:           %[[X:.*]] = llvm.select %[[OK]], %[[S]], %[[V]] : vector<32xi1>, vector<32xi64>
 // CHECK-NOT:       scf.if
@@ -32,8 +32,8 @@
 // CHECK-NOT:       scf.for
 // CHECK-NOT:       arith.minsi
 // CHECK:           %[[PY:.*]] = llvm.shufflevector %[[PV]], %[[PV]] [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 16,
-// CHECK:           %[[WHOLE_OK:.*]] = vector.from_elements {{.*}} : vector<32xi1>
-// CHECK:           %[[SOURCES:.*]] = vector.from_elements {{.*}} : vector<32xi64>
+// CHECK:           %[[WHOLE_OK:.*]] = llvm.mlir.constant(dense<{{.*}}> : vector<32xi1>) : vector<32xi1>
+// CHECK:           %[[SOURCES:.*]] = llvm.mlir.constant(dense<[16, 17, {{.*}}]> : vector<32xi64>) : vector<32xi64>
 // CHECK-NEXT:      %[[BELOW:.*]] = llvm.icmp "ult" %[[SOURCES]], %[[COUNT]] : vector<32xi64>
 // CHECK-NEXT:      %[[POK:.*]] = llvm.and %[[WHOLE_OK]], %[[BELOW]] : vector<32xi1>
 // CHECK-NEXT:      llvm.select %[[POK]], %[[PY]], %[[PV]] : vector<32xi1>, vector<32xi64>
