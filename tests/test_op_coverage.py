@@ -10,6 +10,7 @@ themselves."""
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -50,17 +51,25 @@ def referenced(folders: list[str]) -> set[str]:
     from a dialect), as `dialect.X`."""
     found: set[str] = set()
     for folder in folders:
-        for path in (ROOT / folder).glob("*.py") if not folder.endswith(".py") else [ROOT / folder]:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-                    if node.value.id in DIALECTS:
-                        found.add(f"{node.value.id}.{node.attr}")
-                elif isinstance(node, ast.ImportFrom) and node.module:
-                    for dialect in DIALECTS:
-                        if node.module.startswith(f"gpuir.dialects.{dialect}"):
-                            found.update(f"{dialect}.{a.name}" for a in node.names)
+        found |= referenced_in(folder)
     return found
+
+
+@cache
+def referenced_in(folder: str) -> frozenset[str]:
+    """`referenced` of one folder (or file), read once per session: each op's test asks."""
+    found: set[str] = set()
+    for path in (ROOT / folder).glob("*.py") if not folder.endswith(".py") else [ROOT / folder]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                if node.value.id in DIALECTS:
+                    found.add(f"{node.value.id}.{node.attr}")
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                for dialect in DIALECTS:
+                    if node.module.startswith(f"gpuir.dialects.{dialect}"):
+                        found.update(f"{dialect}.{a.name}" for a in node.names)
+    return frozenset(found)
 
 
 def key(op: type[Operation]) -> str:
@@ -78,6 +87,7 @@ def covered(op: type[Operation], refs: set[str]) -> bool:
     )
 
 
+@cache
 def interp_tables() -> tuple[set[type[Operation]], set[type[Operation]]]:
     from gpuir.runtime.engine.machine import make_machine
     from gpuir.runtime.host import HOST_FUNCTIONS, HostMachine
