@@ -17,6 +17,7 @@ import pytest
 
 from gpuir.tools.forkserver import REHEARSALS, rehearse, start_server, stop_server
 from gpuir.tools.launch import IDLE_ENV, SERVER_ENV, START_S, auto_path, fingerprint
+from gpuir.tools.lit_config import served_commands
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -32,9 +33,9 @@ def server(tmp_path_factory):
     stop_server(process)
 
 
-def tool(name, args, env, **kwargs):
+def tool(name, args, env, folder=BIN, **kwargs):
     return subprocess.run(
-        [str(BIN / name), *args], capture_output=True, text=True, env=env, **kwargs
+        [str(folder / name), *args], capture_output=True, text=True, env=env, **kwargs
     )
 
 
@@ -43,23 +44,36 @@ def environments(path):
     return plain, {**plain, SERVER_ENV: path}
 
 
-@pytest.mark.parametrize(
-    "name, args",
-    [
-        ("gpu-opt", [str(EXAMPLES / "array.mlir"), "-p", "gpu-pipeline"]),
-        ("gpu-opt", ["bad.mlir"]),
-        ("gpu-opt", ["missing.mlir"]),
-        ("gpu-run", [str(EXAMPLES / "array.mlir"), "--provider", "cpu"]),
-        ("gpu-run", [str(EXAMPLES / "global-sum.mlir"), "--provider", "interp", "40"]),
-        ("gpu-run", ["bad.mlir"]),
-        ("gpu-opt", ["--version"]),
-    ],
-)
-def test_a_call_answers_what_a_process_answers(server, tmp_path, name, args):
+CALLS = [
+    ("gpu-opt", [str(EXAMPLES / "array.mlir"), "-p", "gpu-pipeline"]),
+    ("gpu-opt", ["bad.mlir"]),
+    ("gpu-opt", ["missing.mlir"]),
+    ("gpu-run", [str(EXAMPLES / "array.mlir"), "--provider", "cpu"]),
+    ("gpu-run", [str(EXAMPLES / "global-sum.mlir"), "--provider", "interp", "40"]),
+    ("gpu-run", ["bad.mlir"]),
+    ("gpu-opt", ["--version"]),
+    ("filecheck", [str(EXAMPLES / "array.mlir"), "--input-file", str(EXAMPLES / "array.mlir")]),
+]
+"""Calls of each kind: output, diagnostics, a missing file, exit statuses 0, 1 and 2."""
+
+
+@pytest.fixture(scope="module")
+def c_client(tmp_path_factory) -> Path:
+    """The folder of the C client's commands (`gpuir.tools.lit_config.served_commands`)."""
+    folder = tmp_path_factory.mktemp("bin")
+    if served_commands(str(folder)) == []:
+        pytest.skip("no C compiler to build the tool client with")
+    return folder
+
+
+@pytest.mark.parametrize("client", ["python", "c"])
+@pytest.mark.parametrize("name, args", CALLS)
+def test_a_call_answers_what_a_process_answers(server, tmp_path, name, args, client, request):
     (tmp_path / "bad.mlir").write_text(BAD)
     plain, served = environments(server[1])
     alone = tool(name, args, plain, cwd=tmp_path)
-    through = tool(name, args, served, cwd=tmp_path)
+    folder = request.getfixturevalue("c_client") if client == "c" else BIN
+    through = tool(name, args, served, cwd=tmp_path, folder=folder)
     assert (through.returncode, through.stdout, through.stderr) == (
         alone.returncode,
         alone.stdout,
@@ -67,13 +81,32 @@ def test_a_call_answers_what_a_process_answers(server, tmp_path, name, args):
     )
 
 
-def test_stdin_and_the_order_of_stdout_and_stderr(server):
+def test_the_c_client_runs_the_python_command_where_it_cannot_send_the_call(
+    server, c_client, tmp_path
+):
+    """No server named, a socket no server listens on, or an environment that is not UTF-8
+    (which the call's header cannot hold): the Python command answers, as a process."""
+    plain, _ = environments("")
+    args = [str(EXAMPLES / "array.mlir")]
+    alone = tool("gpu-opt", args, plain)
+    for env in (
+        plain,
+        {**plain, SERVER_ENV: str(tmp_path / "none.sock")},
+        {**plain, SERVER_ENV: server[1], "GPUIR_NOT_UTF8": "caf\udce9"},
+    ):
+        through = tool("gpu-opt", args, env, folder=c_client)
+        assert (through.returncode, through.stdout, through.stderr) == (0, alone.stdout, "")
+
+
+@pytest.mark.parametrize("client", ["python", "c"])
+def test_stdin_and_the_order_of_stdout_and_stderr(server, client, request):
     _, served = environments(server[1])
+    folder = request.getfixturevalue("c_client") if client == "c" else BIN
     text = "func.func @f() {\n  func.return\n}\n"
-    done = tool("gpu-opt", ["-"], served, input=text)
+    done = tool("gpu-opt", ["-"], served, input=text, folder=folder)
     assert done.returncode == 0 and "func.func @f()" in done.stdout
     merged = subprocess.run(
-        f"{BIN / 'gpu-opt'} - 2>&1",
+        f"{folder / 'gpu-opt'} - 2>&1",
         shell=True,
         input=BAD,
         capture_output=True,
