@@ -20,7 +20,7 @@ import pytest
 from test_compiled_host import lit_arguments
 
 from gpuir.runtime.native import key as native_key
-from gpuir.runtime.native.build import compiler
+from gpuir.runtime.native.build import compiler, runtime_object
 from gpuir.tools.launch import SERVER_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,10 +79,23 @@ func.func @main(%m: !mem.M<0>, %n: index) -> (!mem.M<0>, i32) {
 """
 
 
+@pytest.fixture(scope="module")
+def runtime(tmp_path_factory) -> Path:
+    """The C runtime's object, compiled once for this file (its own test is
+    `test_the_c_runtime_compiles_without_a_warning`)."""
+    folder = tmp_path_factory.mktemp("runtime")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GPUIR_CACHE_DIR", str(folder))
+        return runtime_object(compiler())  # type: ignore[arg-type]
+
+
 @pytest.fixture
-def cache(tmp_path) -> Path:
+def cache(tmp_path, runtime) -> Path:
+    """An empty disk cache but for the C runtime's object, which each test's first build
+    would compile again (half a second): the executables are these tests' subject."""
     folder = tmp_path / "cache"
     folder.mkdir()
+    shutil.copy(runtime, folder / runtime.name)
     return folder
 
 
