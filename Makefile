@@ -23,7 +23,6 @@ help: ## list the targets
 # scripts/light_editable_finder.py takes setuptools' finder out of every Python's start-up (25 ms).
 $(DEMO_STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e .
 	@$(BIN)/python scripts/light_editable_finder.py
 	@$(BIN)/python -m compileall -q -j 0 $(PACKAGE_DIRS) > /dev/null
