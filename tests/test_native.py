@@ -22,6 +22,7 @@ from test_compiled_host import lit_arguments
 from gpuir.runtime.native import key as native_key
 from gpuir.runtime.native.build import compiler, runtime_object
 from gpuir.tools.launch import SERVER_ENV
+from gpuir.tools.lit_config import served_commands
 
 ROOT = Path(__file__).resolve().parents[1]
 GPU_RUN = Path(sys.executable).parent / "gpu-run"
@@ -148,20 +149,47 @@ def test_the_third_run_is_native_and_prints_what_the_first_did(path, args, cache
     assert executables(cache) == [exe]
 
 
-def test_the_warm_path_runs_the_kept_executable(cache, tmp_path):
-    """The launcher runs what the record vouches for, with @main's arguments: a stand-in that
-    prints them proves it (gpu-run itself would print 3000)."""
-    program = ROOT / "benchmarks" / "programs" / "vadd.mlir"
+VADD = ROOT / "benchmarks" / "programs" / "vadd.mlir"
+
+
+def keep_a_stand_in(cache: Path) -> None:
+    """Run vadd twice, so that it keeps its executable, and put in its place (with a record
+    that vouches for it) a stand-in that prints its arguments (gpu-run would print 3000)."""
     for _ in range(2):
-        gpu_run(cache, str(program), "1000")
+        gpu_run(cache, str(VADD), "1000")
     exe = the_executable(cache)
     exe.write_text('#!/bin/sh\necho "native $GPUIR_NATIVE_WARM $*"\n')
     record = Path(str(exe) + ".json")
     record.write_text(json.dumps({"sha256": hashlib.sha256(exe.read_bytes()).hexdigest()}))
+
+
+def test_the_warm_path_runs_the_kept_executable(cache, tmp_path):
+    """The launcher runs what the record vouches for, with @main's arguments."""
+    program = VADD
+    keep_a_stand_in(cache)
     assert gpu_run(cache, str(program), "1000") == (0, "native 1 1000\n", "")
     # flags that the warm path does not take go the usual way
     code, out, _ = gpu_run(cache, str(program), "1000", "--time")
     assert (code, out) == (0, "1498500.0\n")
+
+
+@pytest.mark.skipif(SERVER_ENV not in os.environ, reason="needs the session's tool server")
+def test_the_server_takes_the_warm_path_for_lits_c_client(cache, tmp_path):
+    """lit's C client (`tools/tool_client.c`) sends every call to the server, which tries the
+    warm path first, as the Python launcher does before it sends one."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    if "gpu-run" not in served_commands(str(folder)):
+        pytest.skip("no C compiler to build the tool client with")
+    keep_a_stand_in(cache)
+    done = subprocess.run(
+        [str(folder / "gpu-run"), str(VADD), "1000", "--provider", "cpu"],
+        capture_output=True,
+        text=True,
+        env=environment(cache),
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "native 1 1000\n", "")
 
 
 @pytest.mark.skipif(SERVER_ENV not in os.environ, reason="needs the session's tool server")

@@ -281,7 +281,12 @@ def run_worker(call: dict, fds: list[int]) -> None:
         if main is None:
             print(f"tool server: no tool '{call['tool']}'", file=sys.stderr)
             os._exit(2)
-        code = main(call["args"])
+        warm = None
+        if call["tool"] == "gpu-run" and not call.get("tried_warm"):  # as the launcher does
+            from gpuir.tools import warm as warm_path
+
+            warm = warm_path.run(call["args"])
+        code = main(call["args"]) if warm is None else warm
         code = code if isinstance(code, int) else 0
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)

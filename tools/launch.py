@@ -71,8 +71,11 @@ def filecheck_main(args: list[str]) -> int:
     return 0
 
 
-def forward(tool: str, args: list[str]) -> int | None:
-    """The exit status of the call run by the server; None where there is none to reach."""
+def forward(tool: str, args: list[str], tried_warm: bool = False) -> int | None:
+    """The exit status of the call run by the server; None where there is none to reach.
+    `tried_warm`: a gpu-run call whose warm path (`gpuir.tools.warm`) was tried here already,
+    which the server then does not try again (it does for a caller that has none: lit's C
+    client, `tools/tool_client.c`)."""
     path = os.environ.get(SERVER_ENV)
     if not path or path == "0":
         return None
@@ -92,7 +95,10 @@ def forward(tool: str, args: list[str]) -> int | None:
     if connection is None:
         return None
     env = {k: v for k, v in os.environ.items() if k != SERVER_ENV}
-    message = marshal.dumps({"tool": tool, "args": args, "cwd": os.getcwd(), "env": env})
+    call = {"tool": tool, "args": args, "cwd": os.getcwd(), "env": env}
+    if tried_warm:
+        call["tried_warm"] = True
+    message = marshal.dumps(call)
     sys.stdout.flush()
     sys.stderr.flush()
     fds = (_socket.SOL_SOCKET, _socket.SCM_RIGHTS, struct.pack("3i", 0, 1, 2))
@@ -193,9 +199,9 @@ def auto_server() -> str | None:
     return socket_path if os.path.exists(socket_path) else None
 
 
-def run(tool: str) -> int:
+def run(tool: str, tried_warm: bool = False) -> int:
     args = sys.argv[1:]
-    code = forward(tool, args)
+    code = forward(tool, args, tried_warm)
     if code is not None:
         return code
     main = tool_main(tool)
@@ -211,7 +217,7 @@ def gpu_run() -> int:
     from gpuir.tools import warm  # light: the standard library only
 
     code = warm.run(sys.argv[1:])
-    return run("gpu-run") if code is None else code
+    return run("gpu-run", tried_warm=True) if code is None else code
 
 
 def gpu_reduce() -> int:
