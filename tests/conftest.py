@@ -1,6 +1,7 @@
 """pytest's set-up for the whole suite: the disk cache of machine code in a folder of this run
 (`GPUIR_CACHE_DIR`, which the suite's subprocesses inherit, xdist's workers included), never the
-user's; and the `slow` mark on the tests that `make test-quick` leaves out (`SLOW`)."""
+user's, and no native executables kept in it (`GPUIR_NATIVE=0`, but in `tests/test_native.py`);
+and the `slow` mark on the tests that `make test-quick` leaves out (`SLOW`)."""
 
 from __future__ import annotations
 
@@ -128,6 +129,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # No native executables kept on the side of the suite's runs (a C compile and link each,
+    # for the third run of a program, which tests run in-process and never take):
+    # tests/test_native.py, whose subject they are, builds its environments without it.
+    os.environ.setdefault("GPUIR_NATIVE", "0")
     if "GPUIR_CACHE_DIR" not in os.environ:
         folder = tempfile.mkdtemp(prefix="gpuir-pytest-cache-")
         _made.append(folder)
