@@ -136,13 +136,13 @@ class LocatingParser(Parser):
             return super()._parse_dialect_type_or_attribute_body(
                 attr_name, is_type, is_opaque, starting_opaque_pos
             )
-        content = self.lexer.input.content
-        end = balanced_end(content, token.span.end)
-        if end is None:
+        try:  # where the body ends, as xDSL finds the end of an opaque one
+            end = self._raw_scan_balanced(token.span.end)
+        except ParseError:  # unbalanced: xDSL's parser says where
             return super()._parse_dialect_type_or_attribute_body(
                 attr_name, is_type, is_opaque, starting_opaque_pos
             )
-        key = (attr_name, is_type, content[token.span.start : end + 1])
+        key = (attr_name, is_type, self.lexer.input.content[token.span.start : end + 1])
         known = self.dialect_bodies.get(key)
         if known is not None:
             self.lexer.pos = end + 1
@@ -244,33 +244,6 @@ class LocatingParser(Parser):
             )
         self.op_starts[op] = start
         return op
-
-
-CLOSERS = {">": "<", ")": "(", "]": "[", "}": "{"}
-
-
-def balanced_end(text: str, pos: int) -> int | None:
-    """The index of the `>` that closes the `<` before `pos` in `text`, past nested brackets,
-    string literals and arrows (`->`); None where the brackets do not balance."""
-    nesting: list[str] = []
-    length = len(text)
-    while pos < length:
-        c = text[pos]
-        pos += 1
-        if c in "<([{":
-            nesting.append(c)
-        elif c == "-" and text.startswith(">", pos):
-            pos += 1
-        elif c in CLOSERS:
-            if not nesting:
-                return pos - 1 if c == ">" else None
-            if nesting.pop() != CLOSERS[c]:
-                return None
-        elif c == '"':
-            while pos < length and text[pos] != '"':
-                pos += 2 if text[pos] == "\\" else 1
-            pos += 1
-    return None
 
 
 def undefined_operand(index: int, name: str) -> str:
