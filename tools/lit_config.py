@@ -134,8 +134,14 @@ def served_commands(folder: str) -> list[str]:
         return []
     if built.returncode != 0:
         return []
-    for tool in tools:
-        os.link(client, os.path.join(folder, tool))
+    try:
+        for tool in tools:
+            os.link(client, os.path.join(folder, tool))
+    except OSError:  # a folder without hard links: the Python commands, then
+        for tool in tools:
+            if os.path.exists(os.path.join(folder, tool)):
+                os.unlink(os.path.join(folder, tool))
+        return []
     return tools
 
 
