@@ -165,11 +165,10 @@ def keep_a_stand_in(cache: Path) -> None:
 
 def test_the_warm_path_runs_the_kept_executable(cache, tmp_path):
     """The launcher runs what the record vouches for, with @main's arguments."""
-    program = VADD
     keep_a_stand_in(cache)
-    assert gpu_run(cache, str(program), "1000") == (0, "native 1 1000\n", "")
+    assert gpu_run(cache, str(VADD), "1000") == (0, "native 1 1000\n", "")
     # flags that the warm path does not take go the usual way
-    code, out, _ = gpu_run(cache, str(program), "1000", "--time")
+    code, out, _ = gpu_run(cache, str(VADD), "1000", "--time")
     assert (code, out) == (0, "1498500.0\n")
 
 

@@ -53,7 +53,6 @@ from xdsl.rewriter import InsertPoint
 
 from gpuir.dialects import gpu, mem
 from gpuir.dialects.mem import SHARED, PtrType
-from gpuir.dialects.vector_ext import FromElementsOp
 from gpuir.lowering.cpu.lanes import (
     LaneFCmpOp,
     LaneSelectOp,
@@ -307,16 +306,11 @@ class WarpVectors:
         return self.iotas[key]
 
     def constant_vector(self, b: Builder, values: list[int], element: Attribute) -> SSAValue:
-        """The lanes `values`: one vector constant (of `index`, a `from_elements` of scalar
-        constants, whose lowering converts the type)."""
+        """The lanes `values` of the (lowered) integer type `element`: one vector constant."""
+        assert isinstance(element, IntegerType), element
         type_ = VectorType(element, [WARP])
-        if isinstance(element, IntegerType):
-            dense = DenseIntOrFPElementsAttr.from_list(type_, values)
-            return b.insert(llvm.ConstantOp(dense, type_)).result
-        consts = [
-            b.insert(llvm.ConstantOp(IntegerAttr(v, element), element)).result for v in values
-        ]
-        return b.insert(FromElementsOp(consts, type_)).results[0]
+        dense = DenseIntOrFPElementsAttr.from_list(type_, values)
+        return b.insert(llvm.ConstantOp(dense, type_)).result
 
     def zero(self, b: Builder, type_: Attribute) -> SSAValue:
         """A scalar 0 of `type_` (a number type)."""
